@@ -1,0 +1,60 @@
+// Parsed builtin options, one plain struct per op family. The interpreter
+// fills them from the model's flatbuffer options at AllocateTensors() (into
+// the arena) and hands them to kernels as node->builtin_data; kernel tests
+// fill them by hand.
+#ifndef MICRO_RUNTIME_BUILTIN_OPTIONS_H_
+#define MICRO_RUNTIME_BUILTIN_OPTIONS_H_
+
+#include <stdint.h>
+
+#include "micro_runtime/common.h"
+
+struct TfLiteFullyConnectedParams {
+  TfLiteFusedActivation activation;
+  bool keep_num_dims;
+};
+
+struct TfLiteConvParams {
+  TfLitePadding padding;
+  int32_t stride_width;
+  int32_t stride_height;
+  TfLiteFusedActivation activation;
+  int32_t dilation_width_factor;
+  int32_t dilation_height_factor;
+};
+
+struct TfLiteDepthwiseConvParams {
+  TfLitePadding padding;
+  int32_t stride_width;
+  int32_t stride_height;
+  int32_t depth_multiplier;
+  TfLiteFusedActivation activation;
+  int32_t dilation_width_factor;
+  int32_t dilation_height_factor;
+};
+
+struct TfLitePoolParams {
+  TfLitePadding padding;
+  int32_t stride_width;
+  int32_t stride_height;
+  int32_t filter_width;
+  int32_t filter_height;
+  TfLiteFusedActivation activation;
+};
+
+struct TfLiteSoftmaxParams {
+  float beta;
+};
+
+// ADD and MUL.
+struct TfLiteArithmeticParams {
+  TfLiteFusedActivation activation;
+};
+
+// RESHAPE: new_shape from options when the model gives no shape tensor.
+struct TfLiteReshapeParams {
+  int32_t num_dimensions;
+  int32_t shape[8];
+};
+
+#endif  // MICRO_RUNTIME_BUILTIN_OPTIONS_H_
