@@ -1,0 +1,28 @@
+// Registration functions of every kernel in micro_runtime/kernels/. Each
+// returns the op's init/free/prepare/invoke table; resolvers map builtin
+// codes (or custom names) to them.
+#ifndef MICRO_RUNTIME_KERNELS_MICRO_OPS_H_
+#define MICRO_RUNTIME_KERNELS_MICRO_OPS_H_
+
+#include "micro_runtime/common.h"
+
+TfLiteRegistration Register_ADD();
+TfLiteRegistration Register_AVERAGE_POOL_2D();
+TfLiteRegistration Register_CONV_2D();
+TfLiteRegistration Register_DEPTHWISE_CONV_2D();
+TfLiteRegistration Register_DEQUANTIZE();
+TfLiteRegistration Register_FULLY_CONNECTED();
+TfLiteRegistration Register_LOGISTIC();
+TfLiteRegistration Register_MAX_POOL_2D();
+TfLiteRegistration Register_MUL();
+TfLiteRegistration Register_QUANTIZE();
+TfLiteRegistration Register_RELU();
+TfLiteRegistration Register_RELU6();
+TfLiteRegistration Register_RESHAPE();
+TfLiteRegistration Register_SIN();
+TfLiteRegistration Register_SOFTMAX();
+TfLiteRegistration Register_TANH();
+// Custom op "Atan": y = atan(x), float32 (the custom-op documentation's example).
+TfLiteRegistration Register_ATAN();
+
+#endif  // MICRO_RUNTIME_KERNELS_MICRO_OPS_H_
