@@ -1,0 +1,73 @@
+// Generic model runner: runs the compiled-in model (runner_model_data.h) on
+// every compiled-in case (runner_cases.h) and prints each output tensor's raw
+// bytes in hex, the invoke time and the arena use, in the line format of
+// docs/model_runner.md. Built per model by model_runner.mk for any board.
+#include <stdint.h>
+
+#include "micro_runtime/all_ops_resolver.h"
+#include "micro_runtime/micro_interpreter.h"
+#include "micro_runtime/micro_log.h"
+#include "micro_runtime/model_runner/case_data.h"
+#include "micro_runtime/model_runner/runner_output.h"
+#include "micro_runtime/platform.h"
+#include "runner_cases.h"
+#include "runner_model_data.h"
+
+#ifndef MODEL_RUNNER_ARENA_SIZE
+#define MODEL_RUNNER_ARENA_SIZE (64 * 1024)
+#endif
+
+namespace {
+
+alignas(16) uint8_t g_arena[MODEL_RUNNER_ARENA_SIZE];
+
+[[noreturn]] void Fail(const char* message) {
+  MicroPrintf("model_runner: error: %s", message);
+  MicroExit(1);
+}
+
+}  // namespace
+
+int main() {
+  MicroPlatformInit();
+  MicroPrintf("model_runner: model_bytes=%u arena_bytes=%u cases=%d",
+              static_cast<unsigned>(g_runner_model_data_size),
+              static_cast<unsigned>(MODEL_RUNNER_ARENA_SIZE), g_runner_case_count);
+
+  static AllOpsResolver resolver;
+  static MicroInterpreter interpreter(g_runner_model_data, g_runner_model_data_size, resolver,
+                                      g_arena, sizeof(g_arena));
+  if (interpreter.AllocateTensors() != kTfLiteOk) {
+    Fail("AllocateTensors failed (see the messages above)");
+  }
+  char text[160];
+  for (int c = 0; c < g_runner_case_count; ++c) {
+    const MicroCase& test_case = g_runner_cases[c];
+    if (test_case.inputs_size != static_cast<int32_t>(interpreter.inputs_size())) {
+      MicroSnprintf(text, sizeof(text), "case %d has %d inputs but the model has %d", c,
+                    static_cast<int>(test_case.inputs_size), static_cast<int>(interpreter.inputs_size()));
+      Fail(text);
+    }
+    for (int i = 0; i < test_case.inputs_size; ++i) {
+      const MicroCaseTensor& given = test_case.inputs[i];
+      TfLiteTensor* input = interpreter.input(i);
+      if (!model_runner::InputMatches(c, i, given.type, given.bytes, input, text, sizeof(text))) Fail(text);
+      uint8_t* dst = input->data.uint8;
+      for (uint32_t b = 0; b < given.bytes; ++b) dst[b] = given.data[b];
+    }
+    const uint32_t start = MicroTicks();
+    const TfLiteStatus status = interpreter.Invoke();
+    const uint32_t ticks = MicroTicks() - start;
+    if (status != kTfLiteOk) {
+      MicroSnprintf(text, sizeof(text), "Invoke failed on case %d (see the messages above)", c);
+      Fail(text);
+    }
+    for (size_t o = 0; o < interpreter.outputs_size(); ++o) {
+      model_runner::LogOutput(c, static_cast<int>(o), interpreter.output(static_cast<int>(o)));
+    }
+    model_runner::LogInvokeTime(c, ticks);
+  }
+  MicroPrintf("arena_used_bytes=%u", static_cast<unsigned>(interpreter.arena_used_bytes()));
+  MicroPrintf("~~~MODEL RUNNER DONE~~~");
+  MicroExit(0);
+}

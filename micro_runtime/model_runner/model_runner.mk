@@ -1,0 +1,105 @@
+# Make rules of the model runner and of compiled-in test cases; included by
+# micro_runtime/Makefile (after the test rules, whose variables it extends).
+#
+#   make -C micro_runtime TARGET=bluepill model_runner MODEL=m.tflite CASES=cases.json \
+#        [RUNNER_NAME=m] [ARENA_SIZE=bytes]      -> gen/<TARGET>/bin/model_runner_<RUNNER_NAME>
+#   make -C micro_runtime TARGET=host host_file_runner  -> gen/host/bin/host_file_runner
+#
+# MODEL/CASES may be absolute, relative to the repository root or to
+# micro_runtime/. ARENA_SIZE defaults to the board's RAM minus a reserve for
+# stack and static data (1 MiB on boards without a RAM size, e.g. host).
+#
+# Test cases: every X_cases.json beside a test (or in its models/ folder)
+# becomes gen/models/micro_runtime/<dir>/X_cases.{h,cc} (g_X_cases,
+# g_X_case_count) linked into that test, like X.tflite becomes model data.
+
+CASES_TOOL := $(RUNTIME)/tools/cases_to_cc.py
+MR_DIR := $(RUNTIME)/model_runner
+
+$(GEN_ROOT)/models/micro_runtime/%_cases.cc: $(RUNTIME)/%_cases.json $(CASES_TOOL)
+	@mkdir -p $(dir $@)
+	$(PYTHON) $(CASES_TOOL) $< --out-dir $(dir $@) --name $(notdir $*)
+
+$(GEN_ROOT)/models/micro_runtime/%_cases.h: $(GEN_ROOT)/models/micro_runtime/%_cases.cc
+	@test -f $@
+
+# Extends the per-test variables of micro_runtime/Makefile's test_rules: the
+# link recipe expands $(<test>_OBJS) when it runs, so appending here is enough.
+define mr_test_cases
+$(1)_CASES := $$(patsubst $$(RUNTIME)/%_cases.json,$$(GEN_ROOT)/models/micro_runtime/%_cases.cc,$$(wildcard $$($(1)_DIR)*_cases.json $$($(1)_DIR)models/*_cases.json))
+ifneq ($$($(1)_CASES),)
+$(1)_OBJS += $$(patsubst $$(GEN_ROOT)/%.cc,$$(OBJ_DIR)/gen/%.cc.o,$$($(1)_CASES))
+$$(BIN_DIR)/$(1): $$(patsubst $$(GEN_ROOT)/%.cc,$$(OBJ_DIR)/gen/%.cc.o,$$($(1)_CASES))
+$$(call obj_of,$$(RUNTIME)/$(2) $$($(1)_EXTRA)): | $$($(1)_CASES) $$($(1)_CASES:.cc=.h)
+endif
+endef
+$(foreach t,$(TEST_SRCS),$(eval $(call mr_test_cases,$(basename $(notdir $(t))),$(t))))
+
+# ------------------------------------------------------------ model runner --
+ifneq ($(filter model_runner,$(MAKECMDGOALS)),)
+ifeq ($(strip $(MODEL)),)
+$(error model_runner needs MODEL=path/to/model.tflite (and CASES=path/to/cases.json))
+endif
+ifeq ($(strip $(CASES)),)
+$(error model_runner needs CASES=path/to/cases.json (inputs, see docs/model_runner.md))
+endif
+mr_find = $(abspath $(firstword $(wildcard $(1) $(REPO_ROOT)/$(1))))
+MR_MODEL := $(call mr_find,$(MODEL))
+MR_CASES := $(call mr_find,$(CASES))
+ifeq ($(MR_MODEL),)
+$(error MODEL=$(MODEL): no such file (paths are absolute or relative to the repository root))
+endif
+ifeq ($(MR_CASES),)
+$(error CASES=$(CASES): no such file (paths are absolute or relative to the repository root))
+endif
+RUNNER_NAME ?= $(basename $(notdir $(MR_MODEL)))
+# Reserve for stack, .data/.bss of runtime and board, and the vector table.
+MODEL_RUNNER_RAM_RESERVE ?= 6144
+MR_RAM_SIZE := $(shell PYTHONPATH=$(REPO_ROOT) $(PYTHON) -c "from harness.boards import load_board; b = load_board('$(TARGET)'); print(b.ram.size if b.ram else 0)" 2>/dev/null)
+ifeq ($(strip $(MR_RAM_SIZE)),)
+$(error cannot read the RAM size of board $(TARGET); check boards/$(TARGET)/board.toml)
+endif
+ARENA_SIZE ?= $(if $(filter 0,$(MR_RAM_SIZE)),1048576,$(shell echo $$(( $(MR_RAM_SIZE) - $(MODEL_RUNNER_RAM_RESERVE) ))))
+MR_GEN := $(GEN_DIR)/model_runner/$(RUNNER_NAME)
+MR_BIN := $(BIN_DIR)/model_runner_$(RUNNER_NAME)
+MR_OBJS := $(MR_GEN)/obj/model_runner.o $(MR_GEN)/obj/runner_model_data.o $(MR_GEN)/obj/runner_cases.o
+
+# Rebuild when the same RUNNER_NAME is reused with another model, cases file
+# or arena size.
+MR_CONFIG := model=$(MR_MODEL) cases=$(MR_CASES) arena=$(ARENA_SIZE)
+$(shell mkdir -p $(MR_GEN) && if [ "$$(cat $(MR_GEN)/config 2>/dev/null)" != "$(MR_CONFIG)" ]; then echo "$(MR_CONFIG)" > $(MR_GEN)/config; fi)
+
+$(MR_GEN)/runner_model_data.cc: $(MR_MODEL) $(MODEL_TOOL) $(MR_GEN)/config
+	$(PYTHON) $(MODEL_TOOL) $(MR_MODEL) --out-dir $(MR_GEN) --name runner
+$(MR_GEN)/runner_cases.cc: $(MR_CASES) $(CASES_TOOL) $(MR_GEN)/config
+	$(PYTHON) $(CASES_TOOL) $(MR_CASES) --out-dir $(MR_GEN) --name runner --inputs-only
+$(MR_GEN)/obj/%.o: $(MR_GEN)/%.cc | $(SCHEMA_HEADER) $(FB_INCLUDE)/flatbuffers
+	@mkdir -p $(dir $@)
+	$(BOARD_CXX) $(CXXFLAGS) $(INCLUDES) -I$(MR_GEN) -c $< -o $@
+$(MR_GEN)/obj/model_runner.o: $(MR_DIR)/model_runner.cc $(MR_GEN)/config $(MR_GEN)/runner_model_data.cc \
+                              $(MR_GEN)/runner_cases.cc | $(SCHEMA_HEADER) $(FB_INCLUDE)/flatbuffers
+	@mkdir -p $(dir $@)
+	$(BOARD_CXX) $(CXXFLAGS) $(INCLUDES) -I$(MR_GEN) -DMODEL_RUNNER_ARENA_SIZE=$(ARENA_SIZE) -c $< -o $@
+$(MR_BIN): $(MR_OBJS) $(LIB) $(call obj_of,$(BOARD_SRCS)) $(BOARD_LINK_DEPS)
+	@mkdir -p $(dir $@)
+	$(BOARD_CXX) $(MR_OBJS) $(call obj_of,$(BOARD_SRCS)) $(LIB) $(LDFLAGS) -Wl,-Map=$@.map $(BOARD_LIBS) -o $@
+	@echo "model_runner: built $@ (arena $(ARENA_SIZE) bytes)"
+model_runner: $(MR_BIN)
+-include $(MR_GEN)/obj/model_runner.d
+endif
+.PHONY: model_runner
+
+# --------------------------------------------------------- host file runner --
+# Host-only tool: reads the model and input tensors from files at run time,
+# so differential tests and benchmarks need no rebuild per model.
+HFR_OBJ := $(call obj_of,$(MR_DIR)/host_file_runner.cc)
+ifeq ($(TARGET),host)
+$(BIN_DIR)/host_file_runner: $(HFR_OBJ) $(LIB) $(call obj_of,$(BOARD_SRCS))
+	@mkdir -p $(dir $@)
+	$(BOARD_CXX) $(HFR_OBJ) $(call obj_of,$(BOARD_SRCS)) $(LIB) $(LDFLAGS) $(BOARD_LIBS) -o $@
+host_file_runner: $(BIN_DIR)/host_file_runner
+else
+host_file_runner:
+	@echo "error: host_file_runner reads files and only builds for TARGET=host" >&2; exit 1
+endif
+.PHONY: host_file_runner
