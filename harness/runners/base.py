@@ -1,0 +1,102 @@
+"""The runner contract: what every backend (host, QEMU, Renode, probes) returns.
+
+A runner starts one firmware binary, streams what the device prints, and
+stops as soon as the device signals the end (exit, end sentinel, HardFault)
+or the wall-clock timeout hits. Interpreting the log is the job of
+``harness.log_parser``; runners only decide *when* a run is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from harness.boards import Board
+
+# Lines after which the device has nothing more to say. The micro_test
+# sentinels and the gtest final summaries end a test binary; a HardFault line
+# ends any binary. See docs/log_protocol.md.
+PASS_SENTINEL = "~~~ALL TESTS PASSED~~~"
+FAIL_SENTINEL = "~~~SOME TESTS FAILED~~~"
+HARDFAULT_PREFIX = "*** HardFault:"
+
+# How long a device may keep running after it printed an end marker before the
+# runner stops it: time to flush and exit with its status.
+SENTINEL_GRACE_S = 0.5
+CRASH_GRACE_S = 0.2
+
+
+@dataclass
+class RunResult:
+    backend: str  # "host", "qemu", "renode", "pyocd", "serial", "gdbremote"
+    log: bytes  # everything the device printed, all transports merged in order received
+    exit_code: int | None  # status from MicroExit; None if unknown. Host: negative = killed by that signal
+    timed_out: bool  # wall-clock timeout hit
+    duration_s: float  # wall time of the run
+    end_reason: str  # "exit" | "end-marker" | "crash" | "timeout" | "infra-error"
+    infra_error: str | None = None  # emulator/probe/serial failure, with the fix
+
+
+class Runner(Protocol):
+    name: str
+
+    def unavailable_reason(self, board: Board) -> str | None:
+        """None when usable on this machine for ``board``; else why, and the install command."""
+        ...
+
+    def run(
+        self,
+        elf: Path,
+        board: Board,
+        timeout_s: float,
+        on_line: Callable[[str], None] | None = None,
+    ) -> RunResult: ...
+
+
+class EndDetector:
+    """Watches the byte stream for the lines that end a run.
+
+    Kept separate from the full parser so runners stay cheap: they only need
+    to know *whether* the device is done, not what the results were.
+    """
+
+    def __init__(self, on_line: Callable[[str], None] | None = None) -> None:
+        self._pending = b""
+        self._on_line = on_line
+        self.sentinel_seen = False
+        self.crash_seen = False
+        # gtest: "[  PASSED  ] N tests." ends the run; "[  FAILED  ] N tests, listed below:"
+        # is followed by the list, which the grace period leaves time for.
+        self.gtest_end_seen = False
+
+    def feed(self, data: bytes) -> None:
+        self._pending += data
+        *lines, self._pending = self._pending.split(b"\n")
+        for raw in lines:
+            self._line(raw)
+
+    def flush(self) -> None:
+        """Treats a trailing partial line as complete (end of stream)."""
+        if self._pending:
+            raw, self._pending = self._pending, b""
+            self._line(raw)
+
+    def _line(self, raw: bytes) -> None:
+        text = raw.rstrip(b"\r").decode("utf-8", errors="replace")
+        stripped = text.strip()
+        if stripped in (PASS_SENTINEL, FAIL_SENTINEL):
+            self.sentinel_seen = True
+        elif HARDFAULT_PREFIX in stripped:
+            self.crash_seen = True
+        elif stripped.startswith("[  PASSED  ]") or (
+            stripped.startswith("[  FAILED  ]") and "listed below" in stripped
+        ):
+            self.gtest_end_seen = True
+        if self._on_line is not None:
+            self._on_line(text)
+
+    @property
+    def ended(self) -> bool:
+        return self.sentinel_seen or self.gtest_end_seen

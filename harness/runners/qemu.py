@@ -1,0 +1,106 @@
+"""Runs a firmware ELF in QEMU (``qemu-system-arm``).
+
+Semihosting output and the board's log UART share one muxed chardev on
+QEMU's stdout, so the log keeps the order the device wrote it in; QEMU's own
+diagnostics stay on stderr. The semihosting exit status (SYS_EXIT_EXTENDED)
+becomes QEMU's exit code. Board file keys, table ``[qemu]``:
+
+  machine = "stm32vldiscovery"   # required: qemu-system-arm -M <machine>
+  serial = 0                     # which -serial slot is the log UART (earlier ones get "null")
+  icount = 4                     # optional: -icount shift=N, deterministic instruction timing
+  extra_args = ["-cpu", "..."]   # optional: appended verbatim
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+from harness.boards import Board
+from harness.runners._process import run_process
+from harness.runners.base import RunResult
+
+QEMU = "qemu-system-arm"
+_INSTALL = "install it: apt-get install qemu-system-arm"
+
+
+def qemu_command(elf: Path, board: Board, icount: int | None = None, qemu: str = QEMU) -> list[str]:
+    """The full QEMU command line for ``elf`` on ``board`` (see module docstring)."""
+    cfg = board.section("qemu")
+    serial_slot = int(cfg.get("serial", 0))
+    argv = [qemu, "-M", str(cfg["machine"]), "-display", "none", "-monitor", "none", "-nodefaults"]
+    argv += ["-chardev", "stdio,id=log0,mux=on"]
+    for _ in range(serial_slot):
+        argv += ["-serial", "null"]
+    argv += ["-serial", "chardev:log0"]
+    argv += ["-semihosting-config", "enable=on,target=native,chardev=log0"]
+    if icount is None and cfg.get("icount") is not None:
+        icount = int(cfg["icount"])
+    if icount is not None:
+        argv += ["-icount", f"shift={icount}"]
+    argv += [str(a) for a in cfg.get("extra_args", [])]
+    argv += ["-kernel", str(elf)]
+    return argv
+
+
+class QemuRunner:
+    name = "qemu"
+
+    def __init__(self, icount: int | None = None) -> None:
+        self.icount = icount
+
+    def unavailable_reason(self, board: Board) -> str | None:
+        if board.is_host:
+            return f"board '{board.name}' is native; use the host backend"
+        if not board.section("qemu").get("machine"):
+            return (
+                f"board '{board.name}' has no QEMU machine: add [qemu] machine = \"...\" to "
+                f"{board.path / 'board.toml'} (see qemu-system-arm -M help)"
+            )
+        if shutil.which(QEMU) is None:
+            return f"{QEMU} not found; {_INSTALL}"
+        return None
+
+    def run(
+        self,
+        elf: Path,
+        board: Board,
+        timeout_s: float,
+        on_line: Callable[[str], None] | None = None,
+    ) -> RunResult:
+        reason = self.unavailable_reason(board)
+        if reason is not None:
+            return _infra(reason)
+        elf = Path(elf)
+        if not elf.is_file():
+            return _infra(f"firmware {elf} does not exist; build it first (make -C micro_runtime TARGET={board.name})")
+        try:
+            argv = qemu_command(elf.resolve(), board, self.icount)
+        except (TypeError, ValueError) as error:
+            return _infra(f"{board.path / 'board.toml'}: bad [qemu] table ({error}); serial and icount are integers")
+        out = run_process(argv, timeout_s, on_line, merge_stderr=False)
+        if out.start_error is not None:
+            return _infra(f"cannot start {QEMU}: {out.start_error}; {_INSTALL}")
+        diag = out.stderr.decode("utf-8", errors="replace").strip()
+        log = out.log
+        exit_code = out.returncode
+        end_reason = out.end_reason
+        if "Lockup" in diag:
+            # The core locked up (fault inside the fault handler): a firmware crash, not an
+            # emulator failure. Keep QEMU's line in the log so the report shows why.
+            first = diag.splitlines()[0]
+            log += f"\n[qemu] {first}\n".encode()
+            return RunResult(self.name, log, None, False, out.duration_s, "crash")
+        if exit_code is not None and (exit_code < 0 or (exit_code != 0 and not log and diag)):
+            # QEMU itself failed: bad machine, unreadable ELF, or it was killed.
+            what = diag or f"{QEMU} died with status {exit_code}"
+            return RunResult(
+                self.name, log, None, False, out.duration_s, "infra-error",
+                infra_error=f"{what} (command: {' '.join(argv)}); check the board's [qemu] table and the ELF",
+            )
+        return RunResult(self.name, log, exit_code, out.timed_out, out.duration_s, end_reason)
+
+
+def _infra(message: str) -> RunResult:
+    return RunResult("qemu", b"", None, False, 0.0, "infra-error", infra_error=message)
