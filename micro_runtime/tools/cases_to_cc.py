@@ -68,7 +68,7 @@ def _tensors(case: dict[str, Any], single: str, many: str, index: int) -> list[t
         dtypes = case.get(_dtypes_key(many))
         if not isinstance(values, list) or not isinstance(dtypes, list) or len(values) != len(dtypes):
             raise CasesError(f"{where}: '{many}' needs a list '{_dtypes_key(many)}' of the same length")
-        return [(_tensor(v, d, f"{where} {many}[{i}]"), d) for i, (v, d) in enumerate(zip(values, dtypes))]
+        return [(_tensor(v, d, f"{where} {many}[{i}]"), d) for i, (v, d) in enumerate(zip(values, dtypes, strict=True))]
     if single in case:
         dtype = case.get(f"{single}_dtype")
         if dtype is None:
@@ -133,7 +133,8 @@ def render(cases: list[dict[str, list[tuple[np.ndarray, str]]]], name: str, sour
                 tag = f"c{c}_{kind}{t}"
                 dims = list(array.shape)
                 out.append(f"const int32_t {tag}_dims[] = {{{', '.join(str(d) for d in dims) or '0'}}};")
-                out.append(f"alignas(16) const unsigned char {tag}_data[] = {{\n    {_bytes_literal(array.tobytes())}\n}};")
+                literal = _bytes_literal(array.tobytes())
+                out.append(f"alignas(16) const unsigned char {tag}_data[] = {{\n    {literal}\n}};")
                 rows.append(f"{{{DTYPES[dtype][0]}, {len(dims)}, {tag}_dims, {tag}_data, {array.nbytes}u}}")
             if rows:
                 out.append(f"const MicroCaseTensor c{c}_{kind}[] = {{\n    " + ",\n    ".join(rows) + "};")
@@ -141,7 +142,8 @@ def render(cases: list[dict[str, list[tuple[np.ndarray, str]]]], name: str, sour
             else:
                 lists[kind] = ("nullptr", 0)
             out.append("")
-        case_rows.append(f"{{{lists['inputs'][0]}, {lists['inputs'][1]}, {lists['expected'][0]}, {lists['expected'][1]}}}")
+        (inputs, n_inputs), (expected, n_expected) = lists["inputs"], lists["expected"]
+        case_rows.append(f"{{{inputs}, {n_inputs}, {expected}, {n_expected}}}")
     out += ["}  // namespace", "",
             f"const MicroCase g_{ident}_cases[] = {{\n    " + ",\n    ".join(case_rows) + "};",
             f"const int g_{ident}_case_count = {len(cases)};", ""]
