@@ -1,0 +1,284 @@
+"""Runs one .tflite model on a board through the generic model runner and returns its outputs.
+
+``run_model(model, board, cases)`` builds ``micro_runtime/model_runner`` for the board with the model
+and the cases' inputs compiled in, runs it on the chosen backend, and decodes the exact output bytes the
+firmware printed (line format: docs/model_runner.md). Any failure -- bad model, unsupported op, arena too
+small, does not fit the board, emulator trouble -- raises :class:`RunModelError` with the runtime's own
+message and what to do about it.
+
+Command line: ``python -m harness.run_model MODEL --board B --cases CASES.json [--backend X]`` prints the
+result as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import hashlib
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from harness import REPO_ROOT
+from harness.boards import Board, BoardError, load_board
+
+RUNTIME = REPO_ROOT / "micro_runtime"
+DONE_MARKER = "~~~MODEL RUNNER DONE~~~"
+ERROR_PREFIX = "model_runner: error: "
+DTYPES = {"float32": "<f4", "int32": "<i4", "uint8": "u1", "int64": "<i8", "bool": "?", "int16": "<i2", "int8": "i1"}
+
+_HEADER = re.compile(r"^model_runner: model_bytes=(\d+) arena_bytes=(\d+) cases=(\d+)$")
+_OUTPUT = re.compile(r"^case (\d+) output (\d+) type=(\w+) shape=([\d,]*) data=([0-9a-f]*)$")
+_TICKS = re.compile(r"^case (\d+) invoke_ticks=(\d+) ticks_per_second=(\d+)$")
+_ARENA = re.compile(r"^arena_used_bytes=(\d+)$")
+_OVERFLOW = re.compile(r"region [`']?(\w+)'? overflowed by (\d+) bytes|will not fit in region [`']?(\w+)'?")
+
+
+class RunModelError(Exception):
+    """The model could not be run; the message carries the runtime's reason and the fix."""
+
+
+def _model_check(model: Path) -> None:
+    if not model.is_file():
+        raise RunModelError(f"model {model} does not exist; pass the path of a .tflite file")
+    head = model.read_bytes()[:8]
+    if len(head) < 8 or head[4:8] != b"TFL3":
+        raise RunModelError(f"{model} is not a TensorFlow Lite model (no 'TFL3' identifier); pass a .tflite file")
+
+
+def parse_runner_log(text: str) -> dict[str, Any]:
+    """Decodes model runner output (firmware or host file runner) into cases, outputs and figures.
+
+    Raises RunModelError when the runner reported an error or did not finish.
+    """
+    lines = [line.rstrip("\r") for line in text.splitlines()]
+    result: dict[str, Any] = {"cases": [], "arena_used_bytes": None, "model_bytes": None, "arena_bytes": None}
+    cases: dict[int, dict[str, Any]] = {}
+    messages: list[str] = []  # runtime lines that are not part of the protocol: the runtime's reasons
+    done = False
+    for line in lines:
+        if match := _OUTPUT.match(line):
+            case, index, dtype, shape_text, data = match.groups()
+            if dtype not in DTYPES:
+                raise RunModelError(f"model output {index} has type {dtype}, which run_model cannot decode")
+            shape = [int(d) for d in shape_text.split(",")] if shape_text else []
+            array = np.frombuffer(bytes.fromhex(data), dtype=DTYPES[dtype]).reshape(shape)
+            entry = cases.setdefault(int(case), {"outputs": []})
+            entry["outputs"].append({"data": array.tolist(), "dtype": dtype, "shape": shape})
+        elif match := _TICKS.match(line):
+            entry = cases.setdefault(int(match.group(1)), {"outputs": []})
+            entry["invoke_ticks"] = int(match.group(2))
+            entry["ticks_per_second"] = int(match.group(3))
+        elif match := _ARENA.match(line):
+            result["arena_used_bytes"] = int(match.group(1))
+        elif match := _HEADER.match(line):
+            result["model_bytes"], result["arena_bytes"] = int(match.group(1)), int(match.group(2))
+        elif line.startswith(ERROR_PREFIX):
+            reasons = [m for m in messages if m.strip()]
+            detail = line[len(ERROR_PREFIX):]
+            raise RunModelError("; ".join([*reasons[-5:], detail]))
+        elif line == DONE_MARKER:
+            done = True
+        elif line.strip():
+            messages.append(line)
+    if not done:
+        tail = "\n".join(lines[-10:]) or "(no output)"
+        raise RunModelError(f"the model runner stopped before '{DONE_MARKER}'; last output:\n{tail}")
+    for index in sorted(cases):
+        entry = cases[index]
+        outputs = entry["outputs"]
+        # Single-output models are the common case: "output"/"output_dtype" mirror outputs[0].
+        entry["output"] = outputs[0]["data"] if outputs else None
+        entry["output_dtype"] = outputs[0]["dtype"] if outputs else None
+        result["cases"].append(entry)
+    return result
+
+
+@contextmanager
+def _build_lock(target: str) -> Iterator[None]:
+    """Serializes builds of one target: parallel test workers share gen/<target>/."""
+    lock_path = RUNTIME / "gen" / target / ".build.lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with lock_path.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _does_not_fit(board: Board, output: str) -> str | None:
+    found = []
+    for match in _OVERFLOW.finditer(output):
+        region = match.group(1) or match.group(3)
+        found.append(f"region {region} overflowed by {match.group(2)} bytes" if match.group(2) else
+                     f"a section does not fit in region {region}")
+    if not found:
+        return None
+    limits = []
+    if board.flash:
+        limits.append(f"flash {board.flash.size // 1024} KB")
+    if board.ram:
+        limits.append(f"RAM {board.ram.size // 1024} KB")
+    return (f"model does not fit board '{board.name}' ({', '.join(limits)}): {'; '.join(dict.fromkeys(found))}; "
+            "use a board with more memory, a smaller model, or a smaller ARENA_SIZE if the arena is oversized")
+
+
+def build_runner(model: Path, board: Board, cases: Path, arena_size: int | None = None) -> Path:
+    """Builds the model runner firmware for ``board``; returns the ELF path."""
+    digest = hashlib.sha1(f"{model.resolve()}|{cases.resolve()}".encode()).hexdigest()[:8]
+    name = re.sub(r"[^0-9A-Za-z_]", "_", model.stem) + "_" + digest
+    command = ["make", "-s", "-C", str(RUNTIME), f"TARGET={board.name}", "model_runner",
+               f"MODEL={model.resolve()}", f"CASES={cases.resolve()}", f"RUNNER_NAME={name}"]
+    if arena_size is not None:
+        command.append(f"ARENA_SIZE={arena_size}")
+    with _build_lock(board.name):
+        proc = subprocess.run(command, capture_output=True, text=True)
+    if proc.returncode != 0:
+        output = proc.stdout + proc.stderr
+        reason = _does_not_fit(board, output)
+        if reason:
+            raise RunModelError(reason)
+        errors = [line for line in output.splitlines() if "error" in line.lower()]
+        detail = "\n".join((errors or output.splitlines())[-12:])
+        raise RunModelError(f"building the model runner for board '{board.name}' failed:\n{detail}")
+    return RUNTIME / "gen" / board.name / "bin" / f"model_runner_{name}"
+
+
+def elf_sizes(elf: Path, board: Board) -> tuple[int, int]:
+    """(flash bytes, static RAM bytes) of a binary: text+data and data+bss as `size` reports them."""
+    tool = board.tool("size") if not board.is_host else "size"
+    proc = subprocess.run([tool, str(elf)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RunModelError(f"'{tool} {elf}' failed: {proc.stderr.strip()}; install binutils for the board")
+    text, data, bss = (int(v) for v in proc.stdout.splitlines()[1].split()[:3])
+    return text + data, data + bss
+
+
+def _resolve_backend(board: Board, backend: str | None) -> str:
+    if backend:
+        return backend
+    if board.is_host:
+        return "host"
+    from harness.runners import default_backend
+
+    return default_backend(board)
+
+
+def run_model(model: Path, board: str, cases: Path, backend: str | None = None, timeout_s: float = 60,
+              arena_size: int | None = None) -> dict[str, Any]:
+    """Builds, runs and decodes; see the module docstring and docs/model_runner.md for the result's shape."""
+    model, cases = Path(model), Path(cases)
+    _model_check(model)
+    if not cases.is_file():
+        raise RunModelError(f"cases file {cases} does not exist; pass a cases.json (format: docs/model_runner.md)")
+    try:
+        board_info = load_board(board)
+    except BoardError as error:
+        raise RunModelError(str(error)) from None
+    backend_name = _resolve_backend(board_info, backend)
+    from harness.runners import get_runner
+
+    try:
+        runner = get_runner(backend_name)
+    except ValueError as error:
+        raise RunModelError(str(error)) from None
+    unavailable = runner.unavailable_reason(board_info)
+    if unavailable:
+        raise RunModelError(f"backend '{backend_name}' cannot run board '{board}': {unavailable}")
+    elf = build_runner(model, board_info, cases, arena_size)
+    flash_bytes, ram_bytes = elf_sizes(elf, board_info)
+    run = runner.run(elf, board_info, timeout_s)
+    if run.infra_error:
+        raise RunModelError(f"{backend_name}: {run.infra_error}")
+    text = run.log.decode("utf-8", errors="replace")
+    if run.timed_out:
+        tail = "\n".join(text.splitlines()[-10:])
+        raise RunModelError(f"the model runner timed out after {timeout_s} s on {backend_name}; last output:\n{tail}")
+    try:
+        parsed = parse_runner_log(text)
+    except RunModelError as error:
+        message = str(error)
+        if not board_info.is_host and "arena" in message.lower() and arena_size is None and board_info.ram:
+            message = (f"model does not fit board '{board}' (RAM {board_info.ram.size // 1024} KB): "
+                       f"the arena left after stack and static data is too small: {message}")
+        if "HardFault" in text:
+            message += "\n" + next(line for line in text.splitlines() if "HardFault" in line)
+        raise RunModelError(message) from None
+    if run.exit_code not in (0, None):
+        raise RunModelError(f"the model runner exited with status {run.exit_code} after finishing")
+    return {
+        "board": board_info.name,
+        "backend": backend_name,
+        "model": str(model),
+        "cases": parsed["cases"],
+        "arena_used_bytes": parsed["arena_used_bytes"],
+        "arena_bytes": parsed["arena_bytes"],
+        "flash_bytes": flash_bytes,
+        "ram_bytes": ram_bytes,
+        "elf": str(elf),
+    }
+
+
+def host_file_runner(build: bool = True) -> Path:
+    """Path of the host file runner (micro_runtime/model_runner/host_file_runner.cc), built on demand."""
+    binary = RUNTIME / "gen" / "host" / "bin" / "host_file_runner"
+    if build:
+        with _build_lock("host"):
+            proc = subprocess.run(["make", "-s", "-C", str(RUNTIME), "TARGET=host", "host_file_runner"],
+                                  capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RunModelError(f"building the host file runner failed:\n{(proc.stdout + proc.stderr)[-3000:]}")
+    return binary
+
+
+def run_host_files(model: Path, inputs: Sequence[Sequence[np.ndarray]], workdir: Path,
+                   arena_size: int | None = None, timeout_s: float = 60) -> dict[str, Any]:
+    """Runs ``model`` on the host with the runtime reading files: one case per entry of ``inputs``."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    args = []
+    for c, case in enumerate(inputs):
+        paths = []
+        for i, array in enumerate(case):
+            path = workdir / f"case{c}_input{i}.bin"
+            little = np.ascontiguousarray(array).astype(np.asarray(array).dtype.newbyteorder("<"))
+            path.write_bytes(little.tobytes())
+            paths.append(str(path))
+        args.append(",".join(paths))
+    command = [str(host_file_runner(build=False))]
+    if arena_size is not None:
+        command += ["--arena", str(arena_size)]
+    proc = subprocess.run([*command, str(model), *args], capture_output=True, text=True, timeout=timeout_s)
+    if proc.returncode < 0:
+        raise RunModelError(f"the host file runner crashed (signal {-proc.returncode}):\n{proc.stdout[-2000:]}"
+                            f"{proc.stderr[-2000:]}")
+    return parse_runner_log(proc.stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Run a .tflite model on a board with the generic model runner.")
+    parser.add_argument("model", type=Path)
+    parser.add_argument("--board", required=True)
+    parser.add_argument("--cases", type=Path, required=True, help="cases.json with the inputs")
+    parser.add_argument("--backend", default=None)
+    parser.add_argument("--timeout", type=float, default=60)
+    parser.add_argument("--arena-size", type=int, default=None)
+    args = parser.parse_args(argv)
+    try:
+        result = run_model(args.model, args.board, args.cases, args.backend, args.timeout, args.arena_size)
+    except RunModelError as error:
+        print(f"run-model: error: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

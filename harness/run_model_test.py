@@ -1,0 +1,166 @@
+"""Tests for harness.run_model: the log decoding on its own, and whole runs of the reference models."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from harness import REPO_ROOT
+from harness.boards import available_boards, load_board
+from harness.run_model import RunModelError, _does_not_fit, parse_runner_log, run_model
+
+EXAMPLES = REPO_ROOT / "micro_runtime" / "examples"
+HELLO_FLOAT = EXAMPLES / "hello_world" / "models" / "hello_world_float.tflite"
+HELLO_INT8 = EXAMPLES / "hello_world" / "models" / "hello_world_int8.tflite"
+MICRO_SPEECH = EXAMPLES / "micro_speech" / "models" / "micro_speech_quantized.tflite"
+
+
+def _cases(model: Path) -> Path:
+    return model.with_name(model.stem + "_cases.json")
+
+
+# ------------------------------------------------------------------ parsing --
+def test_parse_decodes_float_and_int8_exactly() -> None:
+    value = np.float32(0.026405289769172668)
+    log = "\r\n".join([
+        "model_runner: model_bytes=3164 arena_bytes=1024 cases=2",
+        f"case 0 output 0 type=float32 shape=1,1 data={struct.pack('<f', value).hex()}",
+        "case 0 output 1 type=int8 shape=2,2 data=80ff007f",
+        "case 0 invoke_ticks=12 ticks_per_second=1000000",
+        "case 1 output 0 type=float32 shape=1,1 data=0000803f",
+        "case 1 output 1 type=int8 shape=2,2 data=00000000",
+        "case 1 invoke_ticks=7 ticks_per_second=1000000",
+        "arena_used_bytes=640",
+        "~~~MODEL RUNNER DONE~~~",
+    ])
+    result = parse_runner_log(log)
+    assert result["arena_used_bytes"] == 640
+    assert result["arena_bytes"] == 1024 and result["model_bytes"] == 3164
+    first = result["cases"][0]
+    assert first["output"] == [[float(value)]] and first["output_dtype"] == "float32"
+    assert first["outputs"][1] == {"data": [[-128, -1], [0, 127]], "dtype": "int8", "shape": [2, 2]}
+    assert first["invoke_ticks"] == 12 and first["ticks_per_second"] == 1000000
+    assert result["cases"][1]["output"] == [[1.0]]
+
+
+def test_parse_scalar_output() -> None:
+    log = "case 0 output 0 type=int32 shape= data=2a000000\narena_used_bytes=1\n~~~MODEL RUNNER DONE~~~\n"
+    assert parse_runner_log(log)["cases"][0]["output"] == 42
+
+
+def test_parse_error_carries_runtime_message() -> None:
+    log = ("model_runner: model_bytes=10 arena_bytes=100 cases=1\n"
+           "Arena too small: needs 7584 bytes, have 100\n"
+           "model_runner: error: AllocateTensors failed (see the messages above)\n")
+    with pytest.raises(RunModelError, match="Arena too small: needs 7584 bytes.*AllocateTensors failed"):
+        parse_runner_log(log)
+
+
+def test_parse_without_done_marker_fails() -> None:
+    with pytest.raises(RunModelError, match="stopped before"):
+        parse_runner_log("model_runner: model_bytes=1 arena_bytes=1 cases=1\ncase 0 output 0 type=int8 shape=1 data=00")
+
+
+def test_linker_overflow_becomes_does_not_fit() -> None:
+    board = load_board("host")
+    output = ("ld: model_runner_x section `.bss' will not fit in region `RAM'\n"
+              "ld: region `RAM' overflowed by 4242 bytes\n")
+    reason = _does_not_fit(board, output)
+    assert reason is not None
+    assert "does not fit board 'host'" in reason and "RAM overflowed by 4242 bytes" in reason
+    assert _does_not_fit(board, "undefined reference to `foo'") is None
+
+
+# ------------------------------------------------------------------ running --
+def _check_against_expected(result: dict, cases_path: Path) -> None:
+    expected_cases = json.loads(cases_path.read_text())["cases"]
+    assert len(result["cases"]) == len(expected_cases)
+    for index, (got, want) in enumerate(zip(result["cases"], expected_cases, strict=True)):
+        assert got["output_dtype"] == want["expected_dtype"], index
+        ours, ref = np.asarray(got["output"]), np.asarray(want["expected"])
+        assert ours.shape == ref.shape, index
+        if want["expected_dtype"] == "float32":
+            np.testing.assert_allclose(ours, ref, rtol=1e-5, atol=1e-6, err_msg=f"case {index}")
+        else:
+            assert np.abs(ours.astype(int) - ref.astype(int)).max() <= 1, f"case {index}: {ours} vs {ref}"
+
+
+@pytest.mark.parametrize("model", [HELLO_FLOAT, HELLO_INT8, MICRO_SPEECH], ids=lambda p: p.stem)
+def test_host_matches_reference(model: Path) -> None:
+    result = run_model(model, "host", _cases(model))
+    assert result["board"] == "host" and result["backend"] == "host"
+    _check_against_expected(result, _cases(model))
+    assert 0 < result["arena_used_bytes"] <= result["arena_bytes"]
+    assert result["flash_bytes"] > 0
+
+
+def _emulated(board: str) -> pytest.MarkDecorator:
+    missing = board not in available_boards() or shutil.which("qemu-system-arm") is None
+    reason = f"needs boards/{board} and qemu-system-arm (apt-get install qemu-system-arm)"
+    return pytest.mark.skipif(missing, reason=reason)
+
+
+@pytest.mark.emulator
+@_emulated("bluepill")
+@pytest.mark.parametrize("model", [HELLO_FLOAT, HELLO_INT8], ids=lambda p: p.stem)
+def test_bluepill_qemu_matches_reference(model: Path) -> None:
+    result = run_model(model, "bluepill", _cases(model), backend="qemu", timeout_s=120)
+    _check_against_expected(result, _cases(model))
+    board = load_board("bluepill")
+    assert board.flash is not None and board.ram is not None
+    assert result["flash_bytes"] <= board.flash.size and result["ram_bytes"] <= board.ram.size
+
+
+def _m4f_board() -> str:
+    for name in available_boards():
+        if load_board(name).core.startswith("cortex-m4"):
+            return name
+    return "m4f-board-missing"
+
+
+@pytest.mark.emulator
+@_emulated(_m4f_board())
+def test_micro_speech_on_m4f() -> None:
+    board = _m4f_board()
+    result = run_model(MICRO_SPEECH, board, _cases(MICRO_SPEECH), backend="qemu", timeout_s=180)
+    _check_against_expected(result, _cases(MICRO_SPEECH))
+
+
+@pytest.mark.emulator
+@_emulated("bluepill")
+def test_micro_speech_on_bluepill_fits_or_says_so() -> None:
+    """bluepill has 64 KB flash / 20 KB RAM: micro_speech must either pass or fail with 'does not fit'."""
+    try:
+        result = run_model(MICRO_SPEECH, "bluepill", _cases(MICRO_SPEECH), backend="qemu", timeout_s=180)
+    except RunModelError as error:
+        assert "does not fit board 'bluepill'" in str(error)
+        return
+    _check_against_expected(result, _cases(MICRO_SPEECH))
+
+
+def test_bad_inputs_are_clear_errors(tmp_path: Path) -> None:
+    with pytest.raises(RunModelError, match="does not exist"):
+        run_model(tmp_path / "missing.tflite", "host", _cases(HELLO_INT8))
+    junk = tmp_path / "junk.tflite"
+    junk.write_bytes(b"not a model at all")
+    with pytest.raises(RunModelError, match="not a TensorFlow Lite model"):
+        run_model(junk, "host", _cases(HELLO_INT8))
+    with pytest.raises(RunModelError, match="no-such-board|unknown board|not found"):
+        run_model(HELLO_INT8, "no-such-board", _cases(HELLO_INT8))
+
+
+def test_wrong_input_type_names_the_mismatch(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps({"cases": [{"input": [[0.5]], "input_dtype": "float32"}]}))
+    with pytest.raises(RunModelError, match="case 0 input 0 is float32 .* the model wants int8"):
+        run_model(HELLO_INT8, "host", cases)
+
+
+def test_small_arena_is_reported(tmp_path: Path) -> None:
+    with pytest.raises(RunModelError, match="(?i)arena"):
+        run_model(MICRO_SPEECH, "host", _cases(MICRO_SPEECH), arena_size=512)
