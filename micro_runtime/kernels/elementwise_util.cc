@@ -1,0 +1,179 @@
+#include "micro_runtime/kernels/elementwise_util.h"
+
+namespace micro_runtime {
+
+TfLiteStatus CheckNodeIo(const char* op, TfLiteContext* context, const TfLiteNode* node,
+                         int min_inputs, int max_inputs, int outputs) {
+  const int num_inputs = node->inputs == nullptr ? 0 : NumInputs(node);
+  const int num_outputs = node->outputs == nullptr ? 0 : NumOutputs(node);
+  if (num_inputs < min_inputs || num_inputs > max_inputs) {
+    if (min_inputs == max_inputs) {
+      MicroPrintf("%s: expected %d input(s), got %d", op, min_inputs, num_inputs);
+    } else {
+      MicroPrintf("%s: expected %d to %d inputs, got %d", op, min_inputs, max_inputs, num_inputs);
+    }
+    return kTfLiteError;
+  }
+  if (num_outputs != outputs) {
+    MicroPrintf("%s: expected %d output(s), got %d", op, outputs, num_outputs);
+    return kTfLiteError;
+  }
+  for (int i = 0; i < min_inputs; ++i) {
+    if (GetInput(context, node, i) == nullptr) {
+      MicroPrintf("%s: input %d is missing or out of range", op, i);
+      return kTfLiteError;
+    }
+  }
+  for (int i = 0; i < outputs; ++i) {
+    if (GetOutput(context, node, i) == nullptr) {
+      MicroPrintf("%s: output %d is missing or out of range", op, i);
+      return kTfLiteError;
+    }
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus ReportUnsupportedType(const char* op, TfLiteType type, const char* supported) {
+  MicroPrintf("%s: type %s not supported (%s)", op, TfLiteTypeName(type), supported);
+  return kTfLiteError;
+}
+
+TfLiteStatus CheckSameType(const char* op, const TfLiteTensor* input, const TfLiteTensor* output) {
+  if (input->type != output->type) {
+    MicroPrintf("%s: input type %s and output type %s must match", op, TfLiteTypeName(input->type),
+                TfLiteTypeName(output->type));
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus CheckSameElementCount(const char* op, const TfLiteTensor* input,
+                                   const TfLiteTensor* output) {
+  const int32_t in_count = ElementCount(input->dims);
+  const int32_t out_count = ElementCount(output->dims);
+  if (in_count != out_count) {
+    MicroPrintf("%s: input has %d elements but output has %d", op, static_cast<int>(in_count),
+                static_cast<int>(out_count));
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus CheckSameShape(const char* op, const TfLiteTensor* input, const TfLiteTensor* output) {
+  bool same = input->dims->size == output->dims->size;
+  for (int i = 0; same && i < input->dims->size; ++i) {
+    same = input->dims->data[i] == output->dims->data[i];
+  }
+  if (!same) {
+    MicroPrintf("%s: input and output shapes must match (ranks %d and %d, %d and %d elements)", op,
+                static_cast<int>(input->dims->size), static_cast<int>(output->dims->size),
+                static_cast<int>(ElementCount(input->dims)),
+                static_cast<int>(ElementCount(output->dims)));
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus PrepareFloatUnary(const char* op, TfLiteContext* context, TfLiteNode* node) {
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(op, context, node, 1, 1, 1));
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  const TfLiteTensor* output = GetOutput(context, node, 0);
+  if (input->type != kTfLiteFloat32) return ReportUnsupportedType(op, input->type, "float32");
+  TF_LITE_ENSURE_OK(context, CheckSameType(op, input, output));
+  return CheckSameShape(op, input, output);
+}
+
+void* AllocateOpData(const char* op, TfLiteContext* context, size_t bytes) {
+  void* data = context->AllocatePersistentBuffer(context, bytes);
+  if (data == nullptr) {
+    MicroPrintf("%s: arena exhausted allocating %d bytes of op data; enlarge the tensor arena", op,
+                static_cast<int>(bytes));
+  }
+  return data;
+}
+
+namespace {
+
+// Writes "[d0,d1,...]" of `dims` into out (truncated to size).
+void FormatShape(const TfLiteIntArray* dims, char* out, int size) {
+  int used = MicroSnprintf(out, static_cast<size_t>(size), "[");
+  for (int i = 0; i < dims->size && used < size - 1; ++i) {
+    used += MicroSnprintf(out + used, static_cast<size_t>(size - used), i == 0 ? "%d" : ",%d",
+                          static_cast<int>(dims->data[i]));
+  }
+  if (used < size - 1) MicroSnprintf(out + used, static_cast<size_t>(size - used), "]");
+}
+
+void ReportShapes(const char* op, const char* problem, const TfLiteIntArray* input1,
+                  const TfLiteIntArray* input2, const TfLiteIntArray* output) {
+  char a[48];
+  char b[48];
+  char c[48];
+  FormatShape(input1, a, sizeof(a));
+  FormatShape(input2, b, sizeof(b));
+  FormatShape(output, c, sizeof(c));
+  MicroPrintf("%s: %s (inputs %s and %s, output %s)", op, problem, a, b, c);
+}
+
+// Dimension `d` of `dims` counted from the right-aligned padded rank.
+int32_t PaddedDim(const TfLiteIntArray* dims, int d) {
+  const int first = kMaxBroadcastDims - dims->size;
+  return d < first ? 1 : dims->data[d - first];
+}
+
+}  // namespace
+
+TfLiteStatus PlanBroadcast(const char* op, const TfLiteIntArray* input1,
+                           const TfLiteIntArray* input2, const TfLiteIntArray* output,
+                           BroadcastPlan* plan) {
+  plan->count = ElementCount(output);
+  plan->same_shape = input1->size == input2->size && input1->size == output->size;
+  for (int i = 0; plan->same_shape && i < output->size; ++i) {
+    plan->same_shape = input1->data[i] == output->data[i] && input2->data[i] == output->data[i];
+  }
+  if (plan->same_shape) return kTfLiteOk;
+
+  if (input1->size > kMaxBroadcastDims || input2->size > kMaxBroadcastDims ||
+      output->size > kMaxBroadcastDims) {
+    ReportShapes(op, "broadcasting supports at most 6 dimensions", input1, input2, output);
+    return kTfLiteError;
+  }
+  const int rank = input1->size > input2->size ? input1->size : input2->size;
+  if (output->size != rank) {
+    ReportShapes(op, "output rank must be the larger input rank", input1, input2, output);
+    return kTfLiteError;
+  }
+  int32_t stride1 = 1;
+  int32_t stride2 = 1;
+  for (int d = kMaxBroadcastDims - 1; d >= 0; --d) {
+    const int32_t d1 = PaddedDim(input1, d);
+    const int32_t d2 = PaddedDim(input2, d);
+    const int32_t dout = PaddedDim(output, d);
+    if (d1 != d2 && d1 != 1 && d2 != 1) {
+      ReportShapes(op, "input shapes are not broadcast-compatible", input1, input2, output);
+      return kTfLiteError;
+    }
+    const int32_t expected = d1 == 1 ? d2 : d1;
+    if (dout != expected) {
+      ReportShapes(op, "output shape is not the broadcast of the input shapes", input1, input2,
+                   output);
+      return kTfLiteError;
+    }
+    plan->dims[d] = dout;
+    plan->stride1[d] = d1 == 1 ? 0 : stride1;
+    plan->stride2[d] = d2 == 1 ? 0 : stride2;
+    stride1 *= d1;
+    stride2 *= d2;
+  }
+  return kTfLiteOk;
+}
+
+void BuildInt8Table(float input_scale, int32_t input_zero_point, float output_scale,
+                    int32_t output_zero_point, float (*f)(float), int8_t table[256]) {
+  for (int32_t q = -128; q <= 127; ++q) {
+    const float x = input_scale * static_cast<float>(q - input_zero_point);
+    table[q + 128] = QuantizeToInt8(f(x), output_scale, output_zero_point);
+  }
+}
+
+}  // namespace micro_runtime

@@ -1,0 +1,122 @@
+// Helpers shared by the elementwise, activation and shape kernels (ADD, MUL,
+// SOFTMAX, LOGISTIC, TANH, RELU, QUANTIZE, SIN, Atan ...): input/output count
+// checks with messages that name the op, numpy-style broadcasting and int8
+// lookup tables.
+#ifndef MICRO_RUNTIME_KERNELS_ELEMENTWISE_UTIL_H_
+#define MICRO_RUNTIME_KERNELS_ELEMENTWISE_UTIL_H_
+
+#include <stdint.h>
+
+#include "micro_runtime/common.h"
+
+namespace micro_runtime {
+
+// Checks that `node` has between min_inputs and max_inputs inputs, exactly
+// `outputs` outputs and that the first min_inputs inputs and all outputs
+// exist. Logs "<op>: ..." and returns kTfLiteError otherwise.
+TfLiteStatus CheckNodeIo(const char* op, TfLiteContext* context, const TfLiteNode* node,
+                         int min_inputs, int max_inputs, int outputs);
+
+// Logs "<op>: type <name> not supported (<supported>)"; returns kTfLiteError.
+TfLiteStatus ReportUnsupportedType(const char* op, TfLiteType type, const char* supported);
+
+// Checks that input and output have the same type; logs and fails otherwise.
+TfLiteStatus CheckSameType(const char* op, const TfLiteTensor* input, const TfLiteTensor* output);
+
+// Checks that input and output have the same element count.
+TfLiteStatus CheckSameElementCount(const char* op, const TfLiteTensor* input,
+                                   const TfLiteTensor* output);
+
+// Checks that input and output have identical shapes.
+TfLiteStatus CheckSameShape(const char* op, const TfLiteTensor* input, const TfLiteTensor* output);
+
+// Prepare of a float32 -> float32 op with one input and one output of the
+// same shape (SIN, Atan).
+TfLiteStatus PrepareFloatUnary(const char* op, TfLiteContext* context, TfLiteNode* node);
+
+// Allocates `bytes` of persistent arena memory for a node's op data; logs
+// "<op>: ..." and returns nullptr when the arena is exhausted.
+void* AllocateOpData(const char* op, TfLiteContext* context, size_t bytes);
+
+// numpy-style broadcasting of two inputs of up to kMaxBroadcastDims
+// dimensions: shapes are right-aligned and a dimension of size 1 is repeated.
+constexpr int kMaxBroadcastDims = 6;
+
+struct BroadcastPlan {
+  int32_t count;        // output element count
+  bool same_shape;      // no broadcasting: all three are walked linearly
+  int32_t dims[kMaxBroadcastDims];     // output shape, left-padded with 1
+  int32_t stride1[kMaxBroadcastDims];  // element strides of input 1 (0 = repeated)
+  int32_t stride2[kMaxBroadcastDims];
+};
+
+// Fills `plan` and checks that the inputs broadcast to exactly the output's
+// shape; logs "<op>: ..." with the shapes and returns kTfLiteError if not.
+TfLiteStatus PlanBroadcast(const char* op, const TfLiteIntArray* input1,
+                           const TfLiteIntArray* input2, const TfLiteIntArray* output,
+                           BroadcastPlan* plan);
+
+// Calls f(out_index, input1_index, input2_index) for every output element in
+// row-major order.
+template <typename F>
+inline void ForEachBroadcast(const BroadcastPlan& plan, F f) {
+  if (plan.same_shape) {
+    for (int32_t i = 0; i < plan.count; ++i) f(i, i, i);
+    return;
+  }
+  int32_t index[kMaxBroadcastDims] = {0, 0, 0, 0, 0, 0};
+  int32_t offset1 = 0;
+  int32_t offset2 = 0;
+  for (int32_t i = 0; i < plan.count; ++i) {
+    f(i, offset1, offset2);
+    // Odometer step: advance the innermost dimension and carry outwards.
+    for (int d = kMaxBroadcastDims - 1; d >= 0; --d) {
+      offset1 += plan.stride1[d];
+      offset2 += plan.stride2[d];
+      if (++index[d] < plan.dims[d]) break;
+      offset1 -= plan.stride1[d] * plan.dims[d];
+      offset2 -= plan.stride2[d] * plan.dims[d];
+      index[d] = 0;
+    }
+  }
+}
+
+// Rounds half away from zero (like TFLite's TfLiteRound) without libm. The
+// fraction x - trunc(x) is exact, unlike adding 0.5 which can round up
+// 0.49999997. |x| must fit in int32.
+inline int32_t RoundToInt32(float x) {
+  int32_t t = static_cast<int32_t>(x);
+  const float fraction = x - static_cast<float>(t);
+  if (fraction >= 0.5f) ++t;
+  if (fraction <= -0.5f) --t;
+  return t;
+}
+
+// Quantizes a real value to int8 with round-half-away and saturation.
+inline int8_t QuantizeToInt8(float value, float scale, int32_t zero_point) {
+  const float scaled = value / scale;
+  if (scaled != scaled) return static_cast<int8_t>(zero_point);  // NaN
+  // Saturate before converting: a float outside int32 range is undefined.
+  if (scaled > 1000.0f) return 127;
+  if (scaled < -1000.0f) return -128;
+  int32_t q = RoundToInt32(scaled) + zero_point;
+  if (q > 127) q = 127;
+  if (q < -128) q = -128;
+  return static_cast<int8_t>(q);
+}
+
+// Fills table[i] = quantize(f(dequantize(i - 128))) for an int8 -> int8 op,
+// so invoke is one table read per element. Exact rounding of f; TFLite's
+// fixed-point kernels are within +-1 of that.
+void BuildInt8Table(float input_scale, int32_t input_zero_point, float output_scale,
+                    int32_t output_zero_point, float (*f)(float), int8_t table[256]);
+
+// Applies a table built by BuildInt8Table.
+inline void ApplyInt8Table(const int8_t table[256], const int8_t* input, int8_t* output,
+                           int32_t count) {
+  for (int32_t i = 0; i < count; ++i) output[i] = table[static_cast<int32_t>(input[i]) + 128];
+}
+
+}  // namespace micro_runtime
+
+#endif  // MICRO_RUNTIME_KERNELS_ELEMENTWISE_UTIL_H_

@@ -1,0 +1,80 @@
+// RESHAPE: the output's shape is static in the model, so the op only checks
+// that the element counts (and, when given, the requested shape) agree and
+// moves the bytes. The memory planner may give input and output the same
+// buffer; then nothing is copied.
+#include <string.h>
+
+#include "micro_runtime/builtin_options.h"
+#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/micro_ops.h"
+
+namespace {
+
+constexpr const char* kOp = "RESHAPE";
+
+// Checks a requested shape (from the shape tensor or the options) against the
+// output shape; one entry may be -1 (inferred from the element count).
+TfLiteStatus CheckRequestedShape(const int32_t* shape, int32_t rank, const TfLiteTensor* output) {
+  bool matches = rank == output->dims->size;
+  for (int32_t i = 0; matches && i < rank; ++i) {
+    matches = shape[i] == -1 || shape[i] == output->dims->data[i];
+  }
+  if (!matches) {
+    MicroPrintf("%s: requested shape (rank %d) does not match the output tensor's shape (rank %d); "
+                "re-export the model with static shapes",
+                kOp, static_cast<int>(rank), static_cast<int>(output->dims->size));
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus ReshapePrepare(TfLiteContext* context, TfLiteNode* node) {
+  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 1, 2, 1));
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  const TfLiteTensor* output = GetOutput(context, node, 0);
+  if (TypeSize(input->type) == 0) {
+    return micro_runtime::ReportUnsupportedType(kOp, input->type,
+                                                "float32, int8, uint8, int16, int32, int64, bool");
+  }
+  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameType(kOp, input, output));
+  for (int i = 0; i < output->dims->size; ++i) {
+    if (output->dims->data[i] < 0) {
+      MicroPrintf("%s: output shape has a dynamic dimension %d; micro_runtime needs static shapes",
+                  kOp, i);
+      return kTfLiteError;
+    }
+  }
+  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameElementCount(kOp, input, output));
+
+  // The requested shape: a constant int32 shape tensor if present, else the
+  // options. A non-constant shape tensor only matters at run time; the
+  // static output shape wins.
+  const TfLiteTensor* shape = NumInputs(node) == 2 ? GetInput(context, node, 1) : nullptr;
+  if (shape != nullptr && shape->is_constant && shape->data.raw_const != nullptr) {
+    if (shape->type != kTfLiteInt32) {
+      return micro_runtime::ReportUnsupportedType(kOp, shape->type, "int32 shape tensor");
+    }
+    const int32_t rank = ElementCount(shape->dims);
+    return CheckRequestedShape(shape->data.i32, rank, output);
+  }
+  const TfLiteReshapeParams* params = static_cast<const TfLiteReshapeParams*>(node->builtin_data);
+  if (shape == nullptr && params != nullptr && params->num_dimensions > 0) {
+    return CheckRequestedShape(params->shape, params->num_dimensions, output);
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus ReshapeInvoke(TfLiteContext* context, TfLiteNode* node) {
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  const size_t bytes = static_cast<size_t>(ElementCount(output->dims)) * TypeSize(output->type);
+  if (output->data.raw != input->data.raw_const) {
+    // memmove: a planner may overlap the buffers without making them equal.
+    memmove(output->data.raw, input->data.raw_const, bytes);
+  }
+  return kTfLiteOk;
+}
+
+}  // namespace
+
+TfLiteRegistration Register_RESHAPE() { return {nullptr, nullptr, ReshapePrepare, ReshapeInvoke}; }

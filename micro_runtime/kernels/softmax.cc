@@ -1,0 +1,100 @@
+// SOFTMAX over the last dimension: y_i = exp(beta * (x_i - max)) / sum_j(...).
+// float32, and int8 -> int8 (TFLite requires output scale 1/256, zero point
+// -128). For int8, x_i - max can only take 256 values, so prepare tabulates
+// exp(-d * input_scale * beta) for d = max - x_i in 0..255 as floats; invoke
+// is then a table sum and one multiply per element, with results within +-1
+// of TFLite's fixed-point kernel.
+#include <math.h>
+
+#include "micro_runtime/builtin_options.h"
+#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/micro_ops.h"
+
+namespace {
+
+constexpr const char* kOp = "SOFTMAX";
+
+float Beta(const TfLiteNode* node) {
+  const TfLiteSoftmaxParams* params = static_cast<const TfLiteSoftmaxParams*>(node->builtin_data);
+  return params == nullptr ? 1.0f : params->beta;
+}
+
+TfLiteStatus SoftmaxPrepare(TfLiteContext* context, TfLiteNode* node) {
+  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 1, 1, 1));
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  const TfLiteTensor* output = GetOutput(context, node, 0);
+  if (input->type != kTfLiteFloat32 && input->type != kTfLiteInt8) {
+    return micro_runtime::ReportUnsupportedType(kOp, input->type, "float32, int8");
+  }
+  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameType(kOp, input, output));
+  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameShape(kOp, input, output));
+  if (NumDimensions(input) < 1) {
+    MicroPrintf("%s: input must have at least 1 dimension, got a scalar", kOp);
+    return kTfLiteError;
+  }
+  if (input->type != kTfLiteInt8) return kTfLiteOk;
+
+  if (fabsf(output->params.scale - 1.0f / 256.0f) > 1e-8f || output->params.zero_point != -128) {
+    MicroPrintf("%s: int8 output must have scale 1/256 and zero point -128, got scale %f zero point %d",
+                kOp, static_cast<double>(output->params.scale),
+                static_cast<int>(output->params.zero_point));
+    return kTfLiteError;
+  }
+  if (node->user_data == nullptr) {
+    node->user_data = micro_runtime::AllocateOpData(kOp, context, 256 * sizeof(float));
+  }
+  if (node->user_data == nullptr) return kTfLiteError;
+  float* table = static_cast<float*>(node->user_data);
+  const float step = input->params.scale * Beta(node);
+  for (int d = 0; d < 256; ++d) table[d] = expf(-step * static_cast<float>(d));
+  return kTfLiteOk;
+}
+
+void SoftmaxFloat(const float* input, float* output, int32_t rows, int32_t depth, float beta) {
+  for (int32_t r = 0; r < rows; ++r, input += depth, output += depth) {
+    float max = input[0];
+    for (int32_t i = 1; i < depth; ++i) max = input[i] > max ? input[i] : max;
+    float sum = 0.0f;
+    for (int32_t i = 0; i < depth; ++i) {
+      output[i] = expf((input[i] - max) * beta);
+      sum += output[i];
+    }
+    const float inverse = 1.0f / sum;
+    for (int32_t i = 0; i < depth; ++i) output[i] *= inverse;
+  }
+}
+
+void SoftmaxInt8(const float* table, const int8_t* input, int8_t* output, int32_t rows,
+                 int32_t depth) {
+  for (int32_t r = 0; r < rows; ++r, input += depth, output += depth) {
+    int32_t max = input[0];
+    for (int32_t i = 1; i < depth; ++i) max = input[i] > max ? input[i] : max;
+    float sum = 0.0f;
+    for (int32_t i = 0; i < depth; ++i) sum += table[max - input[i]];
+    // Output scale 1/256 and zero point -128: q = round(256 * p) - 128.
+    const float to_output = 256.0f / sum;
+    for (int32_t i = 0; i < depth; ++i) {
+      int32_t q = micro_runtime::RoundToInt32(table[max - input[i]] * to_output) - 128;
+      output[i] = static_cast<int8_t>(q > 127 ? 127 : q);
+    }
+  }
+}
+
+TfLiteStatus SoftmaxInvoke(TfLiteContext* context, TfLiteNode* node) {
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  const int32_t depth = SizeOfDimension(input, NumDimensions(input) - 1);
+  if (depth == 0) return kTfLiteOk;
+  const int32_t rows = ElementCount(input->dims) / depth;
+  if (input->type == kTfLiteInt8) {
+    SoftmaxInt8(static_cast<const float*>(node->user_data), input->data.int8, output->data.int8,
+                rows, depth);
+  } else {
+    SoftmaxFloat(input->data.f, output->data.f, rows, depth, Beta(node));
+  }
+  return kTfLiteOk;
+}
+
+}  // namespace
+
+TfLiteRegistration Register_SOFTMAX() { return {nullptr, nullptr, SoftmaxPrepare, SoftmaxInvoke}; }
