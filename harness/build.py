@@ -1,0 +1,278 @@
+"""Build driver: ``make -C micro_runtime TARGET=<board> <targets>`` with the harness's rules.
+
+- one make call builds every requested test binary of a board, in parallel (``-j`` = CPU count);
+- incremental: Make decides what is stale, the driver never forces a rebuild;
+- shared between processes (pytest-xdist workers, parallel CLI calls): an OS file lock
+  ``micro_runtime/gen/<board>/.build.lock`` lets one process build a board at a time; the others
+  wait, then find everything up to date;
+- a failed build is narrowed to the binaries that failed, each with its compiler output;
+- linked binaries are measured (``harness.footprint``) against the board's memory.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness import REPO_ROOT
+from harness.boards import Board
+from harness.footprint import Footprint, FootprintError, measure, misfit_message
+
+RUNTIME_DIR = REPO_ROOT / "micro_runtime"
+GEN_DIR = RUNTIME_DIR / "gen"
+
+ARM_PACKAGES = "apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib"
+# How often a long build reports that it is still alive.
+_PROGRESS_EVERY_S = 10.0
+
+Progress = Callable[[str], None]
+
+
+class BuildError(Exception):
+    """A build that cannot run or did not succeed; the message carries the fix or the compiler output."""
+
+
+@dataclass
+class BinaryBuild:
+    name: str
+    elf: Path | None  # None when it failed to build
+    error: str | None = None  # compiler/linker output, or why it does not fit the board
+    footprint: Footprint | None = None
+
+
+@dataclass
+class BuildResult:
+    board: str
+    binaries: dict[str, BinaryBuild] = field(default_factory=dict)
+    duration_s: float = 0.0
+    output: str = ""  # make's output of the main call
+
+    @property
+    def ok(self) -> bool:
+        return all(b.error is None for b in self.binaries.values())
+
+
+def _stderr_progress(message: str) -> None:
+    print(f"harness: {message}", file=sys.stderr, flush=True)
+
+
+def gen_dir(board: Board | str) -> Path:
+    return GEN_DIR / (board if isinstance(board, str) else board.name)
+
+
+def bin_dir(board: Board | str) -> Path:
+    return gen_dir(board) / "bin"
+
+
+def elf_path(board: Board | str, name: str) -> Path:
+    return bin_dir(board) / name
+
+
+def discover_tests(root: Path = RUNTIME_DIR) -> dict[str, Path]:
+    """Every ``*_test.cc`` under micro_runtime (outside gen/): binary name -> source, like the Makefile."""
+    found: dict[str, Path] = {}
+    for source in sorted(root.rglob("*_test.cc")):
+        if GEN_DIR in source.parents:
+            continue
+        found.setdefault(source.stem, source)
+    return found
+
+
+def missing_tools(board: Board) -> list[str]:
+    """Each tool the board's build needs but this machine lacks, with its install command."""
+    problems = []
+    if shutil.which("make") is None:
+        problems.append("make not found; install it: apt-get install make")
+    if shutil.which(os.environ.get("FLATC", "flatc")) is None:
+        problems.append("flatc not found; install it: apt-get install flatbuffers-compiler libflatbuffers-dev")
+    if shutil.which(board.cxx) is None:
+        if board.toolchain_prefix == "arm-none-eabi-":
+            fix = ARM_PACKAGES
+        elif board.is_host:
+            fix = "apt-get install g++ make"
+        else:
+            fix = f"install the {board.toolchain_prefix.rstrip('-')} toolchain and put it on PATH"
+        problems.append(f"compiler {board.cxx} for board '{board.name}' not found; install it: {fix}")
+    return problems
+
+
+def check_tools(board: Board) -> None:
+    problems = missing_tools(board)
+    if problems:
+        raise BuildError("; ".join(problems))
+
+
+@contextmanager
+def board_lock(board: Board | str, progress: Progress | None = None) -> Iterator[None]:
+    """Exclusive per-board build lock shared by every process on this machine."""
+    directory = gen_dir(board)
+    directory.mkdir(parents=True, exist_ok=True)
+    with open(directory / ".build.lock", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if progress is not None:
+                progress(f"waiting for another process building {directory.name}")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def make_command(board: Board, targets: Sequence[str], jobs: int | None = None, *extra: str) -> list[str]:
+    jobs = jobs or os.cpu_count() or 1
+    return [
+        "make", "-C", str(RUNTIME_DIR), f"TARGET={board.name}", f"PYTHON={sys.executable}",
+        f"-j{jobs}", "--no-print-directory", *extra, *targets,
+    ]
+
+
+def _run_make(argv: list[str], progress: Progress | None, what: str) -> tuple[int, str]:
+    """Runs make, collecting its output; reports progress of long builds."""
+    start = time.monotonic()
+    next_report = start + _PROGRESS_EVERY_S
+    steps = 0
+    lines: list[str] = []
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+        text=True, errors="replace",
+    )
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        lines.append(line)
+        if " -c " in line or " -o " in line:
+            steps += 1
+        now = time.monotonic()
+        if progress is not None and now >= next_report:
+            progress(f"{what}: {steps} compile/link steps in {now - start:.0f} s, still building")
+            next_report = now + _PROGRESS_EVERY_S
+    return proc.wait(), "".join(lines)
+
+
+_OVERFLOW = re.compile(r"region [`']?(\w+)'? overflowed by (\d+) bytes")
+
+
+def explain_link_error(name: str, board: Board, output: str) -> str | None:
+    """Turns the linker's "region FLASH overflowed by N bytes" into a does-not-fit message."""
+    flash_over = ram_over = 0
+    for region, amount in _OVERFLOW.findall(output):
+        if "RAM" in region.upper():
+            ram_over = max(ram_over, int(amount))
+        else:
+            flash_over = max(flash_over, int(amount))
+    if not (flash_over or ram_over):
+        return None
+    flash = (board.flash.size + flash_over) if board.flash and flash_over else 0
+    ram = (board.ram.size + ram_over) if board.ram and ram_over else 0
+    return misfit_message(name, board, flash, ram)
+
+
+def _errors_only(output: str, limit: int = 80) -> str:
+    """The interesting part of make's output: from the first error on, at most ``limit`` lines."""
+    lines = output.splitlines()
+    for index, line in enumerate(lines):
+        if "error" in line.lower() or "undefined reference" in line:
+            lines = lines[max(0, index - 3) :]
+            break
+    if len(lines) > limit:
+        lines = lines[:limit] + [f"... ({len(lines) - limit} more lines)"]
+    return "\n".join(lines)
+
+
+def _finish_binary(board: Board, name: str, check_fit: bool) -> BinaryBuild:
+    elf = elf_path(board, name)
+    if not elf.is_file():
+        return BinaryBuild(name, None, f"make reported success but {elf} does not exist")
+    try:
+        footprint = measure(elf, board)
+    except FootprintError as error:
+        return BinaryBuild(name, None, str(error))
+    problem = misfit_message(name, board, footprint.flash, footprint.ram) if check_fit else None
+    return BinaryBuild(name, elf if problem is None else None, problem, footprint)
+
+
+def build(
+    board: Board,
+    targets: Sequence[str] | None = None,
+    *,
+    jobs: int | None = None,
+    progress: Progress | None = _stderr_progress,
+    check_fit: bool = True,
+) -> BuildResult:
+    """Builds ``targets`` (test binary names; None = every test) for ``board`` in one make call.
+
+    Raises BuildError only when nothing can be built (missing tools); per-binary failures are in
+    the result so one broken test does not hide the others.
+    """
+    check_tools(board)
+    names = list(targets) if targets is not None else list(discover_tests())
+    result = BuildResult(board=board.name)
+    if not names:
+        return result
+    start = time.monotonic()
+    with board_lock(board, progress):
+        if progress is not None:
+            progress(f"building {len(names)} binaries for {board.name} (make -j{jobs or os.cpu_count()})")
+        # -k: keep going so every binary that can be built is.
+        code, output = _run_make(make_command(board, names, jobs, "-k"), progress, board.name)
+        result.output = output
+        if code == 0:
+            for name in names:
+                result.binaries[name] = _finish_binary(board, name, check_fit)
+        else:
+            # Narrow the failure down: each binary alone (everything that built is up to date now).
+            for name in names:
+                one_code, one_output = _run_make(make_command(board, [name], jobs), None, name)
+                if one_code == 0:
+                    result.binaries[name] = _finish_binary(board, name, check_fit)
+                else:
+                    message = explain_link_error(name, board, one_output) or (
+                        f"build of {name} for {board.name} failed:\n{_errors_only(one_output)}"
+                    )
+                    result.binaries[name] = BinaryBuild(name, None, message)
+    result.duration_s = time.monotonic() - start
+    if progress is not None:
+        failed = [n for n, b in result.binaries.items() if b.error]
+        status = f"{len(failed)} failed ({', '.join(failed[:5])})" if failed else "all up to date"
+        progress(f"{board.name}: {len(names)} binaries in {result.duration_s:.1f} s, {status}")
+    return result
+
+
+def build_program(
+    board: Board, source: Path, name: str, *, progress: Progress | None = _stderr_progress
+) -> BinaryBuild:
+    """Builds a standalone program (one .cc + runtime + board) via the Makefile's ``program`` goal."""
+    check_tools(board)
+    source = Path(source).resolve()
+    if not source.is_file():
+        raise BuildError(f"program source {source} does not exist")
+    with board_lock(board, progress):
+        argv = make_command(board, ["program"], None, f"PROGRAM_SRC={source}", f"PROGRAM_NAME={name}")
+        code, output = _run_make(argv, progress, name)
+    if code != 0:
+        message = explain_link_error(name, board, output) or f"build of {name} failed:\n{_errors_only(output)}"
+        return BinaryBuild(name, None, message)
+    return _finish_binary(board, name, check_fit=True)
+
+
+def ensure_binary(board: Board, name: str, *, progress: Progress | None = _stderr_progress) -> Path:
+    """Path of test binary ``name`` for ``board``, built (incrementally) first."""
+    tests = discover_tests()
+    if name not in tests:
+        close = ", ".join(sorted(t for t in tests if name.split("_")[0] in t)[:5]) or "run `harness build --list`"
+        raise BuildError(f"no test named '{name}' (no {name}.cc under micro_runtime); similar: {close}")
+    built = build(board, [name], progress=progress).binaries[name]
+    if built.error or built.elf is None:
+        raise BuildError(built.error or f"{name} was not built")
+    return built.elf
