@@ -1,0 +1,248 @@
+"""Log parser on recorded logs of every outcome, fed in random chunk sizes."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from harness.log_parser import BinaryReport, LogParser, clean_line, parse_log
+from harness.runners.base import RunResult
+
+LOGS = Path(__file__).parent / "testdata" / "logs"
+
+
+def _run(exit_code: int | None = 0, *, timed_out: bool = False, end: str = "exit", backend: str = "qemu") -> RunResult:
+    return RunResult(backend, b"", exit_code, timed_out, 1.5, end)
+
+
+def _parse_chunked(data: bytes, run: RunResult | None, seed: int) -> BinaryReport:
+    rng = random.Random(seed)
+    parser = LogParser()
+    pos = 0
+    while pos < len(data):
+        size = rng.choice([1, 1, 2, 3, 7, 16, 64, 1000])
+        parser.feed(data[pos : pos + size])
+        pos += size
+    return parser.finish(run)
+
+
+# name -> (run, outcome, format, [(case, outcome)], words the summary must contain)
+CASES: dict[str, tuple[RunResult | None, str, str, list[tuple[str, str]], list[str]]] = {
+    "mt_pass.log": (
+        _run(0),
+        "passed",
+        "micro_test",
+        [("SimpleAdd", "passed"), ("BroadcastAdd", "passed"), ("QuantizedAdd", "passed")],
+        ["3/3"],
+    ),
+    "mt_fail.log": (
+        _run(1),
+        "failed",
+        "micro_test",
+        [("SimpleAdd", "passed"), ("BroadcastAdd", "failed"), ("QuantizedAdd", "passed")],
+        ["1 of 3", "BroadcastAdd"],
+    ),
+    "mt_zero.log": (_run(0), "no-tests", "micro_test", [], ["no tests"]),
+    "mt_crash.log": (
+        _run(3, end="crash"),
+        "crashed",
+        "micro_test",
+        [("AllocatesTensors", "passed"), ("InvokesModel", "crashed")],
+        ["InvokesModel", "PRECISERR"],
+    ),
+    "mt_hang.log": (
+        _run(None, timed_out=True, end="timeout"),
+        "timeout",
+        "micro_test",
+        [("AllocatesTensors", "passed"), ("InvokesModel", "timeout")],
+        ["timed out", "InvokesModel"],
+    ),
+    "mt_garbage.log": (_run(0), "passed", "micro_test", [("First", "passed"), ("Second", "passed")], ["2/2"]),
+    "mt_truncated.log": (
+        None,
+        "crashed",
+        "micro_test",
+        [("First", "passed"), ("Second", "crashed")],
+        ["without an end marker", "Second"],
+    ),
+    "mt_crlf.log": (_run(1), "failed", "micro_test", [("First", "passed"), ("Second", "failed")], ["Second"]),
+    "mt_non_utf8.log": (_run(0), "passed", "micro_test", [("Ünïcode", "passed"), ("温度", "passed")], ["2/2"]),
+    "mt_app_lines.log": (
+        _run(0),
+        "passed",
+        "micro_test",
+        [("LoadsModel", "passed"), ("RunsInference", "passed")],
+        ["2/2"],
+    ),
+    "mt_inconsistent.log": (
+        _run(0),
+        "failed",
+        "micro_test",
+        [("First", "passed"), ("Second", "passed")],
+        ["inconsistent", "3/3"],
+    ),
+    "mt_pass_sentinel_with_failure.log": (
+        _run(0),
+        "failed",
+        "micro_test",
+        [("First", "failed"), ("Second", "passed")],
+        ["First"],
+    ),
+    "mt_tflm_v1.log": (
+        _run(1),
+        "failed",
+        "micro_test",
+        [("TestInterpreter", "passed"), ("TestKernelMemoryPlanning", "failed"), ("TestVariableTensorReset", "passed")],
+        ["TestKernelMemoryPlanning"],
+    ),
+    "gt_pass.log": (
+        _run(0),
+        "passed",
+        "gtest",
+        [("AddTest.Float", "passed"), ("AddTest.Int8", "passed"), ("MulTest.Float", "passed")],
+        ["3/3"],
+    ),
+    "gt_fail.log": (
+        _run(1),
+        "failed",
+        "gtest",
+        [("ConvTest.Simple", "passed"), ("ConvTest.PerChannel", "failed"), ("ConvTest.Relu", "passed")],
+        ["ConvTest.PerChannel"],
+    ),
+    "gt_crash.log": (
+        _run(3, end="crash"),
+        "crashed",
+        "gtest",
+        [("DepthwiseTest.Simple", "passed"), ("DepthwiseTest.Large", "crashed")],
+        ["DepthwiseTest.Large", "UNALIGNED"],
+    ),
+    "gt_inconsistent.log": (
+        _run(0),
+        "failed",
+        "gtest",
+        [("S.A", "passed"), ("S.B", "passed")],
+        ["inconsistent", "announced 3"],
+    ),
+}
+
+
+def test_every_recorded_log_has_an_expectation() -> None:
+    assert sorted(p.name for p in LOGS.glob("*.log")) == sorted(CASES)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_recorded_log(name: str) -> None:
+    run, outcome, fmt, cases, words = CASES[name]
+    data = (LOGS / name).read_bytes()
+    whole = parse_log(data, run)
+    assert whole.outcome == outcome, whole.summary
+    assert whole.format == fmt
+    assert [(c.name, c.outcome) for c in whole.cases] == cases
+    for word in words:
+        assert word in whole.summary
+    assert whole.log_tail, "the tail must show the end of the log"
+    # Chunking must never change the result.
+    for seed in range(8):
+        chunked = _parse_chunked(data, run, seed)
+        assert (chunked.outcome, chunked.summary, chunked.log_tail) == (whole.outcome, whole.summary, whole.log_tail)
+        assert [(c.name, c.outcome, c.messages) for c in chunked.cases] == [
+            (c.name, c.outcome, c.messages) for c in whole.cases
+        ]
+
+
+def test_app_lines_stay_with_their_case() -> None:
+    report = parse_log((LOGS / "mt_app_lines.log").read_bytes(), _run(0))
+    assert report.cases[0].messages == ["model version 3, 12 tensors", "arena: 2048/4096 bytes"]
+    assert report.cases[1].messages == ["inference took 1532 ticks", "output = 0.7431"]
+
+
+def test_failure_message_kept_with_values() -> None:
+    report = parse_log((LOGS / "mt_fail.log").read_bytes(), _run(1))
+    assert report.cases[1].messages == [
+        "output[2] == expected[2] failed at micro_runtime/kernels/add_test.cc:57 (5 vs 6)"
+    ]
+
+
+def test_gtest_failure_block_and_durations() -> None:
+    report = parse_log((LOGS / "gt_fail.log").read_bytes(), _run(1))
+    failed = report.cases[1]
+    assert failed.messages[0] == "tensorflow/lite/micro/kernels/conv_test.cc:88: Failure"
+    assert "Which is: 13" in failed.messages
+    assert failed.duration_s == pytest.approx(0.002)
+
+
+def test_exit_status_contradicting_pass_sentinel_fails() -> None:
+    report = parse_log((LOGS / "mt_pass.log").read_bytes(), _run(1))
+    assert report.outcome == "failed"
+    assert "exit status 1 contradicts pass sentinel" in report.summary
+
+
+def test_exit_without_sentinel_is_a_crash_with_tail() -> None:
+    data = b"".join(f"Testing T\nline {i}\n".encode() for i in range(30))
+    report = parse_log(data, _run(2))
+    assert report.outcome == "crashed"
+    assert "exit status 2" in report.summary
+    assert len(report.log_tail) == 20 and report.log_tail[-1] == "line 29"
+    assert [c.outcome for c in report.cases][-1] == "crashed"
+
+
+def test_host_signal_is_named() -> None:
+    report = parse_log(b"Testing T\n", _run(-11, end="crash", backend="host"))
+    assert report.outcome == "crashed" and "SIGSEGV" in report.summary
+
+
+def test_infra_error_wins() -> None:
+    run = RunResult("qemu", b"", None, False, 0.1, "infra-error", infra_error="qemu-system-arm not found")
+    report = parse_log(b"", run)
+    assert report.outcome == "infra-error" and "qemu-system-arm not found" in report.summary
+
+
+def test_silent_binary_is_a_crash_not_a_pass() -> None:
+    assert parse_log(b"", _run(0)).outcome == "crashed"
+    assert parse_log(b"hello\n", _run(0)).format == "unknown"
+
+
+def test_failure_outside_a_case_fails_the_binary() -> None:
+    data = b"Testing A\n1/1 tests passed\nx failed at a.cc:1\n~~~ALL TESTS PASSED~~~\n"
+    report = parse_log(data, _run(0))
+    assert report.outcome == "failed" and "outside any test" in report.summary
+
+
+def test_fail_sentinel_alone_fails() -> None:
+    report = parse_log(b"Testing A\n1/1 tests passed\n~~~SOME TESTS FAILED~~~\n", _run(1))
+    assert report.outcome == "failed"
+
+
+def test_pass_sentinel_without_counts_is_inconsistent() -> None:
+    report = parse_log(b"Testing A\n~~~ALL TESTS PASSED~~~\n", _run(0))
+    assert report.outcome == "failed" and "inconsistent" in report.summary
+
+
+def test_crash_report_attached() -> None:
+    report = parse_log((LOGS / "mt_crash.log").read_bytes(), _run(3, end="crash"))
+    assert report.crash is not None
+    assert report.crash.pc == 0x08001234 and report.crash.bfar == 0x70000000
+    assert "no ELF" in (report.crash.note or "")
+
+
+def test_message_cap() -> None:
+    data = b"Testing Chatty\n" + b"x\n" * 500 + b"1/1 tests passed\n~~~ALL TESTS PASSED~~~\n"
+    report = parse_log(data, _run(0))
+    assert len(report.cases[0].messages) == 201
+    assert report.cases[0].messages[-1].startswith("... 300 more lines")
+
+
+@pytest.mark.parametrize(
+    ("raw", "text"),
+    [
+        (b"Testing A\r", "Testing A"),
+        (b"\rTesting A", "Testing A"),
+        (b"\x00\xffTesting A", "Testing A"),
+        (b"\x1b[32mok\x1b[0m", "ok"),
+        (b"caf\xe9", "caf\ufffd"),
+    ],
+)
+def test_clean_line(raw: bytes, text: str) -> None:
+    assert clean_line(raw) == text
