@@ -1,0 +1,356 @@
+"""Random single-op models for the differential tests, written with micro_runtime/tools/tflite_builder.py.
+
+Every generator takes a seeded numpy Generator and returns an OpModel: the .tflite bytes plus a few random
+input cases. int8 models use the TFLite quantization conventions (symmetric int8 weights, per-channel for
+convolutions; int32 bias with scale = input scale * weight scale; fixed output scales for softmax, logistic
+and tanh) so every implementation accepts them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from harness import REPO_ROOT
+
+
+def _load_builder() -> ModuleType:  # micro_runtime/tools is a script folder, not a package
+    spec = importlib.util.spec_from_file_location("tflite_builder", REPO_ROOT / "micro_runtime/tools/tflite_builder.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+tb = _load_builder()
+CASES_PER_MODEL = 3
+
+
+@dataclass
+class OpModel:
+    name: str
+    model: bytes
+    cases: list[list[np.ndarray]] = field(default_factory=list)
+
+
+@dataclass
+class Q:
+    """Quantization of one int8 tensor."""
+
+    scale: float
+    zero_point: int
+
+    def quantize(self, x: np.ndarray) -> np.ndarray:
+        return np.clip(np.round(x / self.scale) + self.zero_point, -128, 127).astype(np.int8)
+
+
+def _random_q(rng: np.random.Generator, low: float = 0.01, high: float = 0.1) -> Q:
+    return Q(float(rng.uniform(low, high)), int(rng.integers(-20, 20)))
+
+
+def _float_cases(rng: np.random.Generator, shapes: list[list[int]], scale: float = 1.0) -> list[list[np.ndarray]]:
+    return [[(rng.uniform(-1, 1, s) * scale).astype(np.float32) for s in shapes] for _ in range(CASES_PER_MODEL)]
+
+
+def _int8_cases(rng: np.random.Generator, shapes: list[list[int]]) -> list[list[np.ndarray]]:
+    return [[rng.integers(-128, 128, s).astype(np.int8) for s in shapes] for _ in range(CASES_PER_MODEL)]
+
+
+def _io(b: Any, dtype: str, in_shapes: list[list[int]], out_shape: list[int], in_q: list[Q] | None = None,
+        out_q: Q | None = None) -> tuple[list[int], int]:
+    inputs = []
+    for i, shape in enumerate(in_shapes):
+        q = in_q[i] if in_q else None
+        inputs.append(b.add_tensor(f"in{i}", dtype, shape, scale=q.scale if q else None,
+                                   zero_point=q.zero_point if q else None))
+    output = b.add_tensor("out", dtype, out_shape, scale=out_q.scale if out_q else None,
+                          zero_point=out_q.zero_point if out_q else None)
+    return inputs, output
+
+
+def _finish(b: Any, inputs: list[int], output: int, name: str, cases: list[list[np.ndarray]]) -> OpModel:
+    b.set_inputs(inputs)
+    b.set_outputs([output])
+    return OpModel(name, b.build(), cases)
+
+
+def _conv_out(size: int, kernel: int, stride: int, dilation: int, padding: str) -> int:
+    effective = (kernel - 1) * dilation + 1
+    if padding == "SAME":
+        return (size + stride - 1) // stride
+    return (size - effective + stride) // stride
+
+
+# ------------------------------------------------------------------ ops ----
+def fully_connected(rng: np.random.Generator, dtype: str) -> OpModel:
+    batch, n_in, n_out = int(rng.integers(1, 3)), int(rng.integers(2, 12)), int(rng.integers(1, 8))
+    act = str(rng.choice(["NONE", "RELU", "RELU6"]))
+    b = tb.ModelBuilder()
+    weights = rng.uniform(-1, 1, (n_out, n_in)).astype(np.float32)
+    bias = rng.uniform(-1, 1, n_out).astype(np.float32)
+    if dtype == "float32":
+        inputs, out = _io(b, "FLOAT32", [[batch, n_in]], [batch, n_out])
+        w = b.add_tensor("w", "FLOAT32", [n_out, n_in], data=weights)
+        bi = b.add_tensor("b", "FLOAT32", [n_out], data=bias)
+        version, cases = 1, _float_cases(rng, [[batch, n_in]])
+    else:
+        in_q, out_q = _random_q(rng, 0.005, 0.02), _random_q(rng, 0.02, 0.1)
+        w_scale = float(np.abs(weights).max() / 127)
+        inputs, out = _io(b, "INT8", [[batch, n_in]], [batch, n_out], [in_q], out_q)
+        w = b.add_tensor("w", "INT8", [n_out, n_in], data=np.round(weights / w_scale).astype(np.int8),
+                         scale=w_scale, zero_point=0)
+        bias_scale = in_q.scale * w_scale
+        bi = b.add_tensor("b", "INT32", [n_out], data=np.round(bias / bias_scale).astype(np.int32),
+                          scale=bias_scale, zero_point=0)
+        version, cases = 4, _int8_cases(rng, [[batch, n_in]])
+    b.add_operator("FULLY_CONNECTED", [inputs[0], w, bi], [out], options={"fused_activation_function": act},
+                   version=version)
+    return _finish(b, inputs, out, f"fully_connected_{dtype}_{batch}x{n_in}->{n_out}_{act}", cases)
+
+
+def _conv_like(rng: np.random.Generator, dtype: str, depthwise: bool) -> OpModel:
+    h, w = int(rng.integers(3, 8)), int(rng.integers(3, 8))
+    c_in = int(rng.integers(1, 4))
+    multiplier = int(rng.integers(1, 3)) if depthwise else 1
+    c_out = c_in * multiplier if depthwise else int(rng.integers(1, 5))
+    kh, kw = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    stride = int(rng.integers(1, 3))
+    dilation = int(rng.integers(1, 3))
+    padding = str(rng.choice(["SAME", "VALID"]))
+    while _conv_out(h, kh, stride, dilation, padding) < 1 or _conv_out(w, kw, stride, dilation, padding) < 1:
+        dilation, kh, kw = 1, 1, 1
+    act = str(rng.choice(["NONE", "RELU", "RELU6"]))
+    oh, ow = _conv_out(h, kh, stride, dilation, padding), _conv_out(w, kw, stride, dilation, padding)
+    filter_shape = [1, kh, kw, c_out] if depthwise else [c_out, kh, kw, c_in]
+    channel_axis = 3 if depthwise else 0
+    weights = rng.uniform(-1, 1, filter_shape).astype(np.float32)
+    bias = rng.uniform(-1, 1, c_out).astype(np.float32)
+    b = tb.ModelBuilder()
+    in_shape, out_shape = [1, h, w, c_in], [1, oh, ow, c_out]
+    if dtype == "float32":
+        inputs, out = _io(b, "FLOAT32", [in_shape], out_shape)
+        f = b.add_tensor("filter", "FLOAT32", filter_shape, data=weights)
+        bi = b.add_tensor("bias", "FLOAT32", [c_out], data=bias)
+        version, cases = (2 if dilation > 1 else 1), _float_cases(rng, [in_shape])
+    else:
+        in_q, out_q = _random_q(rng, 0.005, 0.02), _random_q(rng, 0.02, 0.1)
+        inputs, out = _io(b, "INT8", [[1, h, w, c_in]], out_shape, [in_q], out_q)
+        reduce_axes = tuple(a for a in range(4) if a != channel_axis)
+        w_scales = np.maximum(np.abs(weights).max(axis=reduce_axes), 1e-3) / 127
+        shape = [1, 1, 1, 1]
+        shape[channel_axis] = c_out
+        q_weights = np.round(weights / w_scales.reshape(shape)).astype(np.int8)
+        f = b.add_tensor("filter", "INT8", filter_shape, data=q_weights, scale=list(w_scales),
+                         zero_point=[0] * c_out, quantized_dimension=channel_axis)
+        bias_scales = in_q.scale * w_scales
+        bi = b.add_tensor("bias", "INT32", [c_out], data=np.round(bias / bias_scales).astype(np.int32),
+                          scale=list(bias_scales), zero_point=[0] * c_out)
+        version, cases = 3, _int8_cases(rng, [in_shape])
+    options: dict[str, Any] = {"padding": padding, "stride_w": stride, "stride_h": stride,
+                               "dilation_w_factor": dilation, "dilation_h_factor": dilation,
+                               "fused_activation_function": act}
+    op = "DEPTHWISE_CONV_2D" if depthwise else "CONV_2D"
+    if depthwise:
+        options["depth_multiplier"] = multiplier
+    b.add_operator(op, [inputs[0], f, bi], [out], options=options, version=version)
+    name = f"{op.lower()}_{dtype}_{h}x{w}x{c_in}_k{kh}x{kw}_s{stride}_d{dilation}_m{multiplier}_{padding}_{act}"
+    return _finish(b, inputs, out, name, cases)
+
+
+def conv_2d(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _conv_like(rng, dtype, depthwise=False)
+
+
+def depthwise_conv_2d(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _conv_like(rng, dtype, depthwise=True)
+
+
+def _pool(rng: np.random.Generator, dtype: str, op: str) -> OpModel:
+    h, w, c = int(rng.integers(2, 9)), int(rng.integers(2, 9)), int(rng.integers(1, 4))
+    fh, fw = int(rng.integers(1, min(h, 3) + 1)), int(rng.integers(1, min(w, 3) + 1))
+    stride = int(rng.integers(1, 3))
+    padding = str(rng.choice(["SAME", "VALID"]))
+    act = str(rng.choice(["NONE", "RELU", "RELU6"]))
+    oh, ow = _conv_out(h, fh, stride, 1, padding), _conv_out(w, fw, stride, 1, padding)
+    b = tb.ModelBuilder()
+    in_shape, out_shape = [1, h, w, c], [1, oh, ow, c]
+    if dtype == "float32":
+        inputs, out = _io(b, "FLOAT32", [in_shape], out_shape)
+        version, cases = 1, _float_cases(rng, [in_shape], 8.0)
+    else:
+        q = _random_q(rng)  # pooling keeps the input's quantization
+        inputs, out = _io(b, "INT8", [in_shape], out_shape, [q], q)
+        version, cases = 2, _int8_cases(rng, [in_shape])
+    b.add_operator(op, inputs, [out], version=version,
+                   options={"padding": padding, "stride_w": stride, "stride_h": stride, "filter_width": fw,
+                            "filter_height": fh, "fused_activation_function": act})
+    return _finish(b, inputs, out, f"{op.lower()}_{dtype}_{h}x{w}x{c}_f{fh}x{fw}_s{stride}_{padding}_{act}", cases)
+
+
+def average_pool_2d(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _pool(rng, dtype, "AVERAGE_POOL_2D")
+
+
+def max_pool_2d(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _pool(rng, dtype, "MAX_POOL_2D")
+
+
+def softmax(rng: np.random.Generator, dtype: str) -> OpModel:
+    shape = [int(rng.integers(1, 3)), int(rng.integers(2, 12))]
+    beta = float(rng.choice([1.0, 0.5, 2.0]))
+    b = tb.ModelBuilder()
+    if dtype == "float32":
+        inputs, out = _io(b, "FLOAT32", [shape], shape)
+        version, cases = 1, _float_cases(rng, [shape], 4.0)
+    else:
+        inputs, out = _io(b, "INT8", [shape], shape, [_random_q(rng, 0.02, 0.1)], Q(1 / 256, -128))
+        version, cases = 2, _int8_cases(rng, [shape])
+    b.add_operator("SOFTMAX", inputs, [out], options={"beta": beta}, version=version)
+    return _finish(b, inputs, out, f"softmax_{dtype}_{shape[0]}x{shape[1]}_beta{beta}", cases)
+
+
+def reshape(rng: np.random.Generator, dtype: str) -> OpModel:
+    in_shape = [1, 2, 3, int(rng.integers(1, 4))]
+    total = int(np.prod(in_shape))
+    out_shape = [1, total // 2, 2] if total % 2 == 0 else [total, 1]
+    b = tb.ModelBuilder()
+    q = _random_q(rng) if dtype == "int8" else None
+    inputs, out = _io(b, "FLOAT32" if dtype == "float32" else "INT8", [in_shape], out_shape,
+                      [q] if q else None, q)
+    new_shape = b.add_tensor("shape", "INT32", [len(out_shape)], data=np.array(out_shape, np.int32))
+    b.add_operator("RESHAPE", [inputs[0], new_shape], [out], options={"new_shape": out_shape})
+    cases = _float_cases(rng, [in_shape]) if dtype == "float32" else _int8_cases(rng, [in_shape])
+    return _finish(b, inputs, out, f"reshape_{dtype}_{in_shape}->{out_shape}", cases)
+
+
+def _broadcast_shapes(rng: np.random.Generator) -> tuple[list[int], list[int], list[int]]:
+    full = [1, int(rng.integers(1, 4)), int(rng.integers(1, 4)), int(rng.integers(1, 5))]
+    kind = int(rng.integers(0, 3))
+    if kind == 0:
+        other = list(full)  # same shape
+    elif kind == 1:
+        other = [1, 1, 1, full[3]]  # per-channel
+    else:
+        other = [1, full[1], 1, 1]
+    return full, other, full
+
+
+def _binary(rng: np.random.Generator, dtype: str, op: str) -> OpModel:
+    a_shape, b_shape, out_shape = _broadcast_shapes(rng)
+    if rng.integers(0, 2):
+        a_shape, b_shape = b_shape, a_shape
+    act = str(rng.choice(["NONE", "RELU", "RELU6"]))
+    b = tb.ModelBuilder()
+    if dtype == "float32":
+        inputs, out = _io(b, "FLOAT32", [a_shape, b_shape], out_shape)
+        version, cases = 1, _float_cases(rng, [a_shape, b_shape], 3.0)
+    else:
+        qa, qb = _random_q(rng, 0.01, 0.05), _random_q(rng, 0.01, 0.05)
+        out_q = _random_q(rng, 0.02, 0.1) if op == "ADD" else _random_q(rng, 0.01, 0.03)
+        inputs, out = _io(b, "INT8", [a_shape, b_shape], out_shape, [qa, qb], out_q)
+        version, cases = 2, _int8_cases(rng, [a_shape, b_shape])
+    b.add_operator(op, inputs, [out], options={"fused_activation_function": act}, version=version)
+    return _finish(b, inputs, out, f"{op.lower()}_{dtype}_{a_shape}x{b_shape}_{act}", cases)
+
+
+def add(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _binary(rng, dtype, "ADD")
+
+
+def mul(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _binary(rng, dtype, "MUL")
+
+
+def _unary(rng: np.random.Generator, dtype: str, op: str, out_q: Q | None, scale: float = 4.0,
+           version_int8: int = 2, same_q: bool = False) -> OpModel:
+    shape = [1, int(rng.integers(1, 5)), int(rng.integers(1, 9))]
+    b = tb.ModelBuilder()
+    if dtype == "float32":
+        inputs, out = _io(b, "FLOAT32", [shape], shape)
+        version, cases = 1, _float_cases(rng, [shape], scale)
+    else:
+        in_q = _random_q(rng, 0.02, 0.08)
+        out_q = in_q if same_q else out_q or _random_q(rng, 0.02, 0.08)
+        inputs, out = _io(b, "INT8", [shape], shape, [in_q], out_q)
+        version, cases = version_int8, _int8_cases(rng, [shape])
+    b.add_operator(op, inputs, [out], version=version)
+    return _finish(b, inputs, out, f"{op.lower()}_{dtype}_{shape}", cases)
+
+
+def logistic(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _unary(rng, dtype, "LOGISTIC", Q(1 / 256, -128), 8.0)
+
+
+def tanh(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _unary(rng, dtype, "TANH", Q(1 / 128, 0), 4.0)
+
+
+def relu(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _unary(rng, dtype, "RELU", None, 4.0)
+
+
+def relu6(rng: np.random.Generator, dtype: str) -> OpModel:
+    # TFLM's int8 RELU6 clamps without requantizing, LiteRT requantizes: only equal in/out
+    # quantization has one meaning, and it is what converters emit.
+    return _unary(rng, dtype, "RELU6", None, 10.0, same_q=True)
+
+
+def sin(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _unary(rng, dtype, "SIN", None, 10.0)
+
+
+def quantize(rng: np.random.Generator, dtype: str) -> OpModel:
+    """float32 -> int8 (dtype 'float32') or int8 -> int8 requantization (dtype 'int8')."""
+    shape = [1, int(rng.integers(1, 17))]
+    out_q = _random_q(rng, 0.01, 0.05)
+    b = tb.ModelBuilder()
+    if dtype == "float32":
+        x = b.add_tensor("in0", "FLOAT32", shape)
+        cases = _float_cases(rng, [shape], 3.0)
+        version = 1
+    else:
+        in_q = _random_q(rng, 0.01, 0.05)
+        x = b.add_tensor("in0", "INT8", shape, scale=in_q.scale, zero_point=in_q.zero_point)
+        cases = _int8_cases(rng, [shape])
+        version = 2
+    y = b.add_tensor("out", "INT8", shape, scale=out_q.scale, zero_point=out_q.zero_point)
+    b.add_operator("QUANTIZE", [x], [y], version=version)
+    return _finish(b, [x], y, f"quantize_{dtype}_to_int8_{shape}", cases)
+
+
+def dequantize(rng: np.random.Generator, dtype: str) -> OpModel:
+    shape = [1, int(rng.integers(1, 17))]
+    q = _random_q(rng, 0.01, 0.05)
+    b = tb.ModelBuilder()
+    x = b.add_tensor("in0", "INT8", shape, scale=q.scale, zero_point=q.zero_point)
+    y = b.add_tensor("out", "FLOAT32", shape)
+    b.add_operator("DEQUANTIZE", [x], [y], version=2)
+    return _finish(b, [x], y, f"dequantize_int8_{shape}", _int8_cases(rng, [shape]))
+
+
+# op name -> (generator, dtypes it is tested with)
+GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple[str, ...]]] = {
+    "FULLY_CONNECTED": (fully_connected, ("float32", "int8")),
+    "CONV_2D": (conv_2d, ("float32", "int8")),
+    "DEPTHWISE_CONV_2D": (depthwise_conv_2d, ("float32", "int8")),
+    "AVERAGE_POOL_2D": (average_pool_2d, ("float32", "int8")),
+    "MAX_POOL_2D": (max_pool_2d, ("float32", "int8")),
+    "SOFTMAX": (softmax, ("float32", "int8")),
+    "RESHAPE": (reshape, ("float32", "int8")),
+    "ADD": (add, ("float32", "int8")),
+    "MUL": (mul, ("float32", "int8")),
+    "LOGISTIC": (logistic, ("float32", "int8")),
+    "TANH": (tanh, ("float32", "int8")),
+    "RELU": (relu, ("float32", "int8")),
+    "RELU6": (relu6, ("float32", "int8")),
+    "QUANTIZE": (quantize, ("float32", "int8")),
+    "DEQUANTIZE": (dequantize, ("int8",)),
+    "SIN": (sin, ("float32",)),
+}
