@@ -1,0 +1,224 @@
+"""Semihosting service and the run loop shared by the debug-probe backends.
+
+pyOCD's ``SemihostAgent`` services the console/file requests, but it answers
+SYS_EXIT (0x18) and SYS_EXIT_EXTENDED (0x20) with -1 and lets the program
+carry on. A test binary's exit status is the result we want, so
+``SemihostService`` looks at r0/r1 first and handles both exits itself, then
+hands everything else to the agent.
+
+``drive()`` runs a started target until it exits, prints an end marker (plus
+a short grace), faults, or the deadline passes, pulling log bytes from
+semihosting, RTT and any other transport into one ``LogSink``. It works on
+anything with pyOCD's target API: a real probe's ``session.target`` or
+``harness.gdbremote.target.GdbTarget``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pyocd.core.target import Target
+from pyocd.debug.semihost import STDOUT_FD, SemihostAgent, SemihostIOHandler
+
+from harness.runners.base import CRASH_GRACE_S, SENTINEL_GRACE_S, EndDetector
+
+SYS_EXIT = 0x18
+SYS_EXIT_EXTENDED = 0x20
+ADP_STOPPED_APPLICATION_EXIT = 0x20026
+BKPT_SEMIHOST = 0xBEAB
+DFSR = 0xE000ED30
+DFSR_BKPT = 1 << 1
+
+_POLL_S = 0.01
+
+
+class LogSink:
+    """All log bytes of one run, from any number of transports, in arrival order (thread safe)."""
+
+    def __init__(self, on_line: Callable[[str], None] | None = None) -> None:
+        self._lock = threading.Lock()
+        self._data = bytearray()
+        self.detector = EndDetector(on_line)
+
+    def feed(self, data: bytes) -> None:
+        if not data:
+            return
+        with self._lock:
+            self._data += data
+            self.detector.feed(data)
+
+    def note(self, text: str) -> None:
+        """A harness remark in the log (``[harness] ...``), on its own line."""
+        with self._lock:
+            prefix = b"" if not self._data or self._data.endswith(b"\n") else b"\n"
+        self.feed(prefix + f"[harness] {text}\n".encode())
+
+    @property
+    def data(self) -> bytes:
+        with self._lock:
+            return bytes(self._data)
+
+    def finish(self) -> bytes:
+        with self._lock:
+            self.detector.flush()
+            return bytes(self._data)
+
+
+class _ConsoleHandler(SemihostIOHandler):
+    """Console I/O of the firmware: writes go to the log, reads get end-of-file."""
+
+    def __init__(self, sink: LogSink) -> None:
+        super().__init__()
+        self._sink = sink
+
+    def open(self, fnptr: int, fnlen: int, mode: str) -> int:
+        fd, name = self._std_open(fnptr, fnlen, mode)
+        if isinstance(fd, int):
+            return fd
+        self._errno = 2  # ENOENT: the harness offers no host files to the firmware
+        return -1
+
+    def close(self, fd: int) -> int:
+        return 0
+
+    def write(self, fd: int, ptr: int, length: int) -> int:
+        assert self.agent is not None
+        self._sink.feed(self.agent.get_data(ptr, length))
+        return 0  # bytes NOT written
+
+    def read(self, fd: int, ptr: int, length: int) -> int:
+        return length  # nothing read: end of file
+
+    def readc(self) -> int:
+        return -1
+
+    def istty(self, fd: int) -> int:
+        return 1 if fd in (0, STDOUT_FD, 2) else 0
+
+    def seek(self, fd: int, pos: int) -> int:
+        return -1
+
+    def flen(self, fd: int) -> int:
+        return -1
+
+
+@dataclass
+class HaltOutcome:
+    kind: str  # "serviced" | "exit" | "other"
+    exit_code: int | None = None
+    pc: int | None = None
+
+
+def exit_status(op: int, reason: int, subcode: int) -> int:
+    """Exit status for SYS_EXIT(reason) / SYS_EXIT_EXTENDED(reason, subcode), as QEMU computes it."""
+    if reason == ADP_STOPPED_APPLICATION_EXIT:
+        return subcode if op == SYS_EXIT_EXTENDED else 0
+    return 1
+
+
+class SemihostService:
+    """Services one halt: our own exit handling, then pyOCD's agent for the rest."""
+
+    def __init__(self, context: Any, sink: LogSink) -> None:
+        self.context = context
+        handler = _ConsoleHandler(sink)
+        self.agent = SemihostAgent(context, io_handler=handler, console=handler)
+
+    def handle_halt(self) -> HaltOutcome:
+        ctx = self.context
+        pc = ctx.read_core_register("pc")
+        if ctx.read32(DFSR) & DFSR_BKPT and ctx.read16(pc) == BKPT_SEMIHOST:
+            op = ctx.read_core_register("r0")
+            if op in (SYS_EXIT, SYS_EXIT_EXTENDED):
+                arg = ctx.read_core_register("r1")
+                if op == SYS_EXIT_EXTENDED:
+                    reason, subcode = ctx.read_memory_block32(arg, 2)
+                else:
+                    reason, subcode = arg, 0
+                return HaltOutcome("exit", exit_status(op, reason, subcode), pc)
+        if self.agent.check_and_handle_semihost_request():
+            return HaltOutcome("serviced", pc=pc)
+        return HaltOutcome("other", pc=pc)
+
+    def cleanup(self) -> None:
+        self.agent.cleanup()
+
+
+@dataclass
+class DriveOutcome:
+    exit_code: int | None
+    end_reason: str  # "exit" | "end-marker" | "crash" | "timeout" | "infra-error"
+    timed_out: bool
+    infra_error: str | None = None
+
+
+def drive(
+    target: Any,
+    sink: LogSink,
+    deadline: float,
+    semihosting: bool = True,
+    pollers: list[Callable[[], None]] | None = None,
+    poll_interval_s: float = 0.05,
+) -> DriveOutcome:
+    """Runs a resumed ``target`` to the end of the test (see module doc). Never blocks past ``deadline``.
+
+    ``pollers`` are called every ``poll_interval_s`` (RTT readers); they feed ``sink`` themselves.
+    """
+    service = SemihostService(target.get_target_context(), sink) if semihosting else None
+    pollers = pollers or []
+    end_at: float | None = None
+    end_reason = "timeout"
+    next_poll = 0.0
+    wait_halt = getattr(target, "wait_halt", None)
+    try:
+        while True:
+            now = time.monotonic()
+            if now >= next_poll:
+                for poll in pollers:
+                    poll()
+                next_poll = now + poll_interval_s
+            detector = sink.detector
+            if end_at is None and detector.crash_seen:
+                end_at, end_reason = now + CRASH_GRACE_S, "crash"
+            elif end_at is None and detector.ended:
+                end_at, end_reason = now + SENTINEL_GRACE_S, "end-marker"
+            if end_at is not None and now >= end_at:
+                return DriveOutcome(None, end_reason, False)
+            if now >= deadline:
+                return DriveOutcome(None, "timeout", True)
+            state = target.get_state()
+            if state == Target.State.HALTED:
+                if service is None:
+                    sink.note(f"core halted at pc=0x{target.read_core_register('pc'):08x} (semihosting disabled)")
+                    return DriveOutcome(None, "crash", False)
+                outcome = service.handle_halt()
+                if outcome.kind == "exit":
+                    for poll in pollers:  # what RTT still holds
+                        poll()
+                    return DriveOutcome(outcome.exit_code, "exit", False)
+                if outcome.kind == "serviced":
+                    target.resume()
+                    continue
+                sink.note(f"core halted at pc=0x{outcome.pc or 0:08x}, not on a semihosting request (breakpoint?)")
+                return DriveOutcome(None, "crash", False)
+            if state == Target.State.LOCKUP:
+                status = getattr(target, "exited_status", None)
+                if status is not None:
+                    return DriveOutcome(
+                        None, "infra-error", False, f"the debug server reported the target exited (status {status})"
+                    )
+                sink.note("core locked up (fault inside the fault handler)")
+                return DriveOutcome(None, "crash", False)
+            limit = min(deadline, end_at or deadline, next_poll)
+            wait_s = max(0.0, min(_POLL_S * 5, limit - time.monotonic()))
+            if wait_halt is not None:
+                wait_halt(wait_s)
+            else:
+                time.sleep(min(_POLL_S, wait_s))
+    finally:
+        if service is not None:
+            service.cleanup()
