@@ -29,12 +29,15 @@ class Firmware:
 def load_firmware(path: Path) -> Firmware:
     path = Path(path)
     if not path.is_file():
-        raise FirmwareError(f"firmware {path} does not exist; build it first (make -C micro_runtime TARGET=<board> ...)")
+        raise FirmwareError(
+            f"firmware {path} does not exist; build it first (make -C micro_runtime TARGET=<board> ...)"
+        )
     try:
         with path.open("rb") as handle:
             elf = ELFFile(handle)
             if elf["e_machine"] != "EM_ARM":
-                raise FirmwareError(f"{path} is not an Arm ELF (machine {elf['e_machine']}); build it for a Cortex-M board")
+                machine = elf["e_machine"]
+                raise FirmwareError(f"{path} is not an Arm ELF (machine {machine}); build it for a Cortex-M board")
             segments = []
             for segment in elf.iter_segments():
                 if segment["p_type"] == "PT_LOAD" and segment["p_filesz"] > 0:

@@ -13,6 +13,7 @@ run-length encoded (``*``); both are decoded here.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import socket
 import time
@@ -136,10 +137,8 @@ class RspClient:
 
     # ---------------------------------------------------------------- framing
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self._sock.close()
-        except OSError:
-            pass
 
     def __enter__(self) -> RspClient:
         return self
@@ -410,10 +409,8 @@ class RspClient:
         self._check_ok(self.request("vFlashDone", timeout_s), "vFlashDone")
 
     def detach(self) -> None:
-        try:
+        with contextlib.suppress(RspError):
             self.request("D", timeout_s=1.0)
-        except RspError:
-            pass
 
 
 def _is_hex(data: bytes) -> bool:

@@ -20,6 +20,7 @@ Two things GDB servers do not give us and the adapter supplies:
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -233,10 +234,8 @@ class GdbTarget:
 
     def clear_breakpoints(self) -> None:
         for address in sorted(self._breakpoints):
-            try:
+            with contextlib.suppress(RspError):
                 self.client.remove_breakpoint(address, 2)
-            except RspError:
-                pass
         self._breakpoints.clear()
 
     # ------------------------------------------------------------- program
