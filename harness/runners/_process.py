@@ -38,20 +38,20 @@ class ProcessOutcome:
 
 
 def _kill_group(proc: subprocess.Popen[bytes], term_first: bool) -> None:
-    """Ends the process group and reaps the leader; safe if it already exited."""
-    try:
-        pgid = os.getpgid(proc.pid)
-    except ProcessLookupError:
-        pgid = None
-    if pgid is not None:
-        if term_first and proc.poll() is None:
-            try:
-                os.killpg(pgid, signal.SIGTERM)
-                proc.wait(timeout=1.0)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                pass
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pgid, signal.SIGKILL)
+    """Ends the process group and reaps the leader; safe if it already exited.
+
+    The group id is the leader's pid (start_new_session), so children that outlive
+    the leader (an emulator's helpers, a forked test) are found even after it was reaped.
+    """
+    pgid = proc.pid
+    if term_first and proc.poll() is None:
+        try:
+            os.killpg(pgid, signal.SIGTERM)
+            proc.wait(timeout=1.0)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            pass
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
     try:
         proc.wait(timeout=5.0)
     except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL not delivered
@@ -148,6 +148,4 @@ def run_process(
         for stream in streams:
             if stream is not None:
                 stream.close()
-    return ProcessOutcome(
-        bytes(log), bytes(err), returncode, timed_out, time.monotonic() - start, end_reason
-    )
+    return ProcessOutcome(bytes(log), bytes(err), returncode, timed_out, time.monotonic() - start, end_reason)

@@ -96,7 +96,12 @@ class QemuRunner:
             # QEMU itself failed: bad machine, unreadable ELF, or it was killed.
             what = diag or f"{QEMU} died with status {exit_code}"
             return RunResult(
-                self.name, log, None, False, out.duration_s, "infra-error",
+                self.name,
+                log,
+                None,
+                False,
+                out.duration_s,
+                "infra-error",
                 infra_error=f"{what} (command: {' '.join(argv)}); check the board's [qemu] table and the ELF",
             )
         return RunResult(self.name, log, exit_code, out.timed_out, out.duration_s, end_reason)

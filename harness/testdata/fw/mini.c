@@ -1,7 +1,8 @@
 /* Self-contained firmware for the runner and crash tests (no board support
  * needed): prints over semihosting and/or USART1, then behaves as selected by
- * -DMODE_<x>: PASS, FAIL, CRASH (HardFault via a bad read), HANG, SILENT_HANG
- * (sentinel, then never exits), EXIT_EARLY (dies without a sentinel). */
+ * -DMODE_<x>: PASS, FAIL, CRASH (HardFault via a bad read), HANG, EXIT_EARLY
+ * (dies without a sentinel). -DNO_EXIT halts instead of exiting through
+ * semihosting, like a board without a debugger attached. */
 #include <stdint.h>
 
 #define USART1_SR (*(volatile uint32_t *)0x40013800u)
@@ -25,6 +26,11 @@ static void put(const char *s) {
 }
 
 __attribute__((noreturn)) static void exit_status(int status) {
+#ifdef NO_EXIT
+  (void)status;
+  for (;;) {
+  }
+#endif
   uint32_t block[2] = {0x20026u, (uint32_t)status}; /* ADP_Stopped_ApplicationExit */
   semihost(0x20, block);                             /* SYS_EXIT_EXTENDED */
   for (;;) {
@@ -77,10 +83,6 @@ void reset_handler(void) {
 #elif defined(MODE_CRASH)
   crashing_read((volatile uint32_t *)0x70000000u); /* unmapped: precise bus fault -> HardFault */
   exit_status(0);
-#elif defined(MODE_SILENT_HANG)
-  put("1/1 tests passed\n~~~ALL TESTS PASSED~~~\n");
-  for (;;) {
-  }
 #elif defined(MODE_EXIT_EARLY)
   exit_status(2);
 #else /* MODE_HANG */
