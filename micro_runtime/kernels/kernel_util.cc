@@ -1,0 +1,219 @@
+#include "micro_runtime/kernels/kernel_util.h"
+
+#include <float.h>
+#include <math.h>
+
+void QuantizeMultiplier(double real_multiplier, int32_t* quantized_multiplier, int* shift) {
+  if (real_multiplier == 0.0) {
+    *quantized_multiplier = 0;
+    *shift = 0;
+    return;
+  }
+  const double mantissa = frexp(real_multiplier, shift);  // in [0.5, 1)
+  int64_t q = static_cast<int64_t>(round(mantissa * static_cast<double>(int64_t{1} << 31)));
+  // Rounding can carry up to exactly 2^31, which no longer fits a Q31 value.
+  if (q == (int64_t{1} << 31)) {
+    q /= 2;
+    ++*shift;
+  }
+  if (*shift < -31) {
+    *shift = 0;
+    q = 0;
+  }
+  *quantized_multiplier = static_cast<int32_t>(q);
+}
+
+void CalculateActivationRange(TfLiteFusedActivation activation, float* act_min, float* act_max) {
+  switch (activation) {
+    case kTfLiteActRelu:
+      *act_min = 0.0f;
+      *act_max = FLT_MAX;
+      break;
+    case kTfLiteActRelu6:
+      *act_min = 0.0f;
+      *act_max = 6.0f;
+      break;
+    case kTfLiteActReluN1To1:
+      *act_min = -1.0f;
+      *act_max = 1.0f;
+      break;
+    default:
+      *act_min = -FLT_MAX;
+      *act_max = FLT_MAX;
+      break;
+  }
+}
+
+// zero_point + round(value / scale), like TFLite's activation-range helper.
+static int32_t QuantizeBound(float value, float scale, int32_t zero_point) {
+  return zero_point + static_cast<int32_t>(roundf(value / scale));
+}
+
+TfLiteStatus CalculateActivationRangeQuantized(TfLiteFusedActivation activation,
+                                               const TfLiteTensor* output, int32_t* act_min,
+                                               int32_t* act_max) {
+  int32_t qmin = 0;
+  int32_t qmax = 0;
+  switch (output->type) {
+    case kTfLiteInt8:
+      qmin = -128;
+      qmax = 127;
+      break;
+    case kTfLiteUInt8:
+      qmin = 0;
+      qmax = 255;
+      break;
+    case kTfLiteInt16:
+      qmin = -32768;
+      qmax = 32767;
+      break;
+    default:
+      MicroPrintf("activation range: output type %s is not quantized (use int8, uint8 or int16)",
+                  TfLiteTypeName(output->type));
+      return kTfLiteError;
+  }
+  const float scale = output->params.scale;
+  const int32_t zp = output->params.zero_point;
+  if (!(scale > 0.0f)) {
+    MicroPrintf("activation range: output scale %f must be > 0 (is the output tensor quantized?)",
+                static_cast<double>(scale));
+    return kTfLiteError;
+  }
+  int32_t lo = qmin;
+  int32_t hi = qmax;
+  switch (activation) {
+    case kTfLiteActNone:
+      break;
+    case kTfLiteActRelu:
+      lo = QuantizeBound(0.0f, scale, zp);
+      break;
+    case kTfLiteActRelu6:
+      lo = QuantizeBound(0.0f, scale, zp);
+      hi = QuantizeBound(6.0f, scale, zp);
+      break;
+    case kTfLiteActReluN1To1:
+      lo = QuantizeBound(-1.0f, scale, zp);
+      hi = QuantizeBound(1.0f, scale, zp);
+      break;
+    default:
+      MicroPrintf("fused activation %d is not supported on quantized ops (only NONE, RELU, RELU6, "
+                  "RELU_N1_TO_1)",
+                  static_cast<int>(activation));
+      return kTfLiteError;
+  }
+  *act_min = lo > qmin ? lo : qmin;
+  *act_max = hi < qmax ? hi : qmax;
+  return kTfLiteOk;
+}
+
+bool HaveSameShapes(const TfLiteTensor* a, const TfLiteTensor* b) {
+  if (a->dims->size != b->dims->size) return false;
+  for (int i = 0; i < a->dims->size; ++i) {
+    if (a->dims->data[i] != b->dims->data[i]) return false;
+  }
+  return true;
+}
+
+int ComputeOutSize(TfLitePadding padding, int in_size, int filter_size, int stride, int dilation) {
+  if (stride <= 0) return 0;
+  const int effective_filter = (filter_size - 1) * dilation + 1;
+  if (padding == kTfLitePaddingSame) return (in_size + stride - 1) / stride;
+  if (in_size < effective_filter) return 0;
+  return (in_size - effective_filter + stride) / stride;
+}
+
+int ComputePadding(int stride, int dilation, int in_size, int filter_size, int out_size, int* offset) {
+  const int effective_filter = (filter_size - 1) * dilation + 1;
+  int total = (out_size - 1) * stride + effective_filter - in_size;
+  if (total < 0) total = 0;
+  if (offset != nullptr) *offset = total % 2;
+  return total / 2;
+}
+
+PaddingValues ComputePaddingHeightWidth(int stride_height, int stride_width, int dilation_height,
+                                        int dilation_width, int in_height, int in_width,
+                                        int filter_height, int filter_width, TfLitePadding padding,
+                                        int* out_height, int* out_width) {
+  *out_height = ComputeOutSize(padding, in_height, filter_height, stride_height, dilation_height);
+  *out_width = ComputeOutSize(padding, in_width, filter_width, stride_width, dilation_width);
+  PaddingValues p;
+  p.height = ComputePadding(stride_height, dilation_height, in_height, filter_height, *out_height,
+                            &p.height_offset);
+  p.width = ComputePadding(stride_width, dilation_width, in_width, filter_width, *out_width,
+                           &p.width_offset);
+  return p;
+}
+
+TfLiteStatus PopulateConvolutionQuantizationParams(const char* op_name, const TfLiteTensor* input,
+                                                   const TfLiteTensor* filter,
+                                                   const TfLiteTensor* bias,
+                                                   const TfLiteTensor* output,
+                                                   TfLiteFusedActivation activation,
+                                                   int num_channels, int channel_dim,
+                                                   int32_t* multipliers, int32_t* shifts,
+                                                   int32_t* act_min, int32_t* act_max) {
+  const TfLiteFloatArray* scales = filter->params.scales;
+  const bool per_channel = scales != nullptr && scales->size > 1;
+  if (per_channel) {
+    if (scales->size != num_channels) {
+      MicroPrintf("%s: filter has %d per-channel scales but %d output channels (quantize the "
+                  "filter per output channel or per tensor)",
+                  op_name, static_cast<int>(scales->size), num_channels);
+      return kTfLiteError;
+    }
+    if (filter->params.quantized_dimension != channel_dim) {
+      MicroPrintf("%s: filter is quantized along dimension %d, expected %d", op_name,
+                  static_cast<int>(filter->params.quantized_dimension), channel_dim);
+      return kTfLiteError;
+    }
+  }
+  if (!(input->params.scale > 0.0f) || !(output->params.scale > 0.0f)) {
+    MicroPrintf("%s: int8 input and output need a positive quantization scale (got %f and %f)",
+                op_name, static_cast<double>(input->params.scale),
+                static_cast<double>(output->params.scale));
+    return kTfLiteError;
+  }
+  if (filter->params.zero_point != 0) {
+    MicroPrintf("%s: int8 filter zero point must be 0 (symmetric weights), got %d", op_name,
+                static_cast<int>(filter->params.zero_point));
+    return kTfLiteError;
+  }
+  if (bias != nullptr && bias->type != kTfLiteInt32) {
+    MicroPrintf("%s: bias of an int8 op must be int32, got %s", op_name, TfLiteTypeName(bias->type));
+    return kTfLiteError;
+  }
+  const double input_scale = static_cast<double>(input->params.scale);
+  const double output_scale = static_cast<double>(output->params.scale);
+  for (int c = 0; c < num_channels; ++c) {
+    const float fs = per_channel ? scales->data[c]
+                                 : (scales != nullptr && scales->size == 1 ? scales->data[0]
+                                                                           : filter->params.scale);
+    const double effective = input_scale * static_cast<double>(fs) / output_scale;
+    int shift = 0;
+    QuantizeMultiplier(effective, &multipliers[c], &shift);
+    shifts[c] = shift;
+  }
+  return CalculateActivationRangeQuantized(activation, output, act_min, act_max);
+}
+
+TfLiteStatus GetQuantizedConvolutionMultiplier(const char* op_name, const TfLiteTensor* input,
+                                               const TfLiteTensor* filter,
+                                               const TfLiteTensor* output, double* multiplier) {
+  const double product = static_cast<double>(input->params.scale * filter->params.scale);
+  if (!(product >= 0.0) || !(output->params.scale > 0.0f)) {
+    MicroPrintf("%s: quantization scales must be positive (input %f, filter %f, output %f)", op_name,
+                static_cast<double>(input->params.scale), static_cast<double>(filter->params.scale),
+                static_cast<double>(output->params.scale));
+    return kTfLiteError;
+  }
+  *multiplier = product / static_cast<double>(output->params.scale);
+  return kTfLiteOk;
+}
+
+TfLiteStatus EnsureType(const char* op_name, const char* what, const TfLiteTensor* t,
+                        TfLiteType expected) {
+  if (t->type == expected) return kTfLiteOk;
+  MicroPrintf("%s: %s has type %s, expected %s", op_name, what, TfLiteTypeName(t->type),
+              TfLiteTypeName(expected));
+  return kTfLiteError;
+}

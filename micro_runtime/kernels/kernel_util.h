@@ -1,0 +1,129 @@
+// Shared arithmetic and shape helpers for kernels: TFLite-compatible
+// fixed-point requantization, activation clamping ranges, padding/output-size
+// math for windowed ops, and the per-channel quantization setup used by the
+// convolution-like kernels. All functions are bit-exact with the TFLite
+// reference implementation unless noted.
+#ifndef MICRO_RUNTIME_KERNELS_KERNEL_UTIL_H_
+#define MICRO_RUNTIME_KERNELS_KERNEL_UTIL_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "micro_runtime/common.h"
+
+// Splits a positive real multiplier into a Q31 mantissa in [2^30, 2^31) and a
+// power-of-two exponent: real ~= quantized_multiplier * 2^(shift - 31).
+// 0 gives (0, 0); multipliers below 2^-32 underflow to (0, 0).
+void QuantizeMultiplier(double real_multiplier, int32_t* quantized_multiplier, int* shift);
+
+// (a * b * 2) >> 32 with round-half-away-from-zero, saturating the single
+// overflow case a == b == INT32_MIN (gemmlowp semantics).
+inline int32_t SaturatingRoundingDoublingHighMul(int32_t a, int32_t b) {
+  if (a == b && a == INT32_MIN) return INT32_MAX;
+  const int64_t ab = static_cast<int64_t>(a) * static_cast<int64_t>(b);
+  int64_t v = ab + (ab >= 0 ? (int64_t{1} << 30) : (1 - (int64_t{1} << 30)));
+  // Truncating division by 2^31 without a 64-bit divide (slow on Cortex-M):
+  // bias negative values so the arithmetic shift rounds toward zero.
+  if (v < 0) v += (int64_t{1} << 31) - 1;
+  return static_cast<int32_t>(v >> 31);
+}
+
+// x / 2^exponent rounded to nearest, ties away from zero; 0 <= exponent <= 31.
+inline int32_t RoundingDivideByPOT(int32_t x, int exponent) {
+  const int32_t mask = static_cast<int32_t>((int64_t{1} << exponent) - 1);
+  const int32_t remainder = x & mask;
+  const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return (x >> exponent) + (remainder > threshold ? 1 : 0);
+}
+
+// x * quantized_multiplier * 2^(shift - 31), rounded like TFLite's reference
+// MultiplyByQuantizedMultiplier (left shift first, then doubling high mul,
+// then rounding right shift).
+inline int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t quantized_multiplier, int shift) {
+  const int left_shift = shift > 0 ? shift : 0;
+  const int right_shift = shift > 0 ? 0 : -shift;
+  return RoundingDivideByPOT(
+      SaturatingRoundingDoublingHighMul(static_cast<int32_t>(static_cast<uint32_t>(x) << left_shift),
+                                        quantized_multiplier),
+      right_shift);
+}
+
+// Float clamp bounds of a fused activation (Relu -> [0, inf), Relu6 -> [0, 6],
+// ReluN1To1 -> [-1, 1], None -> full float range).
+void CalculateActivationRange(TfLiteFusedActivation activation, float* act_min, float* act_max);
+
+// Quantized clamp bounds of a fused activation for `output` (int8, int16 or
+// uint8): the float bounds mapped through the output's scale/zero point and
+// intersected with the type's range. Tanh/SignBit are not supported as fused
+// activations of quantized ops and return kTfLiteError with a message.
+TfLiteStatus CalculateActivationRangeQuantized(TfLiteFusedActivation activation,
+                                               const TfLiteTensor* output, int32_t* act_min,
+                                               int32_t* act_max);
+
+// True when both tensors have the same rank and dimensions.
+bool HaveSameShapes(const TfLiteTensor* a, const TfLiteTensor* b);
+
+// Output length of a windowed op along one axis (TFLite formula):
+//   SAME:  ceil(in / stride)
+//   VALID: ceil((in - effective_filter + 1) / stride), 0 if the window never fits
+// where effective_filter = (filter - 1) * dilation + 1.
+int ComputeOutSize(TfLitePadding padding, int in_size, int filter_size, int stride, int dilation = 1);
+
+// Padding before the first element along one axis for an output of
+// `out_size` (TFLite: half the total padding, the odd extra goes after).
+// `offset` (optional) receives total_padding % 2.
+int ComputePadding(int stride, int dilation, int in_size, int filter_size, int out_size,
+                   int* offset = nullptr);
+
+// Height/width padding and output size together, for NHWC windowed ops.
+struct PaddingValues {
+  int width;
+  int height;
+  int width_offset;
+  int height_offset;
+};
+PaddingValues ComputePaddingHeightWidth(int stride_height, int stride_width, int dilation_height,
+                                        int dilation_width, int in_height, int in_width,
+                                        int filter_height, int filter_width, TfLitePadding padding,
+                                        int* out_height, int* out_width);
+
+// Quantization setup shared by CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED
+// (int8 input/output, int8 filter, optional int32 bias): per output channel
+// multiplier/shift for input_scale * filter_scale[c] / output_scale (a
+// per-tensor filter fills every channel with the same value), plus the
+// activation range. `channel_dim` is the filter dimension that indexes output
+// channels for per-channel scales (0 for conv/FC, 3 for depthwise). Checks that
+// per-channel scale counts match and that bias scales are consistent; logs
+// `op_name` in every error.
+TfLiteStatus PopulateConvolutionQuantizationParams(const char* op_name, const TfLiteTensor* input,
+                                                   const TfLiteTensor* filter,
+                                                   const TfLiteTensor* bias,
+                                                   const TfLiteTensor* output,
+                                                   TfLiteFusedActivation activation,
+                                                   int num_channels, int channel_dim,
+                                                   int32_t* multipliers, int32_t* shifts,
+                                                   int32_t* act_min, int32_t* act_max);
+
+// FULLY_CONNECTED's per-tensor multiplier, computed like TFLite does for it:
+// float(input_scale * filter_scale) widened to double, divided by the output
+// scale (slightly different rounding from the per-channel path).
+TfLiteStatus GetQuantizedConvolutionMultiplier(const char* op_name, const TfLiteTensor* input,
+                                               const TfLiteTensor* filter,
+                                               const TfLiteTensor* output, double* multiplier);
+
+// Typed persistent allocation: `count` elements of T from the arena, nullptr
+// when it is exhausted.
+template <typename T>
+inline T* AllocatePersistentArray(TfLiteContext* context, size_t count) {
+  return static_cast<T*>(context->AllocatePersistentBuffer(context, count * sizeof(T)));
+}
+
+// Clamps v into [lo, hi].
+inline int32_t ClampInt32(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+inline float ClampFloat(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+// Returns an error with a clear message unless `t` has type `expected`.
+TfLiteStatus EnsureType(const char* op_name, const char* what, const TfLiteTensor* t,
+                        TfLiteType expected);
+
+#endif  // MICRO_RUNTIME_KERNELS_KERNEL_UTIL_H_

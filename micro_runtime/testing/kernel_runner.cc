@@ -1,0 +1,102 @@
+#include "micro_runtime/testing/kernel_runner.h"
+
+#include "micro_runtime/micro_log.h"
+
+namespace {
+// 16-byte aligned so any kernel buffer (int32/float/int64) can live in it.
+alignas(16) uint8_t g_arena[KERNEL_RUNNER_ARENA_SIZE];
+}  // namespace
+
+KernelRunner::KernelRunner(const TfLiteRegistration& registration, TfLiteTensor* tensors,
+                           int tensors_size, const TfLiteIntArray* inputs,
+                           const TfLiteIntArray* outputs, const void* builtin_data,
+                           const void* custom_data, size_t custom_size)
+    : registration_(registration),
+      custom_data_(custom_data),
+      custom_size_(custom_size),
+      used_(0),
+      scratch_count_(0),
+      initialized_(false),
+      prepared_(false) {
+  context_.tensors = tensors;
+  context_.tensors_size = static_cast<size_t>(tensors_size);
+  context_.AllocatePersistentBuffer = AllocatePersistent;
+  context_.RequestScratchBufferInArena = RequestScratch;
+  context_.GetScratchBuffer = GetScratch;
+  context_.impl = this;
+  node_.inputs = inputs;
+  node_.outputs = outputs;
+  node_.builtin_data = builtin_data;
+  node_.user_data = nullptr;
+  node_.custom_initial_data = custom_data;
+  node_.custom_initial_data_size = static_cast<int32_t>(custom_size);
+  for (int i = 0; i < kMaxScratchBuffers; ++i) scratch_[i] = nullptr;
+}
+
+KernelRunner::~KernelRunner() {
+  if (initialized_ && registration_.free != nullptr) registration_.free(&context_, node_.user_data);
+}
+
+void* KernelRunner::Allocate(size_t bytes) {
+  const size_t aligned = (bytes + 15u) & ~static_cast<size_t>(15u);
+  if (aligned > sizeof(g_arena) - used_) {
+    MicroPrintf("KernelRunner: arena exhausted (%u of %u bytes used, %u requested); build the test "
+                "with a larger -DKERNEL_RUNNER_ARENA_SIZE",
+                static_cast<unsigned>(used_), static_cast<unsigned>(sizeof(g_arena)),
+                static_cast<unsigned>(bytes));
+    return nullptr;
+  }
+  void* p = g_arena + used_;
+  used_ += aligned;
+  return p;
+}
+
+void* KernelRunner::AllocatePersistent(TfLiteContext* context, size_t bytes) {
+  return static_cast<KernelRunner*>(context->impl)->Allocate(bytes);
+}
+
+TfLiteStatus KernelRunner::RequestScratch(TfLiteContext* context, size_t bytes, int* index) {
+  KernelRunner* self = static_cast<KernelRunner*>(context->impl);
+  if (self->scratch_count_ >= kMaxScratchBuffers) {
+    MicroPrintf("KernelRunner: more than %d scratch buffers requested", kMaxScratchBuffers);
+    return kTfLiteError;
+  }
+  // Scratch buffers simply get their own region: a single-node run has no
+  // other op to share it with.
+  void* p = self->Allocate(bytes);
+  if (p == nullptr) return kTfLiteError;
+  self->scratch_[self->scratch_count_] = p;
+  *index = self->scratch_count_++;
+  return kTfLiteOk;
+}
+
+void* KernelRunner::GetScratch(TfLiteContext* context, int index) {
+  KernelRunner* self = static_cast<KernelRunner*>(context->impl);
+  if (index < 0 || index >= self->scratch_count_) return nullptr;
+  return self->scratch_[index];
+}
+
+TfLiteStatus KernelRunner::InitAndPrepare() {
+  if (registration_.init != nullptr) {
+    node_.user_data = registration_.init(&context_, static_cast<const char*>(custom_data_), custom_size_);
+  }
+  initialized_ = true;
+  if (registration_.prepare != nullptr) {
+    const TfLiteStatus status = registration_.prepare(&context_, &node_);
+    if (status != kTfLiteOk) return status;
+  }
+  prepared_ = true;
+  return kTfLiteOk;
+}
+
+TfLiteStatus KernelRunner::Invoke() {
+  if (!prepared_) {
+    MicroPrintf("KernelRunner: Invoke() called before a successful InitAndPrepare()");
+    return kTfLiteError;
+  }
+  if (registration_.invoke == nullptr) {
+    MicroPrintf("KernelRunner: the registration has no invoke function");
+    return kTfLiteError;
+  }
+  return registration_.invoke(&context_, &node_);
+}
