@@ -1,0 +1,217 @@
+"""``harness`` command line (also ``python -m harness``; works from a plain checkout with PYTHONPATH=<repo>).
+
+    harness boards                                   boards, memory, backends usable here
+    harness build [--board B] [--list] [TARGETS]     build test binaries (incremental, all by default)
+    harness run BINARY --board B [--backend X] [--timeout S]
+    harness doctor                                   toolchains, emulators, probes; the install commands
+    harness run-model MODEL.tflite --board B --cases CASES.json   -> JSON on stdout
+
+``harness run`` exit codes (documented in docs/harness.md):
+    0 passed, 1 failed, 2 crashed, 3 timeout, 4 infra error or no tests ran, 5 usage/build error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from harness.boards import Board, BoardError, available_boards, load_board
+from harness.build import BuildError, build, discover_tests, elf_path, ensure_binary
+
+EXIT_CODES = {"passed": 0, "failed": 1, "crashed": 2, "timeout": 3, "infra-error": 4, "no-tests": 4}
+EXIT_USAGE = 5
+
+
+def _err(message: str) -> None:
+    print(f"harness: error: {message}", file=sys.stderr, flush=True)
+
+
+def _board(name: str) -> Board:
+    return load_board(name)
+
+
+# ------------------------------------------------------------------ boards --
+def _kib(size: int) -> str:
+    return f"{size // 1024} KiB" if size % 1024 == 0 else f"{size:,} B"
+
+
+def cmd_boards(args: argparse.Namespace) -> int:
+    from harness.runners import get_runner
+
+    rows = [("BOARD", "CORE", "FLASH", "RAM", "BACKENDS (usable here marked *)")]
+    for name in available_boards():
+        try:
+            board = load_board(name)
+        except BoardError as error:
+            rows.append((name, "?", "?", "?", f"broken board file: {error}"))
+            continue
+        backends = []
+        for backend in board.backends or (("host",) if board.is_host else ("qemu",)):
+            try:
+                usable = get_runner(backend).unavailable_reason(board) is None
+            except ValueError:
+                usable = False
+            backends.append(f"{backend}{'*' if usable else ''}")
+        flash = _kib(board.flash.size) if board.flash else "-"
+        ram = _kib(board.ram.size) if board.ram else "-"
+        rows.append((board.name, board.core, flash, ram, " ".join(backends)))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True)) + "  " + row[4])
+    return 0
+
+
+# ------------------------------------------------------------------- build --
+def cmd_build(args: argparse.Namespace) -> int:
+    board = _board(args.board)
+    if args.list:
+        for name, source in discover_tests().items():
+            print(f"{name}\t{source}")
+        return 0
+    known = discover_tests()
+    unknown = [t for t in args.targets if t not in known]
+    if unknown:
+        _err(f"unknown test binaries: {', '.join(unknown)}; `harness build --list` shows them")
+        return EXIT_USAGE
+    result = build(board, args.targets or None, jobs=args.jobs)
+    failed = 0
+    for name, built in sorted(result.binaries.items()):
+        if built.error:
+            failed += 1
+            print(f"FAIL  {name}: {built.error}")
+        else:
+            size = built.footprint.describe(board) if built.footprint else ""
+            print(f"ok    {name:40s} {size}")
+    return 1 if failed else 0
+
+
+# --------------------------------------------------------------------- run --
+def _resolve_binary(binary: str, board: Board) -> Path:
+    path = Path(binary)
+    if path.is_file():
+        return path
+    if "/" in binary or binary.endswith(".elf"):
+        raise BuildError(f"{binary} does not exist; build it first (harness build --board {board.name})")
+    if elf_path(board, binary).is_file() and binary not in discover_tests():
+        return elf_path(board, binary)
+    return ensure_binary(board, binary)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from harness.log_parser import LogParser
+    from harness.runners import default_backend, get_runner
+
+    board = _board(args.board)
+    try:
+        elf = _resolve_binary(args.binary, board)
+    except BuildError as error:
+        _err(str(error))
+        return EXIT_USAGE
+    backend = args.backend or default_backend(board)
+    runner = get_runner(backend)
+    reason = runner.unavailable_reason(board)
+    if reason is not None:
+        _err(f"backend {backend} cannot run {board.name}: {reason}")
+        return EXIT_CODES["infra-error"]
+    timeout = args.timeout or float(board.section("run").get("timeout_s", 60.0 if board.is_host else 120.0))
+
+    def show(line: str) -> None:
+        if not args.quiet:
+            print(line, flush=True)
+
+    result = runner.run(elf, board, timeout, on_line=show)
+    parser = LogParser()
+    parser.feed(result.log)
+    report = parser.finish(result, elf, board)
+    if result.infra_error:
+        _err(result.infra_error)
+    if report.crash is not None:
+        print(report.crash.render(), file=sys.stderr)
+    verdict = report.outcome.upper()
+    print(f"harness: {verdict}: {elf.name} on {board.name} ({backend}, {result.duration_s:.2f} s): {report.summary}",
+          flush=True)
+    return EXIT_CODES.get(report.outcome, EXIT_CODES["infra-error"])
+
+
+# ------------------------------------------------------------------ doctor --
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from harness.doctor import run_checks
+
+    return run_checks(verbose=not args.quiet)
+
+
+# --------------------------------------------------------------- run-model --
+def cmd_run_model(args: argparse.Namespace) -> int:
+    from harness.run_model import RunModelError, run_model
+
+    for path, what in ((args.model, "model"), (args.cases, "cases file")):
+        if not Path(path).is_file():
+            _err(f"{what} {path} does not exist; pass an existing file")
+            return 1
+    _board(args.board)
+    try:
+        result = run_model(Path(args.model), args.board, Path(args.cases), args.backend)
+    except (RunModelError, BuildError, BoardError, OSError, ValueError) as error:
+        _err(str(error))
+        return 1
+    json.dump(result, sys.stdout, indent=2, sort_keys=True)
+    sys.stdout.write("\n")
+    return 0
+
+
+# -------------------------------------------------------------------- main --
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="harness", description="Build and run micro_runtime tests on boards.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("boards", help="list boards with memory and the backends usable on this machine")
+    p.set_defaults(func=cmd_boards)
+
+    p = sub.add_parser("build", help="build test binaries for a board (incremental)")
+    p.add_argument("--board", default="host")
+    p.add_argument("--jobs", "-j", type=int, default=None, help="parallel make jobs (default: CPU count)")
+    p.add_argument("--list", action="store_true", help="list the test binaries and exit")
+    p.add_argument("targets", nargs="*", metavar="TARGET", help="test binary names (default: all)")
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("run", help="run one binary, print its log live, then a verdict (exit 0/1/2/3/4)")
+    p.add_argument("binary", metavar="BINARY", help="path to an ELF, or a test name (built first)")
+    p.add_argument("--board", required=True)
+    p.add_argument("--backend", choices=["host", "qemu", "renode", "pyocd", "serial", "gdbremote"])
+    p.add_argument("--timeout", type=float, default=None, help="seconds (default: the board's [run] timeout_s)")
+    p.add_argument("--quiet", "-q", action="store_true", help="do not echo the device log")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("doctor", help="check toolchains, emulators, flatc and probes; print install commands")
+    p.add_argument("--quiet", "-q", action="store_true", help="only print problems")
+    p.set_defaults(func=cmd_doctor)
+
+    p = sub.add_parser("run-model", help="run a .tflite model on a board with test cases; JSON on stdout")
+    p.add_argument("model", metavar="MODEL.tflite")
+    p.add_argument("--board", required=True)
+    p.add_argument("--cases", required=True, metavar="CASES.json")
+    p.add_argument("--backend", default=None)
+    p.set_defaults(func=cmd_run_model)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = make_parser().parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except BoardError as error:
+        _err(str(error))
+        return EXIT_USAGE
+    except BuildError as error:
+        _err(str(error))
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,437 @@
+"""pytest plugin: every TF_LITE_MICRO_TEST of every ``*_test.cc`` becomes a pytest item per board.
+
+    pytest --board=bluepill                      all micro tests, built and run in an emulator
+    pytest --board=host,bluepill -n auto         a board matrix, binaries spread over workers
+    pytest micro_runtime/kernels/conv_test.cc -k Quantized --board=bluepill --qemu
+
+Items are ``<file>::<Case>[<board>]`` plus one ``<file>::_binary[<board>]`` item per binary
+that checks what no case owns (build, fit, exit status, cases run but not in the source).
+Each binary is built (all binaries of a board in one make call) and run once per board and
+process; its items read the cached result. Under xdist the items of one binary are kept on
+one worker (``--dist loadgroup`` with an ``xdist_group`` mark, switched on automatically).
+
+Outcomes: failing expectation -> FAILED with the ``failed at file:line`` lines; crash or
+timeout -> ERROR on the running case (decoded fault, log tail); later cases -> ERROR "not
+reached"; emulator not installed -> SKIPPED with the install command.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from harness import REPO_ROOT
+from harness.boards import Board, BoardError, available_boards, load_board
+from harness.build import GEN_DIR, RUNTIME_DIR, BinaryBuild, BuildError, build, build_program, gen_dir
+from harness.dut import Dut
+
+if TYPE_CHECKING:
+    from harness.log_parser import BinaryReport
+    from harness.runners.base import RunResult
+
+BINARY_ITEM = "_binary"
+DEFAULT_TIMEOUT_S = 120.0
+HOST_TIMEOUT_S = 60.0
+
+_CASE_RE = re.compile(r"^[ \t]*TF_LITE_MICRO_TEST\s*\(\s*(\w+)\s*\)", re.MULTILINE)
+_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+
+
+def scan_cases(source: str) -> list[str]:
+    """Case names in source order, ignoring commented-out cases."""
+    # Keep newlines of block comments so nothing shifts onto a TEST line.
+    code = _COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), source)
+    return _CASE_RE.findall(code)
+
+
+# ------------------------------------------------------------------ options --
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("harness", "micro_runtime tests on boards (harness plugin)")
+    group.addoption(
+        "--board", action="append", default=[], metavar="NAME[,NAME...]",
+        help="board(s) to build and run micro tests for; repeatable or comma-separated "
+        "(default: host). Known: " + ", ".join(available_boards()),
+    )
+    group.addoption("--qemu", action="store_const", const="qemu", dest="micro_backend",
+                    help="run MCU boards in QEMU")
+    group.addoption("--renode", action="store_const", const="renode", dest="micro_backend",
+                    help="run MCU boards in Renode (items skip when Renode is not installed)")
+    group.addoption("--backend", dest="micro_backend", metavar="NAME",
+                    help="run MCU boards on this backend (qemu, renode, pyocd, serial, gdbremote)")
+    group.addoption("--micro-timeout", type=float, default=None, metavar="SECONDS",
+                    help="wall-clock limit per test binary (default: the board's [run] timeout_s)")
+    group.addoption("--no-micro-tests", action="store_true", default=False,
+                    help="do not collect *_test.cc files (only the harness's Python tests)")
+
+
+@dataclass
+class BinaryOutcome:
+    """Everything the items of one (binary, board) need, computed once."""
+
+    board: Board
+    backend: str
+    skip: str | None = None  # backend unusable here
+    build_error: str | None = None
+    build: BinaryBuild | None = None
+    run: RunResult | None = None
+    report: BinaryReport | None = None
+    log_path: Path | None = None
+
+
+@dataclass
+class HarnessState:
+    config: pytest.Config
+    boards: list[Board]
+    backend: str | None
+    timeout_s: float | None
+    wanted: dict[str, set[str]] = field(default_factory=dict)  # board -> in-tree binaries selected
+    built: dict[str, dict[str, BinaryBuild]] = field(default_factory=dict)
+    build_errors: dict[str, str] = field(default_factory=dict)
+    outcomes: dict[tuple[str, str], BinaryOutcome] = field(default_factory=dict)
+
+    # -- choices ------------------------------------------------------------------------------
+    def backend_for(self, board: Board) -> str:
+        from harness.runners import default_backend
+
+        if board.is_host:
+            return "host"
+        if self.backend:
+            return self.backend
+        try:
+            return default_backend(board)
+        except Exception:  # a backend module that fails to import must not stop the run
+            return "qemu"
+
+    def timeout_for(self, board: Board) -> float:
+        if self.timeout_s is not None:
+            return self.timeout_s
+        configured = board.section("run").get("timeout_s")
+        if configured is not None:
+            return float(configured)
+        return HOST_TIMEOUT_S if board.is_host else DEFAULT_TIMEOUT_S
+
+    def progress(self, message: str) -> None:
+        if hasattr(self.config, "workerinput"):
+            return  # xdist worker: no terminal of its own
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        capture = self.config.pluginmanager.get_plugin("capturemanager")
+        if reporter is None:
+            return
+        if capture is not None:
+            with capture.global_and_fixture_disabled():
+                reporter.write_line(f"harness: {message}")
+        else:
+            reporter.write_line(f"harness: {message}")
+
+    # -- building -------------------------------------------------------------------------
+    def binary_build(self, board: Board, binary: str, source: Path) -> BinaryBuild:
+        if not _in_tree(source):
+            return build_program(board, source, binary, progress=self.progress)
+        if board.name in self.build_errors:
+            raise BuildError(self.build_errors[board.name])
+        if board.name not in self.built:
+            # One make call for every in-tree binary this session runs on the board.
+            names = sorted(self.wanted.get(board.name) or {binary})
+            try:
+                self.built[board.name] = build(board, names, progress=self.progress).binaries
+            except BuildError as error:
+                self.build_errors[board.name] = str(error)
+                raise
+        found = self.built[board.name].get(binary)
+        if found is None:  # not in the session's list (e.g. collected late): build it alone
+            found = build(board, [binary], progress=self.progress).binaries[binary]
+            self.built[board.name][binary] = found
+        return found
+
+    # -- running --------------------------------------------------------------------------
+    def outcome(self, board: Board, binary: str, source: Path) -> BinaryOutcome:
+        key = (str(source), board.name)
+        if key in self.outcomes:
+            return self.outcomes[key]
+        outcome = BinaryOutcome(board=board, backend=self.backend_for(board))
+        self.outcomes[key] = outcome
+        from harness.runners import get_runner
+
+        try:
+            runner = get_runner(outcome.backend)
+            outcome.skip = runner.unavailable_reason(board)
+        except ValueError as error:  # unknown / not implemented backend
+            outcome.skip = str(error)
+        if outcome.skip is not None:
+            return outcome
+        try:
+            outcome.build = self.binary_build(board, binary, source)
+        except BuildError as error:
+            outcome.build_error = str(error)
+            return outcome
+        if outcome.build.error is not None or outcome.build.elf is None:
+            outcome.build_error = outcome.build.error or f"{binary} was not built"
+            return outcome
+        from harness.log_parser import parse_log
+
+        elf = outcome.build.elf
+        outcome.run = runner.run(elf, board, self.timeout_for(board))
+        outcome.report = parse_log(outcome.run.log, outcome.run, elf, board)
+        log_dir = gen_dir(board) / "logs"
+        log_dir.mkdir(parents=True, exist_ok=True)
+        outcome.log_path = log_dir / f"{binary}.log"
+        outcome.log_path.write_bytes(outcome.run.log)
+        return outcome
+
+
+_STATE = pytest.StashKey[HarnessState]()
+
+
+def _in_tree(source: Path) -> bool:
+    return RUNTIME_DIR in source.resolve().parents
+
+
+def _parse_boards(values: list[str]) -> list[str]:
+    names: list[str] = []
+    for value in values:
+        for name in value.split(","):
+            name = name.strip()
+            if name and name not in names:
+                names.append(name)
+    return names or ["host"]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "micro: a micro_runtime test case run on a board (harness plugin)")
+    config.addinivalue_line("markers", "xdist_group(name): keep these items on one xdist worker")
+    try:
+        boards = [load_board(name) for name in _parse_boards(config.getoption("board"))]
+    except BoardError as error:
+        raise pytest.UsageError(f"--board: {error}") from error
+    config.stash[_STATE] = HarnessState(
+        config=config,
+        boards=boards,
+        backend=config.getoption("micro_backend"),
+        timeout_s=config.getoption("micro_timeout"),
+    )
+    # Items of one binary share one run: keep them on one worker.
+    if getattr(config.option, "dist", "no") == "load":
+        config.option.dist = "loadgroup"
+
+
+def _state(config: pytest.Config) -> HarnessState:
+    return config.stash[_STATE]
+
+
+# --------------------------------------------------------------- collection --
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if not file_path.name.endswith("_test.cc") or parent.config.getoption("no_micro_tests"):
+        return None
+    if GEN_DIR in file_path.resolve().parents:
+        return None
+    file: MicroTestFile = MicroTestFile.from_parent(parent, path=file_path)
+    return file
+
+
+class MicroTestFile(pytest.File):
+    def collect(self) -> list[pytest.Item]:
+        try:
+            source = self.path.read_text(errors="replace")
+        except OSError as error:
+            raise self.CollectError(f"cannot read {self.path}: {error.strerror}") from error
+        cases = scan_cases(source)
+        unique = list(dict.fromkeys(cases))
+        binary = self.path.stem
+        items: list[pytest.Item] = []
+        for board in _state(self.config).boards:
+            for case in unique:
+                items.append(MicroCaseItem.from_parent(self, name=f"{case}[{board.name}]", case=case,
+                                                       board=board, binary=binary, source_cases=cases))
+            items.append(MicroBinaryItem.from_parent(self, name=f"{BINARY_ITEM}[{board.name}]", case=None,
+                                                     board=board, binary=binary, source_cases=cases))
+        return items
+
+
+class MicroTestFailure(Exception):
+    """A micro test that failed on the device; shown as its message, without a Python traceback."""
+
+
+class _MicroItem(pytest.Item):
+    def __init__(self, *, case: str | None, board: Board, binary: str, source_cases: list[str], **kwargs: Any):
+        super().__init__(**kwargs)
+        self.case = case
+        self.board = board
+        self.binary = binary
+        self.source_cases = source_cases
+        self.outcome: BinaryOutcome | None = None
+        self.add_marker(pytest.mark.micro)
+        self.add_marker(pytest.mark.xdist_group(f"{binary}@{board.name}"))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        label = self.case or "binary checks"
+        return self.path, None, f"{self.binary}::{label}[{self.board.name}]"
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, MicroTestFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def setup(self) -> None:
+        state = _state(self.config)
+        self.outcome = outcome = state.outcome(self.board, self.binary, self.path)
+        self.user_properties.append(("board", self.board.name))
+        self.user_properties.append(("backend", outcome.backend))
+        if outcome.build is not None and outcome.build.footprint is not None:
+            self.user_properties.append(("flash_bytes", outcome.build.footprint.flash))
+            self.user_properties.append(("ram_bytes", outcome.build.footprint.ram))
+        if outcome.run is not None:
+            self.user_properties.append(("binary_duration_s", round(outcome.run.duration_s, 3)))
+        if outcome.skip is not None:
+            pytest.skip(f"{outcome.backend} cannot run {self.board.name}: {outcome.skip}")
+        if outcome.build_error is not None:
+            self._setup_build_error(outcome.build_error)
+        assert outcome.report is not None and outcome.run is not None
+        if outcome.report.outcome == "infra-error":
+            pytest.fail(f"{self.binary} on {outcome.backend}: {outcome.report.summary}", pytrace=False)
+
+    def _setup_build_error(self, message: str) -> None:
+        first = next((line for line in message.splitlines() if "error" in line.lower()), message.splitlines()[0])
+        pytest.fail(f"{self.binary} not built for {self.board.name}: {first}", pytrace=False)
+
+    def _context(self) -> str:
+        """Log tail + where the full log is, for crash/timeout messages."""
+        assert self.outcome is not None and self.outcome.report is not None
+        report = self.outcome.report
+        parts = []
+        if report.crash is not None:
+            parts.append(report.crash.render())
+        if report.log_tail:
+            parts.append("log tail:\n" + "\n".join(f"  | {line}" for line in report.log_tail))
+        if self.outcome.log_path is not None:
+            parts.append(f"full log: {self.outcome.log_path}")
+        return "\n".join(parts)
+
+
+class MicroCaseItem(_MicroItem):
+    def setup(self) -> None:
+        super().setup()
+        assert self.outcome is not None and self.outcome.report is not None
+        report = self.outcome.report
+        result = _case_result(report, self.case)
+        if result is not None:
+            if result.duration_s is not None:
+                self.user_properties.append(("duration_s", result.duration_s))
+            if result.outcome == "crashed":
+                pytest.fail(f"{self.case} crashed on {self.board.name}: {report.summary}\n{self._context()}",
+                            pytrace=False)
+            if result.outcome == "timeout":
+                pytest.fail(f"{self.case} timed out on {self.board.name}: {report.summary}\n{self._context()}",
+                            pytrace=False)
+            return
+        dead = next((c for c in report.cases if c.outcome in ("crashed", "timeout")), None)
+        if report.outcome in ("crashed", "timeout"):
+            verb = "crashed" if report.outcome == "crashed" else "timed out"
+            where = f"in {dead.name}" if dead is not None else "before its first test"
+            pytest.fail(f"not reached: binary {verb} {where} ({report.summary})", pytrace=False)
+
+    def runtest(self) -> None:
+        assert self.outcome is not None and self.outcome.report is not None
+        report = self.outcome.report
+        result = _case_result(report, self.case)
+        if result is None:
+            raise MicroTestFailure(
+                f"{self.case} is in {self.path.name} but the binary never ran it "
+                f"(no 'Testing {self.case}' line; binary: {report.summary})\n{self._context()}"
+            )
+        if result.outcome != "passed":
+            lines = "\n".join(result.messages) or "(the case printed no failure message)"
+            raise MicroTestFailure(f"{self.case} failed on {self.board.name}:\n{lines}")
+
+
+class MicroBinaryItem(_MicroItem):
+    """Checks that belong to the binary, not to one case."""
+
+    def _setup_build_error(self, message: str) -> None:
+        pytest.fail(message, pytrace=False)  # the full compiler output, once per binary
+
+    def runtest(self) -> None:
+        assert self.outcome is not None and self.outcome.report is not None and self.outcome.run is not None
+        report = self.outcome.report
+        problems = []
+        ran = [c.name for c in report.cases]
+        unknown = [name for name in ran if name not in self.source_cases]
+        if unknown:
+            problems.append(f"ran tests not found in {self.path.name} (TF_LITE_MICRO_TEST scan): {', '.join(unknown)}")
+        duplicates = sorted({c for c in self.source_cases if self.source_cases.count(c) > 1})
+        if duplicates:
+            problems.append(f"test names defined twice in {self.path.name}: {', '.join(duplicates)}")
+        if report.outcome == "no-tests":
+            problems.append(report.summary)
+        elif report.outcome in ("crashed", "timeout") and not any(
+            c.outcome in ("crashed", "timeout") for c in report.cases
+        ):
+            problems.append(f"{report.summary} (outside any test)")
+        elif report.outcome == "failed" and not any(c.outcome != "passed" for c in report.cases):
+            problems.append(report.summary)
+        if problems:
+            raise MicroTestFailure(f"{self.binary} on {self.board.name}:\n" + "\n".join(problems)
+                                   + "\n" + self._context())
+
+
+def _case_result(report: BinaryReport, name: str | None) -> Any:
+    return next((c for c in report.cases if c.name == name), None)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Records which in-tree binaries each board needs, so one make call builds them all."""
+    state = _state(session.config)
+    for item in session.items:
+        if isinstance(item, _MicroItem) and _in_tree(item.path):
+            state.wanted.setdefault(item.board.name, set()).add(item.binary)
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    state = _state(config)
+    if config.getoption("no_micro_tests"):
+        return []
+    parts = [f"{b.name} ({state.backend_for(b)})" for b in state.boards]
+    return [f"harness: boards {', '.join(parts)}; repo {REPO_ROOT}"]
+
+
+# ----------------------------------------------------------------- fixtures --
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Python-level device tests using ``board``/``dut`` run once per --board."""
+    if "board" not in metafunc.fixturenames:
+        return
+    definitions = metafunc._arg2fixturedefs.get("board")  # only our fixture, not a local override
+    if not definitions or getattr(definitions[-1].func, "__module__", None) != __name__:
+        return
+    boards = _state(metafunc.config).boards
+    metafunc.parametrize("board", boards, ids=[b.name for b in boards], indirect=True)
+
+
+@pytest.fixture(name="board")
+def board_fixture(request: pytest.FixtureRequest) -> Board:
+    """The Board under test (one per --board; host by default)."""
+    param = getattr(request, "param", None)
+    if isinstance(param, Board):
+        return param
+    return _state(request.config).boards[0]
+
+
+@pytest.fixture
+def dut(board: Board, request: pytest.FixtureRequest) -> Any:
+    """Runs binaries on the selected board/backend: ``dut.run(name)``, ``dut.expect(regex)``, ``dut.log``."""
+    from harness.runners import get_runner
+
+    state = _state(request.config)
+    backend = state.backend_for(board)
+    reason = get_runner(backend).unavailable_reason(board)
+    if reason is not None:
+        pytest.skip(f"{backend} cannot run {board.name}: {reason}")
+    device = Dut(board, backend, state.timeout_for(board), progress=state.progress)
+    yield device
+    device.close()
+
+
+__all__ = ["Dut", "MicroBinaryItem", "MicroCaseItem", "MicroTestFile", "scan_cases"]
