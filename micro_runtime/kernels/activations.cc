@@ -52,11 +52,12 @@ TfLiteStatus ReluPrepare(const char* op, float max_value, TfLiteContext* context
   return kTfLiteOk;
 }
 
-TfLiteStatus ReluInvoke(float max_value, TfLiteContext* context, TfLiteNode* node) {
+TfLiteStatus ReluInvoke(const char* op, float max_value, TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
   const int32_t count = ElementCount(output->dims);
   if (input->type == kTfLiteInt8) {
+    if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(op);
     const ReluOpData* data = static_cast<const ReluOpData*>(node->user_data);
     for (int32_t i = 0; i < count; ++i) {
       int32_t q = data->output_zero_point +
@@ -80,13 +81,13 @@ TfLiteStatus Relu6Prepare(TfLiteContext* context, TfLiteNode* node) {
   return ReluPrepare("RELU6", 6.0f, context, node);
 }
 TfLiteStatus Relu6Invoke(TfLiteContext* context, TfLiteNode* node) {
-  return ReluInvoke(6.0f, context, node);
+  return ReluInvoke("RELU6", 6.0f, context, node);
 }
 TfLiteStatus ReluOnlyPrepare(TfLiteContext* context, TfLiteNode* node) {
   return ReluPrepare("RELU", 0.0f, context, node);
 }
 TfLiteStatus ReluOnlyInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return ReluInvoke(0.0f, context, node);
+  return ReluInvoke("RELU", 0.0f, context, node);
 }
 
 }  // namespace

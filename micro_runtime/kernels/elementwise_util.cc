@@ -2,6 +2,29 @@
 
 namespace micro_runtime {
 
+namespace {
+
+// Writes "[d0,d1,...]" of `dims` into out (truncated to size).
+void FormatShape(const TfLiteIntArray* dims, char* out, int size) {
+  int used = MicroSnprintf(out, static_cast<size_t>(size), "[");
+  for (int i = 0; i < dims->size && used < size - 1; ++i) {
+    used += MicroSnprintf(out + used, static_cast<size_t>(size - used), i == 0 ? "%d" : ",%d",
+                          static_cast<int>(dims->data[i]));
+  }
+  if (used < size - 1) MicroSnprintf(out + used, static_cast<size_t>(size - used), "]");
+}
+
+// Lower-case type name ("float32"), so messages read like the supported lists.
+const char* LowerTypeName(TfLiteType type, char* out, int size) {
+  MicroSnprintf(out, static_cast<size_t>(size), "%s", TfLiteTypeName(type));
+  for (char* c = out; *c != '\0'; ++c) {
+    if (*c >= 'A' && *c <= 'Z') *c = static_cast<char>(*c - 'A' + 'a');
+  }
+  return out;
+}
+
+}  // namespace
+
 TfLiteStatus CheckNodeIo(const char* op, TfLiteContext* context, const TfLiteNode* node,
                          int min_inputs, int max_inputs, int outputs) {
   const int num_inputs = node->inputs == nullptr ? 0 : NumInputs(node);
@@ -34,14 +57,17 @@ TfLiteStatus CheckNodeIo(const char* op, TfLiteContext* context, const TfLiteNod
 }
 
 TfLiteStatus ReportUnsupportedType(const char* op, TfLiteType type, const char* supported) {
-  MicroPrintf("%s: type %s not supported (%s)", op, TfLiteTypeName(type), supported);
+  char name[16];
+  MicroPrintf("%s: type %s not supported (%s)", op, LowerTypeName(type, name, sizeof(name)), supported);
   return kTfLiteError;
 }
 
 TfLiteStatus CheckSameType(const char* op, const TfLiteTensor* input, const TfLiteTensor* output) {
   if (input->type != output->type) {
-    MicroPrintf("%s: input type %s and output type %s must match", op, TfLiteTypeName(input->type),
-                TfLiteTypeName(output->type));
+    char a[16];
+    char b[16];
+    MicroPrintf("%s: input type %s and output type %s must match", op,
+                LowerTypeName(input->type, a, sizeof(a)), LowerTypeName(output->type, b, sizeof(b)));
     return kTfLiteError;
   }
   return kTfLiteOk;
@@ -65,10 +91,11 @@ TfLiteStatus CheckSameShape(const char* op, const TfLiteTensor* input, const TfL
     same = input->dims->data[i] == output->dims->data[i];
   }
   if (!same) {
-    MicroPrintf("%s: input and output shapes must match (ranks %d and %d, %d and %d elements)", op,
-                static_cast<int>(input->dims->size), static_cast<int>(output->dims->size),
-                static_cast<int>(ElementCount(input->dims)),
-                static_cast<int>(ElementCount(output->dims)));
+    char a[48];
+    char b[48];
+    FormatShape(input->dims, a, sizeof(a));
+    FormatShape(output->dims, b, sizeof(b));
+    MicroPrintf("%s: input shape %s and output shape %s must match", op, a, b);
     return kTfLiteError;
   }
   return kTfLiteOk;
@@ -92,17 +119,12 @@ void* AllocateOpData(const char* op, TfLiteContext* context, size_t bytes) {
   return data;
 }
 
-namespace {
-
-// Writes "[d0,d1,...]" of `dims` into out (truncated to size).
-void FormatShape(const TfLiteIntArray* dims, char* out, int size) {
-  int used = MicroSnprintf(out, static_cast<size_t>(size), "[");
-  for (int i = 0; i < dims->size && used < size - 1; ++i) {
-    used += MicroSnprintf(out + used, static_cast<size_t>(size - used), i == 0 ? "%d" : ",%d",
-                          static_cast<int>(dims->data[i]));
-  }
-  if (used < size - 1) MicroSnprintf(out + used, static_cast<size_t>(size - used), "]");
+TfLiteStatus ReportMissingOpData(const char* op) {
+  MicroPrintf("%s: no op data; prepare must succeed on this node before invoke", op);
+  return kTfLiteError;
 }
+
+namespace {
 
 void ReportShapes(const char* op, const char* problem, const TfLiteIntArray* input1,
                   const TfLiteIntArray* input2, const TfLiteIntArray* output) {

@@ -38,6 +38,10 @@ TfLiteStatus PrepareFloatUnary(const char* op, TfLiteContext* context, TfLiteNod
 // "<op>: ..." and returns nullptr when the arena is exhausted.
 void* AllocateOpData(const char* op, TfLiteContext* context, size_t bytes);
 
+// Logs "<op>: no op data; prepare must succeed before invoke" and fails.
+// Kernels keep their prepared state in node->user_data.
+TfLiteStatus ReportMissingOpData(const char* op);
+
 // numpy-style broadcasting of two inputs of up to kMaxBroadcastDims
 // dimensions: shapes are right-aligned and a dimension of size 1 is repeated.
 constexpr int kMaxBroadcastDims = 6;

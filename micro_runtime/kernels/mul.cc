@@ -71,6 +71,7 @@ TfLiteStatus MulInvoke(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, micro_runtime::PlanBroadcast(kOp, input1->dims, input2->dims,
                                                           output->dims, &plan));
   if (input1->type == kTfLiteInt8) {
+    if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
     const MulOpData& d = *static_cast<const MulOpData*>(node->user_data);
     const int8_t* a = input1->data.int8;
     const int8_t* b = input2->data.int8;

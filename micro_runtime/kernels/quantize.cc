@@ -75,6 +75,7 @@ TfLiteStatus QuantizeInvoke(TfLiteContext* context, TfLiteNode* node) {
   int8_t* out = output->data.int8;
 
   if (input->type == kTfLiteInt8) {
+    if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
     const RequantizeOpData* data = static_cast<const RequantizeOpData*>(node->user_data);
     const int32_t input_zero_point = input->params.zero_point;
     for (int32_t i = 0; i < count; ++i) {

@@ -87,6 +87,7 @@ TfLiteStatus SoftmaxInvoke(TfLiteContext* context, TfLiteNode* node) {
   if (depth == 0) return kTfLiteOk;
   const int32_t rows = ElementCount(input->dims) / depth;
   if (input->type == kTfLiteInt8) {
+    if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
     SoftmaxInt8(static_cast<const float*>(node->user_data), input->data.int8, output->data.int8,
                 rows, depth);
   } else {

@@ -43,6 +43,7 @@ TfLiteStatus TanhInvoke(TfLiteContext* context, TfLiteNode* node) {
   TfLiteTensor* output = GetOutput(context, node, 0);
   const int32_t count = ElementCount(output->dims);
   if (input->type == kTfLiteInt8) {
+    if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
     micro_runtime::ApplyInt8Table(static_cast<const int8_t*>(node->user_data), input->data.int8,
                                   output->data.int8, count);
   } else {

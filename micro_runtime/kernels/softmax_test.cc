@@ -1,0 +1,144 @@
+// SOFTMAX kernel tests. Float expectations come from numpy
+// (exp(beta*(x-max)) / sum); int8 expectations from the TFLM reference
+// interpreter (tflite-micro Python package) running a one-op SOFTMAX model,
+// cross-checked with LiteRT (identical).
+#include "micro_runtime/builtin_options.h"
+#include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/micro_test.h"
+#include "micro_runtime/testing/kernel_runner.h"
+#include "micro_runtime/testing/test_helpers.h"
+
+namespace {
+
+const int32_t kIn[] = {1, 0};
+const int32_t kOut[] = {1, 1};
+
+// Runs SOFTMAX on input/output tensors; returns prepare's or invoke's status.
+TfLiteStatus Run(TfLiteTensor input, TfLiteTensor output, float beta) {
+  TfLiteTensor tensors[] = {input, output};
+  const TfLiteSoftmaxParams params = {beta};
+  KernelRunner runner(Register_SOFTMAX(), tensors, 2, IntArrayFromInts(kIn), IntArrayFromInts(kOut),
+                      &params);
+  TF_LITE_ENSURE_OK(runner.context(), runner.InitAndPrepare());
+  return runner.Invoke();
+}
+
+// Runs an int8 softmax with output scale 1/256, zero point -128 and checks
+// every output exactly.
+void CheckInt8(const int32_t* shape, int8_t* input, float scale, int zero_point, float beta,
+               const int8_t* expected) {
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  const int32_t count = ElementCount(dims);
+  int8_t output[16] = {0};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk,
+                          Run(CreateQuantizedTensor(input, dims, scale, zero_point),
+                              CreateQuantizedTensor(output, dims, 1.0f / 256.0f, -128), beta));
+  for (int32_t i = 0; i < count; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], output[i]);
+}
+
+}  // namespace
+
+TF_LITE_MICRO_TESTS_BEGIN
+
+TF_LITE_MICRO_TEST(FloatRowsAreIndependentAndShiftInvariant) {
+  const int32_t shape[] = {2, 2, 4};
+  float input[] = {1, 2, 3, 4, -1, 0, 1, 2};
+  float output[8] = {0};
+  const float expected[] = {0.032058603f, 0.087144319f, 0.236882818f, 0.64391426f};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateTensor(input, dims), CreateTensor(output, dims), 1.0f));
+  for (int i = 0; i < 8; ++i) TF_LITE_MICRO_EXPECT_NEAR(expected[i % 4], output[i], 1e-6f);
+}
+
+TF_LITE_MICRO_TEST(FloatBeta) {
+  const int32_t shape[] = {2, 1, 3};
+  float input[] = {0, 2, -2};
+  float output[3] = {0};
+  const float expected[] = {0.244728471f, 0.665240956f, 0.090030573f};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateTensor(input, dims), CreateTensor(output, dims), 0.5f));
+  for (int i = 0; i < 3; ++i) TF_LITE_MICRO_EXPECT_NEAR(expected[i], output[i], 1e-6f);
+}
+
+TF_LITE_MICRO_TEST(FloatLargeInputsDoNotOverflow) {
+  // exp(1000) overflows float; subtracting the row max first keeps it exact.
+  const int32_t shape[] = {1, 2};
+  float input[] = {1000.0f, 1000.0f};
+  float output[2] = {0};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateTensor(input, dims), CreateTensor(output, dims), 1.0f));
+  TF_LITE_MICRO_EXPECT_NEAR(0.5f, output[0], 1e-6f);
+  TF_LITE_MICRO_EXPECT_NEAR(0.5f, output[1], 1e-6f);
+}
+
+TF_LITE_MICRO_TEST(FloatInPlace) {
+  // The planner may give input and output one buffer.
+  const int32_t shape[] = {1, 4};
+  float data[] = {4, 3, 2, 1};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateTensor(data, dims), CreateTensor(data, dims), 1.0f));
+  TF_LITE_MICRO_EXPECT_NEAR(0.64391426f, data[0], 1e-6f);
+  TF_LITE_MICRO_EXPECT_NEAR(0.032058603f, data[3], 1e-6f);
+}
+
+TF_LITE_MICRO_TEST(Int8) {
+  const int32_t shape[] = {2, 1, 8};
+  int8_t input[] = {-128, -50, 0, 3, 7, 100, 127, -5};
+  const int8_t expected[] = {-128, -128, -128, -128, -127, -76, 74, -128};
+  CheckInt8(shape, input, 0.05f, 3, 1.0f, expected);
+}
+
+TF_LITE_MICRO_TEST(Int8BetaTwoRows) {
+  const int32_t shape[] = {2, 2, 5};
+  int8_t input[] = {-20, 5, 30, 31, -128, 127, 126, 0, -60, 100};
+  const int8_t expected[] = {-113, -89, -29, -25, -128, -18, -22, -127, -128, -88};
+  CheckInt8(shape, input, 0.125f, -2, 0.3f, expected);
+}
+
+TF_LITE_MICRO_TEST(Int8AllEqualSplitsEvenly) {
+  const int32_t shape[] = {1, 4};
+  int8_t input[] = {9, 9, 9, 9};
+  const int8_t expected[] = {-64, -64, -64, -64};  // 0.25 * 256 - 128
+  CheckInt8(shape, input, 0.1f, 0, 1.0f, expected);
+}
+
+TF_LITE_MICRO_TEST(Int8MicroSpeechLogits) {
+  // The logits (tensor add_1, scale 0.09173192, zero point 14) of the three
+  // micro_speech reference cases, taken from LiteRT; expected = the model's
+  // outputs in micro_speech_quantized cases.json.
+  const int32_t shape[] = {2, 1, 4};
+  int8_t logits[3][4] = {{-128, 73, 75, 75}, {-128, 79, 121, 93}, {-128, 103, 92, 116}};
+  const int8_t expected[3][4] = {{-128, -53, -38, -38}, {-128, -123, 105, -110}, {-128, -73, -108, 53}};
+  for (int c = 0; c < 3; ++c) CheckInt8(shape, logits[c], 0.09173192f, 14, 1.0f, expected[c]);
+}
+
+TF_LITE_MICRO_TEST(Int8WrongOutputQuantizationFails) {
+  const int32_t shape[] = {1, 4};
+  int8_t input[4] = {0};
+  int8_t output[4] = {0};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateQuantizedTensor(input, dims, 0.1f, 0),
+                                            CreateQuantizedTensor(output, dims, 1.0f / 128.0f, 0), 1.0f));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateQuantizedTensor(input, dims, 0.1f, 0),
+                                            CreateQuantizedTensor(output, dims, 1.0f / 256.0f, 0), 1.0f));
+}
+
+TF_LITE_MICRO_TEST(UnsupportedTypeAndShapeMismatchFail) {
+  const int32_t shape[] = {1, 4};
+  const int32_t other_shape[] = {1, 3};
+  int32_t ints[4] = {0};
+  int32_t int_out[4] = {0};
+  float input[4] = {0};
+  float output[4] = {0};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateTensor(ints, IntArrayFromInts(shape)),
+                                            CreateTensor(int_out, IntArrayFromInts(shape)), 1.0f));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateTensor(input, IntArrayFromInts(shape)),
+                                            CreateTensor(output, IntArrayFromInts(other_shape)), 1.0f));
+  int8_t q_out[4] = {0};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateTensor(input, IntArrayFromInts(shape)),
+                                            CreateQuantizedTensor(q_out, IntArrayFromInts(shape),
+                                                                  1.0f / 256.0f, -128),
+                                            1.0f));
+}
+
+TF_LITE_MICRO_TESTS_END
