@@ -103,3 +103,27 @@ host_file_runner:
 	@echo "error: host_file_runner reads files and only builds for TARGET=host" >&2; exit 1
 endif
 .PHONY: host_file_runner
+
+# ------------------------------------------------------------ example apps --
+# examples/<name>/app/main.cc + the example's other .cc files + its model
+# and case data -> gen/<TARGET>/bin/example_<name>:
+#   make -C micro_runtime TARGET=bluepill example_hello_world
+#   make -C micro_runtime TARGET=host run_example_micro_speech
+EXAMPLE_APPS := $(patsubst $(RUNTIME)/examples/%/app/main.cc,%,$(wildcard $(RUNTIME)/examples/*/app/main.cc))
+define example_app
+$(1)_APP_SRCS := $$(call specialize,$$(filter-out %_test.cc,$$(wildcard $$(RUNTIME)/examples/$(1)/*.cc $$(RUNTIME)/examples/$(1)/app/*.cc)))
+$(1)_APP_GEN := $$(patsubst $$(RUNTIME)/%.tflite,$$(GEN_ROOT)/models/micro_runtime/%_model_data.cc,$$(wildcard $$(RUNTIME)/examples/$(1)/models/*.tflite)) \
+  $$(patsubst $$(RUNTIME)/%_cases.json,$$(GEN_ROOT)/models/micro_runtime/%_cases.cc,$$(wildcard $$(RUNTIME)/examples/$(1)/models/*_cases.json))
+$(1)_APP_OBJS := $$(call obj_of,$$($(1)_APP_SRCS)) $$(patsubst $$(GEN_ROOT)/%.cc,$$(OBJ_DIR)/gen/%.cc.o,$$($(1)_APP_GEN))
+$$(call obj_of,$$($(1)_APP_SRCS)): | $$($(1)_APP_GEN) $$($(1)_APP_GEN:.cc=.h)
+$$(BIN_DIR)/example_$(1): $$($(1)_APP_OBJS) $$(LIB) $$(call obj_of,$$(BOARD_SRCS)) $$(BOARD_LINK_DEPS)
+	@mkdir -p $$(dir $$@)
+	$$(BOARD_CXX) $$($(1)_APP_OBJS) $$(call obj_of,$$(BOARD_SRCS)) $$(LIB) $$(LDFLAGS) -Wl,-Map=$$@.map $$(BOARD_LIBS) -o $$@
+example_$(1): $$(BIN_DIR)/example_$(1)
+run_example_$(1): $$(BIN_DIR)/example_$(1)
+	$$(BOARD_RUN) $$(BIN_DIR)/example_$(1)
+.PHONY: example_$(1) run_example_$(1)
+endef
+$(foreach e,$(EXAMPLE_APPS),$(eval $(call example_app,$(e))))
+examples: $(addprefix example_,$(EXAMPLE_APPS))
+.PHONY: examples
