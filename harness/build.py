@@ -180,9 +180,10 @@ def explain_link_error(name: str, board: Board, output: str) -> str | None:
 
 def _errors_only(output: str, limit: int = 80) -> str:
     """The interesting part of make's output: from the first error on, at most ``limit`` lines."""
-    lines = output.splitlines()
+    # Compiler command lines are long and say nothing about the error.
+    lines = [line for line in output.splitlines() if not (" -c " in line and " -o " in line and ": " not in line)]
     for index, line in enumerate(lines):
-        if "error" in line.lower() or "undefined reference" in line:
+        if "error:" in line or "Error " in line or "undefined reference" in line:
             lines = lines[max(0, index - 3) :]
             break
     if len(lines) > limit:

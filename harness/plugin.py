@@ -295,7 +295,8 @@ class _MicroItem(pytest.Item):
             pytest.fail(f"{self.binary} on {outcome.backend}: {outcome.report.summary}", pytrace=False)
 
     def _setup_build_error(self, message: str) -> None:
-        first = next((line for line in message.splitlines() if "error" in line.lower()), message.splitlines()[0])
+        lines = message.splitlines() or [message]
+        first = next((line for line in lines if "error:" in line or "undefined reference" in line), lines[0])
         pytest.fail(f"{self.binary} not built for {self.board.name}: {first}", pytrace=False)
 
     def _context(self) -> str:
