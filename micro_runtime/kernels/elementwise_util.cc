@@ -66,7 +66,7 @@ TfLiteStatus CheckSameType(const char* op, const TfLiteTensor* input, const TfLi
   if (input->type != output->type) {
     char a[16];
     char b[16];
-    MicroPrintf("%s: input type %s and output type %s must match", op,
+    MicroPrintf("%s: tensor types must match, got %s and %s", op,
                 LowerTypeName(input->type, a, sizeof(a)), LowerTypeName(output->type, b, sizeof(b)));
     return kTfLiteError;
   }

@@ -20,7 +20,8 @@ TfLiteStatus CheckNodeIo(const char* op, TfLiteContext* context, const TfLiteNod
 // Logs "<op>: type <name> not supported (<supported>)"; returns kTfLiteError.
 TfLiteStatus ReportUnsupportedType(const char* op, TfLiteType type, const char* supported);
 
-// Checks that input and output have the same type; logs and fails otherwise.
+// Checks that two tensors (input and output, or two inputs) have the same
+// type; logs and fails otherwise.
 TfLiteStatus CheckSameType(const char* op, const TfLiteTensor* input, const TfLiteTensor* output);
 
 // Checks that input and output have the same element count.
