@@ -1,0 +1,290 @@
+#include "micro_runtime/micro_allocator.h"
+
+#include "micro_runtime/micro_log.h"
+#include "micro_runtime/model_verifier.h"
+
+namespace micro_runtime {
+namespace {
+
+constexpr int16_t kNoOp = 0x7fff;
+
+uint64_t AlignUp(uint64_t value, uint64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+
+bool LargerFirst(const PlanItem* items, uint16_t a, uint16_t b) {
+  if (items[a].size != items[b].size) return items[a].size > items[b].size;
+  return a < b;  // deterministic plans
+}
+
+bool Placeable(const PlanItem& item) { return item.size > 0 && item.first <= item.last && item.alias < 0; }
+
+bool LifetimesOverlap(const PlanItem& a, const PlanItem& b) { return !(a.last < b.first || b.last < a.first); }
+
+void Touch(PlanItem* item, int op) {
+  if (op < item->first) item->first = static_cast<int16_t>(op);
+  if (op > item->last) item->last = static_cast<int16_t>(op);
+}
+
+}  // namespace
+
+size_t PlanBuffers(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset) {
+  size_t n = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (Placeable(items[i])) order[n++] = static_cast<uint16_t>(i);
+  }
+  // Shell sort (no recursion, no heap): largest first.
+  for (size_t gap = n / 2; gap > 0; gap /= 2) {
+    for (size_t i = gap; i < n; ++i) {
+      const uint16_t value = order[i];
+      size_t j = i;
+      while (j >= gap && LargerFirst(items, value, order[j - gap])) {
+        order[j] = order[j - gap];
+        j -= gap;
+      }
+      order[j] = value;
+    }
+  }
+  uint64_t head = 0;
+  size_t placed = 0;
+  for (size_t k = 0; k < n; ++k) {
+    PlanItem& item = items[order[k]];
+    // First fit: walk placed buffers by offset; skip those whose lifetime
+    // does not overlap, stop at the first gap that is large enough.
+    uint64_t candidate = 0;
+    for (size_t p = 0; p < placed; ++p) {
+      const PlanItem& other = items[by_offset[p]];
+      if (!LifetimesOverlap(item, other)) continue;
+      if (other.offset >= candidate + item.size) break;
+      const uint64_t end = AlignUp(static_cast<uint64_t>(other.offset) + other.size, kTensorAlignment);
+      if (end > candidate) candidate = end;
+    }
+    // Offsets past 4 GB cannot exist in a real arena; saturate so the
+    // caller's size check fails cleanly.
+    item.offset = candidate > 0xfffffff0u ? 0xfffffff0u : static_cast<uint32_t>(candidate);
+    size_t pos = placed;
+    while (pos > 0 && items[by_offset[pos - 1]].offset > item.offset) {
+      by_offset[pos] = by_offset[pos - 1];
+      --pos;
+    }
+    by_offset[pos] = order[k];
+    ++placed;
+    if (candidate + item.size > head) head = candidate + item.size;
+  }
+  const uint64_t max_head = static_cast<size_t>(-1) / 2;
+  return static_cast<size_t>(head > max_head ? max_head : head);
+}
+
+void MicroAllocator::Init(uint8_t* arena, size_t arena_size) {
+  arena_ = arena;
+  arena_size_ = arena_size;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(arena);
+  head_start_ = static_cast<uintptr_t>(AlignUp(start, kTensorAlignment));
+  tail_top_ = (start + arena_size) / kPersistentAlignment * kPersistentAlignment;
+  Reset();
+}
+
+void MicroAllocator::Reset() {
+  persistent_used_ = 0;
+  head_used_ = 0;
+  shortfall_bytes_ = 0;
+  scratch_ = nullptr;
+  scratch_count_ = 0;
+}
+
+size_t MicroAllocator::NeededFor(size_t head_bytes, size_t extra_persistent) const {
+  const uint64_t end = AlignUp(static_cast<uint64_t>(head_start_) + head_bytes, kPersistentAlignment) +
+                       persistent_used_ + AlignUp(extra_persistent, kPersistentAlignment);
+  const uint64_t needed = end - reinterpret_cast<uintptr_t>(arena_);
+  const uint64_t max_size = static_cast<size_t>(-1);
+  return static_cast<size_t>(needed > max_size ? max_size : needed);
+}
+
+size_t MicroAllocator::used_bytes() const { return arena_ == nullptr ? 0 : NeededFor(head_used_, 0); }
+
+void* MicroAllocator::AllocatePersistent(size_t bytes) {
+  if (arena_ == nullptr) return nullptr;
+  if (bytes > static_cast<size_t>(-1) / 2) {
+    shortfall_bytes_ = static_cast<size_t>(-1) / 2;
+    return nullptr;
+  }
+  const size_t size = static_cast<size_t>(AlignUp(bytes == 0 ? 1 : bytes, kPersistentAlignment));
+  const uintptr_t lower = head_start_ + head_used_;
+  const uintptr_t tail_low = tail_top_ - persistent_used_;
+  if (tail_top_ < persistent_used_ || tail_low < lower || tail_low - lower < size) {
+    shortfall_bytes_ = size;
+    return nullptr;
+  }
+  persistent_used_ += size;
+  return reinterpret_cast<void*>(tail_low - size);
+}
+
+void MicroAllocator::ReportOutOfMemory(const char* what) const {
+  MicroPrintf("arena too small: needed at least %u bytes, have %u (ran out while allocating %s); "
+              "enlarge the arena",
+              static_cast<unsigned>(NeededFor(0, shortfall_bytes_)), static_cast<unsigned>(arena_size_), what);
+}
+
+TfLiteStatus MicroAllocator::RequestScratch(size_t bytes, int op_index, int* buffer_index) {
+  if (bytes > 0x7fffffffu) {
+    MicroPrintf("operator %d requested a %u-byte scratch buffer; that cannot fit any arena", op_index,
+                static_cast<unsigned>(bytes));
+    return kTfLiteError;
+  }
+  if (scratch_count_ >= kNoOp) {
+    MicroPrintf("operator %d: too many scratch buffers requested", op_index);
+    return kTfLiteError;
+  }
+  ScratchRecord* record = static_cast<ScratchRecord*>(AllocatePersistent(sizeof(ScratchRecord)));
+  if (record == nullptr) return kTfLiteError;  // out_of_memory() tells the caller
+  record->next = scratch_;
+  record->bytes = static_cast<uint32_t>(bytes);
+  record->op_index = op_index;
+  record->data = nullptr;
+  scratch_ = record;
+  *buffer_index = scratch_count_++;
+  return kTfLiteOk;
+}
+
+void* MicroAllocator::GetScratch(int buffer_index) const {
+  if (buffer_index < 0 || buffer_index >= scratch_count_) return nullptr;
+  const ScratchRecord* record = scratch_;
+  for (int i = scratch_count_ - 1; i > buffer_index; --i) record = record->next;
+  return record->data;
+}
+
+TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::SubGraph* graph,
+                                    TfLiteTensor* tensors, size_t num_tensors) {
+  const auto* ops = graph->operators();
+  const int num_ops = ops != nullptr ? static_cast<int>(ops->size()) : 0;
+  const int last_op = num_ops > 0 ? num_ops - 1 : 0;
+  const size_t count = num_tensors + static_cast<size_t>(scratch_count_);
+  if (count > 0xffff) {
+    MicroPrintf("model needs %u planned buffers; micro_runtime supports up to 65535", static_cast<unsigned>(count));
+    return kTfLiteError;
+  }
+
+  // The planner's own bookkeeping lives where the head will go; it is read
+  // completely before any tensor data is written there.
+  const size_t plan_bytes = count * (sizeof(PlanItem) + 2 * sizeof(uint16_t));
+  const uintptr_t tail_low = tail_top_ - persistent_used_;
+  if (tail_top_ < persistent_used_ || tail_low < head_start_ || tail_low - head_start_ < plan_bytes) {
+    MicroPrintf("arena too small: needed at least %u bytes, have %u (to plan %u buffers); enlarge the arena",
+                static_cast<unsigned>(NeededFor(plan_bytes, 0)), static_cast<unsigned>(arena_size_),
+                static_cast<unsigned>(count));
+    return kTfLiteError;
+  }
+  PlanItem* items = reinterpret_cast<PlanItem*>(head_start_);
+  uint16_t* order = reinterpret_cast<uint16_t*>(items + count);
+  uint16_t* by_offset = order + count;
+
+  for (size_t t = 0; t < count; ++t) {
+    items[t] = {0, 0, kNoOp, -1, -1, 0};
+  }
+  for (size_t t = 0; t < num_tensors; ++t) {
+    if (!tensors[t].is_constant) items[t].size = static_cast<uint32_t>(tensors[t].bytes);
+  }
+
+  // Lifetimes. Indices were checked by the model verifier.
+  if (graph->inputs() != nullptr) {
+    for (int32_t t : *graph->inputs()) Touch(&items[t], 0);
+  }
+  for (int i = 0; i < num_ops; ++i) {
+    const tflite::Operator* op = ops->Get(static_cast<flatbuffers::uoffset_t>(i));
+    if (op->inputs() != nullptr) {
+      for (int32_t t : *op->inputs()) {
+        if (t >= 0) Touch(&items[t], i);
+      }
+    }
+    if (op->outputs() != nullptr) {
+      for (int32_t t : *op->outputs()) Touch(&items[t], i);
+    }
+  }
+  if (graph->outputs() != nullptr) {
+    for (int32_t t : *graph->outputs()) Touch(&items[t], last_op);
+  }
+  const auto* model_tensors = graph->tensors();
+  for (size_t t = 0; t < num_tensors; ++t) {
+    if (model_tensors->Get(static_cast<flatbuffers::uoffset_t>(t))->is_variable()) {
+      Touch(&items[t], 0);
+      Touch(&items[t], last_op);
+    }
+  }
+
+  // RESHAPE only moves bytes: let its output share the input's buffer.
+  const int32_t reshape = static_cast<int32_t>(tflite::BuiltinOperator::RESHAPE);
+  for (int i = 0; i < num_ops; ++i) {
+    const tflite::Operator* op = ops->Get(static_cast<flatbuffers::uoffset_t>(i));
+    if (EffectiveBuiltinCode(model->operator_codes()->Get(op->opcode_index())) != reshape) continue;
+    if (op->inputs() == nullptr || op->outputs() == nullptr || op->inputs()->size() < 1 ||
+        op->outputs()->size() != 1) {
+      continue;
+    }
+    const int32_t in = op->inputs()->Get(0);
+    const int32_t out = op->outputs()->Get(0);
+    if (in < 0 || in == out || items[in].size == 0 || items[out].size != items[in].size ||
+        items[out].alias >= 0 || model_tensors->Get(static_cast<flatbuffers::uoffset_t>(in))->is_variable() ||
+        model_tensors->Get(static_cast<flatbuffers::uoffset_t>(out))->is_variable()) {
+      continue;
+    }
+    bool out_is_root = false;
+    for (size_t t = 0; t < num_tensors; ++t) out_is_root = out_is_root || items[t].alias == out;
+    if (out_is_root) continue;
+    int32_t root = in;
+    while (items[root].alias >= 0) root = items[root].alias;
+    if (root == out) continue;
+    if (items[out].first < items[root].first) items[root].first = items[out].first;
+    if (items[out].last > items[root].last) items[root].last = items[out].last;
+    items[out].alias = static_cast<int16_t>(root);
+  }
+
+  {
+    int index = scratch_count_ - 1;
+    for (ScratchRecord* r = scratch_; r != nullptr; r = r->next, --index) {
+      PlanItem& item = items[num_tensors + static_cast<size_t>(index)];
+      item.size = r->bytes;
+      item.first = static_cast<int16_t>(r->op_index);
+      item.last = static_cast<int16_t>(r->op_index);
+    }
+  }
+
+  const size_t head = PlanBuffers(items, count, order, by_offset);
+  if (verbose_) {
+    for (size_t i = 0; i < count; ++i) {
+      const PlanItem& item = items[i];
+      const char* kind = i < num_tensors ? "tensor" : "scratch";
+      const int id = static_cast<int>(i < num_tensors ? i : i - num_tensors);
+      if (item.alias >= 0) {
+        MicroPrintf("plan: %s %d shares tensor %d's buffer (RESHAPE)", kind, id, static_cast<int>(item.alias));
+      } else if (Placeable(item)) {
+        MicroPrintf("plan: %s %d: %u bytes at offset %u, ops %d-%d", kind, id, static_cast<unsigned>(item.size),
+                    static_cast<unsigned>(item.offset), static_cast<int>(item.first), static_cast<int>(item.last));
+      }
+    }
+    MicroPrintf("plan: head %u bytes, persistent %u bytes", static_cast<unsigned>(head),
+                static_cast<unsigned>(persistent_used_));
+  }
+  const size_t required_head = head > plan_bytes ? head : plan_bytes;
+  if (tail_low - head_start_ < head) {
+    MicroPrintf("arena too small: needed %u bytes, have %u", static_cast<unsigned>(NeededFor(required_head, 0)),
+                static_cast<unsigned>(arena_size_));
+    return kTfLiteError;
+  }
+
+  // Only pointers in the tail are written here, so `items` stays intact.
+  for (size_t t = 0; t < num_tensors; ++t) {
+    if (tensors[t].is_constant) continue;
+    int32_t root = static_cast<int32_t>(t);
+    while (items[root].alias >= 0) root = items[root].alias;
+    tensors[t].data.raw = Placeable(items[root]) ? reinterpret_cast<void*>(head_start_ + items[root].offset) : nullptr;
+  }
+  {
+    int index = scratch_count_ - 1;
+    for (ScratchRecord* r = scratch_; r != nullptr; r = r->next, --index) {
+      const PlanItem& item = items[num_tensors + static_cast<size_t>(index)];
+      r->data = Placeable(item) ? reinterpret_cast<uint8_t*>(head_start_ + item.offset) : nullptr;
+    }
+  }
+  head_used_ = required_head;
+  return kTfLiteOk;
+}
+
+}  // namespace micro_runtime

@@ -1,0 +1,118 @@
+// The arena and its memory planner.
+//
+// One caller-provided byte array holds everything the interpreter needs:
+//
+//   arena start                                                   arena end
+//   | planned activations (head) ... free ... | persistent (tail) |
+//
+// Persistent allocations (tensor and node structs, parsed options, kernel
+// user data) are taken from the tail, 8-byte aligned, and live as long as
+// the interpreter. Non-constant tensors and kernel scratch buffers are
+// planned into the head after every op has been prepared: each buffer lives
+// from the first to the last op that touches it (model inputs from the
+// start, outputs to the end, variables always), and buffers whose lifetimes
+// do not overlap share memory. Placement is greedy, largest buffer first,
+// at the lowest 16-byte-aligned offset that does not collide with an
+// already placed buffer of overlapping lifetime. A RESHAPE output shares its
+// input's buffer (same bytes, merged lifetime), so RESHAPE copies nothing.
+//
+// When the arena is too small the allocator computes the exact requirement
+// first, so the error names the arena size that would work.
+#ifndef MICRO_RUNTIME_MICRO_ALLOCATOR_H_
+#define MICRO_RUNTIME_MICRO_ALLOCATOR_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "micro_runtime/common.h"
+#include "micro_runtime/schema/schema_generated.h"
+
+namespace micro_runtime {
+
+constexpr size_t kTensorAlignment = 16;     // head buffers: enough for any SIMD/DMA use
+constexpr size_t kPersistentAlignment = 8;  // tail: enough for int64/double/pointers
+
+// One buffer for the planner: size and lifetime in op indices (inclusive).
+// `alias` >= 0 means "shares item alias's buffer" (not placed itself).
+struct PlanItem {
+  uint32_t size;
+  uint32_t offset;
+  int16_t first;
+  int16_t last;
+  int16_t alias;
+  uint16_t unused;
+};
+
+// Places `count` items (those with size > 0, first <= last and alias < 0):
+// writes each item's offset and returns the head size needed (the largest
+// offset + size). `order` and `by_offset` are scratch arrays of `count`
+// entries. Exposed for unit tests.
+size_t PlanBuffers(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset);
+
+class MicroAllocator {
+ public:
+  MicroAllocator() = default;
+  MicroAllocator(const MicroAllocator&) = delete;
+  MicroAllocator& operator=(const MicroAllocator&) = delete;
+
+  void Init(uint8_t* arena, size_t arena_size);
+  // Forgets every allocation (persistent and planned).
+  void Reset();
+
+  // 8-byte-aligned persistent memory from the tail. On exhaustion returns
+  // nullptr and remembers the shortfall (see out_of_memory()); logs nothing,
+  // the caller reports it with the right context.
+  void* AllocatePersistent(size_t bytes);
+  bool out_of_memory() const { return shortfall_bytes_ > 0; }
+
+  // Scratch buffers requested by op `op_index`, placed by Commit().
+  TfLiteStatus RequestScratch(size_t bytes, int op_index, int* buffer_index);
+  void* GetScratch(int buffer_index) const;
+  int scratch_count() const { return scratch_count_; }
+
+  // Plans every non-constant tensor of `graph` plus the scratch buffers and
+  // points tensors[i].data at their buffers. On a too small arena logs
+  // "arena too small: needed N bytes, have M" and returns kTfLiteError.
+  TfLiteStatus Commit(const tflite::Model* model, const tflite::SubGraph* graph, TfLiteTensor* tensors,
+                      size_t num_tensors);
+
+  // Logs the exact requirement (or a lower bound when the persistent part
+  // alone does not fit) after out_of_memory() became true.
+  void ReportOutOfMemory(const char* what) const;
+
+  // Arena bytes in use: the smallest arena_size (same arena start) that
+  // holds everything allocated so far.
+  size_t used_bytes() const;
+  size_t persistent_bytes() const { return persistent_used_; }
+  size_t head_bytes() const { return head_used_; }
+  size_t arena_size() const { return arena_size_; }
+
+  // When set, Commit() logs every placement decision.
+  void set_verbose(bool verbose) { verbose_ = verbose; }
+
+ private:
+  struct ScratchRecord {
+    ScratchRecord* next;
+    uint32_t bytes;
+    int32_t op_index;
+    uint8_t* data;
+  };
+
+  // The arena size needed for a head of `head_bytes` plus the current tail.
+  size_t NeededFor(size_t head_bytes, size_t extra_persistent) const;
+
+  uint8_t* arena_ = nullptr;
+  size_t arena_size_ = 0;
+  uintptr_t head_start_ = 0;  // first 16-aligned address of the arena
+  uintptr_t tail_top_ = 0;    // arena end rounded down to 8
+  size_t persistent_used_ = 0;
+  size_t head_used_ = 0;
+  size_t shortfall_bytes_ = 0;
+  ScratchRecord* scratch_ = nullptr;  // newest first
+  int scratch_count_ = 0;
+  bool verbose_ = false;
+};
+
+}  // namespace micro_runtime
+
+#endif  // MICRO_RUNTIME_MICRO_ALLOCATOR_H_

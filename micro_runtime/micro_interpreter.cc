@@ -1,0 +1,327 @@
+#include "micro_runtime/micro_interpreter.h"
+
+#include "micro_runtime/builtin_parser.h"
+#include "micro_runtime/micro_log.h"
+#include "micro_runtime/model_verifier.h"
+
+namespace {
+
+// Shape of scalars and of absent index lists; layout == Vector<int32>.
+const TfLiteIntArray kEmptyIntArray = {0, {0}};
+
+const TfLiteIntArray* AsIntArray(const flatbuffers::Vector<int32_t>* v) {
+  // A flatbuffers vector is a uint32 length followed by the elements, which
+  // is exactly TfLiteIntArray's layout, so shapes and index lists are used
+  // in place.
+  return v != nullptr ? reinterpret_cast<const TfLiteIntArray*>(reinterpret_cast<const uint8_t*>(v->data()) -
+                                                                 sizeof(uint32_t))
+                      : &kEmptyIntArray;
+}
+
+}  // namespace
+
+MicroInterpreter::MicroInterpreter(const uint8_t* model_data, size_t model_size, const MicroOpResolver& resolver,
+                                   uint8_t* arena, size_t arena_size)
+    : model_data_(model_data),
+      model_(micro_runtime::VerifyModel(model_data, model_size)),
+      graph_(model_ != nullptr ? model_->subgraphs()->Get(0) : nullptr),
+      resolver_(resolver),
+      context_(),
+      nodes_(nullptr),
+      num_nodes_(0),
+      initialized_nodes_(0),
+      current_op_(-1),
+      state_(State::kUnallocated) {
+  allocator_.Init(arena, arena != nullptr ? arena_size : 0);
+  context_.tensors = nullptr;
+  context_.tensors_size = 0;
+  context_.AllocatePersistentBuffer = ContextAllocatePersistent;
+  context_.RequestScratchBufferInArena = ContextRequestScratch;
+  context_.GetScratchBuffer = ContextGetScratch;
+  context_.impl = this;
+}
+
+MicroInterpreter::~MicroInterpreter() { FreeOps(); }
+
+void MicroInterpreter::FreeOps() {
+  for (size_t i = 0; i < initialized_nodes_; ++i) {
+    const TfLiteRegistration* reg = nodes_[i].registration;
+    if (reg != nullptr && reg->free != nullptr) reg->free(&context_, nodes_[i].node.user_data);
+  }
+  initialized_nodes_ = 0;
+}
+
+void MicroInterpreter::Fail() {
+  FreeOps();
+  nodes_ = nullptr;
+  num_nodes_ = 0;
+  context_.tensors = nullptr;
+  context_.tensors_size = 0;
+  current_op_ = -1;
+  state_ = State::kFailed;
+}
+
+const char* MicroInterpreter::OpName(int op_index, char* buffer, size_t size) const {
+  const tflite::Operator* op = graph_->operators()->Get(static_cast<flatbuffers::uoffset_t>(op_index));
+  const tflite::OperatorCode* code = model_->operator_codes()->Get(op->opcode_index());
+  const int32_t builtin = micro_runtime::EffectiveBuiltinCode(code);
+  if (builtin == static_cast<int32_t>(tflite::BuiltinOperator::CUSTOM)) return code->custom_code()->c_str();
+  const char* name = BuiltinOperatorName(builtin);
+  if (name != nullptr) return name;
+  MicroSnprintf(buffer, size, "builtin %d", static_cast<int>(builtin));
+  return buffer;
+}
+
+void* MicroInterpreter::ParserAllocate(void* self, size_t bytes) {
+  MicroInterpreter* interpreter = static_cast<MicroInterpreter*>(self);
+  void* memory = interpreter->allocator_.AllocatePersistent(bytes);
+  if (memory == nullptr) interpreter->allocator_.ReportOutOfMemory("operator options");
+  return memory;
+}
+
+void* MicroInterpreter::ContextAllocatePersistent(TfLiteContext* context, size_t bytes) {
+  MicroInterpreter* self = static_cast<MicroInterpreter*>(context->impl);
+  if (self->state_ != State::kInitializing && self->state_ != State::kPreparing) {
+    MicroPrintf("AllocatePersistentBuffer is only available during init and prepare");
+    return nullptr;
+  }
+  // Out of memory is reported once by AllocateTensors after the op returns.
+  return self->allocator_.AllocatePersistent(bytes);
+}
+
+TfLiteStatus MicroInterpreter::ContextRequestScratch(TfLiteContext* context, size_t bytes, int* buffer_index) {
+  MicroInterpreter* self = static_cast<MicroInterpreter*>(context->impl);
+  if (self->state_ != State::kPreparing) {
+    MicroPrintf("RequestScratchBufferInArena is only available during prepare");
+    return kTfLiteError;
+  }
+  return self->allocator_.RequestScratch(bytes, self->current_op_, buffer_index);
+}
+
+void* MicroInterpreter::ContextGetScratch(TfLiteContext* context, int buffer_index) {
+  MicroInterpreter* self = static_cast<MicroInterpreter*>(context->impl);
+  if (self->state_ != State::kReady) return nullptr;
+  return self->allocator_.GetScratch(buffer_index);
+}
+
+TfLiteStatus MicroInterpreter::InitTensors() {
+  const auto* tensors = graph_->tensors();
+  const size_t count = tensors != nullptr ? tensors->size() : 0;
+  TfLiteTensor* out = nullptr;
+  if (count > 0) {
+    out = static_cast<TfLiteTensor*>(allocator_.AllocatePersistent(count * sizeof(TfLiteTensor)));
+    if (out == nullptr) {
+      allocator_.ReportOutOfMemory("tensor structs");
+      return kTfLiteError;
+    }
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const tflite::Tensor* t = tensors->Get(static_cast<flatbuffers::uoffset_t>(i));
+    TfLiteTensor& tensor = out[i];
+    tensor.type = static_cast<TfLiteType>(t->type());
+    tensor.dims = AsIntArray(t->shape());
+    micro_runtime::TensorByteSize(t, &tensor.bytes);  // checked by the verifier
+    size_t data_bytes = 0;
+    const uint8_t* constant = micro_runtime::BufferData(model_, model_data_, t->buffer(), &data_bytes);
+    tensor.data.raw_const = constant;
+    tensor.is_constant = constant != nullptr;
+    tensor.params.scale = 0.0f;
+    tensor.params.zero_point = 0;
+    tensor.params.scales = nullptr;
+    tensor.params.quantized_dimension = 0;
+    const tflite::QuantizationParameters* q = t->quantization();
+    if (q != nullptr && q->scale() != nullptr && q->scale()->size() > 0) {
+      tensor.params.scale = q->scale()->Get(0);
+      if (q->zero_point() != nullptr && q->zero_point()->size() > 0) {
+        tensor.params.zero_point = static_cast<int32_t>(q->zero_point()->Get(0));
+      }
+      if (q->scale()->size() > 1) {
+        // Vector<float> has TfLiteFloatArray's layout: use it in place.
+        tensor.params.scales = reinterpret_cast<const TfLiteFloatArray*>(
+            reinterpret_cast<const uint8_t*>(q->scale()->data()) - sizeof(uint32_t));
+        tensor.params.quantized_dimension = q->quantized_dimension();
+      }
+    }
+  }
+  context_.tensors = out;
+  context_.tensors_size = count;
+  return kTfLiteOk;
+}
+
+TfLiteStatus MicroInterpreter::InitNodes() {
+  const auto* ops = graph_->operators();
+  const size_t count = ops != nullptr ? ops->size() : 0;
+  if (count > 0) {
+    nodes_ = static_cast<NodeEntry*>(allocator_.AllocatePersistent(count * sizeof(NodeEntry)));
+    if (nodes_ == nullptr) {
+      allocator_.ReportOutOfMemory("node structs");
+      return kTfLiteError;
+    }
+  }
+  num_nodes_ = count;
+  for (size_t i = 0; i < count; ++i) {
+    const tflite::Operator* op = ops->Get(static_cast<flatbuffers::uoffset_t>(i));
+    const tflite::OperatorCode* code = model_->operator_codes()->Get(op->opcode_index());
+    const int32_t builtin = micro_runtime::EffectiveBuiltinCode(code);
+    const bool is_custom = builtin == static_cast<int32_t>(tflite::BuiltinOperator::CUSTOM);
+    NodeEntry& entry = nodes_[i];
+    entry.node.inputs = AsIntArray(op->inputs());
+    entry.node.outputs = AsIntArray(op->outputs());
+    entry.node.builtin_data = nullptr;
+    entry.node.user_data = nullptr;
+    entry.node.custom_initial_data = nullptr;
+    entry.node.custom_initial_data_size = 0;
+    entry.registration =
+        resolver_.Find(builtin, is_custom ? code->custom_code()->c_str() : nullptr, code->version());
+    if (entry.registration == nullptr) return kTfLiteError;  // the resolver said why
+    if (is_custom) {
+      if (op->custom_options() != nullptr) {
+        entry.node.custom_initial_data = op->custom_options()->data();
+        entry.node.custom_initial_data_size = static_cast<int32_t>(op->custom_options()->size());
+      }
+    } else {
+      TF_LITE_ENSURE_OK(&context_, micro_runtime::ParseBuiltinOptions(op, builtin, static_cast<int>(i),
+                                                                      ParserAllocate, this,
+                                                                      &entry.node.builtin_data));
+    }
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus MicroInterpreter::AllocateSteps() {
+  TF_LITE_ENSURE_OK(&context_, InitTensors());
+  TF_LITE_ENSURE_OK(&context_, InitNodes());
+  char name[16];
+
+  state_ = State::kInitializing;
+  for (size_t i = 0; i < num_nodes_; ++i) {
+    NodeEntry& entry = nodes_[i];
+    current_op_ = static_cast<int>(i);
+    if (entry.registration->init != nullptr) {
+      const char* data = static_cast<const char*>(entry.node.custom_initial_data);
+      entry.node.user_data = entry.registration->init(&context_, data,
+                                                      static_cast<size_t>(entry.node.custom_initial_data_size));
+    }
+    initialized_nodes_ = i + 1;
+    if (allocator_.out_of_memory()) {
+      char what[48];
+      MicroSnprintf(what, sizeof(what), "init of operator %d (%s)", static_cast<int>(i),
+                    OpName(static_cast<int>(i), name, sizeof(name)));
+      allocator_.ReportOutOfMemory(what);
+      return kTfLiteError;
+    }
+  }
+
+  state_ = State::kPreparing;
+  for (size_t i = 0; i < num_nodes_; ++i) {
+    NodeEntry& entry = nodes_[i];
+    current_op_ = static_cast<int>(i);
+    const TfLiteStatus status =
+        entry.registration->prepare != nullptr ? entry.registration->prepare(&context_, &entry.node) : kTfLiteOk;
+    if (allocator_.out_of_memory()) {
+      char what[48];
+      MicroSnprintf(what, sizeof(what), "prepare of operator %d (%s)", static_cast<int>(i),
+                    OpName(static_cast<int>(i), name, sizeof(name)));
+      allocator_.ReportOutOfMemory(what);
+      return kTfLiteError;
+    }
+    if (status != kTfLiteOk) {
+      MicroPrintf("operator %d (%s) failed to prepare", static_cast<int>(i),
+                  OpName(static_cast<int>(i), name, sizeof(name)));
+      return kTfLiteError;
+    }
+  }
+  current_op_ = -1;
+
+  TF_LITE_ENSURE_OK(&context_, allocator_.Commit(model_, graph_, context_.tensors, context_.tensors_size));
+
+  // Variable tensors (state kept between invocations) start at zero.
+  for (size_t i = 0; i < context_.tensors_size; ++i) {
+    TfLiteTensor& t = context_.tensors[i];
+    if (t.data.raw != nullptr && !t.is_constant &&
+        graph_->tensors()->Get(static_cast<flatbuffers::uoffset_t>(i))->is_variable()) {
+      uint8_t* bytes = t.data.uint8;
+      for (size_t b = 0; b < t.bytes; ++b) bytes[b] = 0;
+    }
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus MicroInterpreter::AllocateTensors() {
+  if (model_ == nullptr) {
+    MicroPrintf("AllocateTensors: the model was rejected when the interpreter was created (see the error above)");
+    return kTfLiteError;
+  }
+  if (state_ == State::kReady) return kTfLiteOk;
+  if (state_ == State::kFailed) Fail();  // forget the previous attempt
+  allocator_.Reset();
+  if (AllocateSteps() != kTfLiteOk) {
+    Fail();
+    allocator_.Reset();
+    return kTfLiteError;
+  }
+  state_ = State::kReady;
+  return kTfLiteOk;
+}
+
+TfLiteStatus MicroInterpreter::Invoke() {
+  if (state_ != State::kReady) {
+    MicroPrintf("Invoke() called without a successful AllocateTensors(); call AllocateTensors() first and check "
+                "its status");
+    return kTfLiteError;
+  }
+  char name[16];
+  for (size_t i = 0; i < num_nodes_; ++i) {
+    NodeEntry& entry = nodes_[i];
+    if (entry.registration->invoke == nullptr) continue;
+    if (entry.registration->invoke(&context_, &entry.node) != kTfLiteOk) {
+      MicroPrintf("operator %d (%s) failed to invoke", static_cast<int>(i),
+                  OpName(static_cast<int>(i), name, sizeof(name)));
+      return kTfLiteError;
+    }
+  }
+  return kTfLiteOk;
+}
+
+TfLiteTensor* MicroInterpreter::IoTensor(const flatbuffers::Vector<int32_t>* list, size_t index, const char* what) {
+  if (state_ != State::kReady) {
+    MicroPrintf("%s(%u) called without a successful AllocateTensors()", what, static_cast<unsigned>(index));
+    return nullptr;
+  }
+  const size_t size = list != nullptr ? list->size() : 0;
+  if (index >= size) {
+    MicroPrintf("%s(%u): the model has %u %ss", what, static_cast<unsigned>(index), static_cast<unsigned>(size),
+                what);
+    return nullptr;
+  }
+  return &context_.tensors[list->Get(static_cast<flatbuffers::uoffset_t>(index))];
+}
+
+TfLiteTensor* MicroInterpreter::input(size_t index) {
+  return IoTensor(graph_ != nullptr ? graph_->inputs() : nullptr, index, "input");
+}
+
+TfLiteTensor* MicroInterpreter::output(size_t index) {
+  return IoTensor(graph_ != nullptr ? graph_->outputs() : nullptr, index, "output");
+}
+
+TfLiteTensor* MicroInterpreter::tensor(size_t index) {
+  if (state_ != State::kReady || index >= context_.tensors_size) return nullptr;
+  return &context_.tensors[index];
+}
+
+size_t MicroInterpreter::inputs_size() const {
+  return graph_ != nullptr && graph_->inputs() != nullptr ? graph_->inputs()->size() : 0;
+}
+
+size_t MicroInterpreter::outputs_size() const {
+  return graph_ != nullptr && graph_->outputs() != nullptr ? graph_->outputs()->size() : 0;
+}
+
+size_t MicroInterpreter::tensors_size() const {
+  return graph_ != nullptr && graph_->tensors() != nullptr ? graph_->tensors()->size() : 0;
+}
+
+size_t MicroInterpreter::operators_size() const {
+  return graph_ != nullptr && graph_->operators() != nullptr ? graph_->operators()->size() : 0;
+}

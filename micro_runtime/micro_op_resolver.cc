@@ -1,0 +1,136 @@
+#include "micro_runtime/micro_op_resolver.h"
+
+#include "micro_runtime/micro_log.h"
+
+namespace {
+
+struct OpName {
+  int16_t code;
+  const char* name;
+};
+
+// Names for error messages. A short table instead of the schema's full name
+// list keeps ~4 KB of strings out of small flash images.
+const OpName kOpNames[] = {
+    {0, "ADD"},
+    {1, "AVERAGE_POOL_2D"},
+    {2, "CONCATENATION"},
+    {3, "CONV_2D"},
+    {4, "DEPTHWISE_CONV_2D"},
+    {6, "DEQUANTIZE"},
+    {9, "FULLY_CONNECTED"},
+    {14, "LOGISTIC"},
+    {17, "MAX_POOL_2D"},
+    {18, "MUL"},
+    {19, "RELU"},
+    {21, "RELU6"},
+    {22, "RESHAPE"},
+    {25, "SOFTMAX"},
+    {28, "TANH"},
+    {32, "CUSTOM"},
+    {34, "PAD"},
+    {40, "MEAN"},
+    {41, "SUB"},
+    {49, "SPLIT"},
+    {66, "SIN"},
+    {114, "QUANTIZE"},
+    {117, "HARD_SWISH"},
+    {150, "GELU"},
+};
+
+bool SameName(const char* a, const char* b) {
+  while (*a != '\0' && *a == *b) {
+    ++a;
+    ++b;
+  }
+  return *a == *b;
+}
+
+}  // namespace
+
+const char* BuiltinOperatorName(int32_t code) {
+  for (const OpName& entry : kOpNames) {
+    if (entry.code == code) return entry.name;
+  }
+  return nullptr;
+}
+
+const MicroOpResolver::Entry* MicroOpResolver::FindEntry(int32_t builtin_code, const char* custom_name) const {
+  for (size_t i = 0; i < count_; ++i) {
+    const Entry& e = entries_[i];
+    if (custom_name == nullptr) {
+      if (e.custom_name == nullptr && e.builtin_code == builtin_code) return &e;
+    } else if (e.custom_name != nullptr && SameName(e.custom_name, custom_name)) {
+      return &e;
+    }
+  }
+  return nullptr;
+}
+
+TfLiteStatus MicroOpResolver::Add(int32_t builtin_code, const char* custom_name, const TfLiteRegistration& reg,
+                                  int min_version, int max_version) {
+  const char* name = custom_name != nullptr ? custom_name : BuiltinOperatorName(builtin_code);
+  if (min_version < 1 || max_version < min_version || max_version > 0x7fff) {
+    MicroPrintf("op resolver: invalid version range %d-%d for op '%s'; use 1 <= min_version <= max_version",
+                min_version, max_version, name != nullptr ? name : "?");
+    return kTfLiteError;
+  }
+  if (FindEntry(builtin_code, custom_name) != nullptr) {
+    if (name != nullptr) {
+      MicroPrintf("op resolver: op '%s' is already registered; register each op once", name);
+    } else {
+      MicroPrintf("op resolver: builtin opcode %d is already registered; register each op once",
+                  static_cast<int>(builtin_code));
+    }
+    return kTfLiteError;
+  }
+  if (count_ >= capacity_) {
+    MicroPrintf("op resolver: full (%u ops) while adding '%s'; raise the N of MicroMutableOpResolver<N>",
+                static_cast<unsigned>(capacity_), name != nullptr ? name : "?");
+    return kTfLiteError;
+  }
+  Entry& e = entries_[count_++];
+  e.registration = reg;
+  e.custom_name = custom_name;
+  e.builtin_code = builtin_code;
+  e.min_version = static_cast<int16_t>(min_version);
+  e.max_version = static_cast<int16_t>(max_version);
+  return kTfLiteOk;
+}
+
+const TfLiteRegistration* MicroOpResolver::Find(int32_t builtin_code, const char* custom_name,
+                                                int32_t version) const {
+  const Entry* e = FindEntry(builtin_code, custom_name);
+  const char* name = custom_name != nullptr ? custom_name : BuiltinOperatorName(builtin_code);
+  if (e == nullptr) {
+    if (custom_name != nullptr) {
+      MicroPrintf("Encountered unresolved custom op: %s.", custom_name);
+    } else if (name != nullptr) {
+      MicroPrintf("Didn't find op for builtin opcode '%s' version '%d'", name, static_cast<int>(version));
+    } else {
+      MicroPrintf("Didn't find op for builtin opcode '%d' version '%d'", static_cast<int>(builtin_code),
+                  static_cast<int>(version));
+    }
+    return nullptr;
+  }
+  char code_text[16];
+  if (name == nullptr) {
+    MicroSnprintf(code_text, sizeof(code_text), "%d", static_cast<int>(builtin_code));
+    name = code_text;
+  }
+  if (version > e->max_version) {
+    MicroPrintf(
+        "Op '%s' version %d in the model is newer than this runtime supports (versions %d-%d); "
+        "rebuild with a newer micro_runtime or re-convert the model",
+        name, static_cast<int>(version), e->min_version, e->max_version);
+    return nullptr;
+  }
+  if (version < e->min_version) {
+    MicroPrintf(
+        "Op '%s' version %d in the model is older than this runtime supports (versions %d-%d); "
+        "re-convert the model with a current converter",
+        name, static_cast<int>(version), e->min_version, e->max_version);
+    return nullptr;
+  }
+  return &e->registration;
+}
