@@ -37,6 +37,32 @@ class ProcessOutcome:
     start_error: str | None = None  # the program could not be started at all
 
 
+class _Tail:
+    """Follows a file another process appends to; hands out complete lines only."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offset = 0
+        self.pending = b""
+
+    def read_lines(self) -> bytes:
+        try:
+            with self.path.open("rb") as handle:
+                handle.seek(self.offset)
+                data = handle.read()
+        except OSError:
+            return b""  # not created yet
+        self.offset += len(data)
+        self.pending += data
+        cut = self.pending.rfind(b"\n") + 1
+        complete, self.pending = self.pending[:cut], self.pending[cut:]
+        return complete
+
+    def rest(self) -> bytes:
+        rest, self.pending = self.pending, b""
+        return rest
+
+
 def _kill_group(proc: subprocess.Popen[bytes], term_first: bool) -> None:
     """Ends the process group and reaps the leader; safe if it already exited.
 
@@ -68,8 +94,15 @@ def run_process(
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
     term_first: bool = False,
+    log_from_stdout: bool = True,
+    tail_files: Sequence[Path] = (),
 ) -> ProcessOutcome:
-    """Runs ``argv`` until it exits, prints an end marker (plus a grace), or times out."""
+    """Runs ``argv`` until it exits, prints an end marker (plus a grace), or times out.
+
+    ``tail_files`` are files the program writes the device output into (Renode's UART
+    file backends); they are polled and merged into the log line by line, in arrival
+    order. With ``log_from_stdout=False`` stdout is only diagnostics (returned as stderr).
+    """
     start = time.monotonic()
     try:
         proc = subprocess.Popen(
@@ -88,7 +121,19 @@ def run_process(
     log = bytearray()
     err = bytearray()
     sel = selectors.DefaultSelector()
-    streams = {proc.stdout: log} if merge_stderr else {proc.stdout: log, proc.stderr: err}
+    if not log_from_stdout:
+        streams = {proc.stdout: err} if merge_stderr else {proc.stdout: err, proc.stderr: err}
+    else:
+        streams = {proc.stdout: log} if merge_stderr else {proc.stdout: log, proc.stderr: err}
+    tails = [_Tail(path) for path in tail_files]
+
+    def pump_tails() -> None:
+        for tail in tails:
+            data = tail.read_lines()
+            if data:
+                log.extend(data)
+                detector.feed(data)
+
     for stream in streams:
         assert stream is not None
         os.set_blocking(stream.fileno(), False)
@@ -121,6 +166,7 @@ def run_process(
                 pump(max(0.0, min(_POLL_S, limit - now)))
             else:
                 time.sleep(max(0.0, min(_POLL_S, limit - now)))
+            pump_tails()
             if end_at is None and detector.crash_seen:
                 end_at, end_reason = time.monotonic() + CRASH_GRACE_S, "crash"
             elif end_at is None and detector.ended:
@@ -131,6 +177,7 @@ def run_process(
                 drain_until = time.monotonic() + _DRAIN_S
                 while sel.get_map() and time.monotonic() < drain_until:
                     pump(_DRAIN_S)
+                pump_tails()
                 returncode = code
                 end_reason = "crash" if detector.crash_seen or code < 0 else "exit"
                 break
@@ -143,6 +190,11 @@ def run_process(
                 break
     finally:
         _kill_group(proc, term_first)
+        pump_tails()
+        for tail in tails:
+            rest = tail.rest()
+            log.extend(rest)
+            detector.feed(rest)
         detector.flush()
         sel.close()
         for stream in streams:

@@ -1,0 +1,145 @@
+"""Renode runner: discovery, skip reasons, command line, file-tail merging; a real run when Renode exists."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.boards import load_board
+from harness.log_parser import parse_log
+from harness.runners import default_backend, get_runner, renode
+from harness.runners._process import run_process
+from harness.runners.testfw import build_mini_firmware, mini_board, toolchain_missing
+
+
+@pytest.fixture
+def no_renode(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A machine without Renode: empty PATH, no $RENODE, an empty home config."""
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    monkeypatch.delenv("RENODE", raising=False)
+    config = tmp_path / "home" / ".config" / "renode"
+    monkeypatch.setattr(renode, "RENODE_RUN_DIR", config)
+    return config
+
+
+def _fake_install(path: Path) -> Path:
+    """An executable file named renode (discovery only checks that it can be executed)."""
+    path.mkdir(parents=True, exist_ok=True)
+    exe = path / "renode"
+    exe.write_text("#!/bin/sh\nexit 0\n")
+    exe.chmod(0o755)
+    return exe
+
+
+def test_not_found_reason_lists_places_and_install(no_renode: Path) -> None:
+    reason = get_runner("renode").unavailable_reason(mini_board()) or ""
+    assert reason.startswith("Renode not found: install it from renode.io or `pip install renode-run")
+    assert "renode-run download" in reason
+    for place in ("$RENODE", "PATH", str(no_renode / "renode-run.path"), str(no_renode / "renode-run.download")):
+        assert place in reason
+    run = get_runner("renode").run(Path("fw.elf"), mini_board(), 5)
+    assert run.end_reason == "infra-error" and "Renode not found" in (run.infra_error or "")
+    assert parse_log(run.log, run).outcome == "infra-error"
+
+
+def test_default_backend_without_renode_is_qemu(no_renode: Path) -> None:
+    assert default_backend(mini_board()) == "qemu"
+    assert default_backend(load_board("host")) == "host"
+
+
+@pytest.mark.parametrize("how", ["env-file", "env-dir", "path-file", "json", "download"])
+def test_discovery(no_renode: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, how: str) -> None:
+    if how.startswith("env"):
+        exe = _fake_install(tmp_path / "opt renode")
+        monkeypatch.setenv("RENODE", str(exe if how == "env-file" else exe.parent))
+    elif how == "path-file":
+        exe = _fake_install(tmp_path / "portable")
+        no_renode.mkdir(parents=True)
+        (no_renode / "renode-run.path").write_text(f"{exe.parent}\n")
+    elif how == "json":
+        exe = _fake_install(tmp_path / "installed")
+        no_renode.mkdir(parents=True)
+        (no_renode / "renode-run.json").write_text(json.dumps({"version": "2.0", "default": {"x": str(exe.parent)}}))
+    else:
+        exe = _fake_install(no_renode / "renode-run.download" / "dotnet-portable" / "renode-1.15.3+20240101gitabcdef12")
+    assert renode.find_renode() == exe
+    assert get_runner("renode").unavailable_reason(mini_board()) is None
+    assert default_backend(mini_board()) == "renode"
+
+
+def test_not_executable_is_not_found(no_renode: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    exe = _fake_install(tmp_path / "r")
+    exe.chmod(0o644)
+    monkeypatch.setenv("RENODE", str(exe))
+    assert renode.find_renode() is None
+
+
+def test_board_without_renode_table(no_renode: Path) -> None:
+    import dataclasses
+
+    board = dataclasses.replace(mini_board(), raw={"qemu": {"machine": "x"}})
+    assert "no [renode] table" in (get_runner("renode").unavailable_reason(board) or "")
+    assert "host backend" in (get_runner("renode").unavailable_reason(load_board("host")) or "")
+
+
+def test_command_line_quotes_paths() -> None:
+    argv = renode.renode_command(
+        Path("/opt/renode/renode"),
+        Path("/w/my fw.elf"),
+        Path("/repo dir/renode/b.resc"),
+        Path("/t/uart.log"),
+        Path("/t/semi.log"),
+    )
+    assert argv[:4] == ["/opt/renode/renode", "--disable-xwt", "--console", "--plain"]
+    commands = [argv[i + 1] for i, arg in enumerate(argv) if arg == "-e"]
+    assert commands == [
+        "$elf=@/w/my\\ fw.elf",
+        "$uart_log=@/t/uart.log",
+        "$semihosting_log=@/t/semi.log",
+        "include @/repo\\ dir/renode/b.resc",
+        "start",
+    ]
+
+
+def test_file_tails_merge_whole_lines_and_end_at_sentinel(tmp_path: Path) -> None:
+    """The mechanism the Renode runner relies on, driven by a real writer process."""
+    a, b = tmp_path / "a.log", tmp_path / "b.log"
+    writer = (
+        "import sys, time\n"
+        "a, b = open(sys.argv[1], 'w'), open(sys.argv[2], 'w')\n"
+        "a.write('Testing One\\nhalf of '); a.flush(); time.sleep(0.2)\n"
+        "b.write('uart line\\n'); b.flush(); time.sleep(0.2)\n"
+        "a.write('a line\\n1/1 tests passed\\n~~~ALL TESTS PASSED~~~\\n'); a.flush()\n"
+        "time.sleep(60)\n"
+    )
+    lines: list[str] = []
+    start = time.monotonic()
+    out = run_process(
+        [sys.executable, "-c", writer, a, b],
+        30,
+        lines.append,
+        merge_stderr=True,
+        log_from_stdout=False,
+        tail_files=(a, b),
+    )
+    assert time.monotonic() - start < 3
+    assert out.end_reason == "end-marker" and out.returncode is None
+    assert lines == ["Testing One", "uart line", "half of a line", "1/1 tests passed", "~~~ALL TESTS PASSED~~~"]
+    assert parse_log(out.log).outcome == "passed"
+
+
+@pytest.mark.emulator
+def test_real_renode_run(tmp_path: Path) -> None:
+    if renode.find_renode() is None:
+        pytest.skip(f"Renode not found: {renode.INSTALL_HINT}")
+    if toolchain_missing():
+        pytest.skip(toolchain_missing())
+    board = mini_board()
+    for mode, outcome in (("PASS", "passed"), ("FAIL", "failed"), ("CRASH", "crashed")):
+        elf = build_mini_firmware(mode, tmp_path)
+        run = get_runner("renode").run(elf, board, 60)
+        assert parse_log(run.log, run, elf, board).outcome == outcome, run
