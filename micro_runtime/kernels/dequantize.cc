@@ -13,10 +13,10 @@ TfLiteStatus DequantizePrepare(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* output = GetOutput(context, node, 0);
   if (input->type != kTfLiteInt8 && input->type != kTfLiteInt16) {
-    return micro_runtime::ReportUnsupportedType(kOp, input->type, "int8, int16 input");
+    return micro_runtime::ReportUnsupportedType(kOp, input->type, "int8, int16", "input");
   }
   if (output->type != kTfLiteFloat32) {
-    return micro_runtime::ReportUnsupportedType(kOp, output->type, "float32 output");
+    return micro_runtime::ReportUnsupportedType(kOp, output->type, "float32", "output");
   }
   if (input->params.scales != nullptr && input->params.scales->size > 1) {
     MicroPrintf("%s: per-channel input quantization not supported; quantize the tensor per-tensor",

@@ -56,9 +56,11 @@ TfLiteStatus CheckNodeIo(const char* op, TfLiteContext* context, const TfLiteNod
   return kTfLiteOk;
 }
 
-TfLiteStatus ReportUnsupportedType(const char* op, TfLiteType type, const char* supported) {
+TfLiteStatus ReportUnsupportedType(const char* op, TfLiteType type, const char* supported,
+                                   const char* what) {
   char name[16];
-  MicroPrintf("%s: type %s not supported (%s)", op, LowerTypeName(type, name, sizeof(name)), supported);
+  MicroPrintf("%s: %s%stype %s not supported (%s)", op, what == nullptr ? "" : what,
+              what == nullptr ? "" : " ", LowerTypeName(type, name, sizeof(name)), supported);
   return kTfLiteError;
 }
 

@@ -17,8 +17,10 @@ namespace micro_runtime {
 TfLiteStatus CheckNodeIo(const char* op, TfLiteContext* context, const TfLiteNode* node,
                          int min_inputs, int max_inputs, int outputs);
 
-// Logs "<op>: type <name> not supported (<supported>)"; returns kTfLiteError.
-TfLiteStatus ReportUnsupportedType(const char* op, TfLiteType type, const char* supported);
+// Logs "<op>: type <name> not supported (<supported>)", or with `what`
+// "<op>: <what> type <name> not supported (<supported>)"; returns kTfLiteError.
+TfLiteStatus ReportUnsupportedType(const char* op, TfLiteType type, const char* supported,
+                                   const char* what = nullptr);
 
 // Checks that two tensors (input and output, or two inputs) have the same
 // type; logs and fails otherwise.

@@ -22,10 +22,10 @@ TfLiteStatus QuantizePrepare(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* output = GetOutput(context, node, 0);
   if (input->type != kTfLiteFloat32 && input->type != kTfLiteInt8) {
-    return micro_runtime::ReportUnsupportedType(kOp, input->type, "float32, int8 input");
+    return micro_runtime::ReportUnsupportedType(kOp, input->type, "float32, int8", "input");
   }
   if (output->type != kTfLiteInt8) {
-    return micro_runtime::ReportUnsupportedType(kOp, output->type, "int8 output");
+    return micro_runtime::ReportUnsupportedType(kOp, output->type, "int8", "output");
   }
   TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameShape(kOp, input, output));
 

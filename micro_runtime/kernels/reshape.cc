@@ -52,7 +52,7 @@ TfLiteStatus ReshapePrepare(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* shape = NumInputs(node) == 2 ? GetInput(context, node, 1) : nullptr;
   if (shape != nullptr && shape->is_constant && shape->data.raw_const != nullptr) {
     if (shape->type != kTfLiteInt32) {
-      return micro_runtime::ReportUnsupportedType(kOp, shape->type, "int32 shape tensor");
+      return micro_runtime::ReportUnsupportedType(kOp, shape->type, "int32", "shape tensor");
     }
     const int32_t rank = ElementCount(shape->dims);
     return CheckRequestedShape(shape->data.i32, rank, output);

@@ -1,0 +1,98 @@
+// QUANTIZE kernel tests. Expected values come from the TFLM reference
+// interpreter (tflite-micro Python package) on one-op models; the per-channel
+// case is hand-computed. Note the ties: TFLM rounds x / scale = k + 0.5 away
+// from zero (LiteRT rounds some of them to even), and this kernel follows TFLM.
+#include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/micro_test.h"
+#include "micro_runtime/testing/kernel_runner.h"
+#include "micro_runtime/testing/test_helpers.h"
+
+namespace {
+
+const int32_t kIn[] = {1, 0};
+const int32_t kOut[] = {1, 1};
+
+TfLiteStatus Run(TfLiteTensor input, TfLiteTensor output) {
+  TfLiteTensor tensors[] = {input, output};
+  KernelRunner runner(Register_QUANTIZE(), tensors, 2, IntArrayFromInts(kIn), IntArrayFromInts(kOut),
+                      nullptr);
+  TF_LITE_ENSURE_OK(runner.context(), runner.InitAndPrepare());
+  return runner.Invoke();
+}
+
+}  // namespace
+
+TF_LITE_MICRO_TESTS_BEGIN
+
+TF_LITE_MICRO_TEST(FloatToInt8TiesAndSaturation) {
+  const int32_t shape[] = {2, 2, 6};
+  float input[] = {-100.0f, -1.25f, -0.75f, -0.25f, 0.0f, 0.25f, 0.75f, 1.25f, 3.3f, 60.0f, 70.0f, 1e9f};
+  int8_t output[12] = {0};
+  const int8_t expected[] = {-128, -6, -5, -4, -3, -2, -1, 0, 4, 117, 127, 127};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateTensor(input, dims), CreateQuantizedTensor(output, dims, 0.5f, -3)));
+  for (int i = 0; i < 12; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], output[i]);
+}
+
+TF_LITE_MICRO_TEST(FloatToInt8NearTies) {
+  // x / scale lands within 1e-7 of k + 0.5: the float division decides.
+  const int32_t shape[] = {1, 5};
+  float input[] = {-0.6080192f, -0.07886441f, 0.22641718f, 0.1f, -0.3f};
+  int8_t output[5] = {0};
+  const int8_t expected[] = {-42, 62, 123, 98, 19};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateTensor(input, dims),
+                                         CreateQuantizedTensor(output, dims, 0.0050880266f, 78)));
+  for (int i = 0; i < 5; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], output[i]);
+}
+
+TF_LITE_MICRO_TEST(FloatToInt8PerChannel) {
+  // Channels along dimension 1 with scales 0.1, 0.5, 1.0 (zero point 0):
+  // 1/0.1=10, 1/0.5=2, 1/1=1, -0.26/0.1=-2.6->-3, 2.75/0.5=5.5->6, -3.5->-4.
+  const int32_t shape[] = {2, 2, 3};
+  float scales[] = {3, 0.1f, 0.5f, 1.0f};
+  float input[] = {1.0f, 1.0f, 1.0f, -0.26f, 2.75f, -3.5f};
+  int8_t output[6] = {0};
+  const int8_t expected[] = {10, 2, 1, -3, 6, -4};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateTensor(input, dims),
+                                         CreatePerChannelQuantizedTensor(output, dims, FloatArrayFromFloats(scales),
+                                                                         1, false)));
+  for (int i = 0; i < 6; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], output[i]);
+}
+
+TF_LITE_MICRO_TEST(Int8Requantize) {
+  const int32_t shape[] = {1, 8};
+  int8_t input[] = {-128, -77, -1, 0, 1, 33, 90, 127};
+  int8_t output[8] = {0};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  const int8_t down[] = {-40, -20, 11, 11, 12, 24, 47, 62};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateQuantizedTensor(input, dims, 0.02f, -10),
+                                         CreateQuantizedTensor(output, dims, 0.05f, 7)));
+  for (int i = 0; i < 8; ++i) TF_LITE_MICRO_EXPECT_EQ(down[i], output[i]);
+  const int8_t up[] = {-128, -128, -30, -28, -25, 55, 127, 127};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateQuantizedTensor(input, dims, 0.05f, 7),
+                                         CreateQuantizedTensor(output, dims, 0.02f, -10)));
+  for (int i = 0; i < 8; ++i) TF_LITE_MICRO_EXPECT_EQ(up[i], output[i]);
+}
+
+TF_LITE_MICRO_TEST(BadTensorsFail) {
+  const int32_t shape[] = {1, 4};
+  const int32_t other[] = {1, 3};
+  float f[4] = {0};
+  float f_out[4] = {0};
+  int16_t s[4] = {0};
+  int8_t q[4] = {0};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  // float -> float is not a quantization.
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateTensor(f, dims), CreateTensor(f_out, dims)));
+  // int16 input.
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateTensor(s, dims), CreateQuantizedTensor(q, dims, 0.1f, 0)));
+  // Shape mismatch.
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError,
+                          Run(CreateTensor(f, dims), CreateQuantizedTensor(q, IntArrayFromInts(other), 0.1f, 0)));
+  // Zero output scale.
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateTensor(f, dims), CreateQuantizedTensor(q, dims, 0.0f, 0)));
+}
+
+TF_LITE_MICRO_TESTS_END
