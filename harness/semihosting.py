@@ -222,3 +222,42 @@ def drive(
     finally:
         if service is not None:
             service.cleanup()
+
+
+class RttPoller:
+    """Drains RTT up channel 0 into a LogSink; a callable for ``drive(pollers=...)``.
+
+    Uses pyOCD's ``GenericRTTControlBlock`` on any target with pyOCD's memory API.
+    The firmware may set its control block up only at its first log line, so
+    until it is found every poll looks again (cheap: the address is exact when
+    the ELF has the ``_SEGGER_RTT`` symbol).
+    """
+
+    def __init__(self, target: Any, sink: LogSink, address: int | None, search_size: int | None = None) -> None:
+        self.target = target
+        self.sink = sink
+        self.address = address
+        self.search_size = search_size
+        self._channel: Any = None
+        self.error: str | None = None
+
+    def __call__(self) -> None:
+        from pyocd.core import exceptions
+        from pyocd.debug.rtt import GenericRTTControlBlock
+
+        try:
+            if self._channel is None:
+                block = GenericRTTControlBlock(self.target, address=self.address, size=self.search_size)
+                try:
+                    block.start()
+                except exceptions.RTTError:
+                    return  # not set up yet
+                if not block.up_channels:
+                    return
+                self._channel = block.up_channels[0]
+            data = self._channel.read()
+        except exceptions.Error as error:
+            self.error = f"RTT read failed: {error}"
+            return
+        if data:
+            self.sink.feed(bytes(data))

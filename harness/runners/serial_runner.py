@@ -1,0 +1,253 @@
+"""Runs firmware on a board whose log comes over a serial port (UART).
+
+Any pyserial URL works: ``/dev/ttyACM0``, ``socket://127.0.0.1:4000`` (QEMU's
+UART on TCP, ser2net), ``rfc2217://host:port``. The device is started by a
+*starter* (flash + reset through a probe or a GDB server, a DTR/RTS reset
+pulse, or nothing when the device starts on its own), after the port is open
+so no line is lost.
+
+Start handshake (firmware built with ``-DMICRO_START_HANDSHAKE=1``, see
+boards/cortex_m/handshake.c and docs/hardware.md): the firmware waits up to
+2 s for any byte on its UART, then prints ``~~~MICRO START~~~`` and runs the
+tests. The runner pokes one byte (``\\n``) every 100 ms until it sees the
+marker, so the first lines are not lost while a USB serial port re-enumerates
+after reset. Firmware without the handshake simply starts talking; the pokes
+are harmless.
+
+Every read is bounded by ONE overall deadline (``timeout_s``).
+
+Board file, table ``[serial]`` (the hardware map overrides per device):
+  url = "/dev/ttyUSB0"    baudrate = 115200    reset = "none" | "dtr" | "rts"
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.boards import Board
+from harness.runners.base import CRASH_GRACE_S, SENTINEL_GRACE_S, RunResult
+from harness.semihosting import LogSink
+
+START_MARKER = "~~~MICRO START~~~"
+HANDSHAKE_BYTE = b"\n"
+HANDSHAKE_INTERVAL_S = 0.1
+# How long the runner pokes before giving up on the handshake (firmware waits 2 s).
+HANDSHAKE_WINDOW_S = 3.0
+RESET_PULSE_S = 0.1
+_READ_TIMEOUT_S = 0.05
+_INSTALL = "install it: pip install pyserial"
+
+
+class SerialPortError(Exception):
+    """The port cannot be opened or read, with the fix in the message."""
+
+
+def open_port(url: str, baudrate: int = 115200) -> Any:
+    """Opens ``url`` with a short read timeout; raises SerialPortError with the fix."""
+    try:
+        import serial
+    except ImportError as error:  # pragma: no cover - pyserial is a dependency
+        raise SerialPortError(f"pyserial is not installed; {_INSTALL}") from error
+    try:
+        return serial.serial_for_url(url, baudrate=baudrate, timeout=_READ_TIMEOUT_S, write_timeout=1.0)
+    except (serial.SerialException, ValueError, OSError) as error:
+        hint = (
+            "is the emulator/ser2net running and the port right?"
+            if "://" in url
+            else "is the cable plugged in, the name right (harness devices scan), and are you in the 'dialout' group?"
+        )
+        raise SerialPortError(f"cannot open serial port {url}: {error}; {hint}") from error
+
+
+def pulse_reset(port: Any, line: str) -> None:
+    """Resets the board through DTR or RTS (wired to NRST through a USB-serial adapter)."""
+    if line not in ("dtr", "rts"):
+        raise ValueError(f"unknown serial reset line {line!r}; use 'dtr' or 'rts'")
+    setattr(port, line, True)
+    time.sleep(RESET_PULSE_S)
+    setattr(port, line, False)
+
+
+class SerialReader:
+    """Background reader: everything from the port goes into a LogSink until stopped.
+
+    Used by the probe backends to merge a board's UART with semihosting/RTT.
+    """
+
+    def __init__(self, port: Any, sink: LogSink) -> None:
+        self.port = port
+        self.sink = sink
+        self.error: str | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="serial-reader", daemon=True)
+
+    def start(self) -> SerialReader:
+        self._thread.start()
+        return self
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                data = self.port.read(4096)
+            except Exception as error:  # serial.SerialException, OSError: report, do not crash the run
+                self.error = f"serial port read failed: {error}"
+                return
+            if data:
+                self.sink.feed(data)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=1.0)
+
+
+@dataclass
+class SerialConfig:
+    url: str
+    baudrate: int = 115200
+    reset: str = "none"  # "none" | "dtr" | "rts" (probe resets are done by the starter)
+    handshake: bool = True
+
+    @staticmethod
+    def from_board(board: Board) -> SerialConfig | None:
+        table = board.section("serial")
+        if not table.get("url"):
+            return None
+        return SerialConfig(
+            url=str(table["url"]),
+            baudrate=int(table.get("baudrate", 115200)),
+            reset=str(table.get("reset", "none")),
+            handshake=bool(table.get("handshake", True)),
+        )
+
+
+# A starter brings the firmware up once the port is open: flash + reset by a probe,
+# load through a GDB server... It returns an error text (infra failure) or None.
+Starter = Callable[[Path, Board], "str | None"]
+
+
+class SerialRunner:
+    name = "serial"
+
+    def __init__(self, config: SerialConfig | None = None, starter: Starter | None = None) -> None:
+        self.config = config
+        self.starter = starter
+
+    def _config(self, board: Board) -> SerialConfig | None:
+        return self.config or SerialConfig.from_board(board)
+
+    def unavailable_reason(self, board: Board) -> str | None:
+        if board.is_host:
+            return f"board '{board.name}' is native; use the host backend"
+        try:
+            import serial  # noqa: F401
+        except ImportError:  # pragma: no cover
+            return f"pyserial is not installed; {_INSTALL}"
+        if self._config(board) is None:
+            return (
+                f"no serial port for board '{board.name}': pass --hardware-map (harness devices scan) "
+                f'or add [serial] url = "/dev/ttyUSB0" to {board.path / "board.toml"}'
+            )
+        return None
+
+    def run(
+        self,
+        elf: Path,
+        board: Board,
+        timeout_s: float,
+        on_line: Callable[[str], None] | None = None,
+    ) -> RunResult:
+        start = time.monotonic()
+        deadline = start + timeout_s
+        reason = self.unavailable_reason(board)
+        config = self._config(board)
+        if reason is not None or config is None:
+            return RunResult(self.name, b"", None, False, 0.0, "infra-error", infra_error=reason)
+        try:
+            port = open_port(config.url, config.baudrate)
+        except SerialPortError as error:
+            return RunResult(self.name, b"", None, False, time.monotonic() - start, "infra-error", str(error))
+        sink = LogSink(on_line)
+        try:
+            try:
+                port.reset_input_buffer()  # stale bytes of a previous run
+            except Exception:  # not every URL handler supports it
+                pass
+            if self.starter is not None:
+                error_text = self.starter(Path(elf), board)
+                if error_text is not None:
+                    return RunResult(self.name, b"", None, False, time.monotonic() - start, "infra-error", error_text)
+            if config.reset in ("dtr", "rts"):
+                pulse_reset(port, config.reset)
+            elif config.reset not in ("none", "probe"):
+                return RunResult(
+                    self.name,
+                    b"",
+                    None,
+                    False,
+                    0.0,
+                    "infra-error",
+                    f"unknown reset method {config.reset!r} for {config.url}; use none, dtr, rts or probe",
+                )
+            end_reason, timed_out, read_error = self._read_until_end(port, sink, deadline, config.handshake)
+        finally:
+            try:
+                port.close()
+            except Exception:
+                pass
+        log = sink.finish()
+        duration = time.monotonic() - start
+        if read_error is not None:
+            return RunResult(self.name, log, None, False, duration, "infra-error", read_error)
+        if not log.strip():
+            return RunResult(
+                self.name,
+                log,
+                None,
+                timed_out,
+                duration,
+                "infra-error",
+                f"no output at all on {config.url} in {timeout_s:.0f} s: check the wiring (board TX -> adapter RX), "
+                f"the baud rate ({config.baudrate}) and that the firmware logs over this UART",
+            )
+        return RunResult(self.name, log, None, timed_out, duration, end_reason)
+
+    def _read_until_end(
+        self, port: Any, sink: LogSink, deadline: float, handshake: bool
+    ) -> tuple[str, bool, str | None]:
+        marker = START_MARKER.encode()
+        poke_until = time.monotonic() + HANDSHAKE_WINDOW_S if handshake else 0.0
+        next_poke = 0.0
+        started = not handshake
+        end_at: float | None = None
+        end_reason = "timeout"
+        while True:
+            now = time.monotonic()
+            if end_at is not None and now >= end_at:
+                return end_reason, False, None
+            if now >= deadline:
+                return "timeout", True, None
+            if not started and now < poke_until and now >= next_poke:
+                try:
+                    port.write(HANDSHAKE_BYTE)
+                    port.flush()
+                except Exception as error:
+                    return "infra-error", False, f"serial port write failed: {error}"
+                next_poke = now + HANDSHAKE_INTERVAL_S
+            try:
+                data = port.read(4096)
+            except Exception as error:
+                return "infra-error", False, f"serial port read failed: {error}; was the device unplugged?"
+            if data:
+                sink.feed(data)
+                if not started and marker in sink.data:
+                    started = True
+            detector = sink.detector
+            if end_at is None and detector.crash_seen:
+                end_at, end_reason = time.monotonic() + CRASH_GRACE_S, "crash"
+            elif end_at is None and detector.ended:
+                end_at, end_reason = time.monotonic() + SENTINEL_GRACE_S, "end-marker"
