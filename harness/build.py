@@ -161,6 +161,7 @@ def _run_make(argv: list[str], progress: Progress | None, what: str) -> tuple[in
 
 
 _OVERFLOW = re.compile(r"region [`']?(\w+)'? overflowed by (\d+) bytes")
+_NOT_FIT = re.compile(r"section [`']?([\w.]+)'? will not fit in region [`']?(\w+)'?")
 
 
 def explain_link_error(name: str, board: Board, output: str) -> str | None:
@@ -171,11 +172,23 @@ def explain_link_error(name: str, board: Board, output: str) -> str | None:
             ram_over = max(ram_over, int(amount))
         else:
             flash_over = max(flash_over, int(amount))
-    if not (flash_over or ram_over):
+    if flash_over or ram_over:
+        flash = (board.flash.size + flash_over) if board.flash and flash_over else 0
+        ram = (board.ram.size + ram_over) if board.ram and ram_over else 0
+        return misfit_message(name, board, flash, ram)
+    # A single section bigger than the whole region: ld gives no byte count.
+    match = _NOT_FIT.search(output)
+    if match is None:
         return None
-    flash = (board.flash.size + flash_over) if board.flash and flash_over else 0
-    ram = (board.ram.size + ram_over) if board.ram and ram_over else 0
-    return misfit_message(name, board, flash, ram)
+    section, region = match.groups()
+    memory = board.ram if "RAM" in region.upper() else board.flash
+    if memory is None:
+        return f"{name}: section {section} does not fit in region {region} of {board.name}"
+    bigger = misfit_message(name, board, memory.size + 1 if memory is board.flash else 0,
+                            memory.size + 1 if memory is board.ram else 0)
+    hint = bigger.split("; ", 1)[1] if bigger else ""
+    return (f"{name} needs more than {board.name}'s {memory.size:,} B of {region}: "
+            f"section {section} alone does not fit; {hint}")
 
 
 def _errors_only(output: str, limit: int = 80) -> str:

@@ -1,0 +1,118 @@
+"""harness.build: discovery, tool checks, the shared per-board lock, incremental builds, link errors."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from harness_helpers import FIXTURES, subprocess_env
+
+from harness import REPO_ROOT
+from harness.boards import MemoryRegion, load_board
+from harness.build import (
+    ARM_PACKAGES,
+    BuildError,
+    board_lock,
+    build,
+    build_program,
+    check_tools,
+    discover_tests,
+    explain_link_error,
+    gen_dir,
+)
+
+
+def test_discovery_matches_the_makefile() -> None:
+    out = subprocess.run(["make", "-s", "-C", str(REPO_ROOT / "micro_runtime"), "TARGET=host", "list_tests"],
+                         capture_output=True, text=True, check=True, env=subprocess_env())
+    assert sorted(out.stdout.split()) == sorted(discover_tests())
+
+
+def test_missing_cross_compiler_names_the_packages() -> None:
+    board = dataclasses.replace(load_board("host"), name="nowhere", core="cortex-m3",
+                                toolchain_prefix="arm-none-eabi-", cxx="arm-none-eabi-g++-does-not-exist")
+    with pytest.raises(BuildError) as error:
+        check_tools(board)
+    assert "arm-none-eabi-g++-does-not-exist" in str(error.value)
+    assert ARM_PACKAGES in str(error.value)
+
+
+def test_linker_region_overflow_becomes_a_fit_message(tmp_path: Path) -> None:
+    if shutil.which("arm-none-eabi-gcc") is None:
+        pytest.skip("arm-none-eabi-gcc not found; install: " + ARM_PACKAGES)
+    (tmp_path / "big.c").write_text("const char table[3000] = {1};\nint main(void) { return table[1]; }\n")
+    (tmp_path / "tiny.ld").write_text(
+        "MEMORY { FLASH (rx) : ORIGIN = 0x08000000, LENGTH = 1K\n RAM (rwx) : ORIGIN = 0x20000000, LENGTH = 1K }\n"
+        "SECTIONS { .text : { *(.text*) *(.rodata*) } > FLASH }\n"
+    )
+    link = subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-m3", "-mthumb", "-nostdlib", "-T", "tiny.ld",
+                           "big.c", "-o", "big.elf"], cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert link.returncode != 0
+    board = dataclasses.replace(load_board("host"), name="tiny", core="cortex-m3",
+                                flash=MemoryRegion(0x08000000, 1024), ram=MemoryRegion(0x20000000, 1024))
+    message = explain_link_error("big_test", board, link.stderr)
+    assert message is not None
+    if "overflowed by" in link.stderr:
+        assert message.startswith("big_test needs ") and "B flash but tiny has 1,024 B" in message
+    else:  # ld names only the section when it alone exceeds the region
+        assert message.startswith("big_test needs more than tiny's 1,024 B of FLASH")
+    assert "try --board=" in message or "no board in boards/ is big enough" in message
+
+    overflow = "ld: region `FLASH' overflowed by 2000 bytes\ncollect2: error: ld returned 1 exit status"
+    assert "big_test needs 3,024 B flash but tiny has 1,024 B" in str(explain_link_error("big_test", board, overflow))
+
+
+def test_one_process_builds_a_board_at_a_time(tmp_path: Path) -> None:
+    """A second process blocks on the board lock until the first releases it."""
+    name = f"locktest{time.monotonic_ns()}"
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time\nfrom harness.build import board_lock\n"
+         f"with board_lock({name!r}, None):\n    print('locked', flush=True)\n    time.sleep(1.5)\n"],
+        stdout=subprocess.PIPE, text=True, env=subprocess_env())
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        messages: list[str] = []
+        start = time.monotonic()
+        with board_lock(name, messages.append):
+            waited = time.monotonic() - start
+        assert waited >= 0.8, "the lock did not make us wait for the holder"
+        assert messages and "waiting for another process" in messages[0]
+    finally:
+        holder.wait(timeout=10)
+        shutil.rmtree(gen_dir(name), ignore_errors=True)
+
+
+def _first_buildable_host_test() -> str:
+    board = load_board("host")
+    for name in sorted(discover_tests()):
+        result = build(board, [name], progress=None)
+        if result.ok:
+            return name
+    pytest.fail("no micro test builds on the host; fix the tree first (make -C micro_runtime TARGET=host)")
+
+
+def test_rebuild_without_changes_compiles_nothing() -> None:
+    board = load_board("host")
+    name = _first_buildable_host_test()
+    elf = gen_dir(board) / "bin" / name
+    before = elf.stat().st_mtime_ns
+    again = build(board, [name], progress=None)
+    assert again.ok
+    assert " -c " not in again.output and " -o " not in again.output, again.output
+    assert elf.stat().st_mtime_ns == before
+    built = again.binaries[name]
+    assert built.footprint is not None and built.footprint.flash > 0
+
+
+def test_program_goal_reports_compiler_errors(tmp_path: Path) -> None:
+    broken = tmp_path / "broken_program.cc"
+    broken.write_text((FIXTURES / "pytester_pass.cc").read_text() + "\nint this_is_not_cpp = ;\n")
+    result = build_program(load_board("host"), broken, "pytester_broken_program", progress=None)
+    assert result.elf is None and result.error is not None
+    assert "broken_program.cc" in result.error and "error:" in result.error
