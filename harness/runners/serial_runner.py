@@ -22,6 +22,7 @@ Board file, table ``[serial]`` (the hardware map overrides per device):
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -173,10 +174,8 @@ class SerialRunner:
             return RunResult(self.name, b"", None, False, time.monotonic() - start, "infra-error", str(error))
         sink = LogSink(on_line)
         try:
-            try:
+            with contextlib.suppress(Exception):  # not every URL handler supports it
                 port.reset_input_buffer()  # stale bytes of a previous run
-            except Exception:  # not every URL handler supports it
-                pass
             if self.starter is not None:
                 error_text = self.starter(Path(elf), board)
                 if error_text is not None:
@@ -195,10 +194,8 @@ class SerialRunner:
                 )
             end_reason, timed_out, read_error = self._read_until_end(port, sink, deadline, config.handshake)
         finally:
-            try:
+            with contextlib.suppress(Exception):
                 port.close()
-            except Exception:
-                pass
         log = sink.finish()
         duration = time.monotonic() - start
         if read_error is not None:
