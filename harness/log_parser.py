@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.crash import CrashReport, parse_hardfault_line, symbolize
-from harness.runners.base import FAIL_SENTINEL, HARDFAULT_PREFIX, PASS_SENTINEL
+from harness.runners.base import FAIL_SENTINEL, HARDFAULT_PREFIX, PASS_SENTINEL, clean_line
 
 if TYPE_CHECKING:
     from harness.boards import Board
@@ -39,11 +39,6 @@ if TYPE_CHECKING:
 
 TAIL_LINES = 20
 MAX_CASE_MESSAGES = 200  # a chatty test must not eat memory; the tail still shows the end
-
-_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-# Line noise a UART emits at reset (NULs, 0xFF decoded as U+FFFD, stray control bytes).
-_LEAD_NOISE = "\x00\ufffd\x7f\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18"
-_LEAD_NOISE += "\x19\x1a\x1c\x1d\x1e\x1f \t\r"
 
 _MT_TESTING = re.compile(r"^Testing (?P<name>\S+)$")
 _MT_FAILURE = re.compile(r"\bfailed at (?P<file>[^\s:]+):(?P<line>\d+)")
@@ -75,13 +70,6 @@ class BinaryReport:
     log_tail: list[str]
     crash: CrashReport | None
     format: str  # "micro_test" | "gtest" | "unknown"
-
-
-def clean_line(raw: bytes) -> str:
-    """Decoded text of one raw line: tolerant of non-UTF-8, \\r, escapes and reset noise."""
-    text = raw.decode("utf-8", errors="replace")
-    text = _ANSI_RE.sub("", text).replace("\x00", "")
-    return text.lstrip(_LEAD_NOISE).rstrip()
 
 
 class LogParser:

@@ -8,6 +8,7 @@ or the wall-clock timeout hits. Interpreting the log is the job of
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,11 +22,26 @@ from harness.boards import Board
 PASS_SENTINEL = "~~~ALL TESTS PASSED~~~"
 FAIL_SENTINEL = "~~~SOME TESTS FAILED~~~"
 HARDFAULT_PREFIX = "*** HardFault:"
+# The model runner's end lines (docs/model_runner.md): done, or an error before exiting 1.
+MODEL_DONE_SENTINEL = "~~~MODEL RUNNER DONE~~~"
+MODEL_ERROR_PREFIX = "model_runner: error:"
 
 # How long a device may keep running after it printed an end marker before the
 # runner stops it: time to flush and exit with its status.
 SENTINEL_GRACE_S = 0.5
 CRASH_GRACE_S = 0.2
+
+
+_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# Line noise a UART emits at reset (NULs, 0xFF decoded as U+FFFD, stray control bytes).
+_LEAD_NOISE = "".join(chr(c) for c in range(0x20) if chr(c) != "\n") + "\x7f\ufffd "
+
+
+def clean_line(raw: bytes) -> str:
+    """Decoded text of one raw line: tolerant of non-UTF-8, \\r, escapes and reset noise."""
+    text = raw.decode("utf-8", errors="replace")
+    text = _ANSI_RE.sub("", text).replace("\x00", "")
+    return text.lstrip(_LEAD_NOISE).rstrip()
 
 
 @dataclass
@@ -85,8 +101,10 @@ class EndDetector:
 
     def _line(self, raw: bytes) -> None:
         text = raw.rstrip(b"\r").decode("utf-8", errors="replace")
-        stripped = text.strip()
-        if stripped in (PASS_SENTINEL, FAIL_SENTINEL):
+        stripped = clean_line(raw)
+        if stripped.endswith((PASS_SENTINEL, FAIL_SENTINEL, MODEL_DONE_SENTINEL)) or stripped.startswith(
+            MODEL_ERROR_PREFIX
+        ):
             self.sentinel_seen = True
         elif HARDFAULT_PREFIX in stripped:
             self.crash_seen = True

@@ -153,3 +153,16 @@ def _processes_running(needle: str) -> bool:
         if needle in cmdline and state != "Z":
             return True
     return False
+
+
+@pytest.mark.parametrize(
+    "last", ["~~~MODEL RUNNER DONE~~~", "model_runner: error: arena too small", "[  PASSED  ] 1 test."]
+)
+def test_other_end_markers_stop_a_lingering_binary(tmp_path: Path, last: str) -> None:
+    script = tmp_path / "linger.sh"
+    script.write_text(f"#!/bin/sh\necho 'x'\necho '{last}'\nexec sleep 30\n")
+    script.chmod(0o755)
+    start = time.monotonic()
+    run = _run(script, timeout_s=30)
+    assert time.monotonic() - start < 1.5
+    assert run.end_reason == "end-marker" and run.log.endswith(f"{last}\n".encode())
