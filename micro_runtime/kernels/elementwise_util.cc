@@ -4,14 +4,8 @@ namespace micro_runtime {
 
 namespace {
 
-// Writes "[d0,d1,...]" of `dims` into out (truncated to size).
 void FormatShape(const TfLiteIntArray* dims, char* out, int size) {
-  int used = MicroSnprintf(out, static_cast<size_t>(size), "[");
-  for (int i = 0; i < dims->size && used < size - 1; ++i) {
-    used += MicroSnprintf(out + used, static_cast<size_t>(size - used), i == 0 ? "%d" : ",%d",
-                          static_cast<int>(dims->data[i]));
-  }
-  if (used < size - 1) MicroSnprintf(out + used, static_cast<size_t>(size - used), "]");
+  FormatDims(dims->data, dims->size, out, size);
 }
 
 // Lower-case type name ("float32"), so messages read like the supported lists.
@@ -24,6 +18,15 @@ const char* LowerTypeName(TfLiteType type, char* out, int size) {
 }
 
 }  // namespace
+
+void FormatDims(const int32_t* dims, int rank, char* out, int size) {
+  int used = MicroSnprintf(out, static_cast<size_t>(size), "[");
+  for (int i = 0; i < rank && used < size - 1; ++i) {
+    used += MicroSnprintf(out + used, static_cast<size_t>(size - used), i == 0 ? "%d" : ",%d",
+                          static_cast<int>(dims[i]));
+  }
+  if (used < size - 1) MicroSnprintf(out + used, static_cast<size_t>(size - used), "]");
+}
 
 TfLiteStatus CheckNodeIo(const char* op, TfLiteContext* context, const TfLiteNode* node,
                          int min_inputs, int max_inputs, int outputs) {

@@ -37,6 +37,9 @@ TfLiteStatus CheckSameShape(const char* op, const TfLiteTensor* input, const TfL
 // same shape (SIN, Atan).
 TfLiteStatus PrepareFloatUnary(const char* op, TfLiteContext* context, TfLiteNode* node);
 
+// Writes "[d0,d1,...]" of `rank` dims into out (truncated to size).
+void FormatDims(const int32_t* dims, int rank, char* out, int size);
+
 // Allocates `bytes` of persistent arena memory for a node's op data; logs
 // "<op>: ..." and returns nullptr when the arena is exhausted.
 void* AllocateOpData(const char* op, TfLiteContext* context, size_t bytes);

@@ -20,9 +20,13 @@ TfLiteStatus CheckRequestedShape(const int32_t* shape, int32_t rank, const TfLit
     matches = shape[i] == -1 || shape[i] == output->dims->data[i];
   }
   if (!matches) {
-    MicroPrintf("%s: requested shape (rank %d) does not match the output tensor's shape (rank %d); "
+    char requested[48];
+    char actual[48];
+    micro_runtime::FormatDims(shape, static_cast<int>(rank), requested, sizeof(requested));
+    micro_runtime::FormatDims(output->dims->data, output->dims->size, actual, sizeof(actual));
+    MicroPrintf("%s: requested shape %s does not match the output tensor's shape %s; "
                 "re-export the model with static shapes",
-                kOp, static_cast<int>(rank), static_cast<int>(output->dims->size));
+                kOp, requested, actual);
     return kTfLiteError;
   }
   return kTfLiteOk;
