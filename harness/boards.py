@@ -47,6 +47,14 @@ class Board:
     ram: MemoryRegion | None
     backends: tuple[str, ...]
     raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    # Added for the Cortex-M boards; defaults keep older board files valid.
+    clock_hz: int | None = None  # core clock after BoardInit = SysTick rate = MicroTicksPerSecond
+    stack_size: int = 0  # bytes reserved at the top of RAM (MCU boards)
+    cflags: tuple[str, ...] = ()
+    cxxflags: tuple[str, ...] = ()
+    log_transports: tuple[str, ...] = ()  # "semihosting" and/or "uart"
+    uart_base: int | None = None
+    timeout_s: float = 60.0
 
     @property
     def is_host(self) -> bool:
@@ -62,6 +70,10 @@ class Board:
         return f"{self.toolchain_prefix}{name}"
 
 
+LOG_TRANSPORTS = ("semihosting", "uart")
+DEFAULT_STACK_SIZE = 4096
+
+
 def available_boards() -> list[str]:
     return sorted(p.parent.name for p in BOARDS_DIR.glob("*/board.toml"))
 
@@ -71,6 +83,27 @@ def _region(table: dict[str, Any], key: str) -> MemoryRegion | None:
     if entry is None:
         return None
     return MemoryRegion(origin=int(entry["origin"]), size=int(entry["size"]))
+
+
+def _check(board: Board, path: Path) -> None:
+    """Rejects board files the MCU build cannot use, naming the field to fix."""
+    unknown = [t for t in board.log_transports if t not in LOG_TRANSPORTS]
+    if unknown:
+        raise BoardError(f"{path}: [log] transports has unknown {unknown}; use a list of {list(LOG_TRANSPORTS)}")
+    if board.is_host:
+        return
+    if board.flash is None or board.ram is None:
+        raise BoardError(f"{path}: an MCU board needs [memory] flash = {{origin = ..., size = ...}} and ram = {{...}}")
+    if board.clock_hz is None or board.clock_hz <= 0:
+        raise BoardError(f"{path}: an MCU board needs [board] clock_hz = <core clock in Hz> (the tick rate)")
+    if not board.log_transports:
+        raise BoardError(f'{path}: an MCU board needs [log] transports = ["semihosting"] and/or "uart"')
+    if "uart" in board.log_transports and board.uart_base is None:
+        raise BoardError(f'{path}: [log] transports has "uart" but no [log] uart_base = 0x<address>')
+    if board.stack_size <= 0 or board.stack_size % 8 or board.stack_size >= board.ram.size:
+        raise BoardError(
+            f"{path}: [build] stack_size = {board.stack_size} must be a positive multiple of 8 below the RAM size"
+        )
 
 
 def load_board(name: str) -> Board:
@@ -87,7 +120,10 @@ def load_board(name: str) -> Board:
         build = raw.get("build", {})
         memory = raw.get("memory", {})
         prefix = build.get("toolchain_prefix", "")
-        return Board(
+        log = raw.get("log", {})
+        run = raw.get("run", {})
+        uart_base = log.get("uart_base")
+        result = Board(
             name=board["name"],
             description=board.get("description", ""),
             core=board["core"],
@@ -104,8 +140,17 @@ def load_board(name: str) -> Board:
             linker_script=build.get("linker_script"),
             flash=_region(memory, "flash"),
             ram=_region(memory, "ram"),
-            backends=tuple(raw.get("run", {}).get("backends", [])),
+            backends=tuple(run.get("backends", [])),
             raw=raw,
+            clock_hz=int(board["clock_hz"]) if "clock_hz" in board else None,
+            stack_size=int(build.get("stack_size", 0 if board["core"] == "native" else DEFAULT_STACK_SIZE)),
+            cflags=tuple(build.get("cflags", [])),
+            cxxflags=tuple(build.get("cxxflags", [])),
+            log_transports=tuple(log.get("transports", [])),
+            uart_base=int(uart_base) if uart_base is not None else None,
+            timeout_s=float(run.get("timeout_s", 60.0)),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise BoardError(f"{path}: missing or malformed field: {error}") from error
+    _check(result, path)
+    return result
