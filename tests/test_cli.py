@@ -1,0 +1,126 @@
+"""The ``harness`` command line, run as a user would (``python -m harness`` from the checkout)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from harness_helpers import MCU_BOARD, requires_mcu, run_cli, subprocess_env
+
+from harness import REPO_ROOT
+
+
+def test_boards_lists_every_board_with_memory_and_usable_backends() -> None:
+    out = run_cli("boards")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].split()[:4] == ["BOARD", "CORE", "FLASH", "RAM"]
+    host = next(line for line in lines if line.startswith("host "))
+    assert "native" in host and "host*" in host
+    for board_file in (REPO_ROOT / "boards").glob("*/board.toml"):
+        assert any(line.startswith(board_file.parent.name + " ") for line in lines[1:])
+
+
+def test_doctor_passes_on_a_complete_machine() -> None:
+    if shutil.which("qemu-system-arm") is None or shutil.which("arm-none-eabi-g++") is None:
+        pytest.skip("this machine lacks required tools; the next test covers that case")
+    out = run_cli("doctor")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "all required tools found" in out.stdout
+
+
+def test_doctor_names_the_install_command_of_each_missing_tool(tmp_path: Path) -> None:
+    # A PATH holding only make and python: compilers, flatc and QEMU are "missing".
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in ("make",):
+        found = shutil.which(tool)
+        if found:
+            os.symlink(found, bin_dir / tool)
+    env = dict(subprocess_env(), PATH=str(bin_dir))
+    out = run_cli("doctor", env=env)
+    assert out.returncode == 1
+    assert "MISSING g++" in out.stdout and "apt-get install g++" in out.stdout
+    assert "MISSING qemu-system-arm" in out.stdout and "apt-get install qemu-system-arm" in out.stdout
+    assert "apt-get install flatbuffers-compiler" in out.stdout
+    assert "required piece(s) missing" in out.stderr
+
+
+@pytest.mark.parametrize(
+    ("program", "code", "verdict"),
+    [("pass", 0, "PASSED"), ("fail", 1, "FAILED"), ("crash", 2, "CRASHED"), ("hang", 3, "TIMEOUT"),
+     ("zero", 4, "NO-TESTS")],
+)
+def test_run_exit_code_and_verdict_on_host(host_programs: dict[str, Path], program: str, code: int,
+                                           verdict: str) -> None:
+    out = run_cli("run", str(host_programs[program]), "--board", "host", "--timeout", "3")
+    assert out.returncode == code, out.stdout + out.stderr
+    last = out.stdout.strip().splitlines()[-1]
+    assert last.startswith(f"harness: {verdict}: {program}_test on host (host, ")
+    if program != "zero":
+        assert "Testing " in out.stdout  # the device log is echoed live
+
+
+def test_run_failure_names_the_file_and_line(host_programs: dict[str, Path]) -> None:
+    out = run_cli("run", str(host_programs["fail"]), "--board", "host")
+    assert "10 == Triple(3) failed at " in out.stdout and "pytester_fail.cc:12 (10 vs 9)" in out.stdout
+    assert "1 of 3 tests failed: WrongProduct" in out.stdout
+
+
+def test_run_usage_errors_are_clear() -> None:
+    out = run_cli("run", "no/such/firmware.elf", "--board", "host")
+    assert out.returncode == 5 and "does not exist; build it first" in out.stderr
+    out = run_cli("run", "anything", "--board", "no_such_board")
+    assert out.returncode == 5 and "unknown board 'no_such_board'" in out.stderr and "host" in out.stderr
+    out = run_cli("run", "no_such_test", "--board", "host")
+    assert out.returncode == 5 and "no test named 'no_such_test'" in out.stderr
+
+
+def test_build_lists_and_rejects_unknown_targets() -> None:
+    out = run_cli("build", "--board", "host", "--list")
+    assert out.returncode == 0
+    listed = {line.split("\t")[0] for line in out.stdout.splitlines()}
+    from harness.build import discover_tests
+
+    assert listed == set(discover_tests())
+    out = run_cli("build", "--board", "host", "no_such_test")
+    assert out.returncode == 5 and "unknown test binaries: no_such_test" in out.stderr
+
+
+def test_run_model_errors_go_to_stderr_with_non_zero_exit(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.json"
+    cases.write_text("{}")
+    out = run_cli("run-model", str(tmp_path / "missing.tflite"), "--board", "host", "--cases", str(cases))
+    assert out.returncode == 1 and out.stdout == ""
+    assert "missing.tflite does not exist" in out.stderr
+    not_a_model = tmp_path / "model.tflite"
+    not_a_model.write_bytes(b"definitely not a flatbuffer")
+    out = run_cli("run-model", str(not_a_model), "--board", "host", "--cases", str(cases))
+    assert out.returncode == 1 and out.stdout == ""
+    assert "TFL3" in out.stderr or "not a TensorFlow Lite model" in out.stderr
+
+
+def test_python_dash_m_works_without_installation(tmp_path: Path) -> None:
+    """The Makefile calls `python3 -m harness run`: it must work with only PYTHONPATH set."""
+    env = dict(subprocess_env(), PYTHONNOUSERSITE="1")
+    out = run_cli("--help", env=env)
+    assert out.returncode == 0 and "run-model" in out.stdout
+    assert sys.executable
+
+
+@requires_mcu
+@pytest.mark.emulator
+@pytest.mark.parametrize(
+    ("program", "code"), [("pass", 0), ("fail", 1), ("crash", 2), ("hang", 3), ("zero", 4)]
+)
+def test_run_exit_codes_on_the_emulated_board(mcu_programs: dict[str, Path], program: str, code: int) -> None:
+    out = run_cli("run", str(mcu_programs[program]), "--board", MCU_BOARD, "--backend", "qemu", "--timeout", "5")
+    assert out.returncode == code, out.stdout + out.stderr
+    if program == "crash":
+        assert "HardFault" in out.stdout + out.stderr
+        assert "HarnessFixtureCrashHere" in out.stdout + out.stderr  # PC symbolized to the function
+    if program == "fail":
+        assert "pytester_fail.cc:12 (10 vs 9)" in out.stdout
