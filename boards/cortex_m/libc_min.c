@@ -93,3 +93,27 @@ void __aeabi_memclr8(void* d, size_t n) { memset(d, 0, n); }
 /* newlib's libm reports domain errors through errno. */
 static int g_errno;
 int* __errno(void) { return &g_errno; }
+
+/* assert() failures (newlib's <assert.h>, used by the flatbuffers headers):
+ * one line naming the check, then a trap so the fault reporter adds the
+ * HardFault line with the PC and the run ends as a crash. */
+#include "boards/cortex_m/cortex_m.h"
+
+void __assert_func(const char* file, int line, const char* func, const char* expr) {
+  char number[12];
+  char* p = number + sizeof(number) - 1;
+  unsigned value = line < 0 ? 0u : (unsigned)line;
+  *p = '\0';
+  do {
+    *--p = (char)('0' + value % 10u);
+    value /= 10u;
+  } while (value);
+  CortexMLogWrite("*** Assertion failed: ");
+  CortexMLogWrite(expr ? expr : "?");
+  CortexMLogWrite(" at ");
+  CortexMLogWrite(file ? file : "?");
+  CortexMLogWrite(":");
+  CortexMLogWrite(p);
+  CortexMLogWrite("\n");
+  __builtin_trap();
+}
