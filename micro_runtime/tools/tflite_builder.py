@@ -246,16 +246,18 @@ class ModelBuilder:
     def add_operator(self, op: str | int, inputs: Sequence[int], outputs: Sequence[int], *,
                      options: dict[str, Any] | None = None, version: int = 1, subgraph: int = 0,
                      options_table: str | None = None, options_type: int | None = None,
-                     deprecated_builtin_code: int | None = None) -> int:
+                     deprecated_builtin_code: int | None = None, no_options: bool = False) -> int:
         """Adds a builtin operator; returns its index in the subgraph.
 
         options: fields of the op's options table by schema name, e.g. {"stride_w": 2,
         "padding": "VALID", "fused_activation_function": "RELU"}; unset fields keep schema
         defaults. options_table overrides which table is written; options_type writes a raw
-        union type byte (for tests of mismatched options).
+        union type byte (for tests of mismatched options); no_options writes no options table.
         """
         table = options_table
-        if table is None and isinstance(op, str):
+        if no_options:
+            table = None
+        elif table is None and isinstance(op, str):
             table = DEFAULT_OPTIONS.get(op.upper())
         if table is not None and table not in OPTIONS_TABLES:
             raise BuilderError(f"unknown options table {table!r}; use one of {', '.join(OPTIONS_TABLES)}")
