@@ -165,7 +165,9 @@ def run_process(
             if sel.get_map():
                 pump(max(0.0, min(_POLL_S, limit - now)))
             else:
-                time.sleep(max(0.0, min(_POLL_S, limit - now)))
+                # Pipes closed: the process is exiting; wake the moment it does.
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=max(0.0, min(_POLL_S, limit - now)))
             pump_tails()
             if end_at is None and detector.crash_seen:
                 end_at, end_reason = time.monotonic() + CRASH_GRACE_S, "crash"

@@ -144,3 +144,21 @@ def test_unavailable_reasons(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) ->
 def _qemu_running_for(directory: Path) -> bool:
     out = subprocess.run(["ps", "-eo", "stat=,args="], capture_output=True, text=True, check=True).stdout
     return any(str(directory) in line and not line.startswith("Z") for line in out.splitlines())
+
+
+def test_runner_overhead_is_small(fw: Path) -> None:
+    """Benchmark target: the runner adds <= 0.1 s per binary to the raw emulator run."""
+    import statistics
+
+    elf = build_mini_firmware("PASS", fw)
+    argv = qemu_command(elf, mini_board())
+    raw, runner = [], []
+    for _ in range(7):  # interleaved, so machine load hits both alike
+        start = time.monotonic()
+        subprocess.run(argv, capture_output=True, check=True)
+        raw.append(time.monotonic() - start)
+        start = time.monotonic()
+        assert get_runner("qemu").run(elf, mini_board(), 10).exit_code == 0
+        runner.append(time.monotonic() - start)
+    overhead = statistics.median(runner) - statistics.median(raw)
+    assert overhead < 0.1, f"runner {statistics.median(runner):.3f} s vs raw {statistics.median(raw):.3f} s"
