@@ -75,6 +75,25 @@ int ComputeOutSize(TfLitePadding padding, int in_size, int filter_size, int stri
 int ComputePadding(int stride, int dilation, int in_size, int filter_size, int out_size,
                    int* offset = nullptr);
 
+// Range [*lo, *hi) of filter taps f whose input coordinate
+// origin + f * dilation lies inside [0, in_size); empty when *lo >= *hi.
+// Lets windowed kernels skip padding without a test per tap.
+inline void ValidFilterRange(int origin, int dilation, int in_size, int filter_size, int* lo,
+                             int* hi) {
+  int first = 0;
+  if (origin < 0) first = (-origin + dilation - 1) / dilation;
+  int last = filter_size;
+  const int room = in_size - origin;  // taps need origin + f * dilation <= in_size - 1
+  if (room <= 0) {
+    last = 0;
+  } else {
+    const int fit = (room + dilation - 1) / dilation;
+    if (fit < last) last = fit;
+  }
+  *lo = first;
+  *hi = last;
+}
+
 // Height/width padding and output size together, for NHWC windowed ops.
 struct PaddingValues {
   int width;

@@ -1,0 +1,200 @@
+// FULLY_CONNECTED kernel tests. Cases and expected outputs come from
+// testdata/fully_connected_cases.h (TFLM's reference interpreter on the same
+// single-op models, see micro_runtime/testing/gen_kernel_cases.py); the
+// hello_world-sized check at the end is hand-computed.
+#include "micro_runtime/builtin_options.h"
+#include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/testdata/fully_connected_cases.h"
+#include "micro_runtime/micro_test.h"
+#include "micro_runtime/testing/kernel_runner.h"
+#include "micro_runtime/testing/test_compare.h"
+#include "micro_runtime/testing/test_helpers.h"
+
+namespace {
+
+using namespace fully_connected_cases;  // NOLINT
+
+constexpr int kMaxOutput = 32;
+float g_float_out[kMaxOutput];
+int8_t g_int8_out[kMaxOutput];
+
+struct ScaleStorage {
+  int32_t size;
+  float data[8];
+};
+ScaleStorage g_scales;
+
+template <typename T>
+T* Mut(const T* p) {
+  return const_cast<T*>(p);  // kernels only read inputs; tensors take non-const pointers
+}
+
+enum class BiasForm { kPresent, kMinusOne, kAbsent };
+
+// Input index list for the chosen bias form (a case without bias uses -1 or 2 inputs).
+const TfLiteIntArray* InputList(BiasForm form) {
+  static const int32_t with_bias[] = {3, 0, 1, 2};
+  static const int32_t minus_one[] = {3, 0, 1, -1};
+  static const int32_t two[] = {2, 0, 1};
+  if (form == BiasForm::kPresent) return IntArrayFromInts(with_bias);
+  return IntArrayFromInts(form == BiasForm::kMinusOne ? minus_one : two);
+}
+
+const int32_t kOutputList[] = {1, 3};
+
+template <class C>
+void RunFloat(BiasForm no_bias_form = BiasForm::kMinusOne) {
+  TfLiteTensor tensors[4] = {
+      CreateTensor(Mut(C::input), IntArrayFromInts(C::input_dims)),
+      CreateTensor(Mut(C::filter), IntArrayFromInts(C::filter_dims), true),
+      CreateTensor(Mut(C::bias), IntArrayFromInts(C::bias_dims), true),
+      CreateTensor(g_float_out, IntArrayFromInts(C::output_dims)),
+  };
+  TfLiteFullyConnectedParams params = {C::activation, false};
+  const BiasForm form = C::has_bias ? BiasForm::kPresent : no_bias_form;
+  KernelRunner runner(Register_FULLY_CONNECTED(), tensors, 4, InputList(form),
+                      IntArrayFromInts(kOutputList), &params);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
+  ExpectFloatsNear(C::expected, g_float_out, C::output_size);
+}
+
+template <class C>
+void RunInt8(bool constant_weights = true, BiasForm no_bias_form = BiasForm::kMinusOne) {
+  g_scales.size = C::filter_scale_count;
+  for (int i = 0; i < C::filter_scale_count; ++i) g_scales.data[i] = C::filter_scales[i];
+  const TfLiteFloatArray* scales = reinterpret_cast<const TfLiteFloatArray*>(&g_scales);
+  TfLiteTensor tensors[4] = {
+      CreateQuantizedTensor(Mut(C::input), IntArrayFromInts(C::input_dims), C::input_scale,
+                            C::input_zero_point),
+      CreatePerChannelQuantizedTensor(Mut(C::filter), IntArrayFromInts(C::filter_dims), scales, 0,
+                                      constant_weights),
+      CreateTensor(Mut(C::bias), IntArrayFromInts(C::bias_dims), constant_weights),
+      CreateQuantizedTensor(g_int8_out, IntArrayFromInts(C::output_dims), C::output_scale,
+                            C::output_zero_point),
+  };
+  // A single scale means per-tensor quantization, as in a model file.
+  if (C::filter_scale_count == 1) tensors[1].params.scales = nullptr;
+  TfLiteFullyConnectedParams params = {C::activation, false};
+  const BiasForm form = C::has_bias ? BiasForm::kPresent : no_bias_form;
+  for (int i = 0; i < C::output_size; ++i) g_int8_out[i] = 0x55;
+  KernelRunner runner(Register_FULLY_CONNECTED(), tensors, 4, InputList(form),
+                      IntArrayFromInts(kOutputList), &params);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
+  ExpectIntsNear(C::expected, g_int8_out, C::output_size);
+}
+
+}  // namespace
+
+TF_LITE_MICRO_TESTS_BEGIN
+
+TF_LITE_MICRO_TEST(FloatWithBiasRelu) { RunFloat<FcFloatRelu>(); }
+TF_LITE_MICRO_TEST(FloatNoBiasMinusOne) { RunFloat<FcFloatNoBiasKeepDims>(BiasForm::kMinusOne); }
+TF_LITE_MICRO_TEST(FloatNoBiasTwoInputs) { RunFloat<FcFloatNoBiasKeepDims>(BiasForm::kAbsent); }
+TF_LITE_MICRO_TEST(Int8PerTensor) { RunInt8<FcInt8>(); }
+TF_LITE_MICRO_TEST(Int8NonConstantWeights) { RunInt8<FcInt8>(false); }
+TF_LITE_MICRO_TEST(Int8Relu6NoBias) { RunInt8<FcInt8Relu6NoBias>(); }
+TF_LITE_MICRO_TEST(Int8Relu6NoBiasTwoInputs) { RunInt8<FcInt8Relu6NoBias>(true, BiasForm::kAbsent); }
+TF_LITE_MICRO_TEST(Int8KeepDimsRelu) { RunInt8<FcInt8KeepDims>(); }
+
+TF_LITE_MICRO_TEST(Int8PerChannelHandComputed) {
+  // 2 units with different filter scales; input scale 0.5 zp 1, output scale 1 zp 0.
+  // unit 0: ((3-1)*2 + (5-1)*-1) * 0.5*0.5 + bias 4*0.25 = (4-4)*0.25 + 1 = 1
+  // unit 1: ((3-1)*1 + (5-1)*3) * 0.5*2.0 + bias -2*1.0 = 14 - 2 = 12
+  int8_t input[] = {3, 5};
+  int8_t filter[] = {2, -1, 1, 3};
+  int32_t bias[] = {4, -2};
+  int8_t out[2] = {0, 0};
+  float scales[] = {2, 0.5f, 2.0f};
+  const int32_t in_dims[] = {2, 1, 2};
+  const int32_t f_dims[] = {2, 2, 2};
+  const int32_t b_dims[] = {1, 2};
+  TfLiteTensor tensors[4] = {
+      CreateQuantizedTensor(input, IntArrayFromInts(in_dims), 0.5f, 1),
+      CreatePerChannelQuantizedTensor(filter, IntArrayFromInts(f_dims), FloatArrayFromFloats(scales), 0),
+      CreateTensor(bias, IntArrayFromInts(b_dims), true),
+      CreateQuantizedTensor(out, IntArrayFromInts(in_dims), 1.0f, 0),
+  };
+  TfLiteFullyConnectedParams params = {kTfLiteActNone, false};
+  KernelRunner runner(Register_FULLY_CONNECTED(), tensors, 4, InputList(BiasForm::kPresent),
+                      IntArrayFromInts(kOutputList), &params);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
+  TF_LITE_MICRO_EXPECT_EQ(1, static_cast<int>(out[0]));
+  TF_LITE_MICRO_EXPECT_EQ(12, static_cast<int>(out[1]));
+}
+
+TF_LITE_MICRO_TEST(FloatSingleInputLikeHelloWorld) {
+  // [1,1] -> 3 units: y = relu(x * w + b), hand-computed.
+  float x[] = {2.0f};
+  float w[] = {0.5f, -1.0f, 3.0f};
+  float b[] = {0.25f, 1.0f, -7.0f};
+  float y[3];
+  const int32_t x_dims[] = {2, 1, 1};
+  const int32_t w_dims[] = {2, 3, 1};
+  const int32_t b_dims[] = {1, 3};
+  const int32_t y_dims[] = {2, 1, 3};
+  TfLiteTensor tensors[4] = {CreateTensor(x, IntArrayFromInts(x_dims)),
+                             CreateTensor(w, IntArrayFromInts(w_dims), true),
+                             CreateTensor(b, IntArrayFromInts(b_dims), true),
+                             CreateTensor(y, IntArrayFromInts(y_dims))};
+  TfLiteFullyConnectedParams params = {kTfLiteActRelu, false};
+  KernelRunner runner(Register_FULLY_CONNECTED(), tensors, 4, InputList(BiasForm::kPresent),
+                      IntArrayFromInts(kOutputList), &params);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
+  TF_LITE_MICRO_EXPECT_NEAR(1.25f, y[0], 1e-6f);
+  TF_LITE_MICRO_EXPECT_NEAR(0.0f, y[1], 1e-6f);  // -1 clamped by RELU
+  TF_LITE_MICRO_EXPECT_NEAR(0.0f, y[2], 1e-6f);  // -1 clamped by RELU
+}
+
+TF_LITE_MICRO_TEST(RejectsBadTypesAndShapes) {
+  int16_t input16[4] = {0, 0, 0, 0};
+  float input_f[4] = {0, 0, 0, 0};
+  int8_t filter8[8] = {0};
+  float filter_f[8] = {0};
+  float out_f[2];
+  const int32_t in_dims[] = {2, 1, 4};
+  const int32_t f_dims[] = {2, 2, 4};
+  const int32_t bad_f_dims[] = {2, 2, 3};
+  const int32_t out_dims[] = {2, 1, 2};
+  TfLiteFullyConnectedParams params = {kTfLiteActNone, false};
+  const int32_t outputs[] = {1, 2};
+  const int32_t inputs[] = {2, 0, 1};
+  {
+    TfLiteTensor t[3] = {CreateTensor(input16, IntArrayFromInts(in_dims)),
+                         CreateTensor(filter8, IntArrayFromInts(f_dims), true),
+                         CreateTensor(out_f, IntArrayFromInts(out_dims))};
+    t[2].type = kTfLiteInt16;
+    KernelRunner runner(Register_FULLY_CONNECTED(), t, 3, IntArrayFromInts(inputs),
+                        IntArrayFromInts(outputs), &params);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());  // int16 unsupported
+  }
+  {
+    TfLiteTensor t[3] = {CreateTensor(input_f, IntArrayFromInts(in_dims)),
+                         CreateTensor(filter8, IntArrayFromInts(f_dims), true),
+                         CreateTensor(out_f, IntArrayFromInts(out_dims))};
+    KernelRunner runner(Register_FULLY_CONNECTED(), t, 3, IntArrayFromInts(inputs),
+                        IntArrayFromInts(outputs), &params);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());  // float input, int8 filter
+  }
+  {
+    TfLiteTensor t[3] = {CreateTensor(input_f, IntArrayFromInts(in_dims)),
+                         CreateTensor(filter_f, IntArrayFromInts(bad_f_dims), true),
+                         CreateTensor(out_f, IntArrayFromInts(out_dims))};
+    KernelRunner runner(Register_FULLY_CONNECTED(), t, 3, IntArrayFromInts(inputs),
+                        IntArrayFromInts(outputs), &params);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());  // 4 inputs vs filter width 3
+  }
+  {
+    TfLiteTensor t[3] = {CreateTensor(input_f, IntArrayFromInts(in_dims)),
+                         CreateTensor(filter_f, IntArrayFromInts(f_dims), true),
+                         CreateTensor(out_f, IntArrayFromInts(out_dims))};
+    KernelRunner runner(Register_FULLY_CONNECTED(), t, 3, IntArrayFromInts(inputs),
+                        IntArrayFromInts(outputs), nullptr);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());  // no options
+  }
+}
+
+TF_LITE_MICRO_TESTS_END

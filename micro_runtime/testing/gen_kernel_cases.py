@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""Generates the expected values of the heavy-kernel unit tests.
+
+Each case is a single-op .tflite model written with tools/tflite_builder.py and
+run once through TFLM's own Python interpreter (the `tflite-micro` package);
+the op's inputs, options and TFLM's output are written as C++ structs into
+micro_runtime/kernels/testdata/<kernel>_cases.h. The C++ tests then run our
+kernels on the same data and compare. Run again only to change the cases:
+
+    python3 micro_runtime/testing/gen_kernel_cases.py
+
+Float inputs are rounded to two decimals so the headers stay readable; int8
+cases use random int8 tensors with hand-picked scales and zero points.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "micro_runtime" / "tools"))
+
+from tflite_builder import ModelBuilder  # noqa: E402
+
+OUT_DIR = REPO / "micro_runtime" / "kernels" / "testdata"
+ACT = {"NONE": "kTfLiteActNone", "RELU": "kTfLiteActRelu", "RELU6": "kTfLiteActRelu6",
+       "RELU_N1_TO_1": "kTfLiteActReluN1To1"}
+PAD = {"SAME": "kTfLitePaddingSame", "VALID": "kTfLitePaddingValid"}
+
+
+@dataclass
+class Case:
+    name: str
+    comment: str
+    op: str
+    version: int
+    options: dict[str, Any]
+    input: np.ndarray
+    filter: np.ndarray | None = None
+    bias: np.ndarray | None = None
+    output_shape: list[int] = field(default_factory=list)
+    # int8 only
+    input_q: tuple[float, int] | None = None
+    filter_scales: list[float] | None = None
+    filter_qdim: int = 0
+    output_q: tuple[float, int] | None = None
+    expected: np.ndarray | None = None
+
+
+def run_tflm(case: Case) -> np.ndarray:
+    b = ModelBuilder()
+    quant = case.input.dtype == np.int8
+    in_type = "INT8" if quant else "FLOAT32"
+    iq = {"scale": case.input_q[0], "zero_point": case.input_q[1]} if quant else {}
+    oq = {"scale": case.output_q[0], "zero_point": case.output_q[1]} if quant else {}
+    x = b.add_tensor("x", in_type, case.input.shape, **iq)
+    inputs = [x]
+    if case.filter is not None:
+        fq: dict[str, Any] = {}
+        if quant:
+            fq = {"scale": case.filter_scales, "zero_point": [0] * len(case.filter_scales),
+                      "quantized_dimension": case.filter_qdim}
+        inputs.append(b.add_tensor("w", in_type, case.filter.shape, data=case.filter, **fq))
+        if case.bias is not None:
+            bq: dict[str, Any] = {}
+            if quant:
+                bscales = [case.input_q[0] * s for s in case.filter_scales]
+                bq = {"scale": bscales, "zero_point": [0] * len(bscales)}
+            bias_type = "INT32" if quant else "FLOAT32"
+            inputs.append(b.add_tensor("b", bias_type, case.bias.shape, data=case.bias, **bq))
+        elif case.op != "DEPTHWISE_CONV_2D":
+            # TFLM's depthwise kernel crashes on a -1 bias; it takes 2 inputs instead.
+            inputs.append(-1)
+    y = b.add_tensor("y", in_type, case.output_shape, **oq)
+    b.add_operator(case.op, inputs, [y], options=case.options, version=case.version)
+    b.set_inputs([x])
+    b.set_outputs([y])
+    from tflite_micro.python.tflite_micro import runtime
+
+    interp = runtime.Interpreter.from_bytes(b.build())
+    interp.set_input(case.input, 0)
+    interp.invoke()
+    return np.array(interp.get_output(0))
+
+
+def c_array(values: np.ndarray, ctype: str) -> str:
+    flat = values.reshape(-1)
+    items = [float_literal(float(v)) for v in flat] if ctype == "float" else [str(int(v)) for v in flat]
+    lines = []
+    for i in range(0, len(items), 12):
+        lines.append("      " + ", ".join(items[i:i + 12]) + ",")
+    return "{\n" + "\n".join(lines) + "\n  }"
+
+
+def float_literal(v: float) -> str:
+    text = f"{v:.9g}"
+    if "." not in text and "e" not in text and "n" not in text:
+        text += ".0"
+    return text + "f"
+
+
+def dims(shape: Any) -> str:
+    shape = list(shape)
+    return "{" + ", ".join(str(int(d)) for d in [len(shape)] + shape) + "}"
+
+
+def emit(case: Case) -> str:
+    quant = case.input.dtype == np.int8
+    t = "int8_t" if quant else "float"
+    o = case.options
+    out = [f"// {case.comment}", f"struct {case.name} {{"]
+    out.append(f"  static constexpr int32_t input_dims[] = {dims(case.input.shape)};")
+    out.append(f"  static constexpr {t} input[] = {c_array(case.input, t)};")
+    if case.filter is not None:
+        out.append(f"  static constexpr int32_t filter_dims[] = {dims(case.filter.shape)};")
+        out.append(f"  static constexpr {t} filter[] = {c_array(case.filter, t)};")
+        has_bias = case.bias is not None
+        bt = "int32_t" if quant else "float"
+        bias = case.bias if has_bias else np.zeros([1], np.float32)
+        bshape = case.bias.shape if has_bias else [1]
+        out.append(f"  static constexpr bool has_bias = {'true' if has_bias else 'false'};")
+        out.append(f"  static constexpr int32_t bias_dims[] = {dims(bshape)};")
+        out.append(f"  static constexpr {bt} bias[] = {c_array(bias, bt)};")
+    out.append(f"  static constexpr int32_t output_dims[] = {dims(case.output_shape)};")
+    out.append(f"  static constexpr {t} expected[] = {c_array(case.expected, t)};")
+    out.append(f"  static constexpr int output_size = {int(np.prod(case.output_shape))};")
+    if "padding" in o:
+        out.append(f"  static constexpr TfLitePadding padding = {PAD[o['padding']]};")
+        out.append(f"  static constexpr int32_t stride_w = {o['stride_w']};")
+        out.append(f"  static constexpr int32_t stride_h = {o['stride_h']};")
+    for key, cname in (("dilation_w_factor", "dilation_w"), ("dilation_h_factor", "dilation_h"),
+                       ("depth_multiplier", "depth_multiplier"), ("filter_width", "filter_w"),
+                       ("filter_height", "filter_h")):
+        if key in o:
+            out.append(f"  static constexpr int32_t {cname} = {o[key]};")
+    if "keep_num_dims" in o:
+        out.append(f"  static constexpr bool keep_num_dims = {'true' if o['keep_num_dims'] else 'false'};")
+    act = ACT[o.get("fused_activation_function", "NONE")]
+    out.append(f"  static constexpr TfLiteFusedActivation activation = {act};")
+    if quant:
+        out.append(f"  static constexpr float input_scale = {float_literal(case.input_q[0])};")
+        out.append(f"  static constexpr int32_t input_zero_point = {case.input_q[1]};")
+        out.append(f"  static constexpr float output_scale = {float_literal(case.output_q[0])};")
+        out.append(f"  static constexpr int32_t output_zero_point = {case.output_q[1]};")
+        if case.filter_scales is not None:
+            n = len(case.filter_scales)
+            vals = ", ".join(float_literal(s) for s in case.filter_scales)
+            out.append(f"  static constexpr int32_t filter_scale_count = {n};")
+            out.append(f"  static constexpr float filter_scales[] = {{{vals}}};")
+            out.append(f"  static constexpr int32_t filter_quantized_dimension = {case.filter_qdim};")
+    out.append("};")
+    return "\n".join(out) + "\n"
+
+
+def rnd_float(rng: np.random.Generator, shape: list[int], lo: float = -1.0, hi: float = 1.0) -> np.ndarray:
+    return np.round(rng.uniform(lo, hi, shape), 2).astype(np.float32)
+
+
+def rnd_int8(rng: np.random.Generator, shape: list[int], lo: int = -128, hi: int = 127) -> np.ndarray:
+    return rng.integers(lo, hi + 1, shape).astype(np.int8)
+
+
+def rnd_bias(rng: np.random.Generator, n: int, mag: int = 2000) -> np.ndarray:
+    return rng.integers(-mag, mag + 1, [n]).astype(np.int32)
+
+
+def conv_out(n: int, f: int, s: int, d: int, pad: str) -> int:
+    eff = (f - 1) * d + 1
+    return (n + s - 1) // s if pad == "SAME" else (n - eff + s) // s
+
+
+def conv_opts(pad: str, s: tuple[int, int], d: tuple[int, int], act: str) -> dict[str, Any]:
+    return {"padding": pad, "stride_h": s[0], "stride_w": s[1], "dilation_h_factor": d[0],
+            "dilation_w_factor": d[1], "fused_activation_function": act}
+
+
+def fc_cases(rng: np.random.Generator) -> list[Case]:
+    cases = [
+        Case("FcFloatRelu", "float32, input [2,6], 4 units, bias, RELU", "FULLY_CONNECTED", 1,
+             {"fused_activation_function": "RELU"}, rnd_float(rng, [2, 6]), rnd_float(rng, [4, 6]),
+             rnd_float(rng, [4]), [2, 4]),
+        Case("FcFloatNoBiasKeepDims", "float32, rank-3 input [1,2,5] flattened by filter dim 1, no bias, "
+             "keep_num_dims", "FULLY_CONNECTED", 1, {"keep_num_dims": True}, rnd_float(rng, [1, 2, 5]),
+             rnd_float(rng, [3, 5]), None, [1, 2, 3]),
+        Case("FcInt8", "int8 per-tensor, input [2,10] zp -3, bias, NONE", "FULLY_CONNECTED", 4, {},
+             rnd_int8(rng, [2, 10]), rnd_int8(rng, [5, 10]), rnd_bias(rng, 5), [2, 5],
+             (0.1, -3), [0.02], 0, (0.5, 7)),
+        Case("FcInt8Relu6NoBias", "int8 per-tensor, no bias, RELU6 clamps the output", "FULLY_CONNECTED", 4,
+             {"fused_activation_function": "RELU6"}, rnd_int8(rng, [3, 8]), rnd_int8(rng, [4, 8]), None,
+             [3, 4], (0.05, 10), [0.01], 0, (0.03, -20)),
+        Case("FcInt8KeepDims", "int8, rank-3 input [1,3,4], keep_num_dims, RELU", "FULLY_CONNECTED", 4,
+             {"keep_num_dims": True, "fused_activation_function": "RELU"}, rnd_int8(rng, [1, 3, 4]),
+             rnd_int8(rng, [2, 4]), rnd_bias(rng, 2), [1, 3, 2], (0.2, 0), [0.03], 0, (0.4, -5)),
+    ]
+    return cases
+
+
+def conv_case(rng: np.random.Generator, name: str, comment: str, quant: bool, in_shape: list[int],
+              oc: int, k: tuple[int, int], pad: str, s: tuple[int, int], d: tuple[int, int], act: str,
+              bias: bool = True, version: int = 1, per_channel: bool = True) -> Case:
+    n, h, w, ic = in_shape
+    out_shape = [n, conv_out(h, k[0], s[0], d[0], pad), conv_out(w, k[1], s[1], d[1], pad), oc]
+    opts = conv_opts(pad, s, d, act)
+    fshape = [oc, k[0], k[1], ic]
+    if not quant:
+        return Case(name, comment, "CONV_2D", version, opts, rnd_float(rng, in_shape), rnd_float(rng, fshape),
+                    rnd_float(rng, [oc]) if bias else None, out_shape)
+    scales = [round(float(v), 4) for v in rng.uniform(0.005, 0.03, oc)] if per_channel else [0.01]
+    return Case(name, comment, "CONV_2D", version, opts, rnd_int8(rng, in_shape), rnd_int8(rng, fshape, -127),
+                rnd_bias(rng, oc) if bias else None, out_shape, (0.05, -7), scales, 0, (0.25, 3))
+
+
+def conv_cases(rng: np.random.Generator) -> list[Case]:
+    return [
+        conv_case(rng, "ConvFloatSame", "float32 SAME stride 1, 3x3 filter, bias", False, [1, 5, 5, 2], 3,
+                  (3, 3), "SAME", (1, 1), (1, 1), "NONE"),
+        conv_case(rng, "ConvFloatValidStride2Relu", "float32 VALID, stride 2x1, 2 batches, RELU", False,
+                  [2, 5, 4, 2], 2, (2, 3), "VALID", (2, 1), (1, 1), "RELU"),
+        conv_case(rng, "ConvFloatDilationNoBias", "float32 SAME, dilation 2x2, no bias, RELU_N1_TO_1", False,
+                  [1, 5, 5, 1], 2, (3, 3), "SAME", (1, 1), (2, 2), "RELU_N1_TO_1", bias=False, version=2),
+        conv_case(rng, "ConvInt8PerChannelSame", "int8 per-channel SAME stride 1 (edge windows)", True,
+                  [1, 4, 5, 3], 4, (3, 3), "SAME", (1, 1), (1, 1), "NONE", version=3),
+        conv_case(rng, "ConvInt8Stride2Relu6", "int8 per-channel SAME stride 2, RELU6, even kernel", True,
+                  [1, 6, 5, 2], 3, (2, 4), "SAME", (2, 2), (1, 1), "RELU6", version=3),
+        conv_case(rng, "ConvInt8DilationValidNoBias", "int8 VALID dilation 2x1, no bias, RELU", True,
+                  [2, 6, 4, 2], 2, (2, 2), "VALID", (1, 1), (2, 1), "RELU", bias=False, version=3),
+        conv_case(rng, "ConvInt8PerTensor", "int8 per-tensor filter scale, SAME stride 1x2", True,
+                  [1, 3, 5, 4], 2, (3, 2), "SAME", (1, 2), (1, 1), "NONE", version=3, per_channel=False),
+    ]
+
+
+def dw_case(rng: np.random.Generator, name: str, comment: str, quant: bool, in_shape: list[int], mult: int,
+            k: tuple[int, int], pad: str, s: tuple[int, int], d: tuple[int, int], act: str,
+            bias: bool = True, version: int = 1) -> Case:
+    n, h, w, ic = in_shape
+    oc = ic * mult
+    out_shape = [n, conv_out(h, k[0], s[0], d[0], pad), conv_out(w, k[1], s[1], d[1], pad), oc]
+    opts = conv_opts(pad, s, d, act)
+    opts["depth_multiplier"] = mult
+    fshape = [1, k[0], k[1], oc]
+    if not quant:
+        return Case(name, comment, "DEPTHWISE_CONV_2D", version, opts, rnd_float(rng, in_shape),
+                    rnd_float(rng, fshape), rnd_float(rng, [oc]) if bias else None, out_shape)
+    scales = [round(float(v), 4) for v in rng.uniform(0.005, 0.03, oc)]
+    return Case(name, comment, "DEPTHWISE_CONV_2D", version, opts, rnd_int8(rng, in_shape),
+                rnd_int8(rng, fshape, -127), rnd_bias(rng, oc) if bias else None, out_shape, (0.05, 9),
+                scales, 3, (0.125, -4))
+
+
+def dw_cases(rng: np.random.Generator) -> list[Case]:
+    return [
+        dw_case(rng, "DwFloatSameMult2", "float32 SAME stride 1, 2 input channels x multiplier 2", False,
+                [1, 4, 4, 2], 2, (3, 3), "SAME", (1, 1), (1, 1), "NONE"),
+        dw_case(rng, "DwFloatDilationStride2Relu", "float32 SAME stride 2, dilation 2, RELU, 2 batches", False,
+                [2, 5, 6, 3], 1, (2, 3), "SAME", (2, 2), (2, 2), "RELU", version=2),
+        dw_case(rng, "DwFloatValidNoBias", "float32 VALID, no bias, RELU6", False, [1, 5, 4, 1], 3, (3, 2),
+                "VALID", (1, 1), (1, 1), "RELU6", bias=False),
+        dw_case(rng, "DwInt8Mult1Stride2", "int8 per-channel (dim 3), multiplier 1, SAME stride 2", True,
+                [1, 5, 5, 3], 1, (3, 3), "SAME", (2, 2), (1, 1), "NONE", version=3),
+        dw_case(rng, "DwInt8Mult4ValidRelu", "int8 multiplier 4, VALID, RELU", True, [1, 4, 5, 2], 4, (2, 2),
+                "VALID", (1, 1), (1, 1), "RELU", version=3),
+        dw_case(rng, "DwInt8MicroSpeechLike", "int8 like micro_speech: 1 channel x 8, 4x3 filter, SAME stride 2",
+                True, [1, 7, 6, 1], 8, (4, 3), "SAME", (2, 2), (1, 1), "NONE", version=3),
+        dw_case(rng, "DwInt8DilationNoBias", "int8 dilation 2x2, no bias, RELU6, 2 channels x 2", True,
+                [1, 6, 6, 2], 2, (3, 2), "SAME", (1, 1), (2, 2), "RELU6", bias=False, version=3),
+    ]
+
+
+def pool_case(rng: np.random.Generator, name: str, comment: str, op: str, quant: bool, in_shape: list[int],
+              k: tuple[int, int], pad: str, s: tuple[int, int], act: str, version: int = 1) -> Case:
+    n, h, w, c = in_shape
+    out_shape = [n, conv_out(h, k[0], s[0], 1, pad), conv_out(w, k[1], s[1], 1, pad), c]
+    opts = {"padding": pad, "stride_h": s[0], "stride_w": s[1], "filter_height": k[0], "filter_width": k[1],
+            "fused_activation_function": act}
+    if not quant:
+        return Case(name, comment, op, version, opts, rnd_float(rng, in_shape, -3, 3), output_shape=out_shape)
+    # Pooling keeps the input's quantization.
+    return Case(name, comment, op, version, opts, rnd_int8(rng, in_shape), output_shape=out_shape,
+                input_q=(0.1, -5), output_q=(0.1, -5))
+
+
+def pool_cases(rng: np.random.Generator) -> list[Case]:
+    return [
+        pool_case(rng, "AvgFloatSame", "AVERAGE_POOL_2D float32 SAME 2x2 stride 2 (partial edge windows)",
+                  "AVERAGE_POOL_2D", False, [1, 5, 5, 2], (2, 2), "SAME", (2, 2), "NONE"),
+        pool_case(rng, "AvgFloatValidRelu6", "AVERAGE_POOL_2D float32 VALID 3x2 stride 1, RELU6",
+                  "AVERAGE_POOL_2D", False, [2, 4, 3, 1], (3, 2), "VALID", (1, 1), "RELU6"),
+        pool_case(rng, "MaxFloatSameRelu", "MAX_POOL_2D float32 SAME 3x3 stride 2, RELU", "MAX_POOL_2D", False,
+                  [1, 5, 4, 2], (3, 3), "SAME", (2, 2), "RELU"),
+        pool_case(rng, "AvgInt8Same", "AVERAGE_POOL_2D int8 SAME 3x3 stride 2 (rounding of negative sums)",
+                  "AVERAGE_POOL_2D", True, [1, 5, 5, 3], (3, 3), "SAME", (2, 2), "NONE", version=2),
+        pool_case(rng, "AvgInt8ValidRelu", "AVERAGE_POOL_2D int8 VALID 2x2 stride 1, RELU", "AVERAGE_POOL_2D",
+                  True, [1, 3, 4, 2], (2, 2), "VALID", (1, 1), "RELU", version=2),
+        pool_case(rng, "MaxInt8Same", "MAX_POOL_2D int8 SAME 2x3 stride 1x2", "MAX_POOL_2D", True,
+                  [1, 4, 5, 2], (2, 3), "SAME", (1, 2), "NONE", version=2),
+        pool_case(rng, "MaxInt8ValidRelu6", "MAX_POOL_2D int8 VALID 2x2 stride 2, RELU6", "MAX_POOL_2D", True,
+                  [2, 4, 4, 1], (2, 2), "VALID", (2, 2), "RELU6", version=2),
+    ]
+
+
+def write(kind: str, cases: list[Case]) -> None:
+    body = []
+    for case in cases:
+        case.expected = run_tflm(case)
+        body.append(emit(case))
+    guard = f"MICRO_RUNTIME_KERNELS_TESTDATA_{kind.upper()}_CASES_H_"
+    text = (f"// Generated by micro_runtime/testing/gen_kernel_cases.py; do not edit.\n"
+            f"// `expected` is the output of TFLM's reference interpreter (tflite-micro Python\n"
+            f"// package) for a single-op model with these tensors and options.\n"
+            f"#ifndef {guard}\n#define {guard}\n\n#include <stdint.h>\n\n"
+            f"#include \"micro_runtime/common.h\"\n\nnamespace {kind}_cases {{\n\n"
+            + "\n".join(body) + f"\n}}  // namespace {kind}_cases\n\n#endif  // {guard}\n")
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    (OUT_DIR / f"{kind}_cases.h").write_text(text)
+    print(f"wrote {OUT_DIR / f'{kind}_cases.h'} ({len(cases)} cases)")
+
+
+def main() -> None:
+    rng = np.random.default_rng(20261122)
+    write("fully_connected", fc_cases(rng))
+    write("conv", conv_cases(rng))
+    write("depthwise_conv", dw_cases(rng))
+    write("pooling", pool_cases(rng))
+
+
+if __name__ == "__main__":
+    main()
