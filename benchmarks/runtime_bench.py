@@ -90,9 +90,10 @@ def _top_functions(out_file: Path, count: int) -> list[tuple[int, str]]:
     proc = subprocess.run(["callgrind_annotate", "--inclusive=no", str(out_file)], capture_output=True, text=True)
     rows = []
     for line in proc.stdout.splitlines():
-        match = re.match(r"^\s*([\d,]+)\s+\([\s\d.]+%\)\s+\S*:(.+?)(?: \[.*\])?$", line)
+        match = re.match(r"^\s*([\d,]+)\s+\([\s\d.]+%\)\s+([^\s:]*):(.+?)(?: \[.*\])?$", line)
         if match and "PROGRAM TOTALS" not in line:
-            rows.append((int(match.group(1).replace(",", "")), match.group(2).strip()))
+            where = Path(match.group(2)).name
+            rows.append((int(match.group(1).replace(",", "")), f"{match.group(3).strip()} ({where})"))
     return rows[:count]
 
 
