@@ -5,7 +5,9 @@
 #   micro_runtime/fuzz/run_fuzz.sh [SECONDS]     (default 60)
 #
 # Exit status is non-zero when the fuzzer finds a crash, leak or UB; the
-# reproducer is written to micro_runtime/gen/fuzz/artifacts/.
+# reproducer is written to micro_runtime/gen/fuzz/artifacts/. Reproducers of
+# past findings live in micro_runtime/fuzz/regressions/ and run first, every
+# time (replay one: gen/fuzz/model_fuzzer FILE).
 set -eu
 SECONDS_TO_RUN=${1:-60}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -44,4 +46,4 @@ $CXX $FLAGS $OBJS -o "$OUT/model_fuzzer"
 echo "fuzzing for ${SECONDS_TO_RUN}s (corpus $OUT/corpus, seeds $OUT/seeds)"
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
   "$OUT/model_fuzzer" -max_total_time="$SECONDS_TO_RUN" -max_len=65536 -timeout=10 -rss_limit_mb=1024 \
-  -print_final_stats=1 -artifact_prefix="$OUT/artifacts/" "$OUT/corpus" "$OUT/seeds"
+  -print_final_stats=1 -artifact_prefix="$OUT/artifacts/" "$OUT/corpus" "$OUT/seeds" "$HERE/regressions"
