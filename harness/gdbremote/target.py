@@ -70,6 +70,8 @@ class GdbTarget:
         self._breakpoints: set[int] = set()
         self.semihost_sites: set[int] = set()
         self.exited_status: int | None = None  # the server reported the program/emulator exited
+        self.vector_table: int | None = None  # where reset_and_halt() takes SP/PC from (set by the loader)
+        self.reset_commands: tuple[str, ...] = ()  # monitor commands that reset the chip, e.g. ("reset halt",)
 
     # pyOCD's DebugContext has .core (for find_breakpoint); we are our own core.
     @property
@@ -262,6 +264,19 @@ class GdbTarget:
         self.write_core_register("pc", pc & ~1)
         self.write_core_register("xpsr", 1 << 24)
         self.last_stop = None
+
+    def reset_and_halt(self) -> None:
+        """pyOCD's reset_and_halt: the server's reset commands, then SP/PC from the vector table."""
+        self.halt()
+        for command in self.reset_commands:
+            self.client.monitor(command, timeout_s=10.0)
+        if self.vector_table is not None:
+            self.reset_from_vector_table(self.vector_table)
+        self.last_stop = None
+
+    def reset(self) -> None:
+        self.reset_and_halt()
+        self.resume()
 
     def run_until_halt(self, timeout_s: float) -> bool:
         """Resumes and waits for the next stop; True if it stopped."""

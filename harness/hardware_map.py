@@ -1,0 +1,643 @@
+"""The hardware map: which real (or emulated) boards are attached and how to reach them.
+
+A TOML file with one ``[[device]]`` table per board::
+
+    [[device]]
+    id = "bluepill-1"                 # unique name, used for leases and reports
+    board = "bluepill"                # boards/<board>/board.toml
+    backend = "pyocd"                 # pyocd | serial | gdbremote
+    probe = "066DFF485550755187121723"  # pyOCD probe unique id (pyocd list)
+    serial_number = "A50285BI"        # USB serial number of the USB-serial adapter (found at run time)
+    serial = "/dev/ttyUSB0"           # or a pyserial URL: socket://host:port, rfc2217://...
+    baudrate = 115200
+    reset = "probe"                   # serial: probe | dtr | rts | none; gdbremote: steps, e.g. ["monitor reset halt"]
+    gdb = "127.0.0.1:3333"            # gdbremote: the GDB server
+    load = "memory"                   # gdbremote: memory | vflash | none
+    transports = ["semihosting", "uart"]  # optional override of the board's [log] transports
+    labels = ["rack-a"]
+
+``harness devices scan`` writes one from the probes pyOCD sees and the serial
+ports pyserial lists. ``pytest --board=bluepill --hardware-map rack.toml``
+runs on those boards: ``select_runner_for`` returns a runner that leases a free
+board per binary (harness.lease: one process per board, across pytest-xdist
+workers), retries infrastructure errors on another board (at most
+``MAX_RETRIES``), and quarantines a board that failed that way in
+``<map>.state.toml`` beside the map (``harness devices clear`` lifts it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+import time
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from harness.boards import Board, BoardError, load_board
+from harness.failure_classes import INFRA, classify_run
+from harness.lease import acquire_any, default_lock_dir, file_lock, holder
+from harness.runners.base import RunResult
+
+BACKENDS = ("pyocd", "serial", "gdbremote")
+MAX_RETRIES = 2
+LEASE_WAIT_S = 900.0  # longest a worker waits for a free board before it reports an infra error
+
+
+class HardwareMapError(Exception):
+    """A hardware map that cannot be used, with the fix in the message."""
+
+
+@dataclass
+class Device:
+    id: str
+    board: str
+    backend: str = "pyocd"
+    probe: str | None = None
+    serial: str | None = None
+    serial_number: str | None = None
+    baudrate: int = 115200
+    reset: str | list[str] | None = None
+    gdb: str | None = None
+    load: str | None = None
+    trap_semihost: bool | None = None
+    handshake: bool = True
+    transports: list[str] | None = None
+    labels: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        parts = [f"{self.id} ({self.board} via {self.backend}"]
+        if self.probe:
+            parts.append(f", probe {self.probe}")
+        if self.gdb:
+            parts.append(f", gdb {self.gdb}")
+        if self.serial or self.serial_number:
+            parts.append(f", uart {self.serial or 'usb-sn ' + str(self.serial_number)}")
+        return "".join(parts) + ")"
+
+
+@dataclass
+class HardwareMap:
+    devices: list[Device]
+    path: Path | None = None
+
+    def for_board(self, board: str) -> list[Device]:
+        return [d for d in self.devices if d.board == board]
+
+    @property
+    def state_path(self) -> Path | None:
+        if self.path is None:
+            return None
+        return self.path.with_name(f"{self.path.stem}.state.toml")
+
+    @property
+    def lock_dir(self) -> Path:
+        return default_lock_dir(self.path)
+
+    # ------------------------------------------------------------ quarantine
+    def quarantined(self) -> dict[str, dict[str, Any]]:
+        path = self.state_path
+        if path is None or not path.is_file():
+            return {}
+        try:
+            data = tomllib.loads(path.read_text())
+        except (tomllib.TOMLDecodeError, OSError):
+            return {}
+        table = data.get("quarantine", {})
+        return table if isinstance(table, dict) else {}
+
+    def quarantine(self, device_id: str, reason: str) -> None:
+        """Flags ``device_id`` in the state file (shared by all workers)."""
+        path = self.state_path
+        if path is None:
+            return
+        with file_lock(path.with_suffix(".lock")):
+            current = self.quarantined()
+            entry = current.get(device_id, {})
+            entry = {
+                "reason": reason[:500],
+                "since": entry.get("since", time.strftime("%Y-%m-%dT%H:%M:%S")),
+                "last": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                "count": int(entry.get("count", 0)) + 1,
+            }
+            current[device_id] = entry
+            _atomic_write(path, _STATE_HEADER + dumps_toml({"quarantine": current}))
+
+    def clear(self, device_ids: list[str] | None = None) -> list[str]:
+        """Lifts the quarantine of ``device_ids`` (all when None); returns the ids cleared."""
+        path = self.state_path
+        if path is None or not path.is_file():
+            return []
+        with file_lock(path.with_suffix(".lock")):
+            current = self.quarantined()
+            ids = list(current) if device_ids is None else [i for i in device_ids if i in current]
+            for device_id in ids:
+                current.pop(device_id, None)
+            _atomic_write(path, _STATE_HEADER + dumps_toml({"quarantine": current}))
+        return ids
+
+
+_STATE_HEADER = (
+    "# Written by the harness: boards taken out of service after an infrastructure error.\n"
+    "# Fix the board, then: harness devices clear --hardware-map <map> [ID...]\n"
+)
+
+
+# ------------------------------------------------------------------ TOML I/O --
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)  # JSON string escapes are valid TOML basic-string escapes
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {type(value).__name__} to TOML")
+
+
+def _toml_key(key: str) -> str:
+    return key if key and all(c.isalnum() or c in "_-" for c in key) else json.dumps(key)
+
+
+def dumps_toml(data: dict[str, Any]) -> str:
+    """A small TOML writer for what the harness stores: scalars, lists, tables, arrays of tables."""
+    lines: list[str] = []
+
+    def emit(table: dict[str, Any], prefix: str) -> None:
+        scalars = {k: v for k, v in table.items() if not isinstance(v, dict) and not _is_table_array(v)}
+        for key, value in scalars.items():
+            if value is None:
+                continue
+            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+        for key, value in table.items():
+            name = f"{prefix}{_toml_key(key)}"
+            if isinstance(value, dict):
+                lines.append("")
+                lines.append(f"[{name}]")
+                emit(value, name + ".")
+            elif _is_table_array(value):
+                for item in value:
+                    lines.append("")
+                    lines.append(f"[[{name}]]")
+                    emit(item, name + ".")
+
+    emit(data, "")
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _is_table_array(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
+
+
+_FIELDS = set(Device.__dataclass_fields__)
+
+
+def load_hardware_map(path: Path | str) -> HardwareMap:
+    path = Path(path)
+    if not path.is_file():
+        raise HardwareMapError(f"hardware map {path} does not exist; create one with: harness devices scan -o {path}")
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as error:
+        raise HardwareMapError(f"{path}: not valid TOML: {error}") from error
+    entries = data.get("device", [])
+    if not isinstance(entries, list):
+        raise HardwareMapError(f"{path}: 'device' must be an array of tables: write [[device]] for each board")
+    devices: list[Device] = []
+    seen: set[str] = set()
+    for number, entry in enumerate(entries, 1):
+        where = f"{path}: device #{number}"
+        unknown = set(entry) - _FIELDS
+        if unknown:
+            known = ", ".join(sorted(_FIELDS))
+            raise HardwareMapError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; known: {known}")
+        if not entry.get("id") or not entry.get("board"):
+            raise HardwareMapError(
+                f"{where}: 'id' and 'board' are required (e.g. id = \"bluepill-1\", board = \"bluepill\")"
+            )
+        try:
+            device = Device(**entry)
+        except TypeError as error:
+            raise HardwareMapError(f"{where}: {error}") from error
+        if device.id in seen:
+            raise HardwareMapError(f"{where}: id {device.id!r} is used twice; ids must be unique")
+        seen.add(device.id)
+        if device.backend not in BACKENDS:
+            raise HardwareMapError(f"{where}: backend {device.backend!r} unknown; use one of {', '.join(BACKENDS)}")
+        if device.backend == "gdbremote" and not device.gdb:
+            raise HardwareMapError(f'{where}: backend gdbremote needs gdb = "HOST:PORT"')
+        if device.backend == "serial" and not (device.serial or device.serial_number):
+            raise HardwareMapError(f'{where}: backend serial needs serial = "/dev/ttyUSB0" (or a URL) or serial_number')
+        devices.append(device)
+    return HardwareMap(devices, path)
+
+
+def dump_hardware_map(hardware_map: HardwareMap) -> str:
+    records = []
+    for device in hardware_map.devices:
+        record = {k: v for k, v in device.__dict__.items() if v is not None and v != [] and v != ""}
+        if record.get("baudrate") == 115200:
+            record.pop("baudrate")
+        if record.get("handshake") is True:
+            record.pop("handshake")
+        records.append(record)
+    header = "# Hardware map for the harness (see docs/hardware.md). One [[device]] per attached board.\n\n"
+    return header + (dumps_toml({"device": records}) if records else "")
+
+
+def write_hardware_map(hardware_map: HardwareMap, path: Path) -> None:
+    _atomic_write(path, dump_hardware_map(hardware_map))
+    hardware_map.path = path
+
+
+# ---------------------------------------------------------------------- scan --
+# USB vendor ids of common debug probes and USB-serial adapters, to tell them apart in a scan.
+_PROBE_VIDS = {0x0483: "ST-Link", 0x0D28: "CMSIS-DAP (DAPLink)", 0x1366: "J-Link", 0x1FC9: "CMSIS-DAP (LPC-Link)"}
+
+
+def scan_devices(
+    probes: list[Any] | None = None,
+    ports: list[Any] | None = None,
+    board: str = "bluepill",
+) -> HardwareMap:
+    """What is attached now: one device per debug probe, paired with a USB-serial port if exactly one is free.
+
+    ``probes``/``ports`` default to what pyOCD and pyserial enumerate; tests pass their own.
+    """
+    if probes is None:
+        from harness.runners.pyocd_runner import list_probes
+
+        try:
+            probes = list_probes()
+        except Exception:  # no USB access: still list serial ports
+            probes = []
+    if ports is None:
+        from serial.tools import list_ports
+
+        ports = list(list_ports.comports())
+    probe_serials = {str(getattr(p, "unique_id", "")) for p in probes}
+    # USB-serial adapters; the probe's own virtual COM port (same USB serial number) is kept for its board.
+    uarts = [p for p in ports if getattr(p, "vid", None) is not None and getattr(p, "serial_number", None)]
+    free_uarts = [p for p in uarts if p.serial_number not in probe_serials]
+    devices: list[Device] = []
+    for index, probe in enumerate(probes, 1):
+        uid = str(probe.unique_id)
+        vcp = next((p for p in uarts if p.serial_number == uid), None)
+        device = Device(id=f"{board}-{index}", board=board, backend="pyocd", probe=uid, reset="probe")
+        uart = vcp or (free_uarts[0] if len(probes) == 1 and len(free_uarts) == 1 else None)
+        if uart is not None:
+            device.serial_number = uart.serial_number
+            device.transports = ["semihosting", "uart"]
+        description = getattr(probe, "description", "") or getattr(probe, "product_name", "")
+        if description:
+            device.labels = [str(description)]
+        devices.append(device)
+    if not probes:
+        # No probe: each USB-serial adapter is a board that resets by DTR.
+        for index, port in enumerate(uarts, 1):
+            if port.vid in _PROBE_VIDS:
+                continue
+            devices.append(
+                Device(
+                    id=f"{board}-uart-{index}",
+                    board=board,
+                    backend="serial",
+                    serial_number=port.serial_number,
+                    reset="dtr",
+                    labels=[str(port.description or port.device)],
+                )
+            )
+    return HardwareMap(devices)
+
+
+def resolve_serial(device: Device, ports: list[Any] | None = None) -> str | None:
+    """The port to open: ``serial`` as given, else the port whose USB serial number matches."""
+    if device.serial:
+        return device.serial
+    if not device.serial_number:
+        return None
+    if ports is None:
+        from serial.tools import list_ports
+
+        ports = list(list_ports.comports())
+    for port in ports:
+        if getattr(port, "serial_number", None) == device.serial_number:
+            return str(port.device)
+    return None
+
+
+# ------------------------------------------------------------------- runners --
+def runner_for_device(device: Device, board: Board) -> Any:
+    """The concrete runner (pyocd / serial / gdbremote) for one device of the map."""
+    url = resolve_serial(device)
+    if (device.serial_number and url is None) and device.backend == "serial":
+        raise HardwareMapError(
+            f"device {device.id}: no serial port with USB serial number {device.serial_number} is attached; "
+            "check the USB cable (harness devices scan lists what is there)"
+        )
+    transports = tuple(device.transports) if device.transports else tuple(board.section("log").get("transports", []))
+    if device.backend == "pyocd":
+        from harness.runners.pyocd_runner import PyocdConfig, PyocdRunner
+
+        config = PyocdConfig.from_board(board, unique_id=device.probe, serial=url)
+        if config is None:
+            raise HardwareMapError(f"board {board.name} has no [pyocd] target; add it to {board.path / 'board.toml'}")
+        config.baudrate = device.baudrate
+        config.transports = transports or ("semihosting",)
+        return PyocdRunner(config)
+    if device.backend == "gdbremote":
+        from harness.runners.gdbremote_runner import DEFAULT_RESET, GdbRemoteConfig, GdbRemoteRunner
+
+        reset = device.reset if device.reset is not None else list(DEFAULT_RESET)
+        return GdbRemoteRunner(
+            GdbRemoteConfig(
+                address=str(device.gdb),
+                load=device.load or "memory",
+                reset=tuple([reset] if isinstance(reset, str) else reset),
+                trap_semihost=True if device.trap_semihost is None else device.trap_semihost,
+                serial=url,
+                baudrate=device.baudrate,
+                rtt="rtt" in transports,
+            )
+        )
+    from harness.runners.serial_runner import SerialConfig, SerialRunner
+
+    reset = device.reset if isinstance(device.reset, str) else "none"
+    starter = _starter_for(device, board)
+    config = SerialConfig(url=str(url), baudrate=device.baudrate, reset=reset, handshake=device.handshake)
+    return SerialRunner(config, starter)
+
+
+def _starter_for(device: Device, board: Board) -> Callable[[Path, Board], str | None] | None:
+    """How a serial-backend device gets its firmware: through its probe, its GDB server, or not at all."""
+    if device.probe:
+        from harness.runners.pyocd_runner import PyocdConfig, flash_and_reset
+
+        config = PyocdConfig.from_board(board, unique_id=device.probe)
+        if config is None:
+            return None
+        return lambda elf, _board: flash_and_reset(elf, config)
+    if device.gdb:
+        address = device.gdb
+        load = device.load or "memory"
+        return lambda elf, _board: load_and_go(elf, address, load)
+    return None
+
+
+def load_and_go(elf: Path, address: str, load: str = "memory") -> str | None:
+    """Starter: load through a GDB server, start from the vector table, let it run; error text or None."""
+    from harness.gdbremote.elf import FirmwareError, load_firmware
+    from harness.gdbremote.rsp import RspClient, RspError
+    from harness.gdbremote.target import GdbTarget
+    from harness.runners.gdbremote_runner import split_address
+
+    try:
+        firmware = load_firmware(elf)
+        host, port = split_address(address)
+        with RspClient(host, port) as client:
+            target = GdbTarget(client)
+            target.halt()
+            target.clear_breakpoints()
+            if load != "none":
+                target.load_segments(firmware.segments, load)
+            target.reset_from_vector_table(firmware.vector_table)
+            target.resume()
+        return None
+    except (FirmwareError, RspError, ValueError, OSError) as error:
+        return f"loading {elf.name} through the GDB server {address} failed: {error}"
+
+
+@dataclass
+class Attempt:
+    device: str
+    failure_class: str
+    duration_s: float
+    infra_error: str | None = None
+
+
+# Every HIL run of this process: (board, elf stem) -> attempts, for reports (harness.hil_plugin).
+ATTEMPTS: dict[tuple[str, str], list[Attempt]] = {}
+
+
+class HilRunner:
+    """Runs on whichever mapped board of the right type is free; retries infra errors elsewhere."""
+
+    def __init__(
+        self,
+        hardware_map: HardwareMap,
+        max_retries: int = MAX_RETRIES,
+        lease_wait_s: float = LEASE_WAIT_S,
+        runner_factory: Callable[[Device, Board], Any] = runner_for_device,
+    ) -> None:
+        self.hardware_map = hardware_map
+        self.max_retries = max_retries
+        self.lease_wait_s = lease_wait_s
+        self.runner_factory = runner_factory
+        self.name = "hil"
+        self.last_attempts: list[Attempt] = []
+
+    def _candidates(self, board: Board) -> list[Device]:
+        quarantined = self.hardware_map.quarantined()
+        return [d for d in self.hardware_map.for_board(board.name) if d.id not in quarantined]
+
+    def unavailable_reason(self, board: Board) -> str | None:
+        where = self.hardware_map.path or "the hardware map"
+        if not self.hardware_map.for_board(board.name):
+            return f"{where} lists no device for board '{board.name}'; add a [[device]] with board = \"{board.name}\""
+        if not self._candidates(board):
+            return (
+                f"every '{board.name}' device in {where} is quarantined after infrastructure errors; fix them, then "
+                f"run: harness devices clear --hardware-map {where}"
+            )
+        return None
+
+    def run(
+        self,
+        elf: Path,
+        board: Board,
+        timeout_s: float,
+        on_line: Callable[[str], None] | None = None,
+    ) -> RunResult:
+        attempts: list[Attempt] = []
+        self.last_attempts = attempts
+        ATTEMPTS[(board.name, Path(elf).stem)] = attempts
+        tried: set[str] = set()
+        last: RunResult | None = None
+        for _ in range(self.max_retries + 1):
+            candidates = [d for d in self._candidates(board) if d.id not in tried]
+            if not candidates:
+                break
+            lease = acquire_any([d.id for d in candidates], self.hardware_map.lock_dir, self.lease_wait_s)
+            if lease is None:
+                message = f"no '{board.name}' board became free within {self.lease_wait_s:.0f} s (all leased)"
+                return RunResult("hil", b"", None, False, 0.0, "infra-error", message)
+            with lease:
+                device = next(d for d in candidates if d.id == lease.device_id)
+                tried.add(device.id)
+                try:
+                    runner = self.runner_factory(device, board)
+                    result = runner.run(elf, board, timeout_s, on_line)
+                except HardwareMapError as error:
+                    result = RunResult(device.backend, b"", None, False, 0.0, "infra-error", str(error))
+            failure_class = classify_run(result)
+            attempts.append(Attempt(device.id, failure_class, result.duration_s, result.infra_error))
+            note = f"[harness] device {device.describe()}"
+            if len(attempts) > 1:
+                earlier = "; ".join(f"{a.device}: {a.infra_error or a.failure_class}" for a in attempts[:-1])
+                note += f", retry after infrastructure error on {earlier}"
+            result = replace(result, log=note.encode() + b"\n" + result.log)
+            if failure_class != INFRA:
+                return result
+            reason = result.infra_error or "no output at all"
+            self.hardware_map.quarantine(device.id, reason)
+            last = result
+        if last is None:
+            reason = self.unavailable_reason(board) or f"no usable '{board.name}' board"
+            return RunResult("hil", b"", None, False, 0.0, "infra-error", reason)
+        tried_text = ", ".join(a.device for a in attempts)
+        return replace(
+            last,
+            infra_error=f"{last.infra_error or 'no output at all'} (tried {tried_text}; quarantined in "
+            f"{self.hardware_map.state_path})",
+            end_reason="infra-error",
+        )
+
+
+def select_runner_for(board: Board, hardware_map: HardwareMap | Path | str) -> HilRunner:
+    """The runner the pytest plugin uses for ``board`` when ``--hardware-map`` is given."""
+    if not isinstance(hardware_map, HardwareMap):
+        hardware_map = load_hardware_map(hardware_map)
+    return HilRunner(hardware_map)
+
+
+# ----------------------------------------------------------------------- CLI --
+def add_devices_parser(sub: Any) -> None:
+    """``harness devices ...``: hooked into harness.cli with one call."""
+    parser = sub.add_parser(
+        "devices", help="hardware map: scan attached boards, list leases/quarantine, emulate a rack"
+    )
+    dsub = parser.add_subparsers(dest="devices_command", required=True, metavar="ACTION")
+    p = dsub.add_parser("scan", help="write a hardware map from the attached probes and serial ports")
+    p.add_argument("--board", default="bluepill", help="board type to assume for what is found (default: bluepill)")
+    p.add_argument("-o", "--output", type=Path, default=None, help="file to write (default: print)")
+    p.set_defaults(func=cmd_devices_scan)
+    p = dsub.add_parser("list", help="show the devices of a map, who leases them, and quarantined ones")
+    p.add_argument("--hardware-map", type=Path, required=True)
+    p.set_defaults(func=cmd_devices_list)
+    p = dsub.add_parser("clear", help="lift the quarantine of devices (all if no id given)")
+    p.add_argument("--hardware-map", type=Path, required=True)
+    p.add_argument("ids", nargs="*", metavar="ID")
+    p.set_defaults(func=cmd_devices_clear)
+    p = dsub.add_parser("emulate", help="start N emulated boards (QEMU behind loopback GDB/UART ports) and a map")
+    p.add_argument("--board", default="bluepill")
+    p.add_argument("--count", type=int, default=2)
+    p.add_argument("-o", "--output", type=Path, required=True)
+    p.add_argument("--seconds", type=float, default=None, help="stop after this long (default: until Ctrl-C)")
+    p.set_defaults(func=cmd_devices_emulate)
+
+
+def cmd_devices_scan(args: argparse.Namespace) -> int:
+    found = scan_devices(board=args.board)
+    if not found.devices:
+        print("no debug probe and no USB-serial port found; plug the board in (see docs/hardware.md)", file=sys.stderr)
+    if args.output is None:
+        sys.stdout.write(dump_hardware_map(found))
+    else:
+        write_hardware_map(found, args.output)
+        print(f"wrote {len(found.devices)} device(s) to {args.output}")
+    return 0 if found.devices else 1
+
+
+def cmd_devices_list(args: argparse.Namespace) -> int:
+    try:
+        hardware_map = load_hardware_map(args.hardware_map)
+    except HardwareMapError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    quarantined = hardware_map.quarantined()
+    for device in hardware_map.devices:
+        state = holder(device.id, hardware_map.lock_dir)
+        status = f"leased ({state})" if state else "free"
+        if device.id in quarantined:
+            status = f"QUARANTINED: {quarantined[device.id].get('reason', '')}"
+        print(f"{device.describe()}: {status}")
+    return 0
+
+
+def cmd_devices_clear(args: argparse.Namespace) -> int:
+    try:
+        hardware_map = load_hardware_map(args.hardware_map)
+    except HardwareMapError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    cleared = hardware_map.clear(args.ids or None)
+    print(f"cleared: {', '.join(cleared) if cleared else 'nothing was quarantined'}")
+    return 0
+
+
+def emulated_rack(board: Board, count: int, log_dir: Path | None = None) -> tuple[HardwareMap, list[Any]]:
+    """``count`` emulated boards of ``board``'s type and the hardware map describing them (loopback only)."""
+    from harness.gdbremote.qemu_board import start_qemu_board
+
+    table = board.section("qemu")
+    if not table.get("machine"):
+        raise HardwareMapError(f"board {board.name} has no [qemu] machine to emulate it with")
+    boards = []
+    devices = []
+    try:
+        for index in range(1, count + 1):
+            qemu = start_qemu_board(str(table["machine"]), int(table.get("serial", 0)), log_dir)
+            boards.append(qemu)
+            devices.append(
+                Device(
+                    id=f"{board.name}-emu-{index}",
+                    board=board.name,
+                    backend="gdbremote",
+                    gdb=qemu.gdb_address,
+                    serial=qemu.serial_url,
+                    labels=["emulated"],
+                )
+            )
+    except Exception:
+        for qemu in boards:
+            qemu.stop()
+        raise
+    return HardwareMap(devices), boards
+
+
+def cmd_devices_emulate(args: argparse.Namespace) -> int:
+    try:
+        board = load_board(args.board)
+        hardware_map, boards = emulated_rack(board, args.count)
+    except (BoardError, HardwareMapError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    write_hardware_map(hardware_map, args.output)
+    print(f"{args.count} emulated {board.name} board(s) running; map: {args.output} (Ctrl-C stops them)")
+    deadline = None if args.seconds is None else time.monotonic() + args.seconds
+    try:
+        while deadline is None or time.monotonic() < deadline:
+            if not all(b.alive for b in boards):
+                print("an emulated board exited; stopping", file=sys.stderr)
+                return 1
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for qemu in boards:
+            with contextlib.suppress(Exception):
+                qemu.stop()
+    return 0

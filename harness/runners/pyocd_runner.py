@@ -1,0 +1,273 @@
+"""Runs firmware on a real board through a debug probe with pyOCD (ST-Link, CMSIS-DAP, J-Link).
+
+Flashes the ELF (``FileProgrammer``), resets, runs, and captures the log while
+the core runs: semihosting serviced by pyOCD's ``SemihostAgent`` (with SYS_EXIT
+and SYS_EXIT_EXTENDED handled by harness.semihosting, which pyOCD does not
+do), RTT up channel 0, and a UART on a serial port; all merged into one log.
+Transports come from the board file's ``[log] transports``
+(``"semihosting"``, ``"rtt"``, ``"uart"``).
+
+Board file, table ``[pyocd]``: ``target = "stm32f103c8"`` (pyOCD target type),
+optional ``frequency = 4000000``, ``pack = "path/to/Keil.STM32F1xx_DFP.pack"``.
+The probe is chosen by unique id (hardware map, or ``[pyocd] probe``); with
+no id and exactly one probe attached, that one. Never waits for a probe to
+be plugged in: no probe is an infrastructure error with the fix.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.boards import Board
+from harness.runners.base import RunResult
+from harness.semihosting import LogSink, RttPoller, drive
+
+_INSTALL = "install it: pip install pyocd"
+
+
+@dataclass
+class PyocdConfig:
+    target: str
+    unique_id: str | None = None
+    frequency: int | None = None
+    pack: str | None = None
+    serial: str | None = None  # UART to merge (pyserial URL)
+    baudrate: int = 115200
+    transports: tuple[str, ...] = ("semihosting",)
+
+    @staticmethod
+    def from_board(board: Board, unique_id: str | None = None, serial: str | None = None) -> PyocdConfig | None:
+        table = board.section("pyocd")
+        if not table.get("target"):
+            return None
+        transports = tuple(board.section("log").get("transports", ["semihosting"]))
+        frequency = table.get("frequency")
+        return PyocdConfig(
+            target=str(table["target"]),
+            unique_id=unique_id or table.get("probe") or None,
+            frequency=int(frequency) if frequency else None,
+            pack=table.get("pack") or None,
+            serial=serial or board.section("serial").get("url") or None,
+            baudrate=int(board.section("serial").get("baudrate", 115200)),
+            transports=transports,
+        )
+
+
+def target_support_problem(target: str, pack: str | None = None) -> str | None:
+    """None if pyOCD knows ``target``; else why not and the command that fixes it."""
+    try:
+        from pyocd.target import TARGET
+        from pyocd.target.pack.pack_target import ManagedPacks
+    except ImportError:
+        return f"pyocd is not installed; {_INSTALL}"
+    name = target.lower()
+    if name in TARGET:
+        return None
+    if pack:
+        return None if Path(pack).is_file() else f"CMSIS pack {pack} (board [pyocd] pack) does not exist"
+    try:
+        installed = {device.part_number.lower() for device in ManagedPacks.get_installed_targets()}
+    except Exception as error:  # cmsis-pack-manager cache problems must not crash collection
+        return f"cannot read pyOCD's installed CMSIS packs ({error}); run: pyocd pack update"
+    if name in installed:
+        return None
+    return (
+        f"pyOCD has no built-in support for target '{target}' and its CMSIS pack is not installed; "
+        f"run: pyocd pack install {target}"
+    )
+
+
+def list_probes() -> list[Any]:
+    """The debug probes attached right now (never waits for one)."""
+    from pyocd.core.helpers import ConnectHelper
+
+    return list(ConnectHelper.get_all_connected_probes(blocking=False, print_wait_message=False))
+
+
+def open_session(config: PyocdConfig) -> tuple[Any | None, str | None]:
+    """An opened pyOCD session on the chosen probe, or (None, error with the fix)."""
+    from pyocd.core.helpers import ConnectHelper
+
+    probes = list_probes()
+    if not probes:
+        return None, "no debug probe found: plug in the ST-Link/CMSIS-DAP probe (pyocd list shows it) and retry"
+    ids = [p.unique_id for p in probes]
+    if config.unique_id is not None and not any(config.unique_id in uid for uid in ids):
+        return (
+            None,
+            f"debug probe {config.unique_id} is not attached (attached: {', '.join(ids)}); check the hardware map",
+        )
+    if config.unique_id is None and len(probes) > 1:
+        return None, f"several debug probes attached ({', '.join(ids)}): pick one with the hardware map (probe = ...)"
+    options: dict[str, Any] = {"resume_on_disconnect": False, "enable_semihosting": False}
+    if config.frequency:
+        options["frequency"] = config.frequency
+    if config.pack:
+        options["pack"] = config.pack
+    session = ConnectHelper.session_with_chosen_probe(
+        blocking=False,
+        return_first=config.unique_id is None,
+        unique_id=config.unique_id,
+        target_override=config.target,
+        auto_open=False,
+        options=options,
+    )
+    if session is None:
+        return None, "pyOCD could not select the debug probe; run: pyocd list"
+    session.open()
+    return session, None
+
+
+def flash(session: Any, elf: Path) -> None:
+    from pyocd.flash.file_programmer import FileProgrammer
+
+    FileProgrammer(session).program(str(elf), file_format="elf")
+
+
+def run_on_target(
+    target: Any,
+    sink: LogSink,
+    deadline: float,
+    transports: tuple[str, ...],
+    rtt_address: int | None,
+) -> tuple[Any, list[RttPoller]]:
+    """Resets ``target`` (already flashed) and drives it to the end of the test; shared with the tests."""
+    pollers: list[RttPoller] = []
+    if "rtt" in transports:
+        pollers.append(RttPoller(target, sink, rtt_address))
+    target.reset_and_halt()
+    target.resume()
+    outcome = drive(target, sink, deadline, semihosting="semihosting" in transports, pollers=pollers)
+    return outcome, pollers
+
+
+class PyocdRunner:
+    name = "pyocd"
+
+    def __init__(self, config: PyocdConfig | None = None) -> None:
+        self.config = config
+
+    def _config(self, board: Board) -> PyocdConfig | None:
+        return self.config or PyocdConfig.from_board(board)
+
+    def unavailable_reason(self, board: Board) -> str | None:
+        if board.is_host:
+            return f"board '{board.name}' is native; use the host backend"
+        try:
+            import pyocd  # noqa: F401
+        except ImportError:
+            return f"pyocd is not installed; {_INSTALL}"
+        config = self._config(board)
+        if config is None:
+            return (
+                f"board '{board.name}' has no pyOCD target: add [pyocd] target = \"...\" to {board.path / 'board.toml'}"
+            )
+        problem = target_support_problem(config.target, config.pack)
+        if problem is not None:
+            return problem
+        try:
+            if not list_probes():
+                return "no debug probe found: plug in the ST-Link/CMSIS-DAP probe (pyocd list shows it)"
+        except Exception as error:  # USB access problems (udev rules) show up here
+            return f"cannot list debug probes ({error}); check USB permissions (udev rules for the probe)"
+        return None
+
+    def run(
+        self,
+        elf: Path,
+        board: Board,
+        timeout_s: float,
+        on_line: Callable[[str], None] | None = None,
+    ) -> RunResult:
+        start = time.monotonic()
+        deadline = start + timeout_s
+        config = self._config(board)
+        sink = LogSink(on_line)
+
+        def infra(message: str) -> RunResult:
+            return RunResult(self.name, sink.finish(), None, False, time.monotonic() - start, "infra-error", message)
+
+        if config is None:
+            return infra(f"board '{board.name}' has no [pyocd] target in {board.path / 'board.toml'}")
+        problem = target_support_problem(config.target, config.pack)
+        if problem is not None:
+            return infra(problem)
+        from harness.gdbremote.elf import FirmwareError, load_firmware
+        from harness.runners.serial_runner import SerialPortError, SerialReader, open_port
+
+        try:
+            firmware = load_firmware(Path(elf))
+        except FirmwareError as error:
+            return infra(str(error))
+        from pyocd.core import exceptions as pyocd_errors
+
+        session = None
+        reader = port = None
+        try:
+            session, error_text = open_session(config)
+            if session is None:
+                return infra(error_text or "no debug probe")
+            flash(session, firmware.path)
+            if config.serial and "uart" in config.transports:
+                port = open_port(config.serial, config.baudrate)
+                reader = SerialReader(port, sink).start()
+            outcome, pollers = run_on_target(
+                session.target, sink, deadline, config.transports, firmware.symbols.get("_SEGGER_RTT")
+            )
+            with contextlib.suppress(pyocd_errors.Error):
+                session.target.halt()
+            if reader is not None:
+                time.sleep(0.05)
+                if reader.error:
+                    return infra(reader.error)
+            for poller in pollers:
+                if poller.error:
+                    sink.note(poller.error)
+            return RunResult(
+                self.name,
+                sink.finish(),
+                outcome.exit_code,
+                outcome.timed_out,
+                time.monotonic() - start,
+                outcome.end_reason,
+                outcome.infra_error,
+            )
+        except (pyocd_errors.Error, SerialPortError, OSError) as error:
+            return infra(f"probe/flash failure: {error}; check the SWD wiring (SWDIO, SWCLK, GND, 3.3V) and power")
+        finally:
+            if reader is not None:
+                reader.stop()
+            if port is not None:
+                with contextlib.suppress(Exception):
+                    port.close()
+            if session is not None:
+                with contextlib.suppress(Exception):
+                    session.close()
+
+
+def flash_and_reset(elf: Path, config: PyocdConfig) -> str | None:
+    """Starter for the serial runner: flash + reset through the probe, leave it running; error text or None."""
+    session = None
+    try:
+        from pyocd.core import exceptions as pyocd_errors
+    except ImportError:
+        return f"pyocd is not installed; {_INSTALL}"
+    try:
+        session, error_text = open_session(config)
+        if session is None:
+            return error_text
+        flash(session, Path(elf))
+        session.target.reset()
+        return None
+    except (pyocd_errors.Error, OSError) as error:
+        return f"probe/flash failure: {error}; check the SWD wiring and power"
+    finally:
+        if session is not None:
+            session.options["resume_on_disconnect"] = True
+            with contextlib.suppress(Exception):
+                session.close()
