@@ -1,0 +1,245 @@
+// DEPTHWISE_CONV_2D kernel tests. Cases and expected outputs come from
+// testdata/depthwise_conv_cases.h (TFLM's reference interpreter on the same
+// single-op models, see micro_runtime/testing/gen_kernel_cases.py). The
+// micro_speech-shaped test compares against a plain per-tap loop written
+// below from the op's definition.
+#include "micro_runtime/builtin_options.h"
+#include "micro_runtime/kernels/kernel_util.h"
+#include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/testdata/depthwise_conv_cases.h"
+#include "micro_runtime/micro_test.h"
+#include "micro_runtime/testing/kernel_runner.h"
+#include "micro_runtime/testing/test_compare.h"
+#include "micro_runtime/testing/test_helpers.h"
+
+namespace {
+
+using namespace depthwise_conv_cases;  // NOLINT
+
+constexpr int kMaxOutput = 160;
+float g_float_out[kMaxOutput];
+int8_t g_int8_out[kMaxOutput];
+
+struct ScaleStorage {
+  int32_t size;
+  float data[16];
+};
+ScaleStorage g_scales;
+
+template <typename T>
+T* Mut(const T* p) {
+  return const_cast<T*>(p);  // kernels only read inputs; tensors take non-const pointers
+}
+
+const int32_t kInputsWithBias[] = {3, 0, 1, 2};
+const int32_t kInputsMinusOne[] = {3, 0, 1, -1};
+const int32_t kInputsTwo[] = {2, 0, 1};
+const int32_t kOutputList[] = {1, 3};
+
+const TfLiteIntArray* InputList(bool has_bias, bool two_inputs) {
+  if (has_bias) return IntArrayFromInts(kInputsWithBias);
+  return IntArrayFromInts(two_inputs ? kInputsTwo : kInputsMinusOne);
+}
+
+template <class C>
+TfLiteDepthwiseConvParams Params() {
+  TfLiteDepthwiseConvParams p;
+  p.padding = C::padding;
+  p.stride_width = C::stride_w;
+  p.stride_height = C::stride_h;
+  p.depth_multiplier = C::depth_multiplier;
+  p.activation = C::activation;
+  p.dilation_width_factor = C::dilation_w;
+  p.dilation_height_factor = C::dilation_h;
+  return p;
+}
+
+template <class C>
+void RunFloat(bool two_inputs = false) {
+  TfLiteTensor tensors[4] = {
+      CreateTensor(Mut(C::input), IntArrayFromInts(C::input_dims)),
+      CreateTensor(Mut(C::filter), IntArrayFromInts(C::filter_dims), true),
+      CreateTensor(Mut(C::bias), IntArrayFromInts(C::bias_dims), true),
+      CreateTensor(g_float_out, IntArrayFromInts(C::output_dims)),
+  };
+  TfLiteDepthwiseConvParams params = Params<C>();
+  KernelRunner runner(Register_DEPTHWISE_CONV_2D(), tensors, 4, InputList(C::has_bias, two_inputs),
+                      IntArrayFromInts(kOutputList), &params);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
+  ExpectFloatsNear(C::expected, g_float_out, C::output_size);
+}
+
+template <class C>
+void RunInt8(bool two_inputs = false) {
+  g_scales.size = C::filter_scale_count;
+  for (int i = 0; i < C::filter_scale_count; ++i) g_scales.data[i] = C::filter_scales[i];
+  TfLiteTensor tensors[4] = {
+      CreateQuantizedTensor(Mut(C::input), IntArrayFromInts(C::input_dims), C::input_scale,
+                            C::input_zero_point),
+      CreatePerChannelQuantizedTensor(Mut(C::filter), IntArrayFromInts(C::filter_dims),
+                                      reinterpret_cast<const TfLiteFloatArray*>(&g_scales),
+                                      C::filter_quantized_dimension),
+      CreateTensor(Mut(C::bias), IntArrayFromInts(C::bias_dims), true),
+      CreateQuantizedTensor(g_int8_out, IntArrayFromInts(C::output_dims), C::output_scale,
+                            C::output_zero_point),
+  };
+  TfLiteDepthwiseConvParams params = Params<C>();
+  for (int i = 0; i < C::output_size; ++i) g_int8_out[i] = 0x55;
+  KernelRunner runner(Register_DEPTHWISE_CONV_2D(), tensors, 4, InputList(C::has_bias, two_inputs),
+                      IntArrayFromInts(kOutputList), &params);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
+  ExpectIntsNear(C::expected, g_int8_out, C::output_size);
+}
+
+// micro_speech's layer: input 1x49x40x1, filter 1x10x8x8, stride 2, SAME.
+constexpr int kMsH = 49, kMsW = 40, kMsFH = 10, kMsFW = 8, kMsC = 8, kMsOH = 25, kMsOW = 20;
+int8_t g_ms_input[kMsH * kMsW];
+int8_t g_ms_filter[kMsFH * kMsFW * kMsC];
+int32_t g_ms_bias[kMsC];
+int8_t g_ms_output[kMsOH * kMsOW * kMsC];
+float g_ms_scales[kMsC + 1];
+
+// Deterministic pseudo-random bytes (LCG).
+uint32_t g_seed = 12345u;
+int32_t NextRandom(int32_t lo, int32_t hi) {
+  g_seed = g_seed * 1664525u + 1013904223u;
+  return lo + static_cast<int32_t>((g_seed >> 8) % static_cast<uint32_t>(hi - lo + 1));
+}
+
+// The op's definition, one tap at a time with explicit bounds checks.
+int8_t NaiveOutput(int oy, int ox, int c, int32_t input_zp, int32_t output_zp, float input_scale,
+                   float output_scale) {
+  int32_t acc = g_ms_bias[c];
+  for (int fy = 0; fy < kMsFH; ++fy) {
+    for (int fx = 0; fx < kMsFW; ++fx) {
+      const int iy = oy * 2 - 4 + fy;  // SAME padding: total 9 rows -> 4 before
+      const int ix = ox * 2 - 3 + fx;  // total 6 columns -> 3 before
+      if (iy < 0 || iy >= kMsH || ix < 0 || ix >= kMsW) continue;
+      acc += (g_ms_input[iy * kMsW + ix] - input_zp) * g_ms_filter[(fy * kMsFW + fx) * kMsC + c];
+    }
+  }
+  int32_t q = 0;
+  int shift = 0;
+  QuantizeMultiplier(static_cast<double>(input_scale) * static_cast<double>(g_ms_scales[c + 1]) /
+                         static_cast<double>(output_scale),
+                     &q, &shift);
+  int32_t v = MultiplyByQuantizedMultiplier(acc, q, shift) + output_zp;
+  if (v < -128) v = -128;
+  if (v > 127) v = 127;
+  return static_cast<int8_t>(v);
+}
+
+}  // namespace
+
+TF_LITE_MICRO_TESTS_BEGIN
+
+TF_LITE_MICRO_TEST(FloatSameMultiplier2) { RunFloat<DwFloatSameMult2>(); }
+TF_LITE_MICRO_TEST(FloatDilationStride2Relu) { RunFloat<DwFloatDilationStride2Relu>(); }
+TF_LITE_MICRO_TEST(FloatValidNoBiasRelu6) { RunFloat<DwFloatValidNoBias>(); }
+TF_LITE_MICRO_TEST(FloatValidNoBiasTwoInputs) { RunFloat<DwFloatValidNoBias>(true); }
+TF_LITE_MICRO_TEST(Int8Multiplier1Stride2) { RunInt8<DwInt8Mult1Stride2>(); }
+TF_LITE_MICRO_TEST(Int8Multiplier4ValidRelu) { RunInt8<DwInt8Mult4ValidRelu>(); }
+TF_LITE_MICRO_TEST(Int8MicroSpeechLike) { RunInt8<DwInt8MicroSpeechLike>(); }
+TF_LITE_MICRO_TEST(Int8DilationNoBiasRelu6) { RunInt8<DwInt8DilationNoBias>(); }
+TF_LITE_MICRO_TEST(Int8DilationNoBiasTwoInputs) { RunInt8<DwInt8DilationNoBias>(true); }
+
+TF_LITE_MICRO_TEST(Int8MicroSpeechShapeMatchesNaiveLoop) {
+  for (int i = 0; i < kMsH * kMsW; ++i) g_ms_input[i] = static_cast<int8_t>(NextRandom(-128, 127));
+  for (int i = 0; i < kMsFH * kMsFW * kMsC; ++i) {
+    g_ms_filter[i] = static_cast<int8_t>(NextRandom(-127, 127));
+  }
+  for (int i = 0; i < kMsC; ++i) g_ms_bias[i] = NextRandom(-3000, 3000);
+  g_ms_scales[0] = kMsC;
+  for (int i = 1; i <= kMsC; ++i) g_ms_scales[i] = 0.002f + 0.001f * static_cast<float>(i);
+  const int32_t in_dims[] = {4, 1, kMsH, kMsW, 1};
+  const int32_t f_dims[] = {4, 1, kMsFH, kMsFW, kMsC};
+  const int32_t b_dims[] = {1, kMsC};
+  const int32_t out_dims[] = {4, 1, kMsOH, kMsOW, kMsC};
+  const float in_scale = 0.5f;
+  const int32_t in_zp = -20;
+  const float out_scale = 1.5f;
+  const int32_t out_zp = 6;
+  TfLiteTensor tensors[4] = {
+      CreateQuantizedTensor(g_ms_input, IntArrayFromInts(in_dims), in_scale, in_zp),
+      CreatePerChannelQuantizedTensor(g_ms_filter, IntArrayFromInts(f_dims),
+                                      FloatArrayFromFloats(g_ms_scales), 3),
+      CreateTensor(g_ms_bias, IntArrayFromInts(b_dims), true),
+      CreateQuantizedTensor(g_ms_output, IntArrayFromInts(out_dims), out_scale, out_zp),
+  };
+  TfLiteDepthwiseConvParams params = {kTfLitePaddingSame, 2, 2, 8, kTfLiteActNone, 1, 1};
+  KernelRunner runner(Register_DEPTHWISE_CONV_2D(), tensors, 4, IntArrayFromInts(kInputsWithBias),
+                      IntArrayFromInts(kOutputList), &params);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
+  int mismatches = 0;
+  for (int oy = 0; oy < kMsOH; ++oy) {
+    for (int ox = 0; ox < kMsOW; ++ox) {
+      for (int c = 0; c < kMsC; ++c) {
+        const int8_t want = NaiveOutput(oy, ox, c, in_zp, out_zp, in_scale, out_scale);
+        if (g_ms_output[(oy * kMsOW + ox) * kMsC + c] != want) ++mismatches;
+      }
+    }
+  }
+  TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+}
+
+TF_LITE_MICRO_TEST(RejectsBadTypesAndShapes) {
+  float input[8] = {0};
+  float filter[8] = {0};
+  int8_t filter8[8] = {0};
+  float out[8];
+  const int32_t in_dims[] = {4, 1, 2, 2, 2};
+  const int32_t f_dims[] = {4, 1, 1, 1, 4};
+  const int32_t bad_f_dims[] = {4, 1, 1, 1, 3};  // 3 is not a multiple of 2 input channels
+  const int32_t out_dims[] = {4, 1, 2, 2, 4};
+  const int32_t bad_out_dims[] = {4, 1, 1, 2, 4};
+  const int32_t inputs[] = {2, 0, 1};
+  const int32_t outputs[] = {1, 2};
+  TfLiteDepthwiseConvParams params = {kTfLitePaddingSame, 1, 1, 2, kTfLiteActNone, 1, 1};
+  {
+    TfLiteTensor t[3] = {CreateTensor(input, IntArrayFromInts(in_dims)),
+                         CreateTensor(filter, IntArrayFromInts(f_dims), true),
+                         CreateTensor(out, IntArrayFromInts(out_dims))};
+    KernelRunner runner(Register_DEPTHWISE_CONV_2D(), t, 3, IntArrayFromInts(inputs),
+                        IntArrayFromInts(outputs), &params);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());  // the valid baseline
+  }
+  {
+    TfLiteTensor t[3] = {CreateTensor(input, IntArrayFromInts(in_dims)),
+                         CreateTensor(filter8, IntArrayFromInts(f_dims), true),
+                         CreateTensor(out, IntArrayFromInts(out_dims))};
+    KernelRunner runner(Register_DEPTHWISE_CONV_2D(), t, 3, IntArrayFromInts(inputs),
+                        IntArrayFromInts(outputs), &params);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());  // float input, int8 filter
+  }
+  {
+    TfLiteTensor t[3] = {CreateTensor(input, IntArrayFromInts(in_dims)),
+                         CreateTensor(filter, IntArrayFromInts(bad_f_dims), true),
+                         CreateTensor(out, IntArrayFromInts(out_dims))};
+    KernelRunner runner(Register_DEPTHWISE_CONV_2D(), t, 3, IntArrayFromInts(inputs),
+                        IntArrayFromInts(outputs), &params);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());
+  }
+  {
+    TfLiteTensor t[3] = {CreateTensor(input, IntArrayFromInts(in_dims)),
+                         CreateTensor(filter, IntArrayFromInts(f_dims), true),
+                         CreateTensor(out, IntArrayFromInts(bad_out_dims))};
+    KernelRunner runner(Register_DEPTHWISE_CONV_2D(), t, 3, IntArrayFromInts(inputs),
+                        IntArrayFromInts(outputs), &params);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());  // wrong output height
+  }
+  {
+    TfLiteTensor t[3] = {CreateTensor(input, IntArrayFromInts(in_dims)),
+                         CreateTensor(filter, IntArrayFromInts(f_dims), true),
+                         CreateTensor(out, IntArrayFromInts(out_dims))};
+    t[0].type = kTfLiteUInt8;
+    t[2].type = kTfLiteUInt8;
+    KernelRunner runner(Register_DEPTHWISE_CONV_2D(), t, 3, IntArrayFromInts(inputs),
+                        IntArrayFromInts(outputs), &params);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());  // uint8 unsupported
+  }
+}
+
+TF_LITE_MICRO_TESTS_END
