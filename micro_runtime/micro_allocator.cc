@@ -15,7 +15,16 @@ bool LargerFirst(const PlanItem* items, uint16_t a, uint16_t b) {
   return a < b;  // deterministic plans
 }
 
-bool Placeable(const PlanItem& item) { return item.size > 0 && item.first <= item.last && item.alias < 0; }
+// An item that shares another item's buffer: `offset` holds that item's index.
+constexpr int16_t kAliased = -2;
+
+bool Placeable(const PlanItem& item) { return item.size > 0 && item.first <= item.last; }
+bool Aliased(const PlanItem& item) { return item.first == kAliased; }
+
+uint16_t RootOf(const PlanItem* items, uint16_t index) {
+  while (Aliased(items[index])) index = static_cast<uint16_t>(items[index].offset);
+  return index;
+}
 
 bool LifetimesOverlap(const PlanItem& a, const PlanItem& b) { return !(a.last < b.first || b.last < a.first); }
 
@@ -153,18 +162,24 @@ void* MicroAllocator::GetScratch(int buffer_index) const {
 
 TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::SubGraph* graph,
                                     TfLiteTensor* tensors, size_t num_tensors) {
+  constexpr uint16_t kNone = 0xffff;
   const auto* ops = graph->operators();
   const int num_ops = ops != nullptr ? static_cast<int>(ops->size()) : 0;
   const int last_op = num_ops > 0 ? num_ops - 1 : 0;
-  const size_t count = num_tensors + static_cast<size_t>(scratch_count_);
-  if (count > 0xffff) {
-    MicroPrintf("model needs %u planned buffers; micro_runtime supports up to 65535", static_cast<unsigned>(count));
+  // Only non-constant tensors with data become planner items.
+  size_t count = static_cast<size_t>(scratch_count_);
+  for (size_t t = 0; t < num_tensors; ++t) {
+    if (!tensors[t].is_constant && tensors[t].bytes > 0) ++count;
+  }
+  if (count >= kNone) {
+    MicroPrintf("model needs %u planned buffers; micro_runtime supports up to 65534", static_cast<unsigned>(count));
     return kTfLiteError;
   }
 
   // The planner's own bookkeeping lives where the head will go; it is read
   // completely before any tensor data is written there.
-  const size_t plan_bytes = count * (sizeof(PlanItem) + 2 * sizeof(uint16_t));
+  const size_t map_bytes = static_cast<size_t>(AlignUp(num_tensors * sizeof(uint16_t), 4));
+  const size_t plan_bytes = map_bytes + count * (sizeof(PlanItem) + 2 * sizeof(uint16_t));
   const uintptr_t tail_low = tail_top_ - persistent_used_;
   if (tail_top_ < persistent_used_ || tail_low < head_start_ || tail_low - head_start_ < plan_bytes) {
     MicroPrintf("arena too small: needed at least %u bytes, have %u (to plan %u buffers); enlarge the arena",
@@ -172,40 +187,51 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
                 static_cast<unsigned>(count));
     return kTfLiteError;
   }
-  PlanItem* items = reinterpret_cast<PlanItem*>(head_start_);
+  uint16_t* item_of = reinterpret_cast<uint16_t*>(head_start_);
+  PlanItem* items = reinterpret_cast<PlanItem*>(head_start_ + map_bytes);
   uint16_t* order = reinterpret_cast<uint16_t*>(items + count);
   uint16_t* by_offset = order + count;
 
-  for (size_t t = 0; t < count; ++t) {
-    items[t] = {0, 0, kNoOp, -1, -1, 0};
-  }
+  size_t n = 0;
   for (size_t t = 0; t < num_tensors; ++t) {
-    if (!tensors[t].is_constant) items[t].size = static_cast<uint32_t>(tensors[t].bytes);
+    item_of[t] = kNone;
+    if (tensors[t].is_constant || tensors[t].bytes == 0) continue;
+    item_of[t] = static_cast<uint16_t>(n);
+    items[n++] = {static_cast<uint32_t>(tensors[t].bytes), 0, kNoOp, -1};
   }
+  const size_t first_scratch = n;
+  {
+    int index = scratch_count_ - 1;
+    for (ScratchRecord* r = scratch_; r != nullptr; r = r->next, --index) {
+      items[first_scratch + static_cast<size_t>(index)] = {r->bytes, 0, static_cast<int16_t>(r->op_index),
+                                                            static_cast<int16_t>(r->op_index)};
+    }
+  }
+  auto touch = [&](int32_t t, int op) {
+    if (t >= 0 && item_of[t] != kNone) Touch(&items[item_of[t]], op);
+  };
 
   // Lifetimes. Indices were checked by the model verifier.
   if (graph->inputs() != nullptr) {
-    for (int32_t t : *graph->inputs()) Touch(&items[t], 0);
+    for (int32_t t : *graph->inputs()) touch(t, 0);
   }
   for (int i = 0; i < num_ops; ++i) {
     const tflite::Operator* op = ops->Get(static_cast<flatbuffers::uoffset_t>(i));
     if (op->inputs() != nullptr) {
-      for (int32_t t : *op->inputs()) {
-        if (t >= 0) Touch(&items[t], i);
-      }
+      for (int32_t t : *op->inputs()) touch(t, i);
     }
     if (op->outputs() != nullptr) {
-      for (int32_t t : *op->outputs()) Touch(&items[t], i);
+      for (int32_t t : *op->outputs()) touch(t, i);
     }
   }
   if (graph->outputs() != nullptr) {
-    for (int32_t t : *graph->outputs()) Touch(&items[t], last_op);
+    for (int32_t t : *graph->outputs()) touch(t, last_op);
   }
   const auto* model_tensors = graph->tensors();
   for (size_t t = 0; t < num_tensors; ++t) {
     if (model_tensors->Get(static_cast<flatbuffers::uoffset_t>(t))->is_variable()) {
-      Touch(&items[t], 0);
-      Touch(&items[t], last_op);
+      touch(static_cast<int32_t>(t), 0);
+      touch(static_cast<int32_t>(t), last_op);
     }
   }
 
@@ -218,49 +244,45 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
         op->outputs()->size() != 1) {
       continue;
     }
-    const int32_t in = op->inputs()->Get(0);
-    const int32_t out = op->outputs()->Get(0);
-    if (in < 0 || in == out || items[in].size == 0 || items[out].size != items[in].size ||
-        items[out].alias >= 0 || model_tensors->Get(static_cast<flatbuffers::uoffset_t>(in))->is_variable() ||
-        model_tensors->Get(static_cast<flatbuffers::uoffset_t>(out))->is_variable()) {
+    const int32_t in_tensor = op->inputs()->Get(0);
+    const int32_t out_tensor = op->outputs()->Get(0);
+    if (in_tensor < 0 || in_tensor == out_tensor || item_of[in_tensor] == kNone || item_of[out_tensor] == kNone ||
+        model_tensors->Get(static_cast<flatbuffers::uoffset_t>(in_tensor))->is_variable() ||
+        model_tensors->Get(static_cast<flatbuffers::uoffset_t>(out_tensor))->is_variable()) {
       continue;
     }
-    bool out_is_root = false;
-    for (size_t t = 0; t < num_tensors; ++t) out_is_root = out_is_root || items[t].alias == out;
-    if (out_is_root) continue;
-    int32_t root = in;
-    while (items[root].alias >= 0) root = items[root].alias;
-    if (root == out) continue;
+    const uint16_t out = item_of[out_tensor];
+    const uint16_t root = RootOf(items, item_of[in_tensor]);
+    if (root == out || Aliased(items[out]) || items[out].size != items[root].size) continue;
+    // Never alias an item others already share (a malformed graph could).
+    bool shared = false;
+    for (size_t k = 0; k < first_scratch; ++k) shared = shared || (Aliased(items[k]) && items[k].offset == out);
+    if (shared) continue;
     if (items[out].first < items[root].first) items[root].first = items[out].first;
     if (items[out].last > items[root].last) items[root].last = items[out].last;
-    items[out].alias = static_cast<int16_t>(root);
-  }
-
-  {
-    int index = scratch_count_ - 1;
-    for (ScratchRecord* r = scratch_; r != nullptr; r = r->next, --index) {
-      PlanItem& item = items[num_tensors + static_cast<size_t>(index)];
-      item.size = r->bytes;
-      item.first = static_cast<int16_t>(r->op_index);
-      item.last = static_cast<int16_t>(r->op_index);
-    }
+    items[out].first = kAliased;
+    items[out].last = kAliased - 1;
+    items[out].offset = root;
   }
 
   const size_t head = PlanBuffers(items, count, order, by_offset);
   if (verbose_) {
-    for (size_t i = 0; i < count; ++i) {
-      const PlanItem& item = items[i];
-      const char* kind = i < num_tensors ? "tensor" : "scratch";
-      const int id = static_cast<int>(i < num_tensors ? i : i - num_tensors);
-      if (item.alias >= 0) {
-        MicroPrintf("plan: %s %d shares tensor %d's buffer (RESHAPE)", kind, id, static_cast<int>(item.alias));
+    for (size_t t = 0; t < num_tensors + static_cast<size_t>(scratch_count_); ++t) {
+      const bool is_tensor = t < num_tensors;
+      const size_t k = is_tensor ? item_of[t] : first_scratch + (t - num_tensors);
+      if (k == kNone) continue;
+      const PlanItem& item = items[k];
+      const char* kind = is_tensor ? "tensor" : "scratch";
+      const int id = static_cast<int>(is_tensor ? t : t - num_tensors);
+      if (Aliased(item)) {
+        MicroPrintf("plan: %s %d shares the buffer of the RESHAPE input", kind, id);
       } else if (Placeable(item)) {
         MicroPrintf("plan: %s %d: %u bytes at offset %u, ops %d-%d", kind, id, static_cast<unsigned>(item.size),
                     static_cast<unsigned>(item.offset), static_cast<int>(item.first), static_cast<int>(item.last));
       }
     }
-    MicroPrintf("plan: head %u bytes, persistent %u bytes", static_cast<unsigned>(head),
-                static_cast<unsigned>(persistent_used_));
+    MicroPrintf("plan: head %u bytes (planner bookkeeping %u), persistent %u bytes", static_cast<unsigned>(head),
+                static_cast<unsigned>(plan_bytes), static_cast<unsigned>(persistent_used_));
   }
   const size_t required_head = head > plan_bytes ? head : plan_bytes;
   if (tail_low - head_start_ < head) {
@@ -269,17 +291,19 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
     return kTfLiteError;
   }
 
-  // Only pointers in the tail are written here, so `items` stays intact.
+  // Only pointers in the tail are written here, so the bookkeeping stays
+  // intact until the last read.
   for (size_t t = 0; t < num_tensors; ++t) {
     if (tensors[t].is_constant) continue;
-    int32_t root = static_cast<int32_t>(t);
-    while (items[root].alias >= 0) root = items[root].alias;
-    tensors[t].data.raw = Placeable(items[root]) ? reinterpret_cast<void*>(head_start_ + items[root].offset) : nullptr;
+    tensors[t].data.raw = nullptr;
+    if (item_of[t] == kNone) continue;
+    const PlanItem& item = items[RootOf(items, item_of[t])];
+    if (Placeable(item)) tensors[t].data.raw = reinterpret_cast<void*>(head_start_ + item.offset);
   }
   {
     int index = scratch_count_ - 1;
     for (ScratchRecord* r = scratch_; r != nullptr; r = r->next, --index) {
-      const PlanItem& item = items[num_tensors + static_cast<size_t>(index)];
+      const PlanItem& item = items[first_scratch + static_cast<size_t>(index)];
       r->data = Placeable(item) ? reinterpret_cast<uint8_t*>(head_start_ + item.offset) : nullptr;
     }
   }

@@ -33,17 +33,14 @@ constexpr size_t kTensorAlignment = 16;     // head buffers: enough for any SIMD
 constexpr size_t kPersistentAlignment = 8;  // tail: enough for int64/double/pointers
 
 // One buffer for the planner: size and lifetime in op indices (inclusive).
-// `alias` >= 0 means "shares item alias's buffer" (not placed itself).
 struct PlanItem {
   uint32_t size;
   uint32_t offset;
   int16_t first;
   int16_t last;
-  int16_t alias;
-  uint16_t unused;
 };
 
-// Places `count` items (those with size > 0, first <= last and alias < 0):
+// Places `count` items (those with size > 0 and first <= last):
 // writes each item's offset and returns the head size needed (the largest
 // offset + size). `order` and `by_offset` are scratch arrays of `count`
 // entries. Exposed for unit tests.

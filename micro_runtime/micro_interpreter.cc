@@ -252,6 +252,10 @@ TfLiteStatus MicroInterpreter::AllocateTensors() {
     MicroPrintf("AllocateTensors: the model was rejected when the interpreter was created (see the error above)");
     return kTfLiteError;
   }
+  if (allocator_.arena_size() == 0) {
+    MicroPrintf("AllocateTensors: no arena; pass a non-null byte array and its size to the MicroInterpreter");
+    return kTfLiteError;
+  }
   if (state_ == State::kReady) return kTfLiteOk;
   if (state_ == State::kFailed) Fail();  // forget the previous attempt
   allocator_.Reset();
