@@ -146,7 +146,9 @@ def build_runner(model: Path, board: Board, cases: Path, arena_size: int | None 
         reason = _does_not_fit(board, output)
         if reason:
             raise RunModelError(reason)
-        errors = [line for line in output.splitlines() if "error" in line.lower()]
+        # The compiler's/linker's reasons (undefined reference, error: ...) are the useful part.
+        keys = ("error", "undefined reference", "multiple definition", "no such file")
+        errors = [line for line in output.splitlines() if any(k in line.lower() for k in keys)]
         detail = "\n".join((errors or output.splitlines())[-12:])
         raise RunModelError(f"building the model runner for board '{board.name}' failed:\n{detail}")
     return RUNTIME / "gen" / board.name / "bin" / f"model_runner_{name}"

@@ -35,6 +35,22 @@ endif
 endef
 $(foreach t,$(TEST_SRCS),$(eval $(call mr_test_cases,$(basename $(notdir $(t))),$(t))))
 
+# ------------------------------------------------------ board requirements --
+# A test folder may declare in requirements.mk what its tests need, e.g.
+#   micro_speech_test_MIN_FLASH := 81920
+#   micro_speech_test_MIN_RAM := 16384
+# On a board with less ([memory] in board.toml -> BOARD_FLASH_SIZE/RAM_SIZE)
+# the test is left out of `all`/`test`/`list_tests` and a note on stderr
+# names it and the reason; building it by name still tries (and the link
+# reports the overflow).
+-include $(sort $(wildcard $(foreach t,$(TEST_SRCS),$(dir $(RUNTIME)/$(t))requirements.mk)))
+mr_needs_more = $(if $(and $(filter-out 0,$(BOARD_$(2)_SIZE)),$($(1)_MIN_$(2))),$(shell [ $($(1)_MIN_$(2)) -gt $(BOARD_$(2)_SIZE) ] && echo $(1)))
+EXCLUDED_TESTS := $(sort $(foreach t,$(TEST_NAMES),$(call mr_needs_more,$(t),FLASH) $(call mr_needs_more,$(t),RAM)))
+ifneq ($(EXCLUDED_TESTS),)
+TEST_NAMES := $(filter-out $(EXCLUDED_TESTS),$(TEST_NAMES))
+$(foreach t,$(EXCLUDED_TESTS),$(file >>/dev/stderr,note: $(t) is not built for $(TARGET): it declares MIN_FLASH=$(or $($(t)_MIN_FLASH),-) MIN_RAM=$(or $($(t)_MIN_RAM),-) bytes (requirements.mk), the board has flash $(BOARD_FLASH_SIZE) RAM $(BOARD_RAM_SIZE)))
+endif
+
 # ------------------------------------------------------------ model runner --
 ifneq ($(filter model_runner,$(MAKECMDGOALS)),)
 ifeq ($(strip $(MODEL)),)
@@ -53,12 +69,9 @@ ifeq ($(MR_CASES),)
 $(error CASES=$(CASES): no such file (paths are absolute or relative to the repository root))
 endif
 RUNNER_NAME ?= $(basename $(notdir $(MR_MODEL)))
-# Reserve for stack, .data/.bss of runtime and board, and the vector table.
-MODEL_RUNNER_RAM_RESERVE ?= 6144
-MR_RAM_SIZE := $(shell PYTHONPATH=$(REPO_ROOT) $(PYTHON) -c "from harness.boards import load_board; b = load_board('$(TARGET)'); print(b.ram.size if b.ram else 0)" 2>/dev/null)
-ifeq ($(strip $(MR_RAM_SIZE)),)
-$(error cannot read the RAM size of board $(TARGET); check boards/$(TARGET)/board.toml)
-endif
+# Reserve for the stack, .data/.bss of runtime and board, and the vector table.
+MODEL_RUNNER_RAM_RESERVE ?= $(shell echo $$(( $(or $(BOARD_STACK_SIZE),4096) + 2048 )))
+MR_RAM_SIZE := $(or $(BOARD_RAM_SIZE),0)
 ARENA_SIZE ?= $(if $(filter 0,$(MR_RAM_SIZE)),1048576,$(shell echo $$(( $(MR_RAM_SIZE) - $(MODEL_RUNNER_RAM_RESERVE) ))))
 MR_GEN := $(GEN_DIR)/model_runner/$(RUNNER_NAME)
 MR_BIN := $(BIN_DIR)/model_runner_$(RUNNER_NAME)
