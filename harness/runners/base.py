@@ -71,6 +71,19 @@ class Runner(Protocol):
     ) -> RunResult: ...
 
 
+def captured_transports(board: Board) -> tuple[str, ...]:
+    """Which of the board's log transports a runner should merge into the log.
+
+    A board logging to both semihosting and the UART mirrors every string to each
+    (boards/cortex_m/log.c), so capturing both would double every line: take only
+    semihosting then (synchronous, never drops bytes). Without a [log] table, both.
+    """
+    transports = tuple(board.raw.get("log", {}).get("transports", ("semihosting", "uart")))
+    if "semihosting" in transports and "uart" in transports and board.raw.get("log"):
+        return ("semihosting",)
+    return transports or ("semihosting", "uart")
+
+
 class EndDetector:
     """Watches the byte stream for the lines that end a run.
 

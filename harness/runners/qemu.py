@@ -2,8 +2,9 @@
 
 Semihosting output and the board's log UART share one muxed chardev on
 QEMU's stdout, so the log keeps the order the device wrote it in; QEMU's own
-diagnostics stay on stderr. The semihosting exit status (SYS_EXIT_EXTENDED)
-becomes QEMU's exit code. Board file keys, table ``[qemu]``:
+diagnostics stay on stderr. A board that mirrors its log to both transports is
+captured from semihosting only (``captured_transports``), so lines are not doubled.
+The semihosting exit status (SYS_EXIT_EXTENDED) becomes QEMU's exit code. Board file keys, table ``[qemu]``:
 
   machine = "stm32vldiscovery"   # required: qemu-system-arm -M <machine>
   serial = 0                     # which -serial slot is the log UART (earlier ones get "null")
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from harness.boards import Board
 from harness.runners._process import run_process
-from harness.runners.base import RunResult
+from harness.runners.base import RunResult, captured_transports
 
 QEMU = "qemu-system-arm"
 _INSTALL = "install it: apt-get install qemu-system-arm"
@@ -30,11 +31,16 @@ def qemu_command(elf: Path, board: Board, icount: int | None = None, qemu: str =
     cfg = board.section("qemu")
     serial_slot = int(cfg.get("serial", 0))
     argv = [qemu, "-M", str(cfg["machine"]), "-display", "none", "-monitor", "none", "-nodefaults"]
+    captured = captured_transports(board)
     argv += ["-chardev", "stdio,id=log0,mux=on"]
     for _ in range(serial_slot):
         argv += ["-serial", "null"]
-    argv += ["-serial", "chardev:log0"]
-    argv += ["-semihosting-config", "enable=on,target=native,chardev=log0"]
+    argv += ["-serial", "chardev:log0" if "uart" in captured else "null"]
+    # Semihosting stays enabled for the exit status even when its text is not captured.
+    semihosting_out = "log0" if "semihosting" in captured else "nolog"
+    if semihosting_out == "nolog":
+        argv += ["-chardev", "null,id=nolog"]
+    argv += ["-semihosting-config", f"enable=on,target=native,chardev={semihosting_out}"]
     if icount is None and cfg.get("icount") is not None:
         icount = int(cfg["icount"])
     if icount is not None:

@@ -162,3 +162,18 @@ def test_runner_overhead_is_small(fw: Path) -> None:
         runner.append(time.monotonic() - start)
     overhead = statistics.median(runner) - statistics.median(raw)
     assert overhead < 0.1, f"runner {statistics.median(runner):.3f} s vs raw {statistics.median(raw):.3f} s"
+
+
+def test_mirrored_log_is_captured_once(fw: Path) -> None:
+    """A board logging to semihosting AND the UART prints every line twice; the log must not."""
+    import dataclasses
+
+    elf = build_mini_firmware("PASS", fw)  # semihosting only
+    both = dataclasses.replace(mini_board(), raw={**mini_board().raw, "log": {"transports": ["semihosting", "uart"]}})
+    run = get_runner("qemu").run(elf, both, 10)
+    assert run.log.count(b"Testing Mini") == 1
+    uart_only = dataclasses.replace(mini_board(), raw={**mini_board().raw, "log": {"transports": ["uart"]}})
+    run = get_runner("qemu").run(elf, uart_only, 10)
+    assert run.exit_code == 0 and b"Testing" not in run.log  # semihosting text not captured, exit still works
+    run = get_runner("qemu").run(build_mini_firmware("PASS", fw, uart=True), uart_only, 10)
+    assert parse_log(run.log, run).outcome == "passed"

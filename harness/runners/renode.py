@@ -23,7 +23,7 @@ from pathlib import Path
 from harness.boards import Board
 from harness.renode_scripts import RENODE_DIR, RenodeConfigError, render_resc, renode_path, renode_settings
 from harness.runners._process import run_process
-from harness.runners.base import RunResult
+from harness.runners.base import RunResult, captured_transports
 
 RENODE_RUN_DIR = Path.home() / ".config" / "renode"
 INSTALL_HINT = "install it from renode.io or `pip install renode-run && renode-run download`"
@@ -126,6 +126,7 @@ class RenodeRunner:
                 script = work / f"{board.name}.resc"  # not committed yet: run what the board file says
                 script.write_text(text)
             uart_log, semi_log = work / "uart.log", work / "semihosting.log"
+            captured = captured_transports(board)
             argv = renode_command(renode, elf, script, uart_log, semi_log)
             out = run_process(
                 argv,
@@ -133,7 +134,7 @@ class RenodeRunner:
                 on_line,
                 merge_stderr=True,
                 log_from_stdout=False,
-                tail_files=(semi_log, uart_log),
+                tail_files=[log for kind, log in (("semihosting", semi_log), ("uart", uart_log)) if kind in captured],
                 term_first=True,  # let Renode shut its threads down before SIGKILL
             )
         if out.start_error is not None:
