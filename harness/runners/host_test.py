@@ -166,3 +166,13 @@ def test_other_end_markers_stop_a_lingering_binary(tmp_path: Path, last: str) ->
     run = _run(script, timeout_s=30)
     assert time.monotonic() - start < 1.5
     assert run.end_reason == "end-marker" and run.log.endswith(f"{last}\n".encode())
+
+
+def test_keyboard_interrupt_kills_the_process_group(programs: dict[str, Path]) -> None:
+    def interrupt(line: str) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _run(programs["hang"], timeout_s=30, on_line=interrupt)
+    time.sleep(0.1)
+    assert not _processes_running(f"{programs['hang'].parent / 'prog'} hang")
