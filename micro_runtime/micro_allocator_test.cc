@@ -1,0 +1,215 @@
+// The arena planner: buffer reuse by lifetime, alignment, RESHAPE aliasing,
+// persistent allocations, and the exact "needed N bytes" figure (N works,
+// N - 1 does not).
+#include "micro_runtime/micro_allocator.h"
+
+#include "micro_runtime/micro_interpreter.h"
+#include "micro_runtime/micro_test.h"
+#include "micro_runtime/models/chain_model_data.h"
+#include "micro_runtime/models/hello_float_ref_model_data.h"
+#include "micro_runtime/models/scratch_model_data.h"
+#include "micro_runtime/testing/test_ops.h"
+
+namespace {
+
+using micro_runtime::PlanBuffers;
+using micro_runtime::PlanItem;
+using Op = tflite::BuiltinOperator;
+
+constexpr size_t kArenaSize = 4096;
+alignas(16) uint8_t g_arena[kArenaSize + 16];
+
+class TestResolver : public MicroMutableOpResolver<5> {
+ public:
+  TestResolver() {
+    AddBuiltin(Op::FULLY_CONNECTED, test_ops::Register_FULLY_CONNECTED_FLOAT());
+    AddBuiltin(Op::RESHAPE, test_ops::Register_COPY());
+    AddCustom("AddOne", test_ops::Register_ADD_ONE());
+    AddCustom("Scratch", test_ops::Register_SCRATCH());
+  }
+};
+
+bool Overlap(const PlanItem& a, const PlanItem& b) {
+  const bool time = !(a.last < b.first || b.last < a.first);
+  const bool space = a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+  return time && space;
+}
+
+// Finds the arena size the interpreter reports as needed and checks that
+// exactly that size works and one byte less fails.
+void CheckExactRequirement(const uint8_t* model, size_t model_size, uint8_t* arena) {
+  TestResolver resolver;
+  size_t needed = 0;
+  {
+    MicroInterpreter interpreter(model, model_size, resolver, arena, kArenaSize);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.AllocateTensors());
+    needed = interpreter.arena_used_bytes();
+  }
+  TF_LITE_MICRO_EXPECT_GT(needed, 0u);
+  {
+    MicroInterpreter exact(model, model_size, resolver, arena, needed);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, exact.AllocateTensors());
+    TF_LITE_MICRO_EXPECT_EQ(needed, exact.arena_used_bytes());
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, exact.Invoke());
+  }
+  {
+    MicroInterpreter short_by_one(model, model_size, resolver, arena, needed - 1);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, short_by_one.AllocateTensors());
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, short_by_one.Invoke());
+  }
+}
+
+}  // namespace
+
+TF_LITE_MICRO_TESTS_BEGIN
+
+TF_LITE_MICRO_TEST(DisjointLifetimesShareMemory) {
+  PlanItem items[3] = {{100, 0, 0, 0}, {100, 0, 1, 1}, {100, 0, 2, 2}};
+  uint16_t order[3];
+  uint16_t by_offset[3];
+  TF_LITE_MICRO_EXPECT_EQ(100u, PlanBuffers(items, 3, order, by_offset));
+  for (const PlanItem& item : items) TF_LITE_MICRO_EXPECT_EQ(0u, item.offset);
+}
+
+TF_LITE_MICRO_TEST(OverlappingLifetimesGetDisjointAlignedMemory) {
+  PlanItem items[4] = {{10, 0, 0, 1}, {33, 0, 1, 2}, {7, 0, 2, 3}, {64, 0, 0, 3}};
+  uint16_t order[4];
+  uint16_t by_offset[4];
+  const size_t head = PlanBuffers(items, 4, order, by_offset);
+  // Largest first: the 64-byte buffer at 0, the 33-byte one after it at 64,
+  // then 10 (overlaps both) at 112 and 7 (overlaps 64 and 33) at 112 too,
+  // since the 10-byte buffer is dead by op 2.
+  TF_LITE_MICRO_EXPECT_EQ(0u, items[3].offset);
+  TF_LITE_MICRO_EXPECT_EQ(64u, items[1].offset);
+  TF_LITE_MICRO_EXPECT_EQ(112u, items[0].offset);
+  TF_LITE_MICRO_EXPECT_EQ(112u, items[2].offset);
+  TF_LITE_MICRO_EXPECT_EQ(122u, head);
+  for (int i = 0; i < 4; ++i) {
+    TF_LITE_MICRO_EXPECT_EQ(0u, items[i].offset % 16);
+    for (int j = 0; j < 4; ++j) {
+      if (i != j) TF_LITE_MICRO_EXPECT(!Overlap(items[i], items[j]));
+    }
+  }
+}
+
+TF_LITE_MICRO_TEST(FirstFitFillsGaps) {
+  // 0-1: A(48) at 0; B(32, ops 1-2) at 48; C(16, ops 2-3) fits below B in A's old place.
+  PlanItem items[3] = {{48, 0, 0, 1}, {32, 0, 1, 2}, {16, 0, 2, 3}};
+  uint16_t order[3];
+  uint16_t by_offset[3];
+  TF_LITE_MICRO_EXPECT_EQ(80u, PlanBuffers(items, 3, order, by_offset));
+  TF_LITE_MICRO_EXPECT_EQ(0u, items[0].offset);
+  TF_LITE_MICRO_EXPECT_EQ(48u, items[1].offset);
+  TF_LITE_MICRO_EXPECT_EQ(0u, items[2].offset);
+}
+
+TF_LITE_MICRO_TEST(UnusedAndEmptyItemsAreNotPlaced) {
+  PlanItem items[3] = {{0, 0, 0, 0}, {8, 0, 0x7fff, -1}, {8, 0, 0, 0}};
+  uint16_t order[3];
+  uint16_t by_offset[3];
+  TF_LITE_MICRO_EXPECT_EQ(8u, PlanBuffers(items, 3, order, by_offset));
+}
+
+TF_LITE_MICRO_TEST(ManyItemsNeverCollide) {
+  // A deterministic pseudo-random set: every pair that lives at the same
+  // time must get disjoint memory.
+  constexpr int kCount = 40;
+  PlanItem items[kCount];
+  uint16_t order[kCount];
+  uint16_t by_offset[kCount];
+  uint32_t state = 12345;
+  for (int i = 0; i < kCount; ++i) {
+    state = state * 1103515245u + 12345u;
+    const int first = static_cast<int>((state >> 8) % 20);
+    state = state * 1103515245u + 12345u;
+    const int length = static_cast<int>((state >> 8) % 6);
+    state = state * 1103515245u + 12345u;
+    items[i] = {1 + (state >> 8) % 300, 0, static_cast<int16_t>(first), static_cast<int16_t>(first + length)};
+  }
+  const size_t head = PlanBuffers(items, kCount, order, by_offset);
+  bool ok = true;
+  for (int i = 0; i < kCount; ++i) {
+    ok = ok && items[i].offset % 16 == 0 && items[i].offset + items[i].size <= head;
+    for (int j = i + 1; j < kCount; ++j) ok = ok && !Overlap(items[i], items[j]);
+  }
+  TF_LITE_MICRO_EXPECT(ok);
+}
+
+TF_LITE_MICRO_TEST(PersistentAllocationsComeFromTheTail) {
+  micro_runtime::MicroAllocator allocator;
+  allocator.Init(g_arena, 256);
+  uint8_t* a = static_cast<uint8_t*>(allocator.AllocatePersistent(10));
+  uint8_t* b = static_cast<uint8_t*>(allocator.AllocatePersistent(3));
+  TF_LITE_MICRO_EXPECT(a != nullptr && b != nullptr);
+  TF_LITE_MICRO_EXPECT_EQ(g_arena + 256 - 16, a);  // 10 rounded up to 8-byte units
+  TF_LITE_MICRO_EXPECT_EQ(a - 8, b);
+  TF_LITE_MICRO_EXPECT_EQ(24u, allocator.persistent_bytes());
+  TF_LITE_MICRO_EXPECT_EQ(24u, allocator.used_bytes());
+  TF_LITE_MICRO_EXPECT(allocator.AllocatePersistent(232) != nullptr);  // exactly the rest
+  TF_LITE_MICRO_EXPECT(!allocator.out_of_memory());
+  TF_LITE_MICRO_EXPECT(allocator.AllocatePersistent(1) == nullptr);
+  TF_LITE_MICRO_EXPECT(allocator.out_of_memory());
+  allocator.Reset();
+  TF_LITE_MICRO_EXPECT(!allocator.out_of_memory());
+  TF_LITE_MICRO_EXPECT(allocator.AllocatePersistent(256) != nullptr);
+}
+
+TF_LITE_MICRO_TEST(UnalignedArenaStillAlignsEverything) {
+  micro_runtime::MicroAllocator allocator;
+  allocator.Init(g_arena + 3, 100);  // ends at 103: the tail starts at 96
+  uint8_t* a = static_cast<uint8_t*>(allocator.AllocatePersistent(8));
+  TF_LITE_MICRO_EXPECT_EQ(g_arena + 88, a);
+  TF_LITE_MICRO_EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(a) % 8);
+  // Usable space is [16, 88): 72 bytes.
+  TF_LITE_MICRO_EXPECT(allocator.AllocatePersistent(72) != nullptr);
+  TF_LITE_MICRO_EXPECT(allocator.AllocatePersistent(1) == nullptr);
+}
+
+TF_LITE_MICRO_TEST(ReshapeOutputSharesItsInputsBuffer) {
+  TestResolver resolver;
+  MicroInterpreter interpreter(g_chain_model_data, g_chain_model_data_size, resolver, g_arena, kArenaSize);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.AllocateTensors());
+  const TfLiteTensor* x = interpreter.tensor(0);
+  const TfLiteTensor* a = interpreter.tensor(1);
+  const TfLiteTensor* b = interpreter.tensor(2);
+  const TfLiteTensor* c = interpreter.tensor(3);
+  const TfLiteTensor* y = interpreter.tensor(4);
+  TF_LITE_MICRO_EXPECT_EQ(b->data.raw, c->data.raw);
+  // x (ops 0) and a (ops 0-1) live together; y (op 3) reuses a's memory.
+  TF_LITE_MICRO_EXPECT(x->data.uint8 + 32 <= a->data.uint8 || a->data.uint8 + 64 <= x->data.uint8);
+  TF_LITE_MICRO_EXPECT_EQ(a->data.raw, y->data.raw);
+  // b/c live over ops 1-3: disjoint from a (ops 0-1) and y (op 3).
+  TF_LITE_MICRO_EXPECT(b->data.uint8 >= a->data.uint8 + 64 || b->data.uint8 + 16 <= a->data.uint8);
+  for (int i = 0; i < 5; ++i) {
+    TF_LITE_MICRO_EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(interpreter.tensor(i)->data.raw) % 16);
+  }
+  float* in = interpreter.input(0)->data.f;
+  for (int i = 0; i < 8; ++i) in[i] = static_cast<float>(-i);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.Invoke());
+  for (int i = 0; i < 8; ++i) {
+    TF_LITE_MICRO_EXPECT_NEAR(static_cast<float>(-(i % 4)) + 3.0f, interpreter.output(0)->data.f[i], 1e-6f);
+  }
+}
+
+TF_LITE_MICRO_TEST(ExactRequirementChain) { CheckExactRequirement(g_chain_model_data, g_chain_model_data_size, g_arena); }
+
+TF_LITE_MICRO_TEST(ExactRequirementWithScratch) {
+  CheckExactRequirement(g_scratch_model_data, g_scratch_model_data_size, g_arena);
+}
+
+TF_LITE_MICRO_TEST(ExactRequirementHelloWorld) {
+  CheckExactRequirement(g_hello_float_ref_model_data, g_hello_float_ref_model_data_size, g_arena);
+}
+
+TF_LITE_MICRO_TEST(ExactRequirementOnAnUnalignedArena) {
+  CheckExactRequirement(g_chain_model_data, g_chain_model_data_size, g_arena + 5);
+}
+
+TF_LITE_MICRO_TEST(VerbosePlanningStillAllocates) {
+  TestResolver resolver;
+  MicroInterpreter interpreter(g_chain_model_data, g_chain_model_data_size, resolver, g_arena, kArenaSize);
+  interpreter.set_verbose_planning(true);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.AllocateTensors());
+}
+
+TF_LITE_MICRO_TESTS_END
