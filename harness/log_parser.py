@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from harness.runners.base import RunResult
 
 TAIL_LINES = 20
-MAX_CASE_MESSAGES = 200  # a chatty test must not eat memory; the tail still shows the end
+MAX_CASE_MESSAGES = 200
+MAX_LINE_BYTES = 64 * 1024  # a chatty test must not eat memory; the tail still shows the end
 
 _MT_TESTING = re.compile(r"^Testing (?P<name>\S+)$")
 _MT_FAILURE = re.compile(r"\bfailed at (?P<file>[^\s:]+):(?P<line>\d+)")
@@ -95,6 +96,10 @@ class LogParser:
         *lines, self._pending = self._pending.split(b"\n")
         for raw in lines:
             self._line(clean_line(raw))
+        if len(self._pending) > MAX_LINE_BYTES:
+            # Garbage without newlines (wrong baud rate, binary dump) must not grow without bound.
+            raw, self._pending = self._pending, b""
+            self._line(clean_line(raw[:MAX_LINE_BYTES]))
 
     def _flush(self) -> None:
         if self._pending:
@@ -279,7 +284,11 @@ class LogParser:
             if exit_code is not None and exit_code < 0 and run.backend == "host":
                 return "crashed", f"killed by signal {_signal_name(-exit_code)}{where}"
             if run.end_reason == "crash":
-                return "crashed", f"crashed{where} (the {run.backend} run ended in a crash without a HardFault line)"
+                last = f"; last line: {self.tail[-1]}" if self.tail else ""
+                return (
+                    "crashed",
+                    f"crashed{where} (the {run.backend} run ended in a crash without a HardFault line{last})",
+                )
             status = f"exit status {exit_code}" if exit_code is not None else f"end: {run.end_reason}"
             return "crashed", f"died{where} without an end marker ({status})"
         return self._judge_complete(exit_code)

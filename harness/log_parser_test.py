@@ -246,3 +246,13 @@ def test_message_cap() -> None:
 )
 def test_clean_line(raw: bytes, text: str) -> None:
     assert clean_line(raw) == text
+
+
+def test_endless_line_is_bounded() -> None:
+    parser = LogParser()
+    parser.feed(b"Testing A\n")
+    for _ in range(40):
+        parser.feed(b"\xff" * 4096)
+    report = parser.finish(_run(None, timed_out=True, end="timeout"))
+    assert report.outcome == "timeout"
+    assert all(len(m) <= 64 * 1024 for m in report.cases[0].messages)

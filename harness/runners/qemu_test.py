@@ -177,3 +177,11 @@ def test_mirrored_log_is_captured_once(fw: Path) -> None:
     assert run.exit_code == 0 and b"Testing" not in run.log  # semihosting text not captured, exit still works
     run = get_runner("qemu").run(build_mini_firmware("PASS", fw, uart=True), uart_only, 10)
     assert parse_log(run.log, run).outcome == "passed"
+
+
+def test_lockup_is_a_crash_with_qemus_reason(fw: Path) -> None:
+    run, _, _, _ = _timed_run(build_mini_firmware("LOCKUP", fw))
+    assert run.end_reason == "crash" and run.exit_code is None and run.infra_error is None
+    report = parse_log(run.log, run)
+    assert report.outcome == "crashed" and "Lockup" in report.summary
+    assert report.cases[0].outcome == "crashed"

@@ -14,7 +14,7 @@ from pathlib import Path
 from harness.boards import Board, MemoryRegion
 
 FW_DIR = Path(__file__).resolve().parent.parent / "testdata" / "fw"
-MODES = ("PASS", "FAIL", "CRASH", "HANG", "EXIT_EARLY")
+MODES = ("PASS", "FAIL", "CRASH", "HANG", "EXIT_EARLY", "LOCKUP")
 GCC = "arm-none-eabi-gcc"
 
 

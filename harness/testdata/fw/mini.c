@@ -1,8 +1,9 @@
 /* Self-contained firmware for the runner and crash tests (no board support
  * needed): prints over semihosting and/or USART1, then behaves as selected by
  * -DMODE_<x>: PASS, FAIL, CRASH (HardFault via a bad read), HANG, EXIT_EARLY
- * (dies without a sentinel). -DNO_EXIT halts instead of exiting through
- * semihosting, like a board without a debugger attached. */
+ * (dies without a sentinel), LOCKUP (fault with an unusable stack).
+ * -DNO_EXIT halts instead of exiting through semihosting, like a board
+ * without a debugger attached. */
 #include <stdint.h>
 
 #define USART1_SR (*(volatile uint32_t *)0x40013800u)
@@ -83,6 +84,11 @@ void reset_handler(void) {
 #elif defined(MODE_CRASH)
   crashing_read((volatile uint32_t *)0x70000000u); /* unmapped: precise bus fault -> HardFault */
   exit_status(0);
+#elif defined(MODE_LOCKUP)
+  /* Fault with the stack pointer in unmapped memory: exception entry cannot
+   * stack, the core locks up (QEMU reports "Lockup" and aborts). */
+  __asm__ volatile("msr msp, %0" : : "r"(0x30000000u));
+  crashing_read((volatile uint32_t *)0x70000000u);
 #elif defined(MODE_EXIT_EARLY)
   exit_status(2);
 #else /* MODE_HANG */
