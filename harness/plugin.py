@@ -17,6 +17,7 @@ reached"; emulator not installed -> SKIPPED with the install command.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,7 +131,9 @@ class HarnessState:
     # -- building -------------------------------------------------------------------------
     def binary_build(self, board: Board, binary: str, source: Path) -> BinaryBuild:
         if not _in_tree(source):
-            return build_program(board, source, binary, progress=self.progress)
+            # Unique per source path: two checkouts' foo_test.cc must not share one ELF.
+            digest = hashlib.sha1(str(source.resolve()).encode()).hexdigest()[:8]
+            return build_program(board, source, f"{binary}_{digest}", progress=self.progress)
         if board.name in self.build_errors:
             raise BuildError(self.build_errors[board.name])
         if board.name not in self.built:

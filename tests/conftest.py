@@ -29,7 +29,7 @@ def mcu_programs() -> dict[str, Path]:
     board = load_board(MCU_BOARD)
     built = {}
     for name in PROGRAMS:
-        result = build_program(board, FIXTURES / f"pytester_{name}.cc", f"pytester_{name}_test", progress=None)
+        result = build_program(board, FIXTURES / f"pytester_{name}.cc", f"harness_fx_{name}_test", progress=None)
         assert result.error is None and result.elf is not None, result.error
         built[name] = result.elf
     return built

@@ -1,0 +1,233 @@
+"""The pytest plugin end to end: real fixture programs built and run by a pytest in a subprocess.
+
+Each test copies fixture sources (tests/fixtures/micro/pytester_*.cc) into a pytester
+directory as ``*_test.cc``, runs ``pytest`` there, and checks what the user would see:
+per-case outcomes, messages, JUnit XML with properties, -k/-x/--lf/-n, skips.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from harness_helpers import MCU_BOARD, PROGRAMS, copy_fixture, plugin_args, requires_mcu, subprocess_env
+
+from harness.plugin import scan_cases
+
+# What each fixture must produce, per item name (without the [board] suffix).
+EXPECTED: dict[str, dict[str, str]] = {
+    "pass": {"AddsUp": "passed", "NearEnough": "passed", "_binary": "passed"},
+    "fail": {"PassesBefore": "passed", "WrongProduct": "failure", "PassesAfter": "passed", "_binary": "passed"},
+    "crash": {"RunsFirst": "passed", "CrashesHere": "error", "NeverReached": "error", "_binary": "passed"},
+    "hang": {"Quick": "passed", "SpinsForever": "error", "AfterTheHang": "error", "_binary": "passed"},
+    "zero": {"_binary": "failure"},
+    "mismatch": {"Visible": "passed", "CompiledOut": "failure", "_binary": "failure"},
+}
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in subprocess_env().items():
+        monkeypatch.setenv(key, value)
+
+
+def _run(pytester: pytest.Pytester, *args: str, timeout: float = 600) -> pytest.RunResult:
+    return pytester.runpytest_subprocess(*plugin_args(), "-p", "no:randomly", *args, timeout=timeout)
+
+
+def _junit(path: Path) -> dict[str, tuple[str, str, dict[str, str]]]:
+    """testcase name -> (outcome, message text, properties)."""
+    cases = {}
+    for case in ET.parse(path).getroot().iter("testcase"):
+        outcome, text = "passed", ""
+        for kind in ("failure", "error", "skipped"):
+            node = case.find(kind)
+            if node is not None:
+                outcome, text = kind, (node.get("message") or "") + "\n" + (node.text or "")
+        props = {p.get("name", ""): p.get("value", "") for p in case.iter("property")}
+        file = case.get("classname", "").removesuffix(".cc").split(".")[-1]
+        cases[f"{file}::{case.get('name')}"] = (outcome, text, props)
+    return cases
+
+
+def _check_expected(cases: dict[str, tuple[str, str, dict[str, str]]], board: str, programs: tuple[str, ...]) -> None:
+    for program in programs:
+        for item, outcome in EXPECTED[program].items():
+            key = f"pytester_{program}_test::{item}[{board}]"
+            assert key in cases, f"{key} missing from the JUnit report; have {sorted(cases)}"
+            assert cases[key][0] == outcome, f"{key}: {cases[key][0]} != {outcome}\n{cases[key][1]}"
+
+
+def test_scan_finds_cases_in_source_order_and_ignores_comments() -> None:
+    source = "\n".join([
+        "TF_LITE_MICRO_TEST(First) {}",
+        "// TF_LITE_MICRO_TEST(Commented) {}",
+        "/* TF_LITE_MICRO_TEST(Block)",
+        "   TF_LITE_MICRO_TEST(StillBlock) */",
+        "  TF_LITE_MICRO_TEST( Second ) {",
+        "#define TF_LITE_MICRO_TEST(name) nope",
+        "}",
+    ])
+    assert scan_cases(source) == ["First", "Second"]
+
+
+def test_collects_one_item_per_case_and_board(pytester: pytest.Pytester, env: None) -> None:
+    copy_fixture(pytester, "fail")
+    result = _run(pytester, "--co", "-q", "--board=host,bluepill")
+    result.stdout.fnmatch_lines([
+        "pytester_fail_test.cc::PassesBefore[host]",
+        "pytester_fail_test.cc::WrongProduct[host]",
+        "pytester_fail_test.cc::PassesAfter[host]",
+        "pytester_fail_test.cc::_binary[host]",
+        "pytester_fail_test.cc::PassesBefore[bluepill]",
+        "*8 tests collected*",
+    ])
+    assert result.ret == 0
+
+
+def test_unknown_board_is_a_usage_error(pytester: pytest.Pytester, env: None) -> None:
+    copy_fixture(pytester, "pass")
+    result = _run(pytester, "--board=atari2600")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--board: unknown board 'atari2600'*known boards:*host*"])
+
+
+def test_every_outcome_on_host(pytester: pytest.Pytester, env: None, tmp_path: Path) -> None:
+    for program in PROGRAMS:
+        copy_fixture(pytester, program)
+    xml = tmp_path / "junit.xml"
+    start = time.monotonic()
+    result = _run(pytester, "--board=host", "--micro-timeout=3", f"--junitxml={xml}", "-rA")
+    elapsed = time.monotonic() - start
+    cases = _junit(xml)
+    _check_expected(cases, "host", PROGRAMS)
+
+    wrong = cases["pytester_fail_test::WrongProduct[host]"][1]
+    assert "10 == Triple(3) failed at" in wrong and "pytester_fail_test.cc:12 (10 vs 9)" in wrong
+    assert "SIGILL" in cases["pytester_crash_test::CrashesHere[host]"][1]
+    assert "not reached: binary crashed in CrashesHere" in cases["pytester_crash_test::NeverReached[host]"][1]
+    assert "timed out" in cases["pytester_hang_test::SpinsForever[host]"][1]
+    assert "not reached: binary timed out in SpinsForever" in cases["pytester_hang_test::AfterTheHang[host]"][1]
+    assert "no tests ran" in cases["pytester_zero_test::_binary[host]"][1]
+    mismatch = cases["pytester_mismatch_test::_binary[host]"][1]
+    assert "ran tests not found in pytester_mismatch_test.cc" in mismatch and "MadeByMacro" in mismatch
+    assert "never ran it" in cases["pytester_mismatch_test::CompiledOut[host]"][1]
+
+    props = cases["pytester_pass_test::AddsUp[host]"][2]
+    assert props["board"] == "host" and props["backend"] == "host"
+    assert int(props["flash_bytes"]) > 0 and int(props["ram_bytes"]) > 0
+    assert float(props["binary_duration_s"]) < 2
+    # Only the hang waits for its timeout; everything else is reported at once.
+    assert elapsed < 3 + 30, f"suite took {elapsed:.1f} s"
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+def test_k_x_and_last_failed(pytester: pytest.Pytester, env: None) -> None:
+    copy_fixture(pytester, "fail")
+    copy_fixture(pytester, "pass")
+    result = _run(pytester, "--board=host", "-k", "WrongProduct")
+    result.assert_outcomes(failed=1, deselected=6)
+
+    result = _run(pytester, "--board=host", "-x", "pytester_fail_test.cc")
+    result.assert_outcomes(passed=1, failed=1)  # stopped at the first failure
+
+    result = _run(pytester, "--board=host", "--lf")
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("failed") == 1 and "passed" not in outcomes and "error" not in outcomes, outcomes
+    result.stdout.fnmatch_lines(["*WrongProduct[[]host[]]*"])
+
+
+def test_xdist_keeps_a_binary_on_one_worker(pytester: pytest.Pytester, env: None, tmp_path: Path) -> None:
+    for program in ("pass", "fail", "crash", "zero"):
+        copy_fixture(pytester, program)
+    xml = tmp_path / "junit.xml"
+    result = _run(pytester, "--board=host", "-n", "2", f"--junitxml={xml}")
+    _check_expected(_junit_without_groups(xml), "host", ("pass", "fail", "crash", "zero"))
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    # loadgroup suffixes node ids with the group: one group per (binary, board).
+    result.stdout.no_fnmatch_line("*INTERNALERROR*")
+
+
+def _junit_without_groups(xml: Path) -> dict[str, tuple[str, str, dict[str, str]]]:
+    return {key.split("@")[0]: value for key, value in _junit(xml).items()}
+
+
+def test_build_error_shows_the_compiler_message(pytester: pytest.Pytester, env: None) -> None:
+    broken = pytester.path / "broken_test.cc"
+    broken.write_text('#include "micro_runtime/micro_test.h"\nTF_LITE_MICRO_TESTS_BEGIN\n'
+                      "TF_LITE_MICRO_TEST(Typo) { int x = ; }\nTF_LITE_MICRO_TESTS_END\n")
+    result = _run(pytester, "--board=host")
+    result.assert_outcomes(errors=2)
+    result.stdout.fnmatch_lines(["*broken_test not built for host:*broken_test.cc:3:*error:*"])
+
+
+def test_renode_absent_skips_with_the_reason(pytester: pytest.Pytester, env: None) -> None:
+    if shutil.which("renode"):
+        pytest.skip("Renode is installed here; the skip path needs a machine without it")
+    copy_fixture(pytester, "pass")
+    result = _run(pytester, f"--board={MCU_BOARD}", "--renode", "-rs")
+    result.assert_outcomes(skipped=3)
+    result.stdout.fnmatch_lines(["*renode cannot run bluepill*"])
+
+
+def test_dut_and_board_fixtures(pytester: pytest.Pytester, env: None, host_programs: dict[str, Path]) -> None:
+    pytester.makepyfile(test_device=f"""
+        import pytest
+        from harness.dut import DutError
+
+        def test_expect_lines(dut, board):
+            assert board.name == "host"
+            dut.start({str(host_programs["fail"])!r})
+            assert dut.expect(r"Testing (\\w+)", timeout=10).group(1) == "PassesBefore"
+            assert dut.expect(r"Testing (\\w+)", timeout=10).group(1) == "WrongProduct"
+            result = dut.wait()
+            assert result.exit_code == 1
+            assert "~~~SOME TESTS FAILED~~~" in dut.log
+            assert dut.report().outcome == "failed"
+
+        def test_expect_gives_up_with_the_log_tail(dut):
+            dut.run({str(host_programs["pass"])!r})
+            with pytest.raises(DutError, match="not found: the device run ended") as error:
+                dut.expect("never printed", timeout=5)
+            assert "ALL TESTS PASSED" in str(error.value)
+    """)
+    result = _run(pytester, "--board=host", "-v", "--no-micro-tests")
+    result.stdout.fnmatch_lines(["*test_expect_lines[[]host[]] PASSED*"])
+    result.assert_outcomes(passed=2)
+
+
+@requires_mcu
+@pytest.mark.emulator
+def test_every_outcome_on_the_emulated_board(pytester: pytest.Pytester, env: None, tmp_path: Path) -> None:
+    for program in ("pass", "fail", "crash", "zero", "mismatch"):
+        copy_fixture(pytester, program)
+    xml = tmp_path / "junit.xml"
+    result = _run(pytester, f"--board={MCU_BOARD}", "--qemu", "--micro-timeout=30", f"--junitxml={xml}")
+    cases = _junit(xml)
+    _check_expected(cases, MCU_BOARD, ("pass", "fail", "crash", "zero", "mismatch"))
+
+    wrong = cases[f"pytester_fail_test::WrongProduct[{MCU_BOARD}]"][1]
+    assert "pytester_fail_test.cc:12 (10 vs 9)" in wrong
+    crash = cases[f"pytester_crash_test::CrashesHere[{MCU_BOARD}]"]
+    assert "HardFault" in crash[1] and "HarnessFixtureCrashHere" in crash[1], crash[1]
+    # Failure and crash are reported long before the 30 s timeout.
+    assert float(crash[2]["binary_duration_s"]) < 3
+    assert float(cases[f"pytester_fail_test::WrongProduct[{MCU_BOARD}]"][2]["binary_duration_s"]) < 3
+    props = cases[f"pytester_pass_test::AddsUp[{MCU_BOARD}]"][2]
+    assert props["backend"] == "qemu" and props["board"] == MCU_BOARD
+    assert 0 < int(props["flash_bytes"]) <= 65536 and 0 < int(props["ram_bytes"]) <= 20480
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+@requires_mcu
+@pytest.mark.emulator
+def test_hang_on_the_emulated_board_times_out(pytester: pytest.Pytester, env: None, tmp_path: Path) -> None:
+    copy_fixture(pytester, "hang")
+    xml = tmp_path / "junit.xml"
+    start = time.monotonic()
+    _run(pytester, f"--board={MCU_BOARD}", "--qemu", "--micro-timeout=3", f"--junitxml={xml}")
+    assert time.monotonic() - start < 3 + 30
+    _check_expected(_junit(xml), MCU_BOARD, ("hang",))
