@@ -44,9 +44,11 @@ TfLiteStatus ReluPrepare(const char* op, float max_value, TfLiteContext* context
   data->output_zero_point = output->params.zero_point;
   data->min = output->params.zero_point > -128 ? output->params.zero_point : -128;
   data->max = 127;
-  if (max_value > 0.0f) {
-    const int32_t six = output->params.zero_point +
-                        micro_runtime::RoundToInt32(max_value / output->params.scale);
+  const float steps = max_value / output->params.scale;
+  // Beyond 255 steps the clamp is the int8 maximum anyway; checking first
+  // keeps a tiny scale from overflowing the int conversion.
+  if (max_value > 0.0f && steps < 1000.0f) {
+    const int32_t six = output->params.zero_point + micro_runtime::RoundToInt32(steps);
     data->max = six < 127 ? six : 127;
   }
   return kTfLiteOk;
