@@ -1,0 +1,109 @@
+"""pyOCD backend without a probe on this machine.
+
+What runs for real: pyOCD's own target registry and pack lookup, its USB
+probe enumeration (finding nothing here), and the backend's run loop
+(``run_on_target``: reset, semihosting through pyOCD's SemihostAgent, our
+SYS_EXIT handling, RTT through pyOCD's GenericRTTControlBlock) driven on an
+emulated core through the pyOCD-compatible GdbTarget. Only USB enumeration is
+mocked (``list_probes``), to show how several/missing probes are reported.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from harness.boards import load_board
+from harness.gdbremote.elf import load_firmware
+from harness.gdbremote.qemu_board import QemuBoard
+from harness.gdbremote.rsp import RspClient
+from harness.gdbremote.target import GdbTarget
+from harness.gdbremote.testfw import hil_firmware, qemu_board  # noqa: F401  (fixtures)
+from harness.log_parser import parse_log
+from harness.runners import get_runner, pyocd_runner
+from harness.runners.pyocd_runner import PyocdConfig, PyocdRunner, open_session, run_on_target, target_support_problem
+from harness.semihosting import LogSink
+
+BLUEPILL = load_board("bluepill")
+
+
+def _pack_installed(target: str) -> bool:
+    from pyocd.target.pack.pack_target import ManagedPacks
+
+    return any(d.part_number.lower() == target for d in ManagedPacks.get_installed_targets())
+
+
+def test_builtin_target_needs_no_pack() -> None:
+    assert target_support_problem("stm32f103rc") is None
+
+
+def test_stm32f103c8_without_pack_names_the_install_command() -> None:
+    if _pack_installed("stm32f103c8"):
+        pytest.skip("the STM32F1 CMSIS pack is installed on this machine")
+    problem = target_support_problem("stm32f103c8")
+    assert problem is not None and "run: pyocd pack install stm32f103c8" in problem
+    # The runner reports it instead of trying to connect.
+    reason = get_runner("pyocd").unavailable_reason(BLUEPILL)
+    assert reason is not None and "pyocd pack install stm32f103c8" in reason
+
+
+def test_no_probe_is_a_prompt_infra_error(tmp_path: Path, hil_firmware) -> None:  # noqa: F811
+    if pyocd_runner.list_probes():
+        pytest.skip("a debug probe is attached to this machine")
+    config = PyocdConfig(target="stm32f103rc")  # built-in: gets as far as looking for a probe
+    start = time.monotonic()
+    run = PyocdRunner(config).run(hil_firmware("semihost"), BLUEPILL, 30.0)
+    assert time.monotonic() - start < 10  # never waits for a probe to be plugged in
+    assert run.end_reason == "infra-error"
+    assert "no debug probe found" in (run.infra_error or "")
+
+
+@dataclass
+class _FakeProbe:
+    unique_id: str
+    description: str = "STM32 STLink"
+
+
+def test_probe_choice_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    """USB enumeration mocked: two probes attached, or not the one the map names."""
+    monkeypatch.setattr(pyocd_runner, "list_probes", lambda: [_FakeProbe("066DFF11"), _FakeProbe("0670FF22")])
+    session, error = open_session(PyocdConfig(target="stm32f103rc"))
+    assert session is None and "several debug probes" in (error or "") and "066DFF11" in (error or "")
+    session, error = open_session(PyocdConfig(target="stm32f103rc", unique_id="DEADBEEF"))
+    assert session is None and "DEADBEEF is not attached" in (error or "")
+
+
+def test_board_without_pyocd_target_explains() -> None:
+    reason = PyocdRunner().unavailable_reason(load_board("host"))
+    assert reason is not None and "native" in reason
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize(
+    ("variant", "transports", "exit_code"),
+    [
+        ("semihost", ("semihosting",), 0),
+        ("semihost_fail", ("semihosting",), 1),
+        ("rtt", ("semihosting", "rtt"), 0),
+    ],
+)
+def test_run_loop_on_an_emulated_core(qemu_board: QemuBoard, hil_firmware, variant, transports, exit_code) -> None:  # noqa: F811
+    """The backend's post-flash loop, on pyOCD's target API as GdbTarget implements it over QEMU."""
+    firmware = load_firmware(hil_firmware(variant))
+    host, port = qemu_board.gdb_address.split(":")
+    with RspClient(host, int(port)) as client:
+        target = GdbTarget(client)
+        target.load_segments(firmware.segments)  # what FileProgrammer does on a real board
+        target.vector_table = firmware.vector_table
+        target.trap_semihost_sites(firmware.semihost_sites)  # a real core halts on BKPT by itself
+        sink = LogSink()
+        outcome, pollers = run_on_target(
+            target, sink, time.monotonic() + 20, transports, firmware.symbols.get("_SEGGER_RTT")
+        )
+    assert (outcome.exit_code, outcome.end_reason) == (exit_code, "exit")
+    assert all(p.error is None for p in pollers)
+    report = parse_log(sink.finish())
+    assert report.outcome == ("passed" if exit_code == 0 else "failed"), report.summary

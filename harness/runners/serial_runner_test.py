@@ -1,0 +1,170 @@
+"""Serial backend for real: QEMU's UART on a loopback TCP socket, and a Linux pty."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from harness.boards import load_board
+from harness.failure_classes import INFRA, classify_run
+from harness.gdbremote.qemu_board import free_port
+from harness.gdbremote.testfw import MACHINE, hil_firmware  # noqa: F401  (fixture)
+from harness.log_parser import parse_log
+from harness.runners import get_runner
+from harness.runners.serial_runner import START_MARKER, SerialConfig, SerialRunner
+
+BLUEPILL = load_board("bluepill")
+
+
+def _qemu_waiting_on_uart(elf: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """QEMU with ``elf``, USART2 on a TCP server that holds the CPU until the runner connects."""
+    port = free_port()
+    argv = ["qemu-system-arm", "-M", MACHINE, "-display", "none", "-monitor", "none", "-nodefaults"]
+    argv += ["-serial", "null", "-serial", f"tcp:127.0.0.1:{port},server=on,wait=on", "-kernel", str(elf)]
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:  # wait until QEMU listens (without connecting: that starts it)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                break
+        time.sleep(0.05)
+    return proc, f"socket://127.0.0.1:{port}"
+
+
+@pytest.fixture
+def qemu_uart(hil_firmware) -> Iterator[Callable[[str], str]]:  # noqa: F811
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def start(variant: str) -> str:
+        proc, url = _qemu_waiting_on_uart(hil_firmware(variant))
+        procs.append(proc)
+        return url
+
+    yield start
+    for proc in procs:
+        proc.kill()
+        proc.wait(timeout=5)
+
+
+@pytest.mark.emulator
+def test_handshake_firmware_over_qemu_uart_socket(qemu_uart) -> None:
+    url = qemu_uart("uart_handshake")
+    run = SerialRunner(SerialConfig(url)).run(Path("unused.elf"), BLUEPILL, 20.0)
+    assert run.end_reason == "end-marker", run
+    text = run.log.decode()
+    assert text.startswith(START_MARKER)  # nothing before the marker was lost or garbled
+    assert "line 39 of filler" in text
+    assert parse_log(run.log, run).outcome == "passed"
+    assert run.exit_code is None  # a UART cannot carry the exit status; the sentinel decides
+
+
+@pytest.mark.emulator
+def test_debug_log_auto_uses_uart_without_a_debugger(qemu_uart) -> None:
+    url = qemu_uart("auto_handshake")  # DHCSR.C_DEBUGEN is 0 under QEMU: no semihosting BKPTs
+    run = SerialRunner(SerialConfig(url)).run(Path("unused.elf"), BLUEPILL, 20.0)
+    assert parse_log(run.log, run).outcome == "passed", run
+
+
+@pytest.mark.emulator
+def test_firmware_gives_up_waiting_for_the_handshake(qemu_uart) -> None:
+    url = qemu_uart("uart_handshake")
+    run = SerialRunner(SerialConfig(url, handshake=False)).run(Path("unused.elf"), BLUEPILL, 30.0)
+    # The wait is bounded: the firmware starts on its own and the tests still run.
+    assert parse_log(run.log, run).outcome == "passed", run
+
+
+def test_unopenable_port_is_an_infra_error_with_the_fix() -> None:
+    start = time.monotonic()
+    run = SerialRunner(SerialConfig("/dev/ttyDOES_NOT_EXIST9")).run(Path("x.elf"), BLUEPILL, 5.0)
+    assert run.end_reason == "infra-error"
+    assert "dialout" in (run.infra_error or "")
+    assert time.monotonic() - start < 2
+    url = f"socket://127.0.0.1:{free_port()}"
+    run = SerialRunner(SerialConfig(url)).run(Path("x.elf"), BLUEPILL, 5.0)
+    assert run.end_reason == "infra-error" and "running" in (run.infra_error or "")
+
+
+def test_no_serial_url_explains_how_to_configure() -> None:
+    reason = get_runner("serial").unavailable_reason(BLUEPILL)
+    assert reason is not None and "--hardware-map" in reason
+
+
+def _pty() -> tuple[int, str]:
+    master, slave = os.openpty()
+    name = os.ttyname(slave)
+    os.close(slave)  # the runner opens it by name, like /dev/ttyACM0
+    return master, name
+
+
+def test_pty_device_one_deadline_for_a_chatty_device() -> None:
+    """A device that never stops talking must still end at the overall deadline."""
+    master, name = _pty()
+    stop = threading.Event()
+
+    def chatter() -> None:
+        n = 0
+        while not stop.is_set():
+            try:
+                os.write(master, f"tick {n}\r\n".encode())
+            except OSError:
+                return
+            n += 1
+            time.sleep(0.01)
+
+    thread = threading.Thread(target=chatter, daemon=True)
+    thread.start()
+    try:
+        start = time.monotonic()
+        run = SerialRunner(SerialConfig(name, handshake=False)).run(Path("x.elf"), BLUEPILL, 1.0)
+        elapsed = time.monotonic() - start
+    finally:
+        stop.set()
+        thread.join(timeout=2)
+        os.close(master)
+    assert run.timed_out and run.end_reason == "timeout"
+    assert 0.9 <= elapsed < 2.0
+    assert b"tick 1\r\n" in run.log
+    assert classify_run(run) == "timeout"  # it talked: a hang, not an infrastructure problem
+
+
+def test_pty_device_handshake_then_sentinel() -> None:
+    """The host pokes until the device answers with the start marker; lines split across reads are fine."""
+    master, name = _pty()
+    got_poke = threading.Event()
+
+    def device() -> None:
+        os.read(master, 1)  # blocks until the runner's first poke
+        got_poke.set()
+        for chunk in (b"~~~MICRO ST", b"ART~~~\r\nTesting A\r\n", b"1/1 tests passed\r\n~~~ALL TESTS PASSED~~~\r\n"):
+            os.write(master, chunk)
+            time.sleep(0.02)
+
+    thread = threading.Thread(target=device, daemon=True)
+    thread.start()
+    try:
+        run = SerialRunner(SerialConfig(name)).run(Path("x.elf"), BLUEPILL, 5.0)
+    finally:
+        thread.join(timeout=2)
+        os.close(master)
+    assert got_poke.is_set()
+    assert run.end_reason == "end-marker" and run.duration_s < 3
+    assert parse_log(run.log, run).outcome == "passed"
+
+
+def test_silent_device_is_infrastructure() -> None:
+    master, name = _pty()
+    try:
+        run = SerialRunner(SerialConfig(name)).run(Path("x.elf"), BLUEPILL, 0.5)
+    finally:
+        os.close(master)
+    assert run.end_reason == "infra-error" and "no output at all" in (run.infra_error or "")
+    assert classify_run(run) == INFRA
