@@ -4,7 +4,6 @@
 // docs/model_runner.md. Built per model by model_runner.mk for any board.
 #include <stdint.h>
 
-#include "micro_runtime/all_ops_resolver.h"
 #include "micro_runtime/micro_interpreter.h"
 #include "micro_runtime/micro_log.h"
 #include "micro_runtime/model_runner/case_data.h"
@@ -12,6 +11,16 @@
 #include "micro_runtime/platform.h"
 #include "runner_cases.h"
 #include "runner_model_data.h"
+
+// OPS=all: every kernel; otherwise (default) only the model's own ops, so
+// the image fits small boards (runner_ops.h from model_ops_to_cc.py).
+#ifdef MODEL_RUNNER_ALL_OPS
+#include "micro_runtime/all_ops_resolver.h"
+using RunnerOpResolver = AllOpsResolver;
+inline TfLiteStatus RegisterRunnerOps(RunnerOpResolver&) { return kTfLiteOk; }
+#else
+#include "runner_ops.h"
+#endif
 
 #ifndef MODEL_RUNNER_ARENA_SIZE
 #define MODEL_RUNNER_ARENA_SIZE (64 * 1024)
@@ -34,7 +43,8 @@ int main() {
               static_cast<unsigned>(g_runner_model_data_size),
               static_cast<unsigned>(MODEL_RUNNER_ARENA_SIZE), g_runner_case_count);
 
-  static AllOpsResolver resolver;
+  static RunnerOpResolver resolver;
+  if (RegisterRunnerOps(resolver) != kTfLiteOk) Fail("registering the model's ops failed (see above)");
   static MicroInterpreter interpreter(g_runner_model_data, g_runner_model_data_size, resolver,
                                       g_arena, sizeof(g_arena));
   if (interpreter.AllocateTensors() != kTfLiteOk) {

@@ -2,7 +2,10 @@
 # micro_runtime/Makefile (after the test rules, whose variables it extends).
 #
 #   make -C micro_runtime TARGET=bluepill model_runner MODEL=m.tflite CASES=cases.json \
-#        [RUNNER_NAME=m] [ARENA_SIZE=bytes]      -> gen/<TARGET>/bin/model_runner_<RUNNER_NAME>
+#        [RUNNER_NAME=m] [ARENA_SIZE=bytes] [OPS=model|all]
+#                                   -> gen/<TARGET>/bin/model_runner_<RUNNER_NAME>
+# OPS=model (default) links only the kernels the model uses; OPS=all links
+# AllOpsResolver (every kernel; too big for 64 KB boards).
 #   make -C micro_runtime TARGET=host host_file_runner  -> gen/host/bin/host_file_runner
 #
 # MODEL/CASES may be absolute, relative to the repository root or to
@@ -73,26 +76,33 @@ RUNNER_NAME ?= $(basename $(notdir $(MR_MODEL)))
 MODEL_RUNNER_RAM_RESERVE ?= $(shell echo $$(( $(or $(BOARD_STACK_SIZE),4096) + 2048 )))
 MR_RAM_SIZE := $(or $(BOARD_RAM_SIZE),0)
 ARENA_SIZE ?= $(if $(filter 0,$(MR_RAM_SIZE)),1048576,$(shell echo $$(( $(MR_RAM_SIZE) - $(MODEL_RUNNER_RAM_RESERVE) ))))
+OPS ?= model
+ifeq ($(filter model all,$(OPS)),)
+$(error OPS=$(OPS): use OPS=model (only the model's kernels) or OPS=all (every kernel))
+endif
 MR_GEN := $(GEN_DIR)/model_runner/$(RUNNER_NAME)
 MR_BIN := $(BIN_DIR)/model_runner_$(RUNNER_NAME)
 MR_OBJS := $(MR_GEN)/obj/model_runner.o $(MR_GEN)/obj/runner_model_data.o $(MR_GEN)/obj/runner_cases.o
 
 # Rebuild when the same RUNNER_NAME is reused with another model, cases file
 # or arena size.
-MR_CONFIG := model=$(MR_MODEL) cases=$(MR_CASES) arena=$(ARENA_SIZE)
+MR_CONFIG := model=$(MR_MODEL) cases=$(MR_CASES) arena=$(ARENA_SIZE) ops=$(OPS)
 $(shell mkdir -p $(MR_GEN) && if [ "$$(cat $(MR_GEN)/config 2>/dev/null)" != "$(MR_CONFIG)" ]; then echo "$(MR_CONFIG)" > $(MR_GEN)/config; fi)
 
 $(MR_GEN)/runner_model_data.cc: $(MR_MODEL) $(MODEL_TOOL) $(MR_GEN)/config
 	$(PYTHON) $(MODEL_TOOL) $(MR_MODEL) --out-dir $(MR_GEN) --name runner
 $(MR_GEN)/runner_cases.cc: $(MR_CASES) $(CASES_TOOL) $(MR_GEN)/config
 	$(PYTHON) $(CASES_TOOL) $(MR_CASES) --out-dir $(MR_GEN) --name runner --inputs-only
+$(MR_GEN)/runner_ops.h: $(MR_MODEL) $(RUNTIME)/tools/model_ops_to_cc.py $(RUNTIME)/all_ops_resolver.h $(MR_GEN)/config
+	$(PYTHON) $(RUNTIME)/tools/model_ops_to_cc.py $(MR_MODEL) --out $@
 $(MR_GEN)/obj/%.o: $(MR_GEN)/%.cc | $(SCHEMA_HEADER) $(FB_INCLUDE)/flatbuffers
 	@mkdir -p $(dir $@)
 	$(BOARD_CXX) $(CXXFLAGS) $(INCLUDES) -I$(MR_GEN) -c $< -o $@
 $(MR_GEN)/obj/model_runner.o: $(MR_DIR)/model_runner.cc $(MR_GEN)/config $(MR_GEN)/runner_model_data.cc \
-                              $(MR_GEN)/runner_cases.cc | $(SCHEMA_HEADER) $(FB_INCLUDE)/flatbuffers
+                              $(MR_GEN)/runner_cases.cc $(MR_GEN)/runner_ops.h | $(SCHEMA_HEADER) $(FB_INCLUDE)/flatbuffers
 	@mkdir -p $(dir $@)
-	$(BOARD_CXX) $(CXXFLAGS) $(INCLUDES) -I$(MR_GEN) -DMODEL_RUNNER_ARENA_SIZE=$(ARENA_SIZE) -c $< -o $@
+	$(BOARD_CXX) $(CXXFLAGS) $(INCLUDES) -I$(MR_GEN) -DMODEL_RUNNER_ARENA_SIZE=$(ARENA_SIZE) \
+	  $(if $(filter all,$(OPS)),-DMODEL_RUNNER_ALL_OPS) -c $< -o $@
 $(MR_BIN): $(MR_OBJS) $(LIB) $(call obj_of,$(BOARD_SRCS)) $(BOARD_LINK_DEPS)
 	@mkdir -p $(dir $@)
 	$(BOARD_CXX) $(MR_OBJS) $(call obj_of,$(BOARD_SRCS)) $(LIB) $(LDFLAGS) -Wl,-Map=$@.map $(BOARD_LIBS) -o $@
