@@ -32,8 +32,18 @@ TfLiteStatus SoftmaxPrepare(TfLiteContext* context, TfLiteNode* node) {
     MicroPrintf("%s: input must have at least 1 dimension, got a scalar", kOp);
     return kTfLiteError;
   }
+  // beta 0 (what a model without SoftmaxOptions parses to) gives a uniform
+  // output like TFLite; a negative beta would overflow exp().
+  if (!(Beta(node) >= 0.0f)) {
+    MicroPrintf("%s: beta must be >= 0, got %f", kOp, static_cast<double>(Beta(node)));
+    return kTfLiteError;
+  }
   if (input->type != kTfLiteInt8) return kTfLiteOk;
 
+  if (!(input->params.scale > 0.0f)) {
+    MicroPrintf("%s: int8 input scale must be > 0, got %f", kOp, static_cast<double>(input->params.scale));
+    return kTfLiteError;
+  }
   if (fabsf(output->params.scale - 1.0f / 256.0f) > 1e-8f || output->params.zero_point != -128) {
     MicroPrintf("%s: int8 output must have scale 1/256 and zero point -128, got scale %f zero point %d",
                 kOp, static_cast<double>(output->params.scale),

@@ -123,6 +123,32 @@ TF_LITE_MICRO_TEST(Int8WrongOutputQuantizationFails) {
                                             CreateQuantizedTensor(output, dims, 1.0f / 256.0f, 0), 1.0f));
 }
 
+TF_LITE_MICRO_TEST(ZeroBetaIsUniform) {
+  const int32_t shape[] = {1, 4};
+  float input[] = {-5, 0, 1, 30};
+  float output[4] = {0};
+  int8_t q_in[] = {-128, 0, 5, 127};
+  int8_t q_out[4] = {0};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateTensor(input, dims), CreateTensor(output, dims), 0.0f));
+  for (int i = 0; i < 4; ++i) TF_LITE_MICRO_EXPECT_NEAR(0.25f, output[i], 1e-6f);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateQuantizedTensor(q_in, dims, 0.1f, 0),
+                                         CreateQuantizedTensor(q_out, dims, 1.0f / 256.0f, -128), 0.0f));
+  for (int i = 0; i < 4; ++i) TF_LITE_MICRO_EXPECT_EQ(-64, q_out[i]);
+}
+
+TF_LITE_MICRO_TEST(NegativeBetaOrZeroScaleFails) {
+  const int32_t shape[] = {1, 4};
+  float input[4] = {0};
+  float output[4] = {0};
+  int8_t q_in[4] = {0};
+  int8_t q_out[4] = {0};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateTensor(input, dims), CreateTensor(output, dims), -1.0f));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateQuantizedTensor(q_in, dims, 0.0f, 0),
+                                            CreateQuantizedTensor(q_out, dims, 1.0f / 256.0f, -128), 1.0f));
+}
+
 TF_LITE_MICRO_TEST(UnsupportedTypeAndShapeMismatchFail) {
   const int32_t shape[] = {1, 4};
   const int32_t other_shape[] = {1, 3};
