@@ -96,18 +96,21 @@ def run_process(
     term_first: bool = False,
     log_from_stdout: bool = True,
     tail_files: Sequence[Path] = (),
+    hold_stdin: bool = False,
 ) -> ProcessOutcome:
     """Runs ``argv`` until it exits, prints an end marker (plus a grace), or times out.
 
     ``tail_files`` are files the program writes the device output into (Renode's UART
     file backends); they are polled and merged into the log line by line, in arrival
     order. With ``log_from_stdout=False`` stdout is only diagnostics (returned as stderr).
+    ``hold_stdin`` gives the program an open, silent stdin (an interactive console such as
+    Renode's monitor may quit on end-of-file).
     """
     start = time.monotonic()
     try:
         proc = subprocess.Popen(
             [str(a) for a in argv],
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE if hold_stdin else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
             cwd=cwd,
@@ -199,6 +202,8 @@ def run_process(
             detector.feed(rest)
         detector.flush()
         sel.close()
+        if proc.stdin is not None:
+            proc.stdin.close()
         for stream in streams:
             if stream is not None:
                 stream.close()

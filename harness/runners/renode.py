@@ -136,6 +136,7 @@ class RenodeRunner:
                 log_from_stdout=False,
                 tail_files=[log for kind, log in (("semihosting", semi_log), ("uart", uart_log)) if kind in captured],
                 term_first=True,  # let Renode shut its threads down before SIGKILL
+                hold_stdin=True,  # the --console monitor reads stdin
             )
         if out.start_error is not None:
             return _infra(f"cannot start {renode}: {out.start_error}; {INSTALL_HINT}")

@@ -143,3 +143,11 @@ def test_real_renode_run(tmp_path: Path) -> None:
         elf = build_mini_firmware(mode, tmp_path)
         run = get_runner("renode").run(elf, board, 60)
         assert parse_log(run.log, run, elf, board).outcome == outcome, run
+
+
+def test_held_stdin_keeps_a_console_program_alive() -> None:
+    """Renode's --console monitor reads stdin; end-of-file there must not end the run."""
+    held = run_process(["cat"], 0.5, merge_stderr=True, hold_stdin=True)
+    assert held.timed_out and held.end_reason == "timeout"
+    closed = run_process(["cat"], 5, merge_stderr=True)
+    assert closed.returncode == 0 and closed.duration_s < 1
