@@ -24,6 +24,10 @@ TfLiteStatus LogisticPrepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameShape(kOp, input, output));
   if (input->type != kTfLiteInt8) return kTfLiteOk;
 
+  if (!(input->params.scale > 0.0f)) {
+    MicroPrintf("%s: int8 input scale must be > 0, got %f", kOp, static_cast<double>(input->params.scale));
+    return kTfLiteError;
+  }
   if (fabsf(output->params.scale - 1.0f / 256.0f) > 1e-8f || output->params.zero_point != -128) {
     MicroPrintf("%s: int8 output must have scale 1/256 and zero point -128, got scale %f zero point %d",
                 kOp, static_cast<double>(output->params.scale),

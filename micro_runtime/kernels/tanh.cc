@@ -24,6 +24,10 @@ TfLiteStatus TanhPrepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameShape(kOp, input, output));
   if (input->type != kTfLiteInt8) return kTfLiteOk;
 
+  if (!(input->params.scale > 0.0f)) {
+    MicroPrintf("%s: int8 input scale must be > 0, got %f", kOp, static_cast<double>(input->params.scale));
+    return kTfLiteError;
+  }
   if (fabsf(output->params.scale - 1.0f / 128.0f) > 1e-8f || output->params.zero_point != 0) {
     MicroPrintf("%s: int8 output must have scale 1/128 and zero point 0, got scale %f zero point %d",
                 kOp, static_cast<double>(output->params.scale),
