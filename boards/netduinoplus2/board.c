@@ -1,0 +1,28 @@
+/* Netduino Plus 2 (STM32F405RG) bring-up: the core stays on the 16 MHz HSI
+ * it boots from, USART2 on PA2 (AF7) at 115200 baud for the log. QEMU
+ * models RCC and GPIO as unimplemented (writes ignored); silicon needs them. */
+#include "board_config.h"
+#include "boards/cortex_m/cortex_m.h"
+#include "boards/stm32/stm32_usart.h"
+
+#define RCC_AHB1ENR CM_REG(0x40023830u)
+#define RCC_APB1ENR CM_REG(0x40023840u)
+#define GPIOA_MODER CM_REG(0x40020000u)
+#define GPIOA_AFRL CM_REG(0x40020020u)
+#define RCC_AHB1ENR_GPIOAEN (1u << 0)
+#define RCC_APB1ENR_USART2EN (1u << 17)
+
+/* BRR = PCLK1 / baud = 16 MHz / 115200 = 138.9 -> 139 (mantissa 8, fraction 11). */
+#define USART2_BRR_115200 0x8Bu
+
+void BoardInit(void) {
+#if BOARD_LOG_UART
+  RCC_AHB1ENR |= RCC_AHB1ENR_GPIOAEN;
+  RCC_APB1ENR |= RCC_APB1ENR_USART2EN;
+  GPIOA_MODER = (GPIOA_MODER & ~(3u << 4)) | (2u << 4); /* PA2: alternate function */
+  GPIOA_AFRL = (GPIOA_AFRL & ~(0xFu << 8)) | (7u << 8); /* AF7 = USART2_TX */
+  Stm32UsartInit(BOARD_UART_BASE, USART2_BRR_115200);
+#endif
+}
+
+void BoardUartPutc(char c) { Stm32UsartPutc(BOARD_UART_BASE, c); }
