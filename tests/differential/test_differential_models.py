@@ -31,7 +31,7 @@ REFERENCE_MODELS = [
     EXAMPLES / "hello_world/models/hello_world_int8.tflite",
     EXAMPLES / "micro_speech/models/micro_speech_quantized.tflite",
 ]
-VARIANTS_PER_OP = 3  # random models per (op, dtype); each carries op_models.CASES_PER_MODEL input cases
+VARIANTS_PER_OP = 12  # random models per (op, dtype); each carries op_models.CASES_PER_MODEL input cases
 SEED = 20240611
 
 
