@@ -109,6 +109,8 @@ TF_LITE_MICRO_TEST(Int8DilationValidNoBiasNonConstant) { RunInt8<ConvInt8Dilatio
 TF_LITE_MICRO_TEST(Int8DilationValidNoBiasTwoInputs) { RunInt8<ConvInt8DilationValidNoBias>(true, true); }
 TF_LITE_MICRO_TEST(Int8PerTensor) { RunInt8<ConvInt8PerTensor>(true); }
 TF_LITE_MICRO_TEST(Int8PerTensorNonConstant) { RunInt8<ConvInt8PerTensor>(false); }
+TF_LITE_MICRO_TEST(Int8DilationWidth) { RunInt8<ConvInt8DilationW>(true); }
+TF_LITE_MICRO_TEST(Int8DilationWidthNonConstant) { RunInt8<ConvInt8DilationW>(false); }
 
 TF_LITE_MICRO_TEST(FloatHandComputed1x1) {
   // 1x1 convolution on a 1x1x2x2 input: out[x][oc] = sum_ic in[x][ic] * f[oc][ic] + b[oc].

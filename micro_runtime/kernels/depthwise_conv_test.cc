@@ -22,7 +22,7 @@ int8_t g_int8_out[kMaxOutput];
 
 struct ScaleStorage {
   int32_t size;
-  float data[16];
+  float data[32];
 };
 ScaleStorage g_scales;
 
@@ -144,6 +144,8 @@ TF_LITE_MICRO_TEST(Int8Multiplier4ValidRelu) { RunInt8<DwInt8Mult4ValidRelu>(); 
 TF_LITE_MICRO_TEST(Int8MicroSpeechLike) { RunInt8<DwInt8MicroSpeechLike>(); }
 TF_LITE_MICRO_TEST(Int8DilationNoBiasRelu6) { RunInt8<DwInt8DilationNoBias>(); }
 TF_LITE_MICRO_TEST(Int8DilationNoBiasTwoInputs) { RunInt8<DwInt8DilationNoBias>(true); }
+TF_LITE_MICRO_TEST(Int8Multiplier1TenChannels) { RunInt8<DwInt8Mult1Channels10>(); }
+TF_LITE_MICRO_TEST(Int8Multiplier12) { RunInt8<DwInt8Mult12>(); }
 
 TF_LITE_MICRO_TEST(Int8MicroSpeechShapeMatchesNaiveLoop) {
   for (int i = 0; i < kMsH * kMsW; ++i) g_ms_input[i] = static_cast<int8_t>(NextRandom(-128, 127));

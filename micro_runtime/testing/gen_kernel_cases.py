@@ -231,6 +231,8 @@ def conv_cases(rng: np.random.Generator) -> list[Case]:
                   [2, 6, 4, 2], 2, (2, 2), "VALID", (1, 1), (2, 1), "RELU", bias=False, version=3),
         conv_case(rng, "ConvInt8PerTensor", "int8 per-tensor filter scale, SAME stride 1x2", True,
                   [1, 3, 5, 4], 2, (3, 2), "SAME", (1, 2), (1, 1), "NONE", version=3, per_channel=False),
+        conv_case(rng, "ConvInt8DilationW", "int8 SAME dilation 1x2 (per-tap column path), RELU_N1_TO_1", True,
+                  [1, 4, 6, 3], 2, (2, 3), "SAME", (1, 1), (1, 2), "RELU_N1_TO_1", version=3),
     ]
 
 
@@ -268,6 +270,10 @@ def dw_cases(rng: np.random.Generator) -> list[Case]:
                 True, [1, 7, 6, 1], 8, (4, 3), "SAME", (2, 2), (1, 1), "NONE", version=3),
         dw_case(rng, "DwInt8DilationNoBias", "int8 dilation 2x2, no bias, RELU6, 2 channels x 2", True,
                 [1, 6, 6, 2], 2, (3, 2), "SAME", (1, 1), (2, 2), "RELU6", bias=False, version=3),
+        dw_case(rng, "DwInt8Mult1Channels10", "int8 multiplier 1 with 10 channels (a block of 8 + 2 more)",
+                True, [1, 3, 3, 10], 1, (2, 2), "SAME", (1, 1), (1, 1), "NONE", version=3),
+        dw_case(rng, "DwInt8Mult12", "int8 2 channels x multiplier 12 (a block of 8 + 4 more), stride 2",
+                True, [1, 4, 3, 2], 12, (3, 2), "SAME", (2, 2), (1, 1), "RELU", version=3),
     ]
 
 
@@ -321,11 +327,11 @@ def write(kind: str, cases: list[Case]) -> None:
 
 
 def main() -> None:
-    rng = np.random.default_rng(20261122)
-    write("fully_connected", fc_cases(rng))
-    write("conv", conv_cases(rng))
-    write("depthwise_conv", dw_cases(rng))
-    write("pooling", pool_cases(rng))
+    # One generator per kernel, so adding a case to one file leaves the others unchanged.
+    write("fully_connected", fc_cases(np.random.default_rng(1)))
+    write("conv", conv_cases(np.random.default_rng(2)))
+    write("depthwise_conv", dw_cases(np.random.default_rng(3)))
+    write("pooling", pool_cases(np.random.default_rng(4)))
 
 
 if __name__ == "__main__":

@@ -14,21 +14,21 @@ namespace fully_connected_cases {
 struct FcFloatRelu {
   static constexpr int32_t input_dims[] = {2, 2, 6};
   static constexpr float input[] = {
-      -0.99000001f, 0.230000004f, 0.970000029f, 0.0799999982f, -0.810000002f, 0.200000003f, 0.479999989f, 0.0700000003f, -0.550000012f, 0.720000029f, -0.540000021f, 0.409999996f,
+      0.0199999996f, 0.899999976f, -0.709999979f, 0.899999976f, -0.379999995f, -0.150000006f, 0.660000026f, -0.180000007f, 0.100000001f, -0.939999998f, 0.50999999f, 0.0799999982f,
   };
   static constexpr int32_t filter_dims[] = {2, 4, 6};
   static constexpr float filter[] = {
-      0.870000005f, -0.629999995f, -0.930000007f, -0.810000002f, 0.540000021f, 0.899999976f, -0.360000014f, -0.910000026f, -0.119999997f, -0.920000017f, 0.319999993f, 0.25f,
-      -0.200000003f, -0.310000002f, 0.159999996f, 0.769999981f, -0.540000021f, -0.709999979f, -0.819999993f, 0.439999998f, 0.810000002f, 0.0900000036f, -0.889999986f, 0.100000001f,
+      -0.340000004f, 0.579999983f, -0.389999986f, -0.0900000036f, -0.730000019f, -0.189999998f, -0.589999974f, -0.479999989f, 0.5f, -0.439999998f, -0.0299999993f, 0.959999979f,
+      0.920000017f, 0.449999988f, 0.0799999982f, -0.449999988f, -0.680000007f, 0.939999998f, 0.0299999993f, -0.769999981f, 0.25f, 0.550000012f, 0.230000004f, 0.829999983f,
   };
   static constexpr bool has_bias = true;
   static constexpr int32_t bias_dims[] = {1, 4};
   static constexpr float bias[] = {
-      0.449999988f, -0.0599999987f, -0.949999988f, 0.959999979f,
+      -0.920000017f, 0.0599999987f, -0.0799999982f, -0.879999995f,
   };
   static constexpr int32_t output_dims[] = {2, 2, 4};
   static constexpr float expected[] = {
-      0.0f, 0.0f, 0.0f, 3.40680003f, 0.82919991f, 0.0f, 0.0f, 0.738099992f,
+      0.0969999433f, 0.0f, 0.0f, 0.0f, 0.0f, 0.282099992f, 0.605600119f, 0.0f,
   };
   static constexpr int output_size = 8;
   static constexpr TfLiteFusedActivation activation = kTfLiteActRelu;
@@ -38,12 +38,12 @@ struct FcFloatRelu {
 struct FcFloatNoBiasKeepDims {
   static constexpr int32_t input_dims[] = {3, 1, 2, 5};
   static constexpr float input[] = {
-      0.200000003f, -0.400000006f, 0.460000008f, 0.959999979f, 0.150000006f, -0.730000019f, -0.660000026f, -0.400000006f, 0.660000026f, 0.589999974f,
+      0.280000001f, 0.709999979f, 0.189999998f, -0.479999989f, 0.680000007f, 0.0199999996f, 0.0199999996f, 0.50999999f, -0.699999988f, 0.639999986f,
   };
   static constexpr int32_t filter_dims[] = {2, 3, 5};
   static constexpr float filter[] = {
-      -0.730000019f, -0.889999986f, -0.810000002f, 0.620000005f, 0.189999998f, 0.129999995f, -0.209999993f, -0.400000006f, -0.280000001f, 0.639999986f, 0.660000026f, 0.800000012f,
-      0.140000001f, 0.0799999982f, -0.230000004f,
+      0.370000005f, 0.569999993f, -0.620000005f, 0.600000024f, -0.620000005f, -0.839999974f, 0.709999979f, 0.720000029f, 0.75f, -0.0599999987f, -0.449999988f, -0.99000001f,
+      0.289999992f, 0.439999998f, 0.670000017f,
   };
   static constexpr bool has_bias = false;
   static constexpr int32_t bias_dims[] = {1, 1};
@@ -52,7 +52,7 @@ struct FcFloatNoBiasKeepDims {
   };
   static constexpr int32_t output_dims[] = {3, 1, 2, 3};
   static constexpr float expected[] = {
-      0.461099952f, -0.246799991f, -0.0813000128f, 1.96560013f, 0.396499991f, -1.1487f,
+      -0.319100022f, 0.00489998609f, -0.529399931f, -1.1142f, -0.198799968f, 0.239899993f,
   };
   static constexpr int output_size = 6;
   static constexpr bool keep_num_dims = true;
@@ -63,25 +63,25 @@ struct FcFloatNoBiasKeepDims {
 struct FcInt8 {
   static constexpr int32_t input_dims[] = {2, 2, 10};
   static constexpr int8_t input[] = {
-      54, -49, -126, -4, -65, 7, -11, 78, -101, -41, -92, -87,
-      67, -12, 33, 76, 86, 61, 111, 23,
+      127, -56, -8, -73, 49, 35, 88, 78, 122, 118, 101, -90,
+      -118, -5, -40, 101, 76, -20, 19, 22,
   };
   static constexpr int32_t filter_dims[] = {2, 5, 10};
   static constexpr int8_t filter[] = {
-      -36, 96, 54, 49, 87, 106, 87, 100, -69, -59, -4, 119,
-      82, 9, -106, 103, 24, 37, -78, 31, 27, -23, 121, 4,
-      -104, 95, 78, 25, -118, 93, -7, -111, 51, 10, -29, 92,
-      48, 72, -7, 13, -88, 36, -13, 103, -37, 106, -9, 97,
-      83, 3,
+      100, -122, -3, 44, -13, 107, 115, 83, -10, 98, -110, 41,
+      -60, -66, 45, 68, 99, -74, 95, 84, -48, -112, 69, 83,
+      -11, -86, -91, -32, 65, -47, -120, 48, 62, -83, 15, -27,
+      0, -127, 34, -61, 13, -21, 28, -101, -35, 34, 68, -31,
+      -122, 57,
   };
   static constexpr bool has_bias = true;
   static constexpr int32_t bias_dims[] = {1, 5};
   static constexpr int32_t bias[] = {
-      -1668, 109, -142, -1862, -654,
+      19, 616, -1363, -275, 1534,
   };
   static constexpr int32_t output_dims[] = {2, 2, 5};
   static constexpr int8_t expected[] = {
-      -4, 12, 25, 27, -4, 59, -6, 43, 112, 104,
+      127, 83, -73, -99, 31, 127, 52, -72, -97, 52,
   };
   static constexpr int output_size = 10;
   static constexpr TfLiteFusedActivation activation = kTfLiteActNone;
@@ -98,14 +98,14 @@ struct FcInt8 {
 struct FcInt8Relu6NoBias {
   static constexpr int32_t input_dims[] = {2, 3, 8};
   static constexpr int8_t input[] = {
-      86, 91, -127, -37, -63, -94, 87, 48, -68, 83, -40, -68,
-      55, 12, 56, -112, -100, -101, 106, 47, -88, 101, 25, 5,
+      94, -48, 33, -107, 79, -60, -41, 119, 11, 95, -78, 66,
+      127, -109, -66, -91, -63, -49, -110, 101, -63, 107, 67, -84,
   };
   static constexpr int32_t filter_dims[] = {2, 4, 8};
   static constexpr int8_t filter[] = {
-      -26, 95, -7, -115, -9, 57, -77, -54, 49, -17, -68, 98,
-      70, 108, 113, 83, -84, -27, 100, -21, -32, -37, 65, -110,
-      15, -124, -121, -46, 80, 97, -62, 18,
+      50, 70, -96, -95, -32, -111, -21, -6, 42, 18, -12, -72,
+      22, -12, 86, 50, 57, 18, -35, -56, -14, 18, -34, -91,
+      -100, -117, -76, -24, -56, -83, -48, 54,
   };
   static constexpr bool has_bias = false;
   static constexpr int32_t bias_dims[] = {1, 1};
@@ -114,7 +114,7 @@ struct FcInt8Relu6NoBias {
   };
   static constexpr int32_t output_dims[] = {2, 3, 4};
   static constexpr int8_t expected[] = {
-      -20, 23, -20, -20, 127, -20, 127, -20, -20, -20, 127, -20,
+      127, 127, -20, 127, 127, -20, 127, -20, -20, -20, 34, 127,
   };
   static constexpr int output_size = 12;
   static constexpr TfLiteFusedActivation activation = kTfLiteActRelu6;
@@ -131,20 +131,20 @@ struct FcInt8Relu6NoBias {
 struct FcInt8KeepDims {
   static constexpr int32_t input_dims[] = {3, 1, 3, 4};
   static constexpr int8_t input[] = {
-      52, -43, -57, -106, 109, 116, 94, 70, -71, -28, -68, 95,
+      -48, 107, 19, -93, 120, 97, 70, -88, 74, 51, 66, 54,
   };
   static constexpr int32_t filter_dims[] = {2, 2, 4};
   static constexpr int8_t filter[] = {
-      45, -15, -79, -8, 82, -29, -12, 27,
+      24, -41, 106, 123, 48, -37, 0, 15,
   };
   static constexpr bool has_bias = true;
   static constexpr int32_t bias_dims[] = {1, 2};
   static constexpr int32_t bias[] = {
-      -841, 1768,
+      -1692, -1645,
   };
   static constexpr int32_t output_dims[] = {3, 1, 3, 2};
   static constexpr int8_t expected[] = {
-      107, 72, -5, 117, 10, -3,
+      -5, -5, -5, -5, 127, 7,
   };
   static constexpr int output_size = 6;
   static constexpr bool keep_num_dims = true;
