@@ -26,6 +26,25 @@ QEMU = "qemu-system-arm"
 _INSTALL = "install it: apt-get install qemu-system-arm"
 
 
+_EM_ARM = 40
+
+
+def elf_problem(path: Path) -> str | None:
+    """Why ``path`` is not a 32-bit ARM ELF (QEMU would load anything as a raw image and lock up)."""
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(20)
+    except OSError as error:
+        return f"cannot read {path}: {error}"
+    if header[:4] != b"\x7fELF":
+        return f"{path} is not an ELF file; pass the linked firmware (micro_runtime/gen/<board>/bin/<name>)"
+    little = header[5] == 1
+    machine = int.from_bytes(header[18:20], "little" if little else "big")
+    if header[4] != 1 or machine != _EM_ARM:
+        return f"{path} is an ELF for another machine (e_machine={machine}), not 32-bit ARM; build it for the board"
+    return None
+
+
 def qemu_command(elf: Path, board: Board, icount: int | None = None, qemu: str = QEMU) -> list[str]:
     """The full QEMU command line for ``elf`` on ``board`` (see module docstring)."""
     cfg = board.section("qemu")
@@ -81,6 +100,9 @@ class QemuRunner:
         elf = Path(elf)
         if not elf.is_file():
             return _infra(f"firmware {elf} does not exist; build it first (make -C micro_runtime TARGET={board.name})")
+        problem = elf_problem(elf)
+        if problem is not None:
+            return _infra(problem)
         try:
             argv = qemu_command(elf.resolve(), board, self.icount)
         except (TypeError, ValueError) as error:
@@ -98,9 +120,10 @@ class QemuRunner:
             first = diag.splitlines()[0]
             log += f"\n[qemu] {first}\n".encode()
             return RunResult(self.name, log, None, False, out.duration_s, "crash")
-        if exit_code is not None and (exit_code < 0 or (exit_code != 0 and not log and diag)):
+        errors = [line for line in diag.splitlines() if line.strip() and "warning" not in line.lower()]
+        if exit_code is not None and (exit_code < 0 or (exit_code != 0 and not log and errors)):
             # QEMU itself failed: bad machine, unreadable ELF, or it was killed.
-            what = diag or f"{QEMU} died with status {exit_code}"
+            what = " | ".join(errors) or f"{QEMU} died with status {exit_code}"
             return RunResult(
                 self.name,
                 log,

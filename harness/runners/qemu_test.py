@@ -185,3 +185,14 @@ def test_lockup_is_a_crash_with_qemus_reason(fw: Path) -> None:
     report = parse_log(run.log, run)
     assert report.outcome == "crashed" and "Lockup" in report.summary
     assert report.cases[0].outcome == "crashed"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(b"not an elf at all", "is not an ELF file"), (Path("/bin/true"), "ELF for another machine (e_machine=")],
+)
+def test_non_arm_elf_is_infra_error(tmp_path: Path, content: bytes | Path, message: str) -> None:
+    path = tmp_path / "fw.elf"
+    path.write_bytes(content.read_bytes() if isinstance(content, Path) else content)
+    run = get_runner("qemu").run(path, mini_board(), 10)
+    assert run.end_reason == "infra-error" and message in (run.infra_error or "")

@@ -24,6 +24,7 @@ from harness.boards import Board
 from harness.renode_scripts import RENODE_DIR, RenodeConfigError, render_resc, renode_path, renode_settings
 from harness.runners._process import run_process
 from harness.runners.base import RunResult, captured_transports
+from harness.runners.qemu import elf_problem
 
 RENODE_RUN_DIR = Path.home() / ".config" / "renode"
 INSTALL_HINT = "install it from renode.io or `pip install renode-run && renode-run download`"
@@ -118,6 +119,9 @@ class RenodeRunner:
         elf = Path(elf).resolve()
         if not elf.is_file():
             return _infra(f"firmware {elf} does not exist; build it first (make -C micro_runtime TARGET={board.name})")
+        problem = elf_problem(elf)
+        if problem is not None:
+            return _infra(problem)
         with tempfile.TemporaryDirectory(prefix="harness-renode-") as tmp:
             work = Path(tmp)
             script = RENODE_DIR / f"{board.name}.resc"
