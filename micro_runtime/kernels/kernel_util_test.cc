@@ -50,6 +50,13 @@ TfLiteStatus ProbeInvoke(TfLiteContext* context, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
+void* GreedyInit(TfLiteContext* context, const char*, size_t) {
+  return context->AllocatePersistentBuffer(context, KERNEL_RUNNER_ARENA_SIZE + 1);
+}
+TfLiteStatus GreedyPrepare(TfLiteContext*, TfLiteNode* node) {
+  return node->user_data != nullptr ? kTfLiteOk : kTfLiteError;
+}
+
 }  // namespace
 
 TF_LITE_MICRO_TESTS_BEGIN
@@ -205,6 +212,33 @@ TF_LITE_MICRO_TEST(KernelRunnerDrivesAllFourCalls) {
   TF_LITE_MICRO_EXPECT_EQ(42, static_cast<int>(out_data[0]));
   TF_LITE_MICRO_EXPECT_EQ(1, g_init_calls);
   TF_LITE_MICRO_EXPECT_EQ(1, g_free_calls);
+}
+
+TF_LITE_MICRO_TEST(KernelRunnerReportsArenaExhaustion) {
+  const int32_t dims[] = {1, 1};
+  int32_t data[] = {0};
+  TfLiteTensor tensors[] = {CreateTensor(data, IntArrayFromInts(dims))};
+  const int32_t list[] = {1, 0};
+  const TfLiteRegistration reg = {GreedyInit, nullptr, GreedyPrepare, nullptr};
+  KernelRunner runner(reg, tensors, 1, IntArrayFromInts(list), IntArrayFromInts(list), nullptr);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());
+  TF_LITE_MICRO_EXPECT_EQ(static_cast<size_t>(0), runner.arena_used());
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.Invoke());
+}
+
+TF_LITE_MICRO_TEST(BiasHelpersUseInputTimesWeightScale) {
+  const int32_t dims[] = {1, 2};
+  const float values[] = {1.0f, -0.3f};
+  int32_t q[2];
+  TfLiteTensor t = CreateQuantizedBiasTensor(values, q, IntArrayFromInts(dims), 0.5f, 0.01f);
+  TF_LITE_MICRO_EXPECT_EQ(200, static_cast<int>(q[0]));   // 1 / 0.005
+  TF_LITE_MICRO_EXPECT_EQ(-60, static_cast<int>(q[1]));   // -0.3 / 0.005
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteInt32, t.type);
+  float scales[] = {2, 0.01f, 0.1f};
+  const TfLiteFloatArray* weight_scales = FloatArrayFromFloats(scales);
+  CreatePerChannelQuantizedBiasTensor(values, q, IntArrayFromInts(dims), 0.5f, weight_scales);
+  TF_LITE_MICRO_EXPECT_EQ(200, static_cast<int>(q[0]));  // 1 / (0.5 * 0.01)
+  TF_LITE_MICRO_EXPECT_EQ(-6, static_cast<int>(q[1]));   // -0.3 / (0.5 * 0.1)
 }
 
 TF_LITE_MICRO_TESTS_END

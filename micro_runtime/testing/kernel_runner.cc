@@ -40,8 +40,8 @@ KernelRunner::~KernelRunner() {
 void* KernelRunner::Allocate(size_t bytes) {
   const size_t aligned = (bytes + 15u) & ~static_cast<size_t>(15u);
   if (aligned > sizeof(g_arena) - used_) {
-    MicroPrintf("KernelRunner: arena exhausted (%u of %u bytes used, %u requested); build the test "
-                "with a larger -DKERNEL_RUNNER_ARENA_SIZE",
+    MicroPrintf("KernelRunner: arena exhausted (%u of %u bytes used, %u requested); rebuild with a "
+                "larger arena, e.g. make EXTRA_CXXFLAGS=-DKERNEL_RUNNER_ARENA_SIZE=8192",
                 static_cast<unsigned>(used_), static_cast<unsigned>(sizeof(g_arena)),
                 static_cast<unsigned>(bytes));
     return nullptr;
