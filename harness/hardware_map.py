@@ -426,6 +426,8 @@ class Attempt:
     failure_class: str
     duration_s: float
     infra_error: str | None = None
+    leased_at: float = 0.0  # wall-clock time.time() while the lease was held
+    released_at: float = 0.0
 
 
 # Every HIL run of this process: (board, elf stem) -> attempts, for reports (harness.hil_plugin).
@@ -485,6 +487,7 @@ class HilRunner:
                 message = f"no '{board.name}' board became free within {self.lease_wait_s:.0f} s (all leased)"
                 return RunResult("hil", b"", None, False, 0.0, "infra-error", message)
             with lease:
+                leased_at = time.time()
                 device = next(d for d in candidates if d.id == lease.device_id)
                 tried.add(device.id)
                 try:
@@ -492,8 +495,11 @@ class HilRunner:
                     result = runner.run(elf, board, timeout_s, on_line)
                 except HardwareMapError as error:
                     result = RunResult(device.backend, b"", None, False, 0.0, "infra-error", str(error))
+                released_at = time.time()
             failure_class = classify_run(result)
-            attempts.append(Attempt(device.id, failure_class, result.duration_s, result.infra_error))
+            attempts.append(
+                Attempt(device.id, failure_class, result.duration_s, result.infra_error, leased_at, released_at)
+            )
             note = f"[harness] device {device.describe()}"
             if len(attempts) > 1:
                 earlier = "; ".join(f"{a.device}: {a.infra_error or a.failure_class}" for a in attempts[:-1])

@@ -1,0 +1,153 @@
+"""A hardware map of emulated boards: leasing across processes, and infra retry when a board dies mid-run.
+
+Each "board" is a QEMU instance of the bluepill's machine halted behind its
+GDB stub, with USART2 on a TCP socket (harness devices emulate); the firmware
+is a real micro_runtime test built by the repo's Make for the bluepill.
+Everything listens on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness import REPO_ROOT
+from harness.boards import load_board
+from harness.hardware_map import HilRunner, emulated_rack, load_hardware_map, write_hardware_map
+from harness.lease import holder
+from harness.log_parser import parse_log
+
+pytestmark = [
+    pytest.mark.emulator,
+    pytest.mark.skipif(
+        shutil.which("qemu-system-arm") is None or shutil.which("arm-none-eabi-gcc") is None,
+        reason="needs qemu-system-arm and arm-none-eabi-gcc (apt-get install qemu-system-arm gcc-arm-none-eabi)",
+    ),
+]
+BLUEPILL = load_board("bluepill")
+
+
+@pytest.fixture(scope="module")
+def test_elf() -> Path:
+    from harness.build import ensure_binary
+
+    return ensure_binary(BLUEPILL, "kernel_util_test", progress=None)
+
+
+@pytest.fixture
+def rack(tmp_path: Path) -> Iterator[tuple[Path, list[Any]]]:
+    hardware_map, boards = emulated_rack(BLUEPILL, 2, log_dir=tmp_path / "qemu")
+    path = tmp_path / "rack.toml"
+    write_hardware_map(hardware_map, path)
+    try:
+        yield path, boards
+    finally:
+        for board in boards:
+            board.stop()
+
+
+_WORKER = """
+import json, sys, time
+from pathlib import Path
+from harness.boards import load_board
+from harness.hardware_map import select_runner_for
+from harness.log_parser import parse_log
+board = load_board("bluepill")
+runner = select_runner_for(board, Path(sys.argv[1]))
+run = runner.run(Path(sys.argv[2]), board, 60.0)
+last = runner.last_attempts[-1]
+print(json.dumps({"device": last.device, "start": last.leased_at, "end": last.released_at,
+                  "outcome": parse_log(run.log, run).outcome, "attempts": len(runner.last_attempts)}))
+"""
+
+
+def test_runs_are_spread_over_the_boards_without_double_booking(rack: tuple[Path, list[Any]], test_elf: Path) -> None:
+    path, _ = rack
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    workers = [
+        subprocess.Popen([sys.executable, "-c", _WORKER, str(path), str(test_elf)], stdout=subprocess.PIPE, env=env)
+        for _ in range(4)
+    ]
+    results = []
+    for proc in workers:
+        out, _ = proc.communicate(timeout=180)
+        assert proc.returncode == 0
+        results.append(json.loads(out.decode().strip().splitlines()[-1]))
+    assert all(r["outcome"] == "passed" and r["attempts"] == 1 for r in results), results
+    used = {r["device"] for r in results}
+    assert used == {"bluepill-emu-1", "bluepill-emu-2"}, results  # both boards worked
+    for device in used:  # one lease at a time per board: its runs never overlap
+        spans = sorted((r["start"], r["end"]) for r in results if r["device"] == device)
+        for (_, end), (start, _) in zip(spans, spans[1:], strict=False):
+            assert start >= end, f"{device} was double-booked: {spans}"
+
+
+def test_board_killed_mid_run_is_retried_elsewhere_and_quarantined(
+    rack: tuple[Path, list[Any]], test_elf: Path
+) -> None:
+    path, boards = rack
+    hardware_map = load_hardware_map(path)
+    by_id = dict(zip([d.id for d in hardware_map.devices], boards, strict=True))
+    killed: list[str] = []
+
+    def kill_the_leased_board(line: str) -> None:
+        if killed or not line.startswith("Testing"):
+            return
+        for device_id, board in by_id.items():  # the board this process holds the lease on
+            if f"pid={os.getpid()}" in (holder(device_id, hardware_map.lock_dir) or ""):
+                board.stop()
+                killed.append(device_id)
+
+    start = time.monotonic()
+    run = HilRunner(hardware_map).run(test_elf, BLUEPILL, 60.0, on_line=kill_the_leased_board)
+    assert time.monotonic() - start < 60
+    assert len(killed) == 1
+    report = parse_log(run.log, run, test_elf, BLUEPILL)
+    assert report.outcome == "passed", (report.summary, run.log[-500:])
+    survivor = next(d for d in by_id if d not in killed)
+    first_line = run.log.split(b"\n", 1)[0].decode()
+    assert f"device {survivor}" in first_line and f"infrastructure error on {killed[0]}" in first_line
+    quarantined = load_hardware_map(path).quarantined()
+    assert list(quarantined) == killed  # flagged in rack.state.toml for everyone
+    assert (path.parent / "rack.state.toml").is_file()
+    # The next run does not even try the dead board.
+    again = HilRunner(load_hardware_map(path)).run(test_elf, BLUEPILL, 60.0)
+    assert parse_log(again.log, again).outcome == "passed"
+    assert f"device {survivor}" in again.log.split(b"\n", 1)[0].decode()
+
+
+def test_test_failures_are_not_retried(rack: tuple[Path, list[Any]], tmp_path: Path) -> None:
+    from harness.gdbremote.testfw import build_test_firmware, toolchain_missing
+
+    if toolchain_missing():
+        pytest.skip(toolchain_missing())
+    failing = build_test_firmware("semihost_fail", tmp_path / "fw")
+    path, _ = rack
+    runner = HilRunner(load_hardware_map(path))
+    run = runner.run(failing, BLUEPILL, 30.0)
+    assert run.exit_code == 1
+    assert parse_log(run.log, run).outcome == "failed"
+    assert [a.failure_class for a in runner.last_attempts] == ["failed"]  # one attempt, no silent retry
+    assert load_hardware_map(path).quarantined() == {}
+
+
+def test_all_boards_dead_is_an_infra_error_naming_them(rack: tuple[Path, list[Any]], test_elf: Path) -> None:
+    path, boards = rack
+    for board in boards:
+        board.stop()
+    runner = HilRunner(load_hardware_map(path))
+    run = runner.run(test_elf, BLUEPILL, 30.0)
+    assert run.end_reason == "infra-error"
+    assert "tried bluepill-emu-1, bluepill-emu-2" in (run.infra_error or "")
+    assert sorted(load_hardware_map(path).quarantined()) == ["bluepill-emu-1", "bluepill-emu-2"]
+    reason = runner.unavailable_reason(BLUEPILL)
+    assert reason is not None and "quarantined" in reason
