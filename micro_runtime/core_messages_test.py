@@ -1,0 +1,93 @@
+"""The interpreter core's error messages, exactly as users see them.
+
+The C++ tests can only check statuses (DebugLog belongs to the board), so
+this runs their host binaries and checks the logged lines word for word.
+Also checks that models/generate.py reproduces the committed test models.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+RUNTIME = Path(__file__).resolve().parent
+REPO = RUNTIME.parent
+
+pytestmark = pytest.mark.skipif(shutil.which("make") is None or shutil.which("g++") is None,
+                                reason="needs make and g++ (apt-get install build-essential)")
+
+
+def run_test_binary(name: str) -> list[str]:
+    build = subprocess.run(["make", "-s", "-C", str(RUNTIME), "TARGET=host", name], capture_output=True, text=True,
+                           timeout=600)
+    assert build.returncode == 0, build.stdout + build.stderr
+    run = subprocess.run([str(RUNTIME / "gen" / "host" / "bin" / name)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout[-3000:]
+    assert "~~~ALL TESTS PASSED~~~" in run.stdout
+    return run.stdout.splitlines()
+
+
+def test_resolver_messages() -> None:
+    lines = run_test_binary("micro_op_resolver_test")
+    for expected in [
+        "Didn't find op for builtin opcode 'CONV_2D' version '3'",
+        "Encountered unresolved custom op: Atan.",
+        "Didn't find op for builtin opcode '200' version '2'",
+        "Op 'CONV_2D' version 3 in the model is newer than this runtime supports (versions 1-2); "
+        "rebuild with a newer micro_runtime or re-convert the model",
+        "Op 'CONV_2D' version 3 in the model is older than this runtime supports (versions 4-5); "
+        "re-convert the model with a current converter",
+        "op resolver: full (2 ops) while adding 'MUL'; raise the N of MicroMutableOpResolver<N>",
+        "op resolver: op 'ADD' is already registered; register each op once",
+    ]:
+        assert expected in lines
+
+
+def test_verifier_messages() -> None:
+    lines = run_test_binary("model_verifier_test")
+    for expected in [
+        "model has 2 subgraphs; micro_runtime supports 1",
+        "model schema version is 2 but micro_runtime reads version 3; re-convert the model with a current TFLite "
+        "converter",
+        "operator 0: input 0 refers to tensor 99 but the subgraph has 4 tensors; the model is corrupt",
+        "tensor 1 ('w') has 20 bytes of constant data but its shape and type need 24 bytes",
+        "tensor 2 ('bias') refers to buffer 42 but the model has 3 buffers; the model is corrupt",
+        "operator 0 uses operator code 5 but the model has 1; the model is corrupt",
+        "operator 0 writes tensor 1 ('w'), which is constant; the model is corrupt",
+        "not a .tflite model: file identifier is not 'TFL3'; check that the bytes are a TFLite model",
+    ]:
+        assert expected in lines
+    assert any(line.startswith("model flatbuffer is corrupt or truncated") for line in lines)
+
+
+def test_arena_too_small_names_the_exact_size() -> None:
+    lines = run_test_binary("micro_allocator_test")
+    # ExactRequirementHelloWorld: the arena that worked minus one byte.
+    sizes = [line for line in lines if line.startswith("arena too small: needed ") and "at least" not in line]
+    assert sizes, lines
+    for line in sizes:
+        needed, have = line.removeprefix("arena too small: needed ").split(" bytes, have ")
+        assert int(have) == int(needed) - 1
+
+
+def test_interpreter_messages() -> None:
+    lines = run_test_binary("micro_interpreter_test")
+    assert ("Invoke() called without a successful AllocateTensors(); call AllocateTensors() first and check its "
+            "status") in lines
+    assert "operator 0 (FULLY_CONNECTED) failed to prepare" in lines
+    arena = [int(line.split("=")[1]) for line in lines if line.startswith("hello_world_float arena_used_bytes=")]
+    assert arena and arena[0] <= 1536  # TFLM's figure on x86-64
+
+
+def test_generated_models_are_committed_and_current() -> None:
+    spec = importlib.util.spec_from_file_location("generate_models", RUNTIME / "models" / "generate.py")
+    assert spec is not None and spec.loader is not None
+    generate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generate)
+    for name, data in generate.models().items():
+        path = RUNTIME / "models" / f"{name}.tflite"
+        assert path.read_bytes() == data, f"{path} is stale: run python3 micro_runtime/models/generate.py"
