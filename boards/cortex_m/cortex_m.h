@@ -43,6 +43,10 @@ void SemihostingExit(int status) __attribute__((noreturn));
  * BOARD_LOG_SEMIHOSTING / BOARD_LOG_UART (from [log] transports). */
 void CortexMLogWrite(const char* s);
 
+/* SysTick as a 32-bit cycle counter (boards/cortex_m/systick.c). */
+void CortexMSysTickStart(void);
+uint32_t CortexMSysTickCycles(void);
+
 /* Stops forever with interrupts off: the end when nobody can be told. */
 void CortexMHalt(void) __attribute__((noreturn));
 
