@@ -57,7 +57,7 @@ def build_test_firmware(variant: str, out_dir: Path) -> Path:
     cmd += ["-fno-threadsafe-statics", "-Wall", "-Wextra", "-Werror", "-ffunction-sections", "-fdata-sections"]
     cmd += [f"-I{REPO_ROOT}", "-nostartfiles", "-specs=nano.specs", "-specs=nosys.specs", "-Wl,--gc-sections"]
     cmd += ["-T", str(FW_DIR / "hil.ld"), *flags]
-    cmd += [str(FW_DIR / "hil_platform.cc"), str(FW_DIR / "hil_test.cc")]
+    cmd += [str(FW_DIR / "hil_platform.cc"), str(FW_DIR / "hil_cases.cc")]
     cmd += [str(REPO_ROOT / "micro_runtime" / "micro_log.cc"), str(_CORTEX_M / "handshake.cc")]
     cmd += [str(s) for s in extra_sources]
     cmd += ["-o", str(elf)]

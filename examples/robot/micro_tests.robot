@@ -1,0 +1,23 @@
+*** Settings ***
+Documentation     micro_runtime tests driven from Robot Framework with the harness's engine.
+...               Runs on the bluepill in its emulator (QEMU, or Renode when installed):
+...               robot --pythonpath . examples/robot/micro_tests.robot
+...               On real boards: robot --variable MAP:rack.toml examples/robot/micro_tests.robot
+Library           harness.robot.HarnessLibrary    board=${BOARD}    hardware_map=${MAP}
+
+*** Variables ***
+${BOARD}          bluepill
+${MAP}            ${EMPTY}
+
+*** Test Cases ***
+Kernel Helpers Pass On The Board
+    ${elf}=    Build Micro Test    kernel_util_test
+    ${outcome}=    Run On Board    ${elf}
+    Micro Test Should Pass
+    Should Be Equal    ${outcome}    passed
+    Log Should Contain    ~~~ALL TESTS PASSED~~~
+
+Individual Cases Are Visible
+    Run Micro Test    kernel_util_test
+    Case Should Have Passed    QuantizeMultiplierMatchesTflite
+    Failure Class Should Be    passed
