@@ -86,9 +86,8 @@ class LogParser:
         self.sentinel: str | None = None  # "passed" | "failed": the binary's own verdict
         self.counts: tuple[int, int] | None = None  # micro_test N/M, gtest (passed, total)
         self.gtest_declared: int | None = None  # "Running N tests"
-        self.gtest_failed_listed: int | None = None
+        self.undecodable_fault: str | None = None  # a HardFault line cut short or garbled
         self._in_gtest_failure = False
-        self._after_end = False
 
     # -- input --------------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
@@ -112,7 +111,9 @@ class LogParser:
         self.tail.append(line)
         if HARDFAULT_PREFIX in line:
             report = parse_hardfault_line(line)
-            if report is not None and self.crash is None:
+            if report is None:
+                self.undecodable_fault = self.undecodable_fault or line
+            elif self.crash is None:
                 self.crash = report
             self._message(line)
             return
@@ -204,7 +205,6 @@ class LogParser:
         elif match := _GT_FAILED_END.match(line):
             self._end_current()
             self.sentinel = "failed"
-            self.gtest_failed_listed = int(match["n"])
         elif match := _GT_RAN.match(line):
             self._end_current()
             self.counts = (self.counts[0] if self.counts else -1, int(match["total"]))
@@ -272,6 +272,10 @@ class LogParser:
             where = self._running()
             self._died("crashed")
             return "crashed", f"crashed{where}: {self.crash.summary()}"
+        if self.undecodable_fault is not None:
+            where = self._running()
+            self._died("crashed")
+            return "crashed", f"crashed{where}: HardFault line could not be decoded: {self.undecodable_fault}"
         exit_code = run.exit_code if run is not None else None
         if self.sentinel is None:
             where = self._running()

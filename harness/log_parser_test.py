@@ -256,3 +256,9 @@ def test_endless_line_is_bounded() -> None:
     report = parser.finish(_run(None, timed_out=True, end="timeout"))
     assert report.outcome == "timeout"
     assert all(len(m) <= 64 * 1024 for m in report.cases[0].messages)
+
+
+def test_cut_short_hardfault_line_is_still_a_crash() -> None:
+    report = parse_log(b"Testing A\n*** HardFault: PC=0x0800", _run(None, end="crash"))
+    assert report.outcome == "crashed" and "could not be decoded" in report.summary
+    assert report.crash is None and report.cases[0].outcome == "crashed"
