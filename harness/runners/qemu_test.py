@@ -160,8 +160,11 @@ def test_runner_overhead_is_small(fw: Path) -> None:
         start = time.monotonic()
         assert get_runner("qemu").run(elf, mini_board(), 10).exit_code == 0
         runner.append(time.monotonic() - start)
-    overhead = statistics.median(runner) - statistics.median(raw)
-    assert overhead < 0.1, f"runner {statistics.median(runner):.3f} s vs raw {statistics.median(raw):.3f} s"
+    # Best of 7: the fastest run of each is the least disturbed by other load on the machine.
+    overhead = min(runner) - min(raw)
+    assert overhead < 0.1, (
+        f"runner {min(runner):.3f} s vs raw {min(raw):.3f} s (medians {statistics.median(runner):.3f}/{statistics.median(raw):.3f})"
+    )
 
 
 def test_mirrored_log_is_captured_once(fw: Path) -> None:
