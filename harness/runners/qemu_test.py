@@ -163,7 +163,8 @@ def test_runner_overhead_is_small(fw: Path) -> None:
     # Best of 7: the fastest run of each is the least disturbed by other load on the machine.
     overhead = min(runner) - min(raw)
     assert overhead < 0.1, (
-        f"runner {min(runner):.3f} s vs raw {min(raw):.3f} s (medians {statistics.median(runner):.3f}/{statistics.median(raw):.3f})"
+        f"runner {min(runner):.3f} s vs raw {min(raw):.3f} s "
+        f"(medians {statistics.median(runner):.3f}/{statistics.median(raw):.3f})"
     )
 
 
