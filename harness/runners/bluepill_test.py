@@ -92,7 +92,7 @@ def test_crash_decoded_and_detected_fast(programs: dict[str, Path], bluepill: Bo
 def test_hang_times_out_in_the_right_case(programs: dict[str, Path], bluepill: Board) -> None:
     start = time.monotonic()
     run, _, end = _run(programs["hang"], bluepill, timeout_s=1.5)
-    assert run.timed_out and 1.5 <= end - start < 2.2
+    assert run.timed_out and 1.5 <= end - start < 3.0
     report = parse_log(run.log, run)
     assert report.outcome == "timeout"
     assert [(c.name, c.outcome) for c in report.cases] == [("Quick", "passed"), ("SpinsForever", "timeout")]

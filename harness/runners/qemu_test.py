@@ -98,7 +98,7 @@ def test_exit_early_is_a_crash(fw: Path) -> None:
 def test_hang_ends_at_the_timeout(fw: Path) -> None:
     run, _, end, start = _timed_run(build_mini_firmware("HANG", fw), timeout_s=1.0)
     assert run.timed_out and run.end_reason == "timeout"
-    assert 1.0 <= end - start < 1.6
+    assert 1.0 <= end - start < 2.5
     assert parse_log(run.log, run).outcome == "timeout"
     assert not _qemu_running_for(fw)
 
