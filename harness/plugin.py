@@ -230,10 +230,20 @@ def _state(config: pytest.Config) -> HarnessState:
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if not file_path.name.endswith("_test.cc") or parent.config.getoption("no_micro_tests"):
         return None
-    if GEN_DIR in file_path.resolve().parents:
+    resolved = file_path.resolve()
+    if GEN_DIR in resolved.parents:
+        return None
+    # Elsewhere in this repository *_test.cc files are fixture firmware of other tests
+    # (tests/hil/fw, tests/fixtures): collected only when named on the command line.
+    if REPO_ROOT in resolved.parents and not _in_tree(resolved) and not _named(parent.config, resolved):
         return None
     file: MicroTestFile = MicroTestFile.from_parent(parent, path=file_path)
     return file
+
+
+def _named(config: pytest.Config, path: Path) -> bool:
+    root = Path(config.invocation_params.dir)
+    return any((root / arg.split("::")[0]).resolve() == path for arg in config.args)
 
 
 class MicroTestFile(pytest.File):

@@ -1,0 +1,133 @@
+"""Harness benchmarks: what the harness costs on top of the emulator, and how fast it reports.
+
+    python3 benchmarks/harness_bench.py                 # overhead + latency (about a minute)
+    python3 benchmarks/harness_bench.py --suite         # + full bluepill suite, clean and incremental
+
+1. Overhead per binary: median wall time of the raw ``qemu-system-arm`` command (same
+   command line the QEMU runner uses) vs the harness runner + log parser on the same ELF.
+   Target: <= 0.1 s.
+2. Detection latency: from the moment the device's failure/fault line reaches the harness
+   to the moment the harness has a verdict (run returned and parsed). Target: < 1 s.
+3. Suite wall time (``--suite``): ``pytest --board=bluepill micro_runtime`` after deleting
+   ``micro_runtime/gen/bluepill`` (clean) and once more with nothing changed (incremental).
+   This deletes the board's build outputs of this checkout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from harness import REPO_ROOT
+from harness.boards import load_board
+from harness.build import build_program, gen_dir
+from harness.log_parser import parse_log
+from harness.runners.qemu import QemuRunner, qemu_command
+
+FIXTURES = REPO_ROOT / "tests" / "fixtures" / "micro"
+
+
+def _fixture_elf(board_name: str, name: str) -> Path:
+    board = load_board(board_name)
+    built = build_program(board, FIXTURES / f"pytester_{name}.cc", f"bench_{name}_test", progress=None)
+    if built.elf is None:
+        raise SystemExit(f"cannot build the {name} fixture for {board_name}: {built.error}")
+    return built.elf
+
+
+def overhead(board_name: str, runs: int) -> dict[str, float]:
+    board = load_board(board_name)
+    elf = _fixture_elf(board_name, "pass")
+    argv = qemu_command(elf.resolve(), board)
+    raw, harness = [], []
+    runner = QemuRunner()
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                       check=False, timeout=60)
+        raw.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        result = runner.run(elf, board, 60)
+        report = parse_log(result.log, result, elf, board)
+        harness.append(time.perf_counter() - start)
+        assert report.outcome == "passed", report.summary
+    raw_median, harness_median = statistics.median(raw), statistics.median(harness)
+    return {"raw_s": raw_median, "harness_s": harness_median, "overhead_s": harness_median - raw_median}
+
+
+def latency(board_name: str, name: str, marker: str, runs: int) -> float:
+    """Median seconds from the line containing ``marker`` arriving to the verdict."""
+    board = load_board(board_name)
+    elf = _fixture_elf(board_name, name)
+    runner = QemuRunner()
+    samples = []
+    for _ in range(runs):
+        seen: list[float] = []
+
+        def on_line(line: str, seen: list[float] = seen) -> None:
+            if marker in line and not seen:
+                seen.append(time.perf_counter())
+
+        result = runner.run(elf, board, 60, on_line=on_line)
+        parse_log(result.log, result, elf, board)
+        done = time.perf_counter()
+        if not seen:
+            raise SystemExit(f"{name}: '{marker}' never printed; log: {result.log[-500:]!r}")
+        samples.append(done - seen[0])
+    return statistics.median(samples)
+
+
+def suite(board_name: str) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--board={board_name}", "micro_runtime",
+            "-m", "micro"]
+    shutil.rmtree(gen_dir(board_name), ignore_errors=True)
+    times = {}
+    for label in ("clean_s", "incremental_s"):
+        start = time.perf_counter()
+        out = subprocess.run(argv, cwd=REPO_ROOT, env=env, capture_output=True, text=True, check=False)
+        times[label] = time.perf_counter() - start
+        summary = out.stdout.strip().splitlines()[-1] if out.stdout.strip() else out.stderr[-300:]
+        print(f"  {label}: {times[label]:.1f} s  ({summary})", file=sys.stderr)
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--board", default="bluepill")
+    parser.add_argument("--runs", type=int, default=9, help="repetitions per measurement (median reported)")
+    parser.add_argument("--suite", action="store_true", help="also time the full suite clean + incremental")
+    args = parser.parse_args()
+
+    rows: list[tuple[str, str, str]] = []
+    o = overhead(args.board, args.runs)
+    rows.append(("raw qemu-system-arm run (pass fixture)", f"{o['raw_s']:.3f} s", ""))
+    rows.append(("harness runner + parser, same ELF", f"{o['harness_s']:.3f} s", ""))
+    rows.append(("harness overhead per binary", f"{o['overhead_s']:+.3f} s", "target <= 0.100 s"))
+    fail = latency(args.board, "fail", "failed at", args.runs)
+    rows.append(("failure line -> verdict", f"{fail:.3f} s", "target < 1 s"))
+    crash = latency(args.board, "crash", "HardFault", args.runs)
+    rows.append(("HardFault line -> verdict", f"{crash:.3f} s", "target < 1 s"))
+    if args.suite:
+        times = suite(args.board)
+        rows.append((f"pytest --board={args.board} micro_runtime, clean", f"{times['clean_s']:.1f} s", ""))
+        rows.append((f"pytest --board={args.board} micro_runtime, no change", f"{times['incremental_s']:.1f} s", ""))
+
+    width = max(len(r[0]) for r in rows)
+    context = f"(board {args.board}, {args.runs} runs, {os.cpu_count()} CPUs)"
+    print(f"{'measurement'.ljust(width)}  {'median':>9}  note   {context}")
+    for label, value, note in rows:
+        print(f"{label.ljust(width)}  {value:>9}  {note}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
