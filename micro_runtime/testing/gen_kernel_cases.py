@@ -52,7 +52,8 @@ class Case:
     expected: np.ndarray | None = None
 
 
-def run_tflm(case: Case) -> np.ndarray:
+def build_model(case: Case) -> bytes:
+    """The single-op .tflite model of a case."""
     b = ModelBuilder()
     quant = case.input.dtype == np.int8
     in_type = "INT8" if quant else "FLOAT32"
@@ -80,9 +81,13 @@ def run_tflm(case: Case) -> np.ndarray:
     b.add_operator(case.op, inputs, [y], options=case.options, version=case.version)
     b.set_inputs([x])
     b.set_outputs([y])
+    return b.build()
+
+
+def run_tflm(case: Case) -> np.ndarray:
     from tflite_micro.python.tflite_micro import runtime
 
-    interp = runtime.Interpreter.from_bytes(b.build())
+    interp = runtime.Interpreter.from_bytes(build_model(case), arena_size=1 << 20)
     interp.set_input(case.input, 0)
     interp.invoke()
     return np.array(interp.get_output(0))
@@ -309,7 +314,7 @@ def pool_cases(rng: np.random.Generator) -> list[Case]:
     ]
 
 
-def write(kind: str, cases: list[Case]) -> None:
+def write(kind: str, cases: list[Case], out_dir: Path = OUT_DIR) -> Path:
     body = []
     for case in cases:
         case.expected = run_tflm(case)
@@ -321,17 +326,25 @@ def write(kind: str, cases: list[Case]) -> None:
             f"#ifndef {guard}\n#define {guard}\n\n#include <stdint.h>\n\n"
             f"#include \"micro_runtime/common.h\"\n\nnamespace {kind}_cases {{\n\n"
             + "\n".join(body) + f"\n}}  // namespace {kind}_cases\n\n#endif  // {guard}\n")
-    OUT_DIR.mkdir(parents=True, exist_ok=True)
-    (OUT_DIR / f"{kind}_cases.h").write_text(text)
-    print(f"wrote {OUT_DIR / f'{kind}_cases.h'} ({len(cases)} cases)")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{kind}_cases.h"
+    path.write_text(text)
+    return path
+
+
+def write_all(out_dir: Path = OUT_DIR) -> list[Path]:
+    # One generator per kernel, so adding a case to one file leaves the others unchanged.
+    return [
+        write("fully_connected", fc_cases(np.random.default_rng(1)), out_dir),
+        write("conv", conv_cases(np.random.default_rng(2)), out_dir),
+        write("depthwise_conv", dw_cases(np.random.default_rng(3)), out_dir),
+        write("pooling", pool_cases(np.random.default_rng(4)), out_dir),
+    ]
 
 
 def main() -> None:
-    # One generator per kernel, so adding a case to one file leaves the others unchanged.
-    write("fully_connected", fc_cases(np.random.default_rng(1)))
-    write("conv", conv_cases(np.random.default_rng(2)))
-    write("depthwise_conv", dw_cases(np.random.default_rng(3)))
-    write("pooling", pool_cases(np.random.default_rng(4)))
+    for path in write_all():
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":
