@@ -112,19 +112,23 @@ def generate(
     library_sources: list[Path],
     tools: dict[str, str],
     flags: dict[str, list[str]],
+    gen_dir: Path | None = None,
 ) -> list[Path]:
-    """Writes the project; returns the copied source files (project-relative)."""
+    """Writes the project; returns the copied source files (project-relative).
+
+    ``gen_dir`` is the build's output folder (gen/<target>, or gen/<target>_<variant>).
+    """
     map_file = elf.with_name(elf.name + ".map")
     if not elf.is_file() or not map_file.is_file():
         raise ProjectError(f"{elf} or its link map is missing; build it first: make TARGET={target} {name}")
-    gen_dir = GEN_ROOT / target
+    gen_dir = gen_dir or GEN_ROOT / target
     by_member: dict[str, list[Path]] = {}
     for source in library_sources:
         by_member.setdefault(source.name + ".o", []).append(source)
 
     compiled: list[Path] = [source_of_object(o, obj_dir) for o in objects]
     for archive, member in sorted(archive_members(map_file)):
-        if Path(archive).parent.parent != gen_dir:
+        if Path(archive).resolve().parent.parent != gen_dir.resolve():
             continue  # libm/libgcc: toolchain libraries, linked by name
         candidates = by_member.get(member)
         if not candidates:
@@ -226,6 +230,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m harness.project_gen", description=__doc__.splitlines()[0])
     parser.add_argument("--name", required=True)
     parser.add_argument("--target", required=True)
+    parser.add_argument("--gen-dir", type=Path, help="the build's output folder (default gen/<target>)")
     parser.add_argument("--elf", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--obj-dir", type=Path, required=True)
@@ -254,6 +259,7 @@ def main(argv: list[str]) -> int:
                 "ldflags": shlex.split(args.ldflags),
                 "libs": shlex.split(args.libs),
             },
+            args.gen_dir,
         )
     except (ProjectError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
