@@ -69,6 +69,8 @@ class Row:
     ram: int | None = None
     core_flash: int | None = None
     top_functions: list[tuple[int, str]] = field(default_factory=list)
+    core_objects: dict[str, int] = field(default_factory=dict)
+    firmware_board: str = ""
     notes: list[str] = field(default_factory=list)
 
 
@@ -133,37 +135,49 @@ def measure_tflm(model: Path, data: np.ndarray, workdir: Path, row: Row) -> None
     row.tflm_arena = int(match.group(1)) if match else None
 
 
-def core_flash_from_map(map_file: Path) -> int:
-    """Flash bytes of runtime objects that are not kernels (.text/.rodata/.data input sections in the map)."""
+def core_flash_from_map(map_file: Path) -> dict[str, int]:
+    """Flash bytes per runtime object that is not a kernel (.text/.rodata/.data input sections in the map)."""
     kernels = {p.name + ".o" for p in KERNEL_DIR.glob("*.cc")}
     text = map_file.read_text(errors="replace")
     start = text.find("Linker script and memory map")
     body = text[start:] if start >= 0 else text
     # A long section name sits on its own line, with address/size/object on the next one.
     body = re.sub(r"\n\s(\.\S+)\n\s+(0x)", r"\n \1 \2", body)
-    total = 0
+    sizes: dict[str, int] = {}
     pattern = r"^\s(\.(?:text|rodata|data)\S*)\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+\S*libmicro_runtime\.a\((\S+)\)"
     for match in re.finditer(pattern, body, re.M):
         if match.group(3) not in kernels:
-            total += int(match.group(2), 16)
-    return total
+            name = match.group(3).removesuffix(".o")
+            sizes[name] = sizes.get(name, 0) + int(match.group(2), 16)
+    return sizes
 
 
-def measure_firmware(model: Path, board_name: str, use_qemu: bool, row: Row) -> None:
+def measure_firmware(model: Path, board_name: str, use_qemu: bool, row: Row, fallback: str | None = None) -> None:
     board = load_board(board_name)
     cases = model.with_name(model.stem + "_cases.json")
     try:
         elf = build_runner(model, board, cases)
     except RunModelError as error:
         row.notes.append(f"{board_name}: {str(error).splitlines()[0]}")
+        if fallback and fallback in available_boards():
+            row.notes.append(f"firmware figures of this row are for {fallback} instead")
+            measure_firmware(model, fallback, use_qemu, row)
         return
-    row.flash, row.ram = elf_sizes(elf, board)
-    row.core_flash = core_flash_from_map(Path(str(elf) + ".map"))
+    arena = row.ours_arena_host
     if use_qemu and shutil.which("qemu-system-arm"):
         try:
             row.ours_arena_m3 = run_model(model, board_name, cases, backend="qemu", timeout_s=300)["arena_used_bytes"]
+            arena = row.ours_arena_m3
         except RunModelError as error:
             row.notes.append(f"{board_name} run: {str(error).splitlines()[0]}")
+    if arena:
+        # RAM as an application would have it: the arena sized to what the model needs, not the
+        # runner's default of "all free RAM".
+        elf = build_runner(model, board, cases, arena_size=(arena + 15) // 16 * 16)
+    row.flash, row.ram = elf_sizes(elf, board)
+    row.core_objects = core_flash_from_map(Path(str(elf) + ".map"))
+    row.core_flash = sum(row.core_objects.values())
+    row.firmware_board = board_name
 
 
 def _fmt(value: int | None) -> str:
@@ -174,18 +188,21 @@ def _ratio(ours: int | None, theirs: int | None) -> str:
     return "n/a" if not ours or not theirs else f"{ours / theirs:.2f}x"
 
 
-def render(rows: list[Row], board: str) -> str:
+def render(rows: list[Row]) -> str:
     lines = [
-        f"| model | instr/Invoke ours | TFLM | ratio | arena ours (host) | arena ours ({board}) | TFLM arena | "
-        f"ratio | flash ({board}) | RAM ({board}) | core flash |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| model | instr/Invoke ours | TFLM | ratio | arena ours (host) | arena ours (MCU) | TFLM arena (host) | "
+        "ratio (host) | firmware board | flash | RAM | core flash |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
     ]
     for r in rows:
         lines.append(f"| {r.name} | {_fmt(r.ours_instructions)} | {_fmt(r.tflm_instructions)} | "
                      f"{_ratio(r.ours_instructions, r.tflm_instructions)} | {_fmt(r.ours_arena_host)} | "
                      f"{_fmt(r.ours_arena_m3)} | {_fmt(r.tflm_arena)} | {_ratio(r.ours_arena_host, r.tflm_arena)} | "
-                     f"{_fmt(r.flash)} | {_fmt(r.ram)} | {_fmt(r.core_flash)} |")
+                     f"{r.firmware_board or 'n/a'} | {_fmt(r.flash)} | {_fmt(r.ram)} | {_fmt(r.core_flash)} |")
     for r in rows:
+        if r.core_objects:
+            parts = ", ".join(f"{name} {size:,}" for name, size in sorted(r.core_objects.items(), key=lambda i: -i[1]))
+            lines += ["", f"Core flash by object, {r.name} ({r.firmware_board}): {parts}"]
         if r.top_functions:
             lines += ["", f"Top functions inside our Invoke, {r.name} (instructions, self):", ""]
             lines += [f"- {count:,} `{name}`" for count, name in r.top_functions]
@@ -198,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board", default="bluepill", help="Cortex-M3 board for the firmware figures")
     parser.add_argument("--top", type=int, default=5, help="how many of our hottest functions to list")
+    parser.add_argument("--fallback-board", default="netduinoplus2",
+                        help="board for a model that does not fit --board (e.g. micro_speech on bluepill)")
     parser.add_argument("--no-qemu", action="store_true", help="skip the arena measurement under QEMU")
     parser.add_argument("--models", nargs="*", default=list(MODELS), choices=list(MODELS))
     args = parser.parse_args(argv)
@@ -214,11 +233,11 @@ def main(argv: list[str] | None = None) -> int:
             measure_ours(model, data, workdir, args.top, row)
             measure_tflm(model, data, workdir, row)
             if args.board in available_boards():
-                measure_firmware(model, args.board, not args.no_qemu, row)
+                measure_firmware(model, args.board, not args.no_qemu, row, args.fallback_board)
             else:
                 row.notes.append(f"board {args.board} not found; firmware figures skipped")
             rows.append(row)
-    print(render(rows, args.board))
+    print(render(rows))
     return 0
 
 
