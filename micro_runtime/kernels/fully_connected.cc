@@ -166,8 +166,11 @@ TfLiteStatus EvalFloat(const OpData* data, const TfLiteFullyConnectedParams* par
   for (int32_t batch = 0; batch < data->batches; ++batch) {
     const float* w = filter->data.f;
     int32_t u = 0;
+#ifndef __SOFTFP__
     // Four rows per pass over the input; each row still sums in index order,
-    // then adds its bias, exactly like the reference kernel.
+    // then adds its bias, exactly like the reference kernel. Skipped without
+    // an FPU: there each float op is a library call and the unrolled loop
+    // only costs flash.
     for (; u + 4 <= units; u += 4) {
       const float* w0 = w;
       const float* w1 = w0 + n;
@@ -193,6 +196,7 @@ TfLiteStatus EvalFloat(const OpData* data, const TfLiteFullyConnectedParams* par
       out[u + 3] = ClampFloat(a3, act_min, act_max);
       w += 4 * n;
     }
+#endif
     for (; u < units; ++u) {
       float acc = 0.0f;
       for (int32_t i = 0; i < n; ++i) acc += in[i] * w[i];
