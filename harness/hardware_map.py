@@ -371,6 +371,7 @@ def runner_for_device(device: Device, board: Board) -> Any:
                 serial=url,
                 baudrate=device.baudrate,
                 rtt="rtt" in transports,
+                handshake=device.handshake,
             )
         )
     from harness.runners.serial_runner import SerialConfig, SerialRunner

@@ -10,8 +10,17 @@
 
 #include "micro_runtime/platform.h"
 
+// The log UART: the board's (board_config.h from [log] uart_base) when built
+// by the repo's Make, else USART2 (PA2 = TX, PA3 = RX on the bluepill).
+#if __has_include("board_config.h")
+#include "board_config.h"
+#endif
 #ifndef MICRO_UART_BASE
-#define MICRO_UART_BASE 0x40004400u  // USART2: PA2 = TX, PA3 = RX on the bluepill
+#ifdef BOARD_UART_BASE
+#define MICRO_UART_BASE BOARD_UART_BASE
+#else
+#define MICRO_UART_BASE 0x40004400u
+#endif
 #endif
 #ifndef MICRO_START_HANDSHAKE
 #define MICRO_START_HANDSHAKE 0
@@ -57,6 +66,17 @@ extern "C" int MicroUartTryRead(void) {
 
 extern "C" int MicroStartHandshake(void) {
 #if MICRO_START_HANDSHAKE
+  return MicroStartHandshakeNow();
+#else
+  return 0;
+#endif
+}
+
+extern "C" int MicroStartHandshakeNow(void) {
+  // Once per boot: MicroPlatformInit may be called more than once.
+  static bool done = false;
+  if (done) return 0;
+  done = true;
   // The board's init enabled TX; reception must be on too (harmless if it is).
   Reg(kCr1) = Reg(kCr1) | kCr1Enable;
   const uint32_t start = MicroTicks();
@@ -78,7 +98,4 @@ extern "C" int MicroStartHandshake(void) {
   }
   DebugLog(MICRO_START_MARKER "\n");
   return got;
-#else
-  return 0;
-#endif
 }

@@ -16,6 +16,9 @@ extern "C" {
 // marker. Returns 1 if a byte came, 0 on timeout. Without the flag it
 // returns 0 at once and prints nothing, so emulator runs are unaffected.
 int MicroStartHandshake(void);
+// The handshake regardless of the flag (once per boot); what
+// handshake_at_start.cc runs before main when it is linked in.
+int MicroStartHandshakeNow(void);
 // 1 when a debugger is attached (DHCSR.C_DEBUGEN), so semihosting is safe.
 int MicroDebuggerAttached(void);
 // Polled UART (STM32F1-style USART at MICRO_UART_BASE, default USART2).

@@ -40,6 +40,7 @@ class GdbRemoteConfig:
     trap_semihost: bool = True
     serial: str | None = None
     baudrate: int = 115200
+    handshake: bool = True  # poke the UART start handshake (harmless for firmware without it)
     rtt: bool = False  # poll the SEGGER RTT up channel 0 (also on when the board's [log] transports has "rtt")
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -58,6 +59,7 @@ class GdbRemoteConfig:
             serial=table.get("serial") or None,
             baudrate=int(table.get("baudrate", 115200)),
             rtt=bool(table.get("rtt", False)),
+            handshake=bool(table.get("handshake", True)),
         )
 
 
@@ -139,7 +141,7 @@ def run_over_gdb(
     try:
         if config.serial:
             serial_port = open_port(config.serial, config.baudrate)
-            reader = SerialReader(serial_port, sink).start()
+            reader = SerialReader(serial_port, sink, handshake=config.handshake).start()
         client = RspClient(host, port, timeout_s=min(10.0, max(1.0, timeout_s)))
         target = GdbTarget(client)
         target.halt()

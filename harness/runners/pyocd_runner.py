@@ -215,7 +215,7 @@ class PyocdRunner:
             flash(session, firmware.path)
             if config.serial and "uart" in config.transports:
                 port = open_port(config.serial, config.baudrate)
-                reader = SerialReader(port, sink).start()
+                reader = SerialReader(port, sink, handshake=True).start()
             outcome, pollers = run_on_target(
                 session.target, sink, deadline, config.transports, firmware.symbols.get("_SEGGER_RTT")
             )

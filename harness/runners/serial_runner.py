@@ -40,6 +40,7 @@ HANDSHAKE_INTERVAL_S = 0.1
 # How long the runner pokes before giving up on the handshake (firmware waits 2 s).
 HANDSHAKE_WINDOW_S = 3.0
 RESET_PULSE_S = 0.1
+NETWORK_SETTLE_S = 0.2
 _READ_TIMEOUT_S = 0.05
 _INSTALL = "install it: pip install pyserial"
 
@@ -55,7 +56,12 @@ def open_port(url: str, baudrate: int = 115200) -> Any:
     except ImportError as error:  # pragma: no cover - pyserial is a dependency
         raise SerialPortError(f"pyserial is not installed; {_INSTALL}") from error
     try:
-        return serial.serial_for_url(url, baudrate=baudrate, timeout=_READ_TIMEOUT_S, write_timeout=1.0)
+        port = serial.serial_for_url(url, baudrate=baudrate, timeout=_READ_TIMEOUT_S, write_timeout=1.0)
+        if "://" in url:
+            # The TCP connection exists before the server (QEMU, ser2net) has accepted it, and what
+            # the device sends until then is dropped: give the server a moment.
+            time.sleep(NETWORK_SETTLE_S)
+        return port
     except (serial.SerialException, ValueError, OSError) as error:
         hint = (
             "is the emulator/ser2net running and the port right?"
@@ -78,11 +84,13 @@ class SerialReader:
     """Background reader: everything from the port goes into a LogSink until stopped.
 
     Used by the probe backends to merge a board's UART with semihosting/RTT.
+    With ``handshake`` it also pokes the start handshake until the marker shows up.
     """
 
-    def __init__(self, port: Any, sink: LogSink) -> None:
+    def __init__(self, port: Any, sink: LogSink, handshake: bool = False) -> None:
         self.port = port
         self.sink = sink
+        self.handshake = handshake
         self.error: str | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="serial-reader", daemon=True)
@@ -92,14 +100,26 @@ class SerialReader:
         return self
 
     def _loop(self) -> None:
+        marker = START_MARKER.encode()
+        poke_until = time.monotonic() + HANDSHAKE_WINDOW_S if self.handshake else 0.0
+        next_poke = 0.0
+        seen = b""
         while not self._stop.is_set():
+            now = time.monotonic()
             try:
+                if poke_until and now < poke_until and now >= next_poke:
+                    self.port.write(HANDSHAKE_BYTE)
+                    next_poke = now + HANDSHAKE_INTERVAL_S
                 data = self.port.read(4096)
             except Exception as error:  # serial.SerialException, OSError: report, do not crash the run
-                self.error = f"serial port read failed: {error}"
+                self.error = f"serial port failed: {error}"
                 return
             if data:
                 self.sink.feed(data)
+                if poke_until:
+                    seen = (seen + data)[-64:]
+                    if marker in seen:
+                        poke_until = 0.0
 
     def stop(self) -> None:
         self._stop.set()
