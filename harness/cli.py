@@ -194,6 +194,10 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--cases", required=True, metavar="CASES.json")
     p.add_argument("--backend", default=None)
     p.set_defaults(func=cmd_run_model)
+
+    from harness.hardware_map import add_devices_parser  # harness devices scan|list|clear|emulate
+
+    add_devices_parser(sub)
     return parser
 
 
