@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from harness.log_parser import BinaryReport
     from harness.runners.base import RunResult
 
+# --hardware-map: real/emulated boards, leases, infra retry (harness/hil_plugin.py).
+pytest_plugins = ["harness.hil_plugin"]
+
 BINARY_ITEM = "_binary"
 DEFAULT_TIMEOUT_S = 120.0
 HOST_TIMEOUT_S = 60.0
@@ -160,7 +163,9 @@ class HarnessState:
         from harness.runners import get_runner
 
         try:
-            runner = get_runner(outcome.backend)
+            from harness.hil_plugin import runner_override
+
+            runner = runner_override(self.config, board) or get_runner(outcome.backend)
             outcome.skip = runner.unavailable_reason(board)
         except ValueError as error:  # unknown / not implemented backend
             outcome.skip = str(error)
@@ -220,6 +225,16 @@ def pytest_configure(config: pytest.Config) -> None:
     # Items of one binary share one run: keep them on one worker.
     if getattr(config.option, "dist", "no") == "load":
         config.option.dist = "loadgroup"
+    # Workers re-parse the command line (where plain -n means "load"): tell them to tag
+    # node ids with their xdist group, as they would for an explicit --dist loadgroup.
+    if getattr(config, "workerinput", {}).get("harness_loadgroup"):
+        config.option.loadgroup = True
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """xdist controller: pass the loadgroup switch above on to each worker."""
+    node.workerinput["harness_loadgroup"] = node.config.getvalue("dist") == "loadgroup"
 
 
 def _state(config: pytest.Config) -> HarnessState:

@@ -7,6 +7,7 @@ per-case outcomes, messages, JUnit XML with properties, -k/-x/--lf/-n, skips.
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 import xml.etree.ElementTree as ET
@@ -144,11 +145,17 @@ def test_xdist_keeps_a_binary_on_one_worker(pytester: pytest.Pytester, env: None
     for program in ("pass", "fail", "crash", "zero"):
         copy_fixture(pytester, program)
     xml = tmp_path / "junit.xml"
-    result = _run(pytester, "--board=host", "-n", "2", f"--junitxml={xml}")
+    result = _run(pytester, "--board=host", "-n", "2", "-v", f"--junitxml={xml}")
     _check_expected(_junit_without_groups(xml), "host", ("pass", "fail", "crash", "zero"))
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    # loadgroup suffixes node ids with the group: one group per (binary, board).
     result.stdout.no_fnmatch_line("*INTERNALERROR*")
+    workers: dict[str, set[str]] = {}
+    for line in result.outlines:
+        match = re.search(r"\[(gw\d+)\].*\b(?:PASSED|FAILED|ERROR) (\S+?_test\.cc)::", line)
+        if match:
+            workers.setdefault(match.group(2), set()).add(match.group(1))
+    assert len(workers) == 4, result.outlines
+    assert all(len(names) == 1 for names in workers.values()), workers  # one worker per binary
 
 
 def _junit_without_groups(xml: Path) -> dict[str, tuple[str, str, dict[str, str]]]:
