@@ -11,8 +11,19 @@
 extern volatile uint32_t g_semihosting_absent;
 void CortexMFaultReport(uint32_t* frame, uint32_t exc_return) __attribute__((used));
 
+/* Fault stack: the report runs on its own small stack, so a fault caused
+ * by a stack overflow (MSPLIM on ARMv8-M, or a stacking error) can still be
+ * reported instead of locking the core up. */
+#define FAULT_STACK_WORDS 128
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+uint32_t g_fault_stack[FAULT_STACK_WORDS] __attribute__((aligned(8)));
+
 /* Picks the stack the exception frame was pushed on (EXC_RETURN bit 2:
- * 0 = MSP, 1 = PSP) and hands it over without touching the stack. */
+ * 0 = MSP, 1 = PSP), switches to the fault stack and calls the reporter with
+ * (frame, EXC_RETURN). If the reporter returns (a semihosting BKPT without
+ * a debugger was skipped), the original stack and limit are restored and
+ * the exception returns normally. */
 __attribute__((naked)) void HardFault_Handler(void) {
   __asm__ volatile(
       "tst lr, #4\n"
@@ -20,8 +31,27 @@ __attribute__((naked)) void HardFault_Handler(void) {
       "mrseq r0, msp\n"
       "mrsne r0, psp\n"
       "mov r1, lr\n"
-      "b CortexMFaultReport\n");
+      "mov r2, sp\n"
+#if defined(__ARM_ARCH_8M_MAIN__)
+      "movs r3, #0\n"
+      "msr msplim, r3\n"
+#endif
+      "ldr r3, =g_fault_stack + 4 * " STRINGIFY(FAULT_STACK_WORDS) "\n"
+      "mov sp, r3\n"
+      "push {r1, r2}\n"
+      "bl CortexMFaultReport\n"
+      "pop {r1, r2}\n"
+      "mov sp, r2\n"
+#if defined(__ARM_ARCH_8M_MAIN__)
+      "ldr r3, =_sstack\n"
+      "msr msplim, r3\n"
+#endif
+      "bx r1\n");
 }
+
+/* The frame is only read where RAM is: after a stacking error it may point
+ * below it, and a second fault inside this handler would lock the core. */
+extern uint32_t _sram, _estack;
 
 static char g_fault_line[160];
 
@@ -45,11 +75,12 @@ static char* PutHex(char* out, const char* label, uint32_t value) {
 void CortexMFaultReport(uint32_t* frame, uint32_t exc_return) {
   (void)exc_return;
   uint32_t hfsr = CM_SCB_HFSR;
-  uint32_t pc = frame[6];
+  const int frame_ok = frame >= &_sram && frame + 8 <= &_estack;
+  uint32_t pc = frame_ok ? frame[6] : 0u;
   /* A semihosting BKPT with no debugger escalates to HardFault (HFSR
    * DEBUGEVT). Skip the 2-byte BKPT 0xAB, return -1 in r0 and stop using
    * semihosting: the firmware keeps running on a stand-alone board. */
-  if ((hfsr & (1u << 31)) != 0 && (pc & 1u) == 0 && *(const volatile uint16_t*)pc == 0xBEABu) {
+  if (frame_ok && (hfsr & (1u << 31)) != 0 && *(const volatile uint16_t*)pc == 0xBEABu) {
     g_semihosting_absent = 1;
     frame[0] = 0xFFFFFFFFu;
     frame[6] = pc + 2;
@@ -58,8 +89,8 @@ void CortexMFaultReport(uint32_t* frame, uint32_t exc_return) {
   }
   char* out = g_fault_line;
   out = PutHex(out, "*** HardFault: PC=", pc);
-  out = PutHex(out, " LR=", frame[5]);
-  out = PutHex(out, " xPSR=", frame[7]);
+  out = PutHex(out, " LR=", frame_ok ? frame[5] : 0u);
+  out = PutHex(out, " xPSR=", frame_ok ? frame[7] : 0u);
   out = PutHex(out, " CFSR=", CM_SCB_CFSR);
   out = PutHex(out, " HFSR=", hfsr);
   out = PutHex(out, " MMFAR=", CM_SCB_MMFAR);
