@@ -110,7 +110,8 @@ def load_board(name: str) -> Board:
     path = BOARDS_DIR / name / "board.toml"
     if not path.is_file():
         known = ", ".join(available_boards()) or "none"
-        raise BoardError(f"unknown board '{name}': no {path.relative_to(REPO_ROOT)}; known boards: {known}")
+        shown = path.relative_to(REPO_ROOT) if REPO_ROOT in path.parents else path
+        raise BoardError(f"unknown board '{name}': no {shown}; known boards: {known}")
     try:
         raw = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as error:
