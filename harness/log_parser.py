@@ -88,6 +88,7 @@ class LogParser:
         self.gtest_declared: int | None = None  # "Running N tests"
         self.undecodable_fault: str | None = None  # a HardFault line cut short or garbled
         self._in_gtest_failure = False
+        self._raw = ""  # the line being handled, as printed
 
     # -- input --------------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
@@ -105,30 +106,34 @@ class LogParser:
             raw, self._pending = self._pending, b""
             self._line(clean_line(raw))
 
-    def _line(self, line: str) -> None:
+    def _line(self, raw_line: str) -> None:
+        # Match on the stripped text; keep the line as printed (indentation) for messages.
+        line = raw_line.strip()
         if not line:
             return
-        self.tail.append(line)
+        self._raw = raw_line
+        self.tail.append(raw_line)
         if HARDFAULT_PREFIX in line:
             report = parse_hardfault_line(line)
             if report is None:
                 self.undecodable_fault = self.undecodable_fault or line
             elif self.crash is None:
                 self.crash = report
-            self._message(line)
+            self._message()
             return
         if self.format != "gtest" and self._micro_test_line(line):
             return
         if self.format != "micro_test" and self._gtest_line(line):
             return
-        self._message(line)
+        self._message()
 
-    def _message(self, line: str) -> None:
+    def _message(self) -> None:
+        """Attaches the current line, as printed, to the running case."""
         case = self._current
         if case is None:
             return
         if len(case.messages) < MAX_CASE_MESSAGES:
-            case.messages.append(line)
+            case.messages.append(self._raw)
         else:
             self._dropped[id(case)] = self._dropped.get(id(case), 0) + 1
 
@@ -148,7 +153,7 @@ class LogParser:
             self.stray_failures.append(line)
         else:
             self._current.outcome = "failed"
-            self._message(line)
+            self._message()
 
     def _micro_test_line(self, line: str) -> bool:
         match = _MT_TESTING.match(line)
@@ -176,7 +181,7 @@ class LogParser:
     def _gtest_line(self, line: str) -> bool:
         if not line.startswith("[") and not (self.format == "gtest" and _GT_FAILURE.match(line)):
             if self._in_gtest_failure:
-                self._message(line)  # the expectation text under "file:line: Failure"
+                self._message()  # the expectation text under "file:line: Failure"
                 return True
             return False
         if match := _GT_START.match(line):
@@ -212,7 +217,7 @@ class LogParser:
             pass  # the list of failed tests after "listed below:"; already known per case
         else:
             if self._in_gtest_failure:
-                self._message(line)
+                self._message()
                 return True
             return False
         if self.format == "unknown":

@@ -169,7 +169,7 @@ def test_gtest_failure_block_and_durations() -> None:
     report = parse_log((LOGS / "gt_fail.log").read_bytes(), _run(1))
     failed = report.cases[1]
     assert failed.messages[0] == "tensorflow/lite/micro/kernels/conv_test.cc:88: Failure"
-    assert "Which is: 13" in failed.messages
+    assert "    Which is: 13" in failed.messages  # indentation as printed
     assert failed.duration_s == pytest.approx(0.002)
 
 
@@ -241,6 +241,7 @@ def test_message_cap() -> None:
         (b"\rTesting A", "Testing A"),
         (b"\x00\xffTesting A", "Testing A"),
         (b"\x1b[32mok\x1b[0m", "ok"),
+        (b"\x00  indented\t ", "  indented"),
         (b"caf\xe9", "caf\ufffd"),
     ],
 )
@@ -262,3 +263,9 @@ def test_cut_short_hardfault_line_is_still_a_crash() -> None:
     report = parse_log(b"Testing A\n*** HardFault: PC=0x0800", _run(None, end="crash"))
     assert report.outcome == "crashed" and "could not be decoded" in report.summary
     assert report.crash is None and report.cases[0].outcome == "crashed"
+
+
+def test_indented_protocol_lines_still_count() -> None:
+    data = b"  Testing A\n\tdetail\n 1/1 tests passed\n  ~~~ALL TESTS PASSED~~~\n"
+    report = parse_log(data, _run(0))
+    assert report.outcome == "passed" and report.cases[0].messages == ["\tdetail"]

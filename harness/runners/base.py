@@ -33,8 +33,9 @@ CRASH_GRACE_S = 0.2
 
 
 _ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-# Line noise a UART emits at reset (NULs, 0xFF decoded as U+FFFD, stray control bytes).
-_LEAD_NOISE = "".join(chr(c) for c in range(0x20) if chr(c) != "\n") + "\x7f\ufffd "
+# Line noise a UART emits at reset (NULs, 0xFF decoded as U+FFFD, stray control bytes);
+# indentation (spaces, tabs) is kept.
+_LEAD_NOISE = "".join(chr(c) for c in range(0x20) if chr(c) not in "\t\n") + "\x7f\ufffd"
 
 
 def clean_line(raw: bytes) -> str:
@@ -114,7 +115,7 @@ class EndDetector:
 
     def _line(self, raw: bytes) -> None:
         text = raw.rstrip(b"\r").decode("utf-8", errors="replace")
-        stripped = clean_line(raw)
+        stripped = clean_line(raw).strip()
         if stripped.endswith((PASS_SENTINEL, FAIL_SENTINEL, MODEL_DONE_SENTINEL)) or stripped.startswith(
             MODEL_ERROR_PREFIX
         ):
