@@ -64,9 +64,11 @@ def random_case(kind: str, rng: np.random.Generator) -> Any:
         n_in, units = int(rng.integers(1, 300)), int(rng.integers(1, 13))
         if quant:
             bias = gen.rnd_bias(rng, units, 50000) if has_bias else None
+            # Per-tensor or per-unit (per-channel) filter scales.
+            scales = [0.003] if rng.integers(0, 2) else [round(float(v), 5) for v in rng.uniform(0.001, 0.005, units)]
             return gen.Case("X", "", "FULLY_CONNECTED", 4, {"fused_activation_function": act},
                             gen.rnd_int8(rng, [batches, n_in]), gen.rnd_int8(rng, [units, n_in], -127), bias,
-                            [batches, units], (0.02, int(rng.integers(-128, 128))), [0.003], 0,
+                            [batches, units], (0.02, int(rng.integers(-128, 128))), scales, 0,
                             (0.5, int(rng.integers(-128, 128))))
         bias = gen.rnd_float(rng, [units]) if has_bias else None
         return gen.Case("X", "", "FULLY_CONNECTED", 1, {"fused_activation_function": act},
