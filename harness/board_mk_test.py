@@ -1,0 +1,226 @@
+"""The board-driven Make build: board.mk/memory.ld generation, and real firmware built for the
+Cortex-M boards and run under QEMU (start-up, exit status, HardFault line, link-time size limits,
+TAGS specialization of board sources, log transport selection)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness import REPO_ROOT, board_mk
+from harness.boards import Board, available_boards, load_board
+from harness.build import board_lock
+
+RUNTIME = REPO_ROOT / "micro_runtime"
+GEN = RUNTIME / "gen"
+FIXTURES = REPO_ROOT / "tests" / "fixtures" / "micro"
+MCU_BOARDS = [name for name in available_boards() if not load_board(name).is_host]
+HARDFAULT = re.compile(
+    r"^\*\*\* HardFault: PC=0x([0-9a-f]{8}) LR=0x([0-9a-f]{8}) xPSR=0x([0-9a-f]{8}) CFSR=0x([0-9a-f]{8}) "
+    r"HFSR=0x([0-9a-f]{8}) MMFAR=0x([0-9a-f]{8}) BFAR=0x([0-9a-f]{8})\r?$",
+    re.MULTILINE,
+)
+CFSR_PRECISERR = 1 << 9
+CFSR_STKERR = 1 << 12
+CFSR_INVSTATE = 1 << 17
+CFSR_STKOF = 1 << 20
+
+needs_arm = pytest.mark.skipif(
+    shutil.which("arm-none-eabi-g++") is None,
+    reason="arm-none-eabi-g++ not installed: apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi",
+)
+needs_qemu = pytest.mark.skipif(
+    shutil.which("qemu-system-arm") is None, reason="qemu-system-arm not installed: apt-get install qemu-system-arm"
+)
+
+
+# ----------------------------------------------------------------- generation
+
+
+def test_mcu_board_mk_uses_common_script_and_generated_memory_map(tmp_path: Path) -> None:
+    board = load_board("bluepill")
+    text = board_mk.render(board, tmp_path)
+    assert f"-L{tmp_path}" in text and f"-T{board_mk.COMMON_LINKER_SCRIPT}" in text
+    assert "BOARD_LOG_TRANSPORTS := uart" in text
+    assert "BOARD_FLASH_SIZE := 65536" in text and "BOARD_RAM_SIZE := 20480" in text
+    assert "-m harness run --board bluepill" in text
+    memory = board_mk.render_memory_ld(board)
+    assert "FLASH (rx)  : ORIGIN = 0x08000000, LENGTH = 65536" in memory
+    assert "RAM   (rwx) : ORIGIN = 0x20000000, LENGTH = 20480" in memory
+    assert "_stack_size = 4096;" in memory
+
+
+def test_host_board_has_no_memory_map(tmp_path: Path) -> None:
+    written = board_mk.write(load_board("host"), tmp_path)
+    assert [p.name for p in written] == ["board.mk"]
+    text = (tmp_path / "board.mk").read_text()
+    assert "-T" not in text and "BOARD_RUN := \n" in text
+
+
+def test_memory_map_is_rewritten_only_when_it_changes(tmp_path: Path) -> None:
+    board = load_board("netduinoplus2")
+    board_mk.write(board, tmp_path)
+    memory = tmp_path / "memory.ld"
+    memory.touch()
+    before = memory.stat().st_mtime_ns
+    board_mk.write(board, tmp_path)
+    assert memory.stat().st_mtime_ns == before  # unchanged content: no relink of every binary
+
+
+def test_cli_rejects_unknown_board() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "harness.board_mk", "no_such_board"], capture_output=True, text=True, cwd=REPO_ROOT
+    )
+    assert out.returncode == 1
+    assert "unknown board 'no_such_board'" in out.stderr and "bluepill" in out.stderr
+
+
+# --------------------------------------------------------- build and run
+
+
+def make(target: str, *args: str, variant: str | None = None) -> subprocess.CompletedProcess[str]:
+    """One make call under the harness's per-output-folder build lock."""
+    with board_lock(variant or target):
+        return subprocess.run(
+            ["make", "-C", str(RUNTIME), "--no-print-directory", f"TARGET={target}", f"PYTHON={sys.executable}"]
+            + list(args),
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+
+
+def build_fixture(board: str, fixture: str, *extra: str, variant: str | None = None) -> Path:
+    name = f"boards_{Path(fixture).stem}"
+    out = make(board, *extra, "program", f"PROGRAM_SRC={FIXTURES / fixture}", f"PROGRAM_NAME={name}", variant=variant)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    return GEN / (variant or board) / "bin" / name
+
+
+def run_qemu(board: Board, elf: Path, uart: bool = True) -> tuple[int, str]:
+    """QEMU with semihosting and the board's log UART both on stdout (one muxed chardev, so the
+    order is kept), or the UART discarded; QEMU's own warnings stay on stderr."""
+    cfg = board.section("qemu")
+    argv = ["qemu-system-arm", "-M", cfg["machine"], "-display", "none", "-monitor", "none", "-nodefaults"]
+    argv += ["-chardev", "stdio,id=log0,mux=on"]
+    for _ in range(int(cfg.get("serial", 0))):
+        argv += ["-serial", "null"]
+    argv += ["-serial", "chardev:log0" if uart else "null"]
+    argv += ["-semihosting-config", "enable=on,target=native,chardev=log0", "-kernel", str(elf)]
+    out = subprocess.run(argv, capture_output=True, timeout=60)
+    return out.returncode, out.stdout.decode("utf-8", "replace")
+
+
+def fault_fields(log: str) -> dict[str, int]:
+    match = HARDFAULT.search(log)
+    assert match, f"no HardFault line in:\n{log}"
+    keys = ("PC", "LR", "xPSR", "CFSR", "HFSR", "MMFAR", "BFAR")
+    return {k: int(v, 16) for k, v in zip(keys, match.groups(), strict=True)}
+
+
+@needs_arm
+@needs_qemu
+@pytest.mark.emulator
+@pytest.mark.parametrize("name", MCU_BOARDS)
+def test_passing_failing_and_crashing_programs(name: str) -> None:
+    board = load_board(name)
+    code, log = run_qemu(board, build_fixture(name, "pytester_pass.cc"))
+    assert code == 0 and "~~~ALL TESTS PASSED~~~" in log, log
+    code, log = run_qemu(board, build_fixture(name, "pytester_fail.cc"))
+    assert code == 1 and "~~~SOME TESTS FAILED~~~" in log, log
+    code, log = run_qemu(board, build_fixture(name, "null_call_fixture.cc"))
+    assert code == 3, log
+    fields = fault_fields(log)
+    assert fields["CFSR"] & CFSR_INVSTATE and fields["PC"] == 0
+    assert board.flash.origin <= fields["LR"] < board.flash.origin + board.flash.size  # the caller
+    assert "Testing CallsNull" in log and "returned" not in log
+
+
+@needs_arm
+@needs_qemu
+@pytest.mark.emulator
+@pytest.mark.parametrize("name", MCU_BOARDS)
+def test_platform_test_passes(name: str) -> None:
+    """Static constructors, .data/.bss set-up and monotonic SysTick ticks (micro_runtime/platform/)."""
+    out = make(name, "platform_test")
+    assert out.returncode == 0, out.stderr[-3000:]
+    code, log = run_qemu(load_board(name), GEN / name / "bin" / "platform_test")
+    assert code == 0 and "5/5 tests passed" in log, log
+
+
+@needs_arm
+@needs_qemu
+@pytest.mark.emulator
+def test_stack_overflow_and_bus_fault_are_reported_on_armv8m() -> None:
+    board = load_board("mps2_an505")
+    code, log = run_qemu(board, build_fixture("mps2_an505", "stack_overflow_fixture.cc"))
+    assert code == 3 and fault_fields(log)["CFSR"] & CFSR_STKOF, log
+    code, log = run_qemu(board, build_fixture("mps2_an505", "bus_fault_fixture.cc"))
+    fields = fault_fields(log)
+    assert code == 3 and fields["CFSR"] & CFSR_PRECISERR and fields["BFAR"] == 0xFFFFFFF0, log
+
+
+@needs_arm
+@needs_qemu
+@pytest.mark.emulator
+def test_stack_overflow_without_stack_limit_still_reports() -> None:
+    """Cortex-M3 has no MSPLIM: the stack runs off the bottom of RAM, stacking fails (STKERR), and the
+    handler, on its own stack, still prints the line instead of locking up."""
+    code, log = run_qemu(load_board("bluepill"), build_fixture("bluepill", "stack_overflow_fixture.cc"))
+    assert code == 3 and fault_fields(log)["CFSR"] & CFSR_STKERR, log
+
+
+@needs_arm
+@pytest.mark.parametrize(
+    ("fixture", "region", "limit"),
+    [("too_big_flash_fixture.cc", "FLASH", "65536 bytes of flash"), ("too_big_ram_fixture.cc", "RAM", "20480 bytes")],
+)
+def test_overflow_fails_the_link_naming_the_limit(fixture: str, region: str, limit: str) -> None:
+    out = make("bluepill", "program", f"PROGRAM_SRC={FIXTURES / fixture}", "PROGRAM_NAME=boards_overflow")
+    assert out.returncode != 0
+    assert f"region `{region}' overflowed by" in out.stderr
+    assert limit in out.stderr and "boards/bluepill/board.toml" in out.stderr
+    assert not (GEN / "bluepill" / "bin" / "boards_overflow").exists()
+
+
+@needs_arm
+@needs_qemu
+@pytest.mark.emulator
+def test_tags_specialize_board_sources() -> None:
+    """TAGS=dwt swaps boards/cortex_m/ticks.c for boards/cortex_m/dwt/ticks.c, in its own output folder."""
+    plain = make("bluepill", "platform_test")
+    assert plain.returncode == 0, plain.stderr[-3000:]
+    tagged = make("bluepill", "TAGS=dwt", "platform_test", variant="bluepill_dwt")
+    assert tagged.returncode == 0, tagged.stderr[-3000:]
+    plain_map = (GEN / "bluepill" / "bin" / "platform_test.map").read_text()
+    tagged_map = (GEN / "bluepill_dwt" / "bin" / "platform_test.map").read_text()
+    assert "obj/boards/cortex_m/ticks.c.o" in plain_map and "/dwt/ticks.c.o" not in plain_map
+    assert "obj/boards/cortex_m/dwt/ticks.c.o" in tagged_map and "obj/boards/cortex_m/ticks.c.o" not in tagged_map
+    # QEMU has no DWT cycle counter: the variant falls back to SysTick and still passes.
+    code, log = run_qemu(load_board("bluepill"), GEN / "bluepill_dwt" / "bin" / "platform_test")
+    assert code == 0, log
+
+
+@needs_arm
+@needs_qemu
+@pytest.mark.emulator
+def test_log_transport_is_selectable() -> None:
+    board = load_board("bluepill")
+    uart_elf = build_fixture("bluepill", "pytester_pass.cc")
+    code, log = run_qemu(board, uart_elf, uart=False)
+    assert code == 0 and log == ""  # the default build logs on USART2 only
+    semi_elf = build_fixture(
+        "bluepill", "pytester_pass.cc", "LOG_TRANSPORTS=semihosting", variant="bluepill_log_semihosting"
+    )
+    code, log = run_qemu(board, semi_elf, uart=False)
+    assert code == 0 and "~~~ALL TESTS PASSED~~~" in log, log
+
+
+def test_bad_log_transport_is_rejected() -> None:
+    out = make("host", "LOG_TRANSPORTS=jtag", "list_tests", variant="host_log_jtag")
+    assert out.returncode != 0 and 'each must be "semihosting" or "uart"' in out.stderr
