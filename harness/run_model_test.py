@@ -164,3 +164,55 @@ def test_wrong_input_type_names_the_mismatch(tmp_path: Path) -> None:
 def test_small_arena_is_reported(tmp_path: Path) -> None:
     with pytest.raises(RunModelError, match="(?i)arena"):
         run_model(MICRO_SPEECH, "host", _cases(MICRO_SPEECH), arena_size=512)
+
+
+def _builder():
+    import importlib.util
+    import sys
+
+    path = REPO_ROOT / "micro_runtime" / "tools" / "tflite_builder.py"
+    spec = importlib.util.spec_from_file_location("tflite_builder", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["tflite_builder"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _single_op_model(tmp_path: Path, op: str, version: int = 1) -> tuple[Path, Path]:
+    tb = _builder()
+    b = tb.ModelBuilder()
+    x = b.add_tensor("x", "FLOAT32", [1, 4])
+    y = b.add_tensor("y", "FLOAT32", [1, 4])
+    b.add_operator(op, [x], [y], version=version)
+    b.set_inputs([x])
+    b.set_outputs([y])
+    model = tmp_path / f"{op.lower()}_v{version}.tflite"
+    model.write_bytes(b.build())
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps({"cases": [{"input": [[1, -2, 3, -4]], "input_dtype": "float32"}]}))
+    return model, cases
+
+
+def test_single_op_model_runs(tmp_path: Path) -> None:
+    model, cases = _single_op_model(tmp_path, "RELU")
+    assert run_model(model, "host", cases)["cases"][0]["output"] == [[1.0, 0.0, 3.0, 0.0]]
+
+
+def test_unsupported_op_carries_runtime_message(tmp_path: Path) -> None:
+    model, cases = _single_op_model(tmp_path, "FLOOR")  # no FLOOR kernel in micro_runtime
+    with pytest.raises(RunModelError, match="opcode '8'|FLOOR"):
+        run_model(model, "host", cases)
+
+
+def test_unsupported_version_carries_runtime_message(tmp_path: Path) -> None:
+    model, cases = _single_op_model(tmp_path, "RELU", version=7)
+    with pytest.raises(RunModelError, match="RELU.*version 7"):
+        run_model(model, "host", cases)
+
+
+def test_corrupt_model_carries_verifier_message(tmp_path: Path) -> None:
+    truncated = tmp_path / "truncated.tflite"
+    truncated.write_bytes(HELLO_FLOAT.read_bytes()[:1500])
+    with pytest.raises(RunModelError, match="corrupt or truncated"):
+        run_model(truncated, "host", _cases(HELLO_FLOAT))

@@ -109,11 +109,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model", type=Path)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--allow-bad-model", action="store_true",
+                        help="write an empty resolver for an unreadable model, so the runtime's verifier "
+                             "reports what is wrong with it (the model runner's build uses this)")
     args = parser.parse_args(argv)
     try:
         if not args.model.is_file():
             raise ModelOpsError(f"{args.model}: no such file; pass the path of an existing .tflite model")
-        text = render(model_op_codes(args.model.read_bytes(), str(args.model)), args.model.name)
+        try:
+            ops = model_op_codes(args.model.read_bytes(), str(args.model))
+        except ModelOpsError as error:
+            if not args.allow_bad_model:
+                raise
+            print(f"model_ops_to_cc: warning: {error}; registering no ops", file=sys.stderr)
+            ops = []
+        text = render(ops, args.model.name)
     except ModelOpsError as error:
         print(f"model_ops_to_cc: error: {error}", file=sys.stderr)
         return 1
