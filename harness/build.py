@@ -161,6 +161,7 @@ def _run_make(argv: list[str], progress: Progress | None, what: str) -> tuple[in
 
 
 _OVERFLOW = re.compile(r"region [`']?(\w+)'? overflowed by (\d+) bytes")
+_NOT_REMADE = re.compile(r"Target [`']([^']+)' not remade because of errors")
 _NOT_FIT = re.compile(r"section [`']?([\w.]+)'? will not fit in region [`']?(\w+)'?")
 
 
@@ -245,8 +246,13 @@ def build(
             for name in names:
                 result.binaries[name] = _finish_binary(board, name, check_fit)
         else:
-            # Narrow the failure down: each binary alone (everything that built is up to date now).
+            # Narrow the failure down: each binary make could not remake, alone (everything
+            # else is up to date now), so its own compiler output is attached to it.
+            not_remade = set(_NOT_REMADE.findall(output)) & set(names)
             for name in names:
+                if not_remade and name not in not_remade:
+                    result.binaries[name] = _finish_binary(board, name, check_fit)
+                    continue
                 one_code, one_output = _run_make(make_command(board, [name], jobs), None, name)
                 if one_code == 0:
                     result.binaries[name] = _finish_binary(board, name, check_fit)
