@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 import time
 import tomllib
@@ -44,6 +45,7 @@ from harness.lease import acquire_any, default_lock_dir, file_lock, holder
 from harness.runners.base import RunResult
 
 BACKENDS = ("pyocd", "serial", "gdbremote")
+QEMU_RESET = ("monitor system_reset", "vector-table")
 MAX_RETRIES = 2
 LEASE_WAIT_S = 900.0  # longest a worker waits for a free board before it reports an infra error
 
@@ -483,7 +485,10 @@ class HilRunner:
             candidates = [d for d in self._candidates(board) if d.id not in tried]
             if not candidates:
                 break
-            lease = acquire_any([d.id for d in candidates], self.hardware_map.lock_dir, self.lease_wait_s)
+            # Each process starts looking at a different board, so work spreads even when runs are short.
+            ids = [d.id for d in candidates]
+            start = os.getpid() % len(ids)
+            lease = acquire_any(ids[start:] + ids[:start], self.hardware_map.lock_dir, self.lease_wait_s)
             if lease is None:
                 message = f"no '{board.name}' board became free within {self.lease_wait_s:.0f} s (all leased)"
                 return RunResult("hil", b"", None, False, 0.0, "infra-error", message)
@@ -615,6 +620,8 @@ def emulated_rack(board: Board, count: int, log_dir: Path | None = None) -> tupl
                     backend="gdbremote",
                     gdb=qemu.gdb_address,
                     serial=qemu.serial_url,
+                    # A full machine reset also clears the UART, so no byte of an earlier run stays queued.
+                    reset=list(QEMU_RESET),
                     labels=["emulated"],
                 )
             )

@@ -25,6 +25,10 @@ class Firmware:
     semihost_sites: list[int]  # addresses of "bkpt 0xab" instructions in executable sections
     symbols: dict[str, int]
 
+    def contains(self, text: bytes) -> bool:
+        """True if ``text`` is in the loadable image (e.g. the start handshake marker)."""
+        return any(text in data for _, data in self.segments)
+
 
 def load_firmware(path: Path) -> Firmware:
     path = Path(path)

@@ -122,7 +122,7 @@ def run_over_gdb(
     from harness.gdbremote.elf import FirmwareError, load_firmware
     from harness.gdbremote.rsp import RspClient, RspError
     from harness.gdbremote.target import GdbTarget
-    from harness.runners.serial_runner import SerialPortError, SerialReader, open_port
+    from harness.runners.serial_runner import START_MARKER, SerialPortError, SerialReader, open_port
 
     start = time.monotonic()
     deadline = start + timeout_s
@@ -141,7 +141,10 @@ def run_over_gdb(
     try:
         if config.serial:
             serial_port = open_port(config.serial, config.baudrate)
-            reader = SerialReader(serial_port, sink, handshake=config.handshake).start()
+            # Poke only firmware that has the handshake: bytes nobody reads stay queued in the
+            # UART and (QEMU) keep the emulator from noticing the next connection.
+            wants_handshake = config.handshake and firmware.contains(START_MARKER.encode())
+            reader = SerialReader(serial_port, sink, handshake=wants_handshake).start()
         client = RspClient(host, port, timeout_s=min(10.0, max(1.0, timeout_s)))
         target = GdbTarget(client)
         target.halt()

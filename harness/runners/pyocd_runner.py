@@ -198,7 +198,7 @@ class PyocdRunner:
         if problem is not None:
             return infra(problem)
         from harness.gdbremote.elf import FirmwareError, load_firmware
-        from harness.runners.serial_runner import SerialPortError, SerialReader, open_port
+        from harness.runners.serial_runner import START_MARKER, SerialPortError, SerialReader, open_port
 
         try:
             firmware = load_firmware(Path(elf))
@@ -215,7 +215,8 @@ class PyocdRunner:
             flash(session, firmware.path)
             if config.serial and "uart" in config.transports:
                 port = open_port(config.serial, config.baudrate)
-                reader = SerialReader(port, sink, handshake=True).start()
+                handshake = firmware.contains(START_MARKER.encode())  # poke only firmware that listens
+                reader = SerialReader(port, sink, handshake=handshake).start()
             outcome, pollers = run_on_target(
                 session.target, sink, deadline, config.transports, firmware.symbols.get("_SEGGER_RTT")
             )

@@ -80,6 +80,19 @@ def pulse_reset(port: Any, line: str) -> None:
     setattr(port, line, False)
 
 
+def firmware_has_handshake(elf: Path) -> bool:
+    """False only when the ELF is readable and lacks the start marker: then nobody would read the pokes.
+
+    (Unread bytes stay queued in the device's UART; QEMU then does not even notice the next connection.)
+    """
+    try:
+        from harness.gdbremote.elf import FirmwareError, load_firmware
+
+        return load_firmware(elf).contains(START_MARKER.encode())
+    except (FirmwareError, ImportError):
+        return True  # cannot tell (no ELF at hand): poking is harmless on real UARTs
+
+
 class SerialReader:
     """Background reader: everything from the port goes into a LogSink until stopped.
 
@@ -100,10 +113,8 @@ class SerialReader:
         return self
 
     def _loop(self) -> None:
-        marker = START_MARKER.encode()
         poke_until = time.monotonic() + HANDSHAKE_WINDOW_S if self.handshake else 0.0
         next_poke = 0.0
-        seen = b""
         while not self._stop.is_set():
             now = time.monotonic()
             try:
@@ -116,10 +127,9 @@ class SerialReader:
                 return
             if data:
                 self.sink.feed(data)
-                if poke_until:
-                    seen = (seen + data)[-64:]
-                    if marker in seen:
-                        poke_until = 0.0
+                # The firmware answered (or talks without a handshake): no more pokes; they would
+                # only pile up unread in its UART.
+                poke_until = 0.0
 
     def stop(self) -> None:
         self._stop.set()
@@ -212,7 +222,8 @@ class SerialRunner:
                     "infra-error",
                     f"unknown reset method {config.reset!r} for {config.url}; use none, dtr, rts or probe",
                 )
-            end_reason, timed_out, read_error = self._read_until_end(port, sink, deadline, config.handshake)
+            handshake = config.handshake and firmware_has_handshake(Path(elf))
+            end_reason, timed_out, read_error = self._read_until_end(port, sink, deadline, handshake)
         finally:
             with contextlib.suppress(Exception):
                 port.close()

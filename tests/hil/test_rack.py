@@ -147,7 +147,47 @@ def test_all_boards_dead_is_an_infra_error_naming_them(rack: tuple[Path, list[An
     runner = HilRunner(load_hardware_map(path))
     run = runner.run(test_elf, BLUEPILL, 30.0)
     assert run.end_reason == "infra-error"
-    assert "tried bluepill-emu-1, bluepill-emu-2" in (run.infra_error or "")
+    message = run.infra_error or ""
+    assert "tried bluepill-emu-" in message and "bluepill-emu-1" in message and "bluepill-emu-2" in message
     assert sorted(load_hardware_map(path).quarantined()) == ["bluepill-emu-1", "bluepill-emu-2"]
     reason = runner.unavailable_reason(BLUEPILL)
     assert reason is not None and "quarantined" in reason
+
+
+def test_pytest_with_hardware_map_spreads_binaries_and_reports_devices(
+    rack: tuple[Path, list[Any]], tmp_path: Path
+) -> None:
+    """The one command: pytest --board=bluepill --hardware-map rack.toml -n 2."""
+    path, _ = rack
+    junit = tmp_path / "junit.xml"
+    tests = [f"micro_runtime/kernels/{name}_test.cc" for name in ("kernel_util", "add", "mul", "sin")]
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--board=bluepill",
+            f"--hardware-map={path}",
+            "-n",
+            "2",
+            f"--junitxml={junit}",
+            "-q",
+            *tests,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=REPO_ROOT,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert "hardware in the loop" in proc.stdout and "binaries per board" in proc.stdout
+    import xml.etree.ElementTree as ET
+
+    props: dict[str, set[str]] = {}
+    for prop in ET.parse(junit).getroot().iter("property"):
+        props.setdefault(prop.get("name", ""), set()).add(prop.get("value", ""))
+    assert props["hil_failure_class"] == {"passed"}
+    assert props["hil_device"] <= {"bluepill-emu-1", "bluepill-emu-2"} and props["hil_device"]
+    assert props["hil_attempts"] == {"1"}
