@@ -122,7 +122,8 @@ def main() -> int:
         rows.append((f"pytest --board={args.board} micro_runtime, no change", f"{times['incremental_s']:.1f} s", ""))
 
     width = max(len(r[0]) for r in rows)
-    context = f"(board {args.board}, {args.runs} runs, {os.cpu_count()} CPUs)"
+    load = os.getloadavg()[0]
+    context = f"(board {args.board}, {args.runs} runs, {os.cpu_count()} CPUs, load average {load:.1f})"
     print(f"{'measurement'.ljust(width)}  {'median':>9}  note   {context}")
     for label, value, note in rows:
         print(f"{label.ljust(width)}  {value:>9}  {note}")
