@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Callable
+from pathlib import Path
 
 from harness.boards import Board
 from harness.runners.base import Runner, RunResult
@@ -48,13 +50,30 @@ def get_runner(name: str) -> Runner:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         if error.name != module_name:
-            raise
+            # The backend exists but a Python package it needs (pyocd, pyserial) does not.
+            return _MissingPackageRunner(name, error.name or "?")
         raise UnknownBackendError(
             f"backend '{name}' is not implemented in this checkout (no module {module_name}); "
             f"available: {', '.join(available_backends())}"
         ) from error
     runner: Runner = getattr(module, class_name)()
     return runner
+
+
+class _MissingPackageRunner:
+    """Stands in for a backend whose Python dependency is not installed: usable as a skip reason."""
+
+    def __init__(self, name: str, package: str) -> None:
+        self.name = name
+        self.package = package
+
+    def unavailable_reason(self, board: Board) -> str | None:
+        top = self.package.split(".")[0]
+        return f"backend '{self.name}' needs the Python package '{top}'; install it: pip install {top}"
+
+    def run(self, elf: Path, board: Board, timeout_s: float, on_line: Callable[[str], None] | None = None) -> RunResult:
+        reason = self.unavailable_reason(board)
+        return RunResult(self.name, b"", None, False, 0.0, "infra-error", infra_error=reason)
 
 
 def default_backend(board: Board) -> str:

@@ -21,3 +21,21 @@ def test_core_backends_present() -> None:
 def test_unknown_backend_lists_choices() -> None:
     with pytest.raises(UnknownBackendError, match="unknown backend 'qemux'; choose one of: host, qemu, renode"):
         get_runner("qemux")
+
+
+def test_missing_python_package_becomes_a_skip_reason(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A backend module importing an absent package must not crash the caller."""
+    import sys
+
+    from harness import runners
+
+    (tmp_path / "needs_pkg_runner.py").write_text("import no_such_package_xyz\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(runners._REGISTRY, "needy", ("needs_pkg_runner", "NeedyRunner"))
+    monkeypatch.delitem(sys.modules, "needs_pkg_runner", raising=False)
+    from harness.runners.testfw import mini_board
+
+    runner = get_runner("needy")
+    reason = runner.unavailable_reason(mini_board()) or ""
+    assert "pip install no_such_package_xyz" in reason
+    assert runner.run(tmp_path / "x.elf", mini_board(), 1).end_reason == "infra-error"
