@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from harness.runners import UnknownBackendError, available_backends, get_runner
@@ -23,7 +25,7 @@ def test_unknown_backend_lists_choices() -> None:
         get_runner("qemux")
 
 
-def test_missing_python_package_becomes_a_skip_reason(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_missing_python_package_becomes_a_skip_reason(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A backend module importing an absent package must not crash the caller."""
     import sys
 
