@@ -29,10 +29,10 @@ from harness import REPO_ROOT
 from harness.boards import Board, BoardError, available_boards, load_board
 from harness.build import GEN_DIR, RUNTIME_DIR, BinaryBuild, BuildError, build, build_program, gen_dir
 from harness.dut import Dut
+from harness.runners.base import RunResult
 
 if TYPE_CHECKING:
     from harness.log_parser import BinaryReport
-    from harness.runners.base import RunResult
 
 # --hardware-map: real/emulated boards, leases, infra retry (harness/hil_plugin.py).
 pytest_plugins = ["harness.hil_plugin"]
@@ -182,7 +182,11 @@ class HarnessState:
         from harness.log_parser import parse_log
 
         elf = outcome.build.elf
-        outcome.run = runner.run(elf, board, self.timeout_for(board))
+        try:
+            outcome.run = runner.run(elf, board, self.timeout_for(board))
+        except Exception as error:  # a runner bug must not leave later items without a result
+            outcome.run = RunResult(outcome.backend, b"", None, False, 0.0, "infra-error",
+                                    infra_error=f"the {outcome.backend} runner raised {type(error).__name__}: {error}")
         outcome.report = parse_log(outcome.run.log, outcome.run, elf, board)
         log_dir = gen_dir(board) / "logs"
         log_dir.mkdir(parents=True, exist_ok=True)
@@ -455,7 +459,10 @@ def dut(board: Board, request: pytest.FixtureRequest) -> Any:
 
     state = _state(request.config)
     backend = state.backend_for(board)
-    reason = get_runner(backend).unavailable_reason(board)
+    try:
+        reason = get_runner(backend).unavailable_reason(board)
+    except ValueError as error:  # unknown backend name
+        raise pytest.UsageError(str(error)) from error
     if reason is not None:
         pytest.skip(f"{backend} cannot run {board.name}: {reason}")
     device = Dut(board, backend, state.timeout_for(board), progress=state.progress)
