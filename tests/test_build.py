@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from harness_helpers import FIXTURES, subprocess_env
+from harness_helpers import FIXTURES, MCU_BOARD, requires_mcu, subprocess_env
 
 from harness import REPO_ROOT
 from harness.boards import MemoryRegion, load_board
@@ -116,3 +116,27 @@ def test_program_goal_reports_compiler_errors(tmp_path: Path) -> None:
     result = build_program(load_board("host"), broken, "pytester_broken_program", progress=None)
     assert result.elf is None and result.error is not None
     assert "broken_program.cc" in result.error and "error:" in result.error
+
+
+@requires_mcu
+@pytest.mark.emulator
+def test_binary_too_big_for_the_board_names_numbers_and_a_board_that_fits(tmp_path: Path) -> None:
+    source = tmp_path / "too_big_program.cc"
+    source.write_text(
+        '#include "micro_runtime/micro_test.h"\n'
+        "extern const unsigned char kHuge[80000];\n"
+        "const unsigned char kHuge[80000] = {1, 2, 3};\n"
+        "TF_LITE_MICRO_TESTS_BEGIN\n"
+        "TF_LITE_MICRO_TEST(UsesTheTable) {\n"
+        "  volatile int index = 1;  // keeps the table from being folded away and gc'ed\n"
+        "  TF_LITE_MICRO_EXPECT_EQ(2, static_cast<int>(kHuge[index]));\n"
+        "}\n"
+        "TF_LITE_MICRO_TESTS_END\n"
+    )
+    board = load_board(MCU_BOARD)
+    result = build_program(board, source, "harness_too_big_test", progress=None)
+    assert result.elf is None and result.error is not None
+    assert board.flash is not None
+    assert "harness_too_big_test needs " in result.error
+    assert f"but {MCU_BOARD} has {board.flash.size:,} B" in result.error
+    assert "try --board=" in result.error or "no board in boards/ is big enough" in result.error
