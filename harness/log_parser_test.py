@@ -293,3 +293,38 @@ def test_recorded_softmax_log_keeps_kernel_messages() -> None:
     assert len(report.cases) == 12 and all(c.outcome == "passed" for c in report.cases)
     case = next(c for c in report.cases if c.name == "Int8WrongOutputQuantizationFails")
     assert len(case.messages) == 2 and case.messages[0].startswith("SOFTMAX: int8 output must have scale")
+
+
+def test_random_input_never_breaks_the_parser() -> None:
+    """Garbage mixed with protocol fragments: always a verdict from the allowed set, never an exception."""
+    rng = random.Random(1234)
+    fragments = [
+        b"Testing A\n",
+        b"Testing \n",
+        b"x failed at f.cc:1 (1 vs 2)\n",
+        b"1/1 tests passed\n",
+        b"0/0 tests passed\n",
+        b"~~~ALL TESTS PASSED~~~\n",
+        b"~~~SOME TESTS FAILED~~~\n",
+        b"[ RUN      ] S.T\n",
+        b"[       OK ] S.T (1 ms)\n",
+        b"[  FAILED  ] S.T (2 ms)\n",
+        b"[  PASSED  ] 1 test.\n",
+        b"f.cc:3: Failure\n",
+        b"*** HardFault: PC=0x",
+        b"\r",
+        b"\n",
+        b"\x00\xff\xfe",
+    ]
+    outcomes = {"passed", "failed", "crashed", "timeout", "no-tests", "infra-error"}
+    for _ in range(300):
+        data = b"".join(
+            rng.choice(fragments) if rng.random() < 0.7 else rng.randbytes(rng.randint(1, 20))
+            for _ in range(rng.randint(0, 30))
+        )
+        run = _run(rng.choice([None, 0, 1, 3, -11]), timed_out=rng.random() < 0.2)
+        report = _parse_chunked(data, run, rng.randint(0, 1000))
+        assert report.outcome in outcomes
+        whole = parse_log(data, run)
+        assert (whole.outcome, whole.summary, whole.log_tail) == (report.outcome, report.summary, report.log_tail)
+        assert all(c.outcome in {"passed", "failed", "crashed", "timeout"} for c in report.cases)
