@@ -7,7 +7,7 @@ Renode has no semihosting exit, so runs end at the end marker (plus a short grac
 a HardFault line, or the timeout; ``exit_code`` is therefore None.
 
 Where Renode is looked for, in order: ``$RENODE`` (the executable or its folder),
-``renode`` on PATH, and renode-run's downloads (``~/.config/renode``:
+``renode`` on PATH, the folder of ``renode-test`` on PATH, and renode-run's downloads (``~/.config/renode``:
 ``renode-run.path``, ``renode-run.json``, ``renode-run.download/*/renode-*/renode``).
 """
 
@@ -44,6 +44,9 @@ def renode_candidates(home: Path | None = None) -> list[tuple[str, Path | None]]
     found.append(("$RENODE", _executable(Path(env)) if env else None))
     on_path = shutil.which("renode")
     found.append(("PATH", Path(on_path) if on_path else None))
+    # renode-test lives in the Renode folder, next to the renode launcher.
+    tester = shutil.which("renode-test")
+    found.append(("renode-test's folder", _executable(Path(tester).resolve().parent) if tester else None))
     path_file = config / "renode-run.path"
     try:
         recorded = _executable(Path(path_file.read_text().strip()))

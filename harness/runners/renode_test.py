@@ -51,11 +51,18 @@ def test_default_backend_without_renode_is_qemu(no_renode: Path) -> None:
     assert default_backend(load_board("host")) == "host"
 
 
-@pytest.mark.parametrize("how", ["env-file", "env-dir", "path-file", "json", "download"])
+@pytest.mark.parametrize("how", ["env-file", "env-dir", "path", "renode-test", "path-file", "json", "download"])
 def test_discovery(no_renode: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, how: str) -> None:
     if how.startswith("env"):
         exe = _fake_install(tmp_path / "opt renode")
         monkeypatch.setenv("RENODE", str(exe if how == "env-file" else exe.parent))
+    elif how in ("path", "renode-test"):
+        exe = _fake_install(tmp_path / "bin")  # the PATH of the no_renode fixture
+        if how == "renode-test":
+            portable = _fake_install(tmp_path / "portable")
+            (tmp_path / "bin" / "renode-test").symlink_to(portable.parent / "renode")
+            exe.unlink()
+            exe = portable
     elif how == "path-file":
         exe = _fake_install(tmp_path / "portable")
         no_renode.mkdir(parents=True)
