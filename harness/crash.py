@@ -144,7 +144,9 @@ class CrashReport:
                 where = frame.function or "??"
                 if frame.location:
                     where += f" at {frame.location}"
-                lines.append(f"    {frame.role} 0x{frame.address:08x}: {where}")
+                # LR is shown as the register value; it was looked up at the call site (LR - 1).
+                shown = self.lr if frame.role == "LR" else frame.address
+                lines.append(f"    {frame.role} 0x{shown:08x}: {where}")
         if self.note:
             lines.append(f"  note: {self.note}")
         return "\n".join(lines)
