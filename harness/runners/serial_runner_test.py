@@ -115,8 +115,9 @@ def test_pty_device_one_deadline_for_a_chatty_device() -> None:
         while not stop.is_set():
             try:
                 os.write(master, f"tick {n}\r\n".encode())
-            except OSError:
-                return
+            except OSError:  # EIO while the runner has not opened its end yet
+                time.sleep(0.01)
+                continue
             n += 1
             time.sleep(0.01)
 
@@ -142,7 +143,15 @@ def test_pty_device_handshake_then_sentinel() -> None:
     got_poke = threading.Event()
 
     def device() -> None:
-        os.read(master, 1)  # blocks until the runner's first poke
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:  # EIO until the runner has opened its end
+            try:
+                if os.read(master, 1):  # the runner's first poke
+                    break
+            except OSError:
+                time.sleep(0.01)
+        else:
+            return
         got_poke.set()
         for chunk in (b"~~~MICRO ST", b"ART~~~\r\nTesting A\r\n", b"1/1 tests passed\r\n~~~ALL TESTS PASSED~~~\r\n"):
             os.write(master, chunk)
