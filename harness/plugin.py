@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -84,6 +85,7 @@ class BinaryOutcome:
     run: RunResult | None = None
     report: BinaryReport | None = None
     log_path: Path | None = None
+    case_seconds: dict[str, float] = field(default_factory=dict)  # wall time between "Testing" lines
 
 
 @dataclass
@@ -182,17 +184,35 @@ class HarnessState:
         from harness.log_parser import parse_log
 
         elf = outcome.build.elf
+        marks: list[tuple[float, str]] = []  # arrival time of each case start / summary line
+
+        def on_line(line: str) -> None:
+            text = line.strip()
+            if text.startswith("Testing ") or text.endswith("tests passed"):
+                marks.append((time.monotonic(), text))
+
         try:
-            outcome.run = runner.run(elf, board, self.timeout_for(board))
+            outcome.run = runner.run(elf, board, self.timeout_for(board), on_line=on_line)
         except Exception as error:  # a runner bug must not leave later items without a result
             outcome.run = RunResult(outcome.backend, b"", None, False, 0.0, "infra-error",
                                     infra_error=f"the {outcome.backend} runner raised {type(error).__name__}: {error}")
         outcome.report = parse_log(outcome.run.log, outcome.run, elf, board)
+        outcome.case_seconds = _case_seconds(marks, time.monotonic())
         log_dir = gen_dir(board) / "logs"
         log_dir.mkdir(parents=True, exist_ok=True)
         outcome.log_path = log_dir / f"{binary}.log"
         outcome.log_path.write_bytes(outcome.run.log)
         return outcome
+
+
+def _case_seconds(marks: list[tuple[float, str]], end: float) -> dict[str, float]:
+    """Wall time of each case as seen by the harness: from its "Testing" line to the next line mark."""
+    seconds: dict[str, float] = {}
+    for index, (start, text) in enumerate(marks):
+        if text.startswith("Testing "):
+            stop = marks[index + 1][0] if index + 1 < len(marks) else end
+            seconds.setdefault(text.removeprefix("Testing ").strip(), stop - start)
+    return seconds
 
 
 _STATE = pytest.StashKey[HarnessState]()
@@ -352,8 +372,9 @@ class MicroCaseItem(_MicroItem):
         report = self.outcome.report
         result = _case_result(report, self.case)
         if result is not None:
-            if result.duration_s is not None:
-                self.user_properties.append(("duration_s", result.duration_s))
+            seconds = result.duration_s if result.duration_s is not None else self.outcome.case_seconds.get(self.case)
+            if seconds is not None:
+                self.user_properties.append(("duration_s", round(seconds, 4)))
             if result.outcome == "crashed":
                 pytest.fail(f"{self.case} crashed on {self.board.name}: {report.summary}\n{self._context()}",
                             pytrace=False)

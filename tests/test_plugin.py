@@ -121,6 +121,7 @@ def test_every_outcome_on_host(pytester: pytest.Pytester, env: None, tmp_path: P
     assert props["board"] == "host" and props["backend"] == "host"
     assert int(props["flash_bytes"]) > 0 and int(props["ram_bytes"]) > 0
     assert float(props["binary_duration_s"]) < 2
+    assert 0 <= float(props["duration_s"]) <= float(props["binary_duration_s"])
     # Only the hang waits for its timeout; everything else is reported at once.
     assert elapsed < 3 + 30, f"suite took {elapsed:.1f} s"
     assert result.ret == pytest.ExitCode.TESTS_FAILED
