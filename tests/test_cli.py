@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -124,3 +125,16 @@ def test_run_exit_codes_on_the_emulated_board(mcu_programs: dict[str, Path], pro
         assert "HarnessFixtureCrashHere" in out.stdout + out.stderr  # PC symbolized to the function
     if program == "fail":
         assert "pytester_fail.cc:12 (10 vs 9)" in out.stdout
+
+
+def test_run_model_prints_json_results_on_stdout() -> None:
+    models = REPO_ROOT / "micro_runtime" / "examples" / "hello_world" / "models"
+    cases_file = models / "hello_world_float_cases.json"
+    out = run_cli("run-model", str(models / "hello_world_float.tflite"), "--board", "host", "--cases", str(cases_file))
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["board"] == "host" and result["backend"] == "host"
+    expected = json.loads(cases_file.read_text())["cases"]
+    assert len(result["cases"]) == len(expected)
+    for got, want in zip(result["cases"], expected, strict=True):
+        assert abs(got["output"][0][0] - want["expected"][0][0]) < 1e-4
