@@ -17,7 +17,7 @@ void CortexMFaultReport(uint32_t* frame, uint32_t exc_return) __attribute__((use
 #define FAULT_STACK_WORDS 128
 #define STRINGIFY_(x) #x
 #define STRINGIFY(x) STRINGIFY_(x)
-uint32_t g_fault_stack[FAULT_STACK_WORDS] __attribute__((aligned(8)));
+uint32_t g_fault_stack[FAULT_STACK_WORDS] __attribute__((aligned(8), used)); /* used: only the asm refers to it */
 
 /* Picks the stack the exception frame was pushed on (EXC_RETURN bit 2:
  * 0 = MSP, 1 = PSP), switches to the fault stack and calls the reporter with
@@ -46,7 +46,8 @@ __attribute__((naked)) void HardFault_Handler(void) {
       "ldr r3, =_sstack\n"
       "msr msplim, r3\n"
 #endif
-      "bx r1\n");
+      "bx r1\n"
+      ".ltorg\n"); /* literal pool right here, in reach of the ldr above */
 }
 
 /* The frame is only read where RAM is: after a stacking error it may point

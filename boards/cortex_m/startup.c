@@ -63,7 +63,8 @@ __attribute__((naked)) void Reset_Handler(void) {
       "dsb\n"
       "isb\n"
 #endif
-      "b ResetC\n");
+      "b ResetC\n"
+      ".ltorg\n"); /* literal pool right here, in reach of the ldr above */
 }
 
 void ResetC(void) {
