@@ -91,3 +91,45 @@ def test_single_op_models(op: str, dtype: str, runner_built: Path, tmp_path: Pat
         problems = _compare_all(path, op_model.cases, tmp_path / f"v{variant}")
         failures += [f"{op_model.name}: {p}" for p in problems]
     assert failures == []
+
+
+# On the Cortex-M3 target too (32-bit build, soft float, -Os): a few random models per kernel family
+# through the model runner under QEMU, against TFLM on the host.
+TARGET_OPS = [("CONV_2D", "int8"), ("DEPTHWISE_CONV_2D", "int8"), ("FULLY_CONNECTED", "int8"), ("SOFTMAX", "int8"),
+              ("ADD", "int8"), ("MUL", "int8"), ("AVERAGE_POOL_2D", "int8"), ("LOGISTIC", "int8"),
+              ("TANH", "int8"), ("CONV_2D", "float32"), ("SOFTMAX", "float32"), ("SIN", "float32")]
+
+
+def _bluepill_available() -> bool:
+    import shutil
+
+    from harness.boards import available_boards
+
+    return "bluepill" in available_boards() and shutil.which("qemu-system-arm") is not None
+
+
+@pytest.mark.emulator
+@pytest.mark.skipif(not _bluepill_available(), reason="needs boards/bluepill and qemu-system-arm")
+@pytest.mark.parametrize(("op", "dtype"), [pytest.param(o, d, id=f"{o}-{d}") for o, d in TARGET_OPS])
+def test_single_op_models_on_bluepill(op: str, dtype: str, tmp_path: Path) -> None:
+    from harness.run_model import run_model
+
+    generator, _ = op_models.GENERATORS[op]
+    rng = np.random.default_rng([SEED, list(op_models.GENERATORS).index(op), 99, dtype == "int8"])
+    op_model = generator(rng, dtype)
+    model = tmp_path / f"{op.lower()}_{dtype}.tflite"
+    model.write_bytes(op_model.model)
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps({"cases": [
+        {"inputs": [a.tolist() for a in case], "input_dtypes": [str(a.dtype) for a in case]}
+        for case in op_model.cases]}))
+    result = run_model(model, "bluepill", cases, backend="qemu", timeout_s=120)
+    reference = oracles.run_tflm(model, op_model.cases)
+    problems = []
+    for c, (got, want) in enumerate(zip(result["cases"], reference, strict=True)):
+        for o, (out, ref) in enumerate(zip(got["outputs"], want, strict=True)):
+            ours = np.asarray(out["data"], dtype=out["dtype"]).reshape(out["shape"])
+            message = oracles.mismatch(ours, ref, f"{op_model.name} case {c} output {o} vs tflm")
+            if message:
+                problems.append(message)
+    assert problems == []
