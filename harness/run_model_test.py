@@ -216,3 +216,25 @@ def test_corrupt_model_carries_verifier_message(tmp_path: Path) -> None:
     truncated.write_bytes(HELLO_FLOAT.read_bytes()[:1500])
     with pytest.raises(RunModelError, match="corrupt or truncated"):
         run_model(truncated, "host", _cases(HELLO_FLOAT))
+
+
+def test_several_inputs_and_outputs(tmp_path: Path) -> None:
+    """ADD of two inputs feeding two outputs (the sum, and its RELU6): every output comes back in order."""
+    tb = _builder()
+    b = tb.ModelBuilder()
+    x = b.add_tensor("x", "FLOAT32", [1, 3])
+    y = b.add_tensor("y", "FLOAT32", [1, 3])
+    total = b.add_tensor("sum", "FLOAT32", [1, 3])
+    clipped = b.add_tensor("clipped", "FLOAT32", [1, 3])
+    b.add_operator("ADD", [x, y], [total])
+    b.add_operator("RELU6", [total], [clipped])
+    b.set_inputs([x, y])
+    b.set_outputs([total, clipped])
+    model = tmp_path / "two_out.tflite"
+    model.write_bytes(b.build())
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps({"cases": [
+        {"inputs": [[[1.5, -4.0, 5.0]], [[0.25, 1.0, 2.0]]], "input_dtypes": ["float32", "float32"]}]}))
+    case = run_model(model, "host", cases)["cases"][0]
+    assert [o["data"] for o in case["outputs"]] == [[[1.75, -3.0, 7.0]], [[1.75, 0.0, 6.0]]]
+    assert case["output"] == [[1.75, -3.0, 7.0]]
