@@ -79,6 +79,10 @@ int main(int argc, char** argv) {
       size_t bytes = 0;
       unsigned char* data = ReadFile(path, &bytes);
       TfLiteTensor* input = interpreter.input(static_cast<int>(input_index));
+      if (input == nullptr || input->data.raw == nullptr) {
+        snprintf(text, sizeof(text), "case %d: model input %d has no buffer", c, static_cast<int>(input_index));
+        Fail(text);
+      }
       if (bytes != input->bytes) {
         snprintf(text, sizeof(text), "case %d input %d: %s has %u bytes but the model input needs %u", c,
                  static_cast<int>(input_index), path, static_cast<unsigned>(bytes),

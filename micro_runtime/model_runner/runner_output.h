@@ -61,6 +61,10 @@ inline void LogHex(const uint8_t* data, size_t bytes) {
 inline void LogOutput(int case_index, int output_index, const TfLiteTensor* output) {
   char shape[96];
   char text[160];
+  if (output == nullptr || output->dims == nullptr || (output->data.raw == nullptr && output->bytes > 0)) {
+    MicroPrintf("model_runner: error: case %d: model output %d has no buffer", case_index, output_index);
+    MicroExit(1);
+  }
   FormatShape(shape, sizeof(shape), output->dims);
   MicroSnprintf(text, sizeof(text), "case %d output %d type=%s shape=%s data=", case_index, output_index,
                 TypeName(output->type), shape);
@@ -78,6 +82,11 @@ inline void LogInvokeTime(int case_index, uint32_t ticks) {
 // the reason to `error` and returns false.
 inline bool InputMatches(int case_index, int input_index, TfLiteType type, size_t bytes,
                          const TfLiteTensor* input, char* error, int error_size) {
+  if (input == nullptr || input->data.raw == nullptr || input->dims == nullptr) {
+    MicroSnprintf(error, static_cast<size_t>(error_size), "case %d: model input %d has no buffer", case_index,
+                  input_index);
+    return false;
+  }
   if (type == input->type && bytes == input->bytes) return true;
   char shape[96];
   FormatShape(shape, sizeof(shape), input->dims);
