@@ -29,6 +29,7 @@ CFSR_PRECISERR = 1 << 9
 CFSR_STKERR = 1 << 12
 CFSR_INVSTATE = 1 << 17
 CFSR_STKOF = 1 << 20
+CFSR_DIVBYZERO = 1 << 25
 
 needs_arm = pytest.mark.skipif(
     shutil.which("arm-none-eabi-g++") is None,
@@ -139,6 +140,16 @@ def test_passing_failing_and_crashing_programs(name: str) -> None:
     assert fields["CFSR"] & CFSR_INVSTATE and fields["PC"] == 0
     assert board.flash.origin <= fields["LR"] < board.flash.origin + board.flash.size  # the caller
     assert "Testing CallsNull" in log and "returned" not in log
+
+
+@needs_arm
+@needs_qemu
+@pytest.mark.emulator
+@pytest.mark.parametrize("name", MCU_BOARDS)
+def test_division_by_zero_traps(name: str) -> None:
+    code, log = run_qemu(load_board(name), build_fixture(name, "div_by_zero_fixture.cc"))
+    assert code == 3 and fault_fields(log)["CFSR"] & CFSR_DIVBYZERO, log
+    assert "instead of trapping" not in log
 
 
 @needs_arm

@@ -14,6 +14,7 @@ extern "C" {
 /* System control block registers used by startup, ticks and the fault handler. */
 #define CM_SCB_ICSR CM_REG(0xE000ED04u)
 #define CM_SCB_VTOR CM_REG(0xE000ED08u)
+#define CM_SCB_CCR CM_REG(0xE000ED14u)
 #define CM_SCB_SHCSR CM_REG(0xE000ED24u)
 #define CM_SCB_CFSR CM_REG(0xE000ED28u)
 #define CM_SCB_HFSR CM_REG(0xE000ED2Cu)

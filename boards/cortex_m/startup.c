@@ -75,6 +75,9 @@ void ResetC(void) {
   for (uint32_t* dst = &_sbss; dst < &_ebss;) {
     *dst++ = 0;
   }
+  /* Integer division by zero traps (UsageFault DIVBYZERO on the HardFault
+   * line) instead of silently giving 0: the host build crashes on it too. */
+  CM_SCB_CCR |= 1u << 4; /* DIV_0_TRP */
   SemihostingProbe();
   BoardInit();
   CortexMTicksInit();
