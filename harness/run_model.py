@@ -133,7 +133,9 @@ def _does_not_fit(board: Board, output: str) -> str | None:
 
 def build_runner(model: Path, board: Board, cases: Path, arena_size: int | None = None) -> Path:
     """Builds the model runner firmware for ``board``; returns the ELF path."""
-    digest = hashlib.sha1(f"{model.resolve()}|{cases.resolve()}".encode()).hexdigest()[:8]
+    # One binary per (model, cases, arena): parallel runs with different arenas must not rebuild each
+    # other's binary while it runs.
+    digest = hashlib.sha1(f"{model.resolve()}|{cases.resolve()}|{arena_size}".encode()).hexdigest()[:8]
     name = re.sub(r"[^0-9A-Za-z_]", "_", model.stem) + "_" + digest
     command = ["make", "-s", "-C", str(RUNTIME), f"TARGET={board.name}", "model_runner",
                f"MODEL={model.resolve()}", f"CASES={cases.resolve()}", f"RUNNER_NAME={name}"]
