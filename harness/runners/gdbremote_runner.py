@@ -174,7 +174,7 @@ def run_over_gdb(
         with contextlib.suppress(RspError):
             target.halt()
         if reader is not None:
-            time.sleep(0.05)  # the UART bytes still in flight
+            reader.drain(deadline)  # the UART bytes still in flight
         if reader is not None and reader.error:
             return infra(reader.error)
         return RunResult(

@@ -223,7 +223,7 @@ class PyocdRunner:
             with contextlib.suppress(pyocd_errors.Error):
                 session.target.halt()
             if reader is not None:
-                time.sleep(0.05)
+                reader.drain(deadline)
                 if reader.error:
                     return infra(reader.error)
             for poller in pollers:

@@ -135,6 +135,27 @@ class SerialReader:
         self._stop.set()
         self._thread.join(timeout=1.0)
 
+    def drain(self, deadline: float, quiet_s: float = 0.15, wait_end_s: float = 1.0) -> None:
+        """After the core exited: waits for the UART bytes still in flight (bounded by ``deadline``).
+
+        Until the end marker shows up it waits up to ``wait_end_s`` (a loaded machine delays the
+        emulator's or adapter's output); after it, only until the line goes quiet for ``quiet_s``.
+        """
+        start = time.monotonic()
+        last_size, last_change = len(self.sink.data), start
+        while self._thread.is_alive():
+            now = time.monotonic()
+            size = len(self.sink.data)
+            if size != last_size:
+                last_size, last_change = size, now
+            detector = self.sink.detector
+            ended = detector.ended or detector.crash_seen
+            if now >= deadline or now - start >= wait_end_s + quiet_s:
+                return
+            if now - last_change >= quiet_s and (ended or now - start >= wait_end_s):
+                return
+            time.sleep(0.01)
+
 
 @dataclass
 class SerialConfig:
