@@ -301,8 +301,9 @@ def scan_devices(
         device = Device(id=f"{board}-{index}", board=board, backend="pyocd", probe=uid, reset="probe")
         uart = vcp or (free_uarts[0] if len(probes) == 1 and len(free_uarts) == 1 else None)
         if uart is not None:
-            device.serial_number = uart.serial_number
-            device.transports = ["semihosting", "uart"]
+            device.serial_number = uart.serial_number  # log: the board's [log] transports (UART)
+        else:
+            device.transports = ["semihosting"]  # no UART found: only the debugger can carry the log
         description = getattr(probe, "description", "") or getattr(probe, "product_name", "")
         if description:
             device.labels = [str(description)]

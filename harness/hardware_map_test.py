@@ -122,7 +122,7 @@ def test_scan_pairs_a_single_probe_with_the_single_usb_serial_adapter() -> None:
     assert len(found.devices) == 1
     device = found.devices[0]
     assert (device.backend, device.probe, device.serial_number) == ("pyocd", "066DFF4855", "A50285BI")
-    assert device.transports == ["semihosting", "uart"]
+    assert device.transports is None  # the board's own [log] transports
     text = dump_hardware_map(found)
     assert 'probe = "066DFF4855"' in text and "[[device]]" in text
 
@@ -132,6 +132,7 @@ def test_scan_uses_a_probe_virtual_com_port_and_lists_boards_without_probe() -> 
     ports = [_Port("/dev/ttyACM0", "0670FF22", 0x0483, "STLink VCP"), _Port("/dev/ttyUSB0", "X1")]
     found = scan_devices(probes, ports)
     assert [d.serial_number for d in found.devices] == [None, "0670FF22"]  # the loose adapter is ambiguous
+    assert found.devices[0].transports == ["semihosting"]
     only_uarts = scan_devices([], [_Port("/dev/ttyUSB0", "X1"), _Port("/dev/ttyUSB1", "X2")])
     assert [(d.backend, d.serial_number, d.reset) for d in only_uarts.devices] == [
         ("serial", "X1", "dtr"),

@@ -71,9 +71,9 @@ class LogSink:
 class _ConsoleHandler(SemihostIOHandler):
     """Console I/O of the firmware: writes go to the log, reads get end-of-file."""
 
-    def __init__(self, sink: LogSink) -> None:
+    def __init__(self, sink: LogSink | None) -> None:
         super().__init__()
-        self._sink = sink
+        self._sink = sink  # None: the output is not wanted (the log comes over another transport)
 
     def open(self, fnptr: int, fnlen: int, mode: str) -> int:
         fd, name = self._std_open(fnptr, fnlen, mode)
@@ -87,7 +87,8 @@ class _ConsoleHandler(SemihostIOHandler):
 
     def write(self, fd: int, ptr: int, length: int) -> int:
         assert self.agent is not None
-        self._sink.feed(self.agent.get_data(ptr, length))
+        if self._sink is not None:
+            self._sink.feed(self.agent.get_data(ptr, length))
         return 0  # bytes NOT written
 
     def read(self, fd: int, ptr: int, length: int) -> int:
@@ -123,7 +124,7 @@ def exit_status(op: int, reason: int, subcode: int) -> int:
 class SemihostService:
     """Services one halt: our own exit handling, then pyOCD's agent for the rest."""
 
-    def __init__(self, context: Any, sink: LogSink) -> None:
+    def __init__(self, context: Any, sink: LogSink | None) -> None:
         self.context = context
         handler = _ConsoleHandler(sink)
         self.agent = SemihostAgent(context, io_handler=handler, console=handler)
@@ -163,12 +164,16 @@ def drive(
     semihosting: bool = True,
     pollers: list[Callable[[], None]] | None = None,
     poll_interval_s: float = 0.05,
+    semihost_output: bool = True,
 ) -> DriveOutcome:
     """Runs a resumed ``target`` to the end of the test (see module doc). Never blocks past ``deadline``.
 
     ``pollers`` are called every ``poll_interval_s`` (RTT readers); they feed ``sink`` themselves.
+    ``semihost_output=False`` services semihosting (exit status!) but drops what the firmware
+    writes through it: for firmware that writes every line to the UART as well.
     """
-    service = SemihostService(target.get_target_context(), sink) if semihosting else None
+    context = target.get_target_context()
+    service = SemihostService(context, sink if semihost_output else None) if semihosting else None
     pollers = pollers or []
     end_at: float | None = None
     end_reason = "timeout"

@@ -107,3 +107,21 @@ def test_run_loop_on_an_emulated_core(qemu_board: QemuBoard, hil_firmware, varia
     assert all(p.error is None for p in pollers)
     report = parse_log(sink.finish())
     assert report.outcome == ("passed" if exit_code == 0 else "failed"), report.summary
+
+
+@pytest.mark.emulator
+def test_exit_status_is_serviced_even_when_semihosting_is_not_a_log_transport(
+    qemu_board: QemuBoard,  # noqa: F811
+    hil_firmware,  # noqa: F811
+) -> None:
+    firmware = load_firmware(hil_firmware("semihost_fail"))
+    host, port = qemu_board.gdb_address.split(":")
+    with RspClient(host, int(port)) as client:
+        target = GdbTarget(client)
+        target.load_segments(firmware.segments)
+        target.vector_table = firmware.vector_table
+        target.trap_semihost_sites(firmware.semihost_sites)
+        sink = LogSink()
+        outcome, _ = run_on_target(target, sink, time.monotonic() + 20, ("uart",), None)
+    assert (outcome.exit_code, outcome.end_reason) == (1, "exit")
+    assert sink.finish() == b""  # the board says its log is the UART: semihosting text is not doubled in
