@@ -129,3 +129,20 @@ def test_registers_memory_breakpoints_and_interrupt(qemu_board: QemuBoard, hil_f
         assert client.read_register(15) == first_site
         client.remove_breakpoint(first_site)
         assert "R00=" in client.monitor("info registers")
+
+
+def test_flash_memory_map_and_block_aligned_erase() -> None:
+    from harness.gdbremote.target import erase_ranges, parse_memory_map
+
+    xml = (
+        '<?xml version="1.0"?><memory-map>'
+        '<memory type="ram" start="0x20000000" length="0x5000"/>'
+        '<memory type="flash" start="0x8000000" length="0x10000"><property name="blocksize">0x400</property></memory>'
+        "</memory-map>"
+    )
+    (flash,) = parse_memory_map(xml)
+    assert (flash.start, flash.length, flash.blocksize) == (0x08000000, 0x10000, 0x400)
+    # Two segments (text, then .data's load image right after it): one erase of whole 1 KiB blocks.
+    assert erase_ranges([(0x08000000, 0x1234), (0x08001234, 0x10)], [flash]) == [(0x08000000, 0x08001400)]
+    # Never past the end of the region.
+    assert erase_ranges([(0x0800FF00, 0x80)], [flash]) == [(0x0800FC00, 0x08010000)]

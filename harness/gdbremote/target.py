@@ -21,6 +21,7 @@ Two things GDB servers do not give us and the adapter supplies:
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -37,6 +38,49 @@ BKPT_SEMIHOST = 0xBEAB  # Thumb encoding of "bkpt 0xab"
 # GDB's register numbers for the Arm M-profile target description.
 REGISTERS = {f"r{i}": i for i in range(13)} | {"sp": 13, "r13": 13, "lr": 14, "r14": 14, "pc": 15, "r15": 15}
 REGISTERS |= {"xpsr": 25}
+
+
+@dataclass(frozen=True)
+class FlashRegion:
+    start: int
+    length: int
+    blocksize: int
+
+    def contains(self, address: int) -> bool:
+        return self.start <= address < self.start + self.length
+
+
+def parse_memory_map(text: str) -> list[FlashRegion]:
+    """Flash regions of a GDB memory-map XML (``<memory type="flash" ...><property name="blocksize">``)."""
+    regions = []
+    for match in re.finditer(r"<memory\s+([^>]*?)(?:/>|>(.*?)</memory>)", text, re.DOTALL):
+        attrs = dict(re.findall(r'(\w+)="([^"]*)"', match.group(1)))
+        if attrs.get("type") != "flash":
+            continue
+        block = re.search(r'<property\s+name="blocksize"\s*>\s*([^<\s]+)\s*<', match.group(2) or "")
+        blocksize = int(block.group(1), 0) if block else 1
+        regions.append(FlashRegion(int(attrs["start"], 0), int(attrs["length"], 0), max(1, blocksize)))
+    return regions
+
+
+def erase_ranges(spans: Iterable[tuple[int, int]], regions: list[FlashRegion]) -> list[tuple[int, int]]:
+    """(start, end) ranges to erase for (address, length) spans: widened to whole blocks, merged."""
+    ranges = []
+    for address, length in spans:
+        region = next((r for r in regions if r.contains(address)), None)
+        block = region.blocksize if region else 1
+        start = address - (address - (region.start if region else 0)) % block
+        end = address + length
+        if region is not None:
+            end = min(region.start + region.length, end + (-(end - region.start)) % block)
+        ranges.append((start, end))
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(ranges):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 @dataclass
@@ -242,19 +286,37 @@ class GdbTarget:
 
     # ------------------------------------------------------------- program
     def load_segments(self, segments: Iterable[tuple[int, bytes]], method: str = "memory") -> None:
-        """Writes the firmware: plain memory writes (RAM, emulators) or the server's flash loader."""
+        """Writes the firmware: plain memory writes (RAM, emulators) or the server's flash loader.
+
+        With ``vflash`` the parts inside the server's flash regions (qXfer:memory-map) are erased
+        in whole blocks and written through vFlashWrite; everything else with plain writes.
+        """
         segments = [(a, d) for a, d in segments if d]
-        if method == "vflash":
-            for address, data in segments:
-                self.client.flash_erase(address, len(data))
-            for address, data in segments:
-                self.client.flash_write(address, data)
-            self.client.flash_done()
-        elif method == "memory":
+        if method == "memory":
             for address, data in segments:
                 self.client.write_memory(address, data)
-        else:
+            return
+        if method != "vflash":
             raise ValueError(f"unknown load method {method!r}; use 'memory', 'vflash' or 'none'")
+        regions = self.flash_regions()
+        in_flash = [(a, d) for a, d in segments if not regions or any(r.contains(a) for r in regions)]
+        for start, end in erase_ranges([(a, len(d)) for a, d in in_flash], regions):
+            self.client.flash_erase(start, end - start)
+        for address, data in in_flash:
+            self.client.flash_write(address, data)
+        self.client.flash_done()
+        for address, data in segments:
+            if (address, data) not in in_flash:
+                self.client.write_memory(address, data)
+
+    def flash_regions(self) -> list[FlashRegion]:
+        if self.client.features.get("qXfer:memory-map:read") != "+":
+            return []
+        try:
+            text = self.client.read_xfer("memory-map", "").decode("utf-8", errors="replace")
+        except RspError:
+            return []
+        return parse_memory_map(text)
 
     def reset_from_vector_table(self, vector_table: int) -> None:
         """Starts the program like a reset would: SP and PC from the vector table, Thumb state."""
