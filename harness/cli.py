@@ -111,6 +111,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     backend = args.backend or default_backend(board)
     runner = get_runner(backend)
+    if getattr(args, "hardware_map", None) is not None and not board.is_host:
+        from harness.hardware_map import HardwareMapError, select_runner_for  # a board of the map, leased
+
+        try:
+            runner, backend = select_runner_for(board, args.hardware_map), "hardware map"
+        except HardwareMapError as error:
+            _err(str(error))
+            return EXIT_USAGE
     reason = runner.unavailable_reason(board)
     if reason is not None:
         _err(f"backend {backend} cannot run {board.name}: {reason}")
@@ -182,6 +190,8 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=["host", "qemu", "renode", "pyocd", "serial", "gdbremote"])
     p.add_argument("--timeout", type=float, default=None, help="seconds (default: the board's [run] timeout_s)")
     p.add_argument("--quiet", "-q", action="store_true", help="do not echo the device log")
+    p.add_argument("--hardware-map", type=Path, default=None, metavar="FILE",
+                   help="run on a free board of this hardware map (docs/hardware.md)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("doctor", help="check toolchains, emulators, flatc and probes; print install commands")
