@@ -239,3 +239,23 @@ def test_hang_on_the_emulated_board_times_out(pytester: pytest.Pytester, env: No
     _run(pytester, f"--board={MCU_BOARD}", "--qemu", "--micro-timeout=3", f"--junitxml={xml}")
     assert time.monotonic() - start < 3 + 30
     _check_expected(_junit(xml), MCU_BOARD, ("hang",))
+
+
+def test_missing_cross_toolchain_is_an_error_naming_the_packages(pytester: pytest.Pytester, env: None,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    if shutil.which("qemu-system-arm") is None:
+        pytest.skip("needs qemu-system-arm so the items get as far as the build")
+    tools = pytester.path / "tools"
+    tools.mkdir()
+    for tool in ("make", "g++", "gcc", "flatc", "qemu-system-arm"):
+        found = shutil.which(tool)
+        if found:
+            (tools / tool).symlink_to(found)
+    monkeypatch.setenv("PATH", str(tools))
+    copy_fixture(pytester, "pass")
+    result = _run(pytester, f"--board={MCU_BOARD}", "--qemu")
+    result.assert_outcomes(errors=3)
+    result.stdout.fnmatch_lines([
+        "*arm-none-eabi-g++ for board 'bluepill' not found; install it: apt-get install gcc-arm-none-eabi "
+        "libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib*",
+    ])
