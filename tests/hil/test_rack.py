@@ -197,3 +197,37 @@ def test_pytest_with_hardware_map_spreads_binaries_and_reports_devices(
     assert props["hil_failure_class"] == {"passed"}
     assert props["hil_device"] <= {"bluepill-emu-1", "bluepill-emu-2"} and props["hil_device"]
     assert props["hil_attempts"] == {"1"}
+
+
+def test_pytest_summary_and_junit_show_infrastructure_errors(rack: tuple[Path, list[Any]], tmp_path: Path) -> None:
+    path, boards = rack
+    for board in boards:  # the whole rack is down
+        board.stop()
+    junit = tmp_path / "junit.xml"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--board=bluepill",
+            f"--hardware-map={path}",
+            f"--junitxml={junit}",
+            "-q",
+            "micro_runtime/kernels/kernel_util_test.cc",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=REPO_ROOT,
+    )
+    assert proc.returncode != 0
+    summary = proc.stdout[proc.stdout.index("hardware in the loop") :]
+    assert "QUARANTINED bluepill-emu-1" in summary and "QUARANTINED bluepill-emu-2" in summary
+    assert "harness devices clear --hardware-map" in summary
+    assert "retried micro_runtime/kernels/kernel_util_test.cc" in summary
+    import xml.etree.ElementTree as ET
+
+    props = {(p.get("name"), p.get("value")) for p in ET.parse(junit).getroot().iter("property")}
+    assert ("hil_failure_class", "infra-error") in props and ("hil_attempts", "2") in props
