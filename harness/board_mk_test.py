@@ -142,6 +142,27 @@ def test_passing_failing_and_crashing_programs(name: str) -> None:
     assert "Testing CallsNull" in log and "returned" not in log
 
 
+UART_BOARDS = [name for name in MCU_BOARDS if "uart" in load_board(name).log_transports]
+
+
+@needs_arm
+@needs_qemu
+@pytest.mark.emulator
+@pytest.mark.parametrize("name", UART_BOARDS)
+def test_runs_stand_alone_without_semihosting(name: str) -> None:
+    """No debugger/semihosting host (QEMU without -semihosting): the start-up probe's BKPT faults,
+    the fault handler skips it, the tests log on the UART, and MicroExit halts instead of exiting."""
+    board = load_board(name)
+    elf = build_fixture(name, "pytester_pass.cc")
+    cfg = board.section("qemu")
+    argv = ["qemu-system-arm", "-M", cfg["machine"], "-display", "none", "-monitor", "none", "-nodefaults"]
+    argv += ["-serial", "null"] * int(cfg.get("serial", 0)) + ["-serial", "stdio", "-kernel", str(elf)]
+    with pytest.raises(subprocess.TimeoutExpired) as halted:
+        subprocess.run(argv, capture_output=True, timeout=3)
+    log = (halted.value.stdout or b"").decode("utf-8", "replace")
+    assert "~~~ALL TESTS PASSED~~~" in log and "HardFault" not in log, log
+
+
 @needs_arm
 @needs_qemu
 @pytest.mark.emulator

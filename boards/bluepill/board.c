@@ -22,6 +22,7 @@ void BoardInit(void) {
 #if BOARD_LOG_UART
   RCC_APB2ENR |= RCC_APB2ENR_AFIOEN | RCC_APB2ENR_IOPAEN;
   RCC_APB1ENR |= RCC_APB1ENR_USART2EN;
+  (void)RCC_APB1ENR; /* read back: the clocks are on before the first peripheral access */
   /* PA2 = USART2_TX: output 50 MHz (MODE=11), alternate push-pull (CNF=10). */
   GPIOA_CRL = (GPIOA_CRL & ~(0xFu << 8)) | (0xBu << 8);
   Stm32UsartInit(BOARD_UART_BASE, USART2_BRR_115200);

@@ -53,6 +53,9 @@ __attribute__((naked)) void HardFault_Handler(void) {
 /* The frame is only read where RAM is: after a stacking error it may point
  * below it, and a second fault inside this handler would lock the core. */
 extern uint32_t _sram, _estack;
+/* Likewise the instruction at PC is only read inside flash (a wild PC may
+ * point at memory whose read faults). */
+extern const uint16_t _sflash[], _eflash[];
 
 static char g_fault_line[160];
 
@@ -78,14 +81,17 @@ void CortexMFaultReport(uint32_t* frame, uint32_t exc_return) {
   uint32_t hfsr = CM_SCB_HFSR;
   const int frame_ok = frame >= &_sram && frame + 8 <= &_estack;
   uint32_t pc = frame_ok ? frame[6] : 0u;
-  /* A semihosting BKPT with no debugger escalates to HardFault (HFSR
-   * DEBUGEVT). Skip the 2-byte BKPT 0xAB, return -1 in r0 and stop using
-   * semihosting: the firmware keeps running on a stand-alone board. */
-  if (frame_ok && (hfsr & (1u << 31)) != 0 && *(const volatile uint16_t*)pc == 0xBEABu) {
+  /* A semihosting BKPT with nobody to service it escalates to HardFault
+   * (silicon sets HFSR DEBUGEVT; QEMU without -semihosting reports FORCED).
+   * A fault whose PC is a BKPT 0xAB can only be that: skip the 2-byte
+   * instruction, return -1 in r0 and stop using semihosting, so the firmware
+   * keeps running on a stand-alone board. */
+  const int pc_in_flash = pc >= (uint32_t)_sflash && pc + 2 <= (uint32_t)_eflash && (pc & 1u) == 0;
+  if (frame_ok && pc_in_flash && *(const volatile uint16_t*)pc == 0xBEABu) {
     g_semihosting_absent = 1;
     frame[0] = 0xFFFFFFFFu;
     frame[6] = pc + 2;
-    CM_SCB_HFSR = 1u << 31; /* write-one-to-clear */
+    CM_SCB_HFSR = hfsr; /* write-one-to-clear what was set */
     return;
   }
   char* out = g_fault_line;

@@ -26,6 +26,8 @@ void HardFault_Handler(void);
 void SysTick_Handler(void);
 void Reset_Handler(void);
 void ResetC(void) __attribute__((noreturn, used));
+typedef void (*Vector)(void);
+extern const Vector g_vector_table[];
 
 void CortexMHalt(void) {
   __asm__ volatile("cpsid i" ::: "memory");
@@ -75,6 +77,8 @@ void ResetC(void) {
   for (uint32_t* dst = &_sbss; dst < &_ebss;) {
     *dst++ = 0;
   }
+  /* Our table, even when a bootloader started us with VTOR pointing at its own. */
+  CM_SCB_VTOR = (uint32_t)(uintptr_t)g_vector_table;
   /* Integer division by zero traps (UsageFault DIVBYZERO on the HardFault
    * line) instead of silently giving 0: the host build crashes on it too. */
   CM_SCB_CCR |= 1u << 4; /* DIV_0_TRP */
@@ -94,7 +98,6 @@ void ResetC(void) {
 
 /* Exception numbers 1..15, then a few external interrupts. None are enabled;
  * anything unexpected lands in the fault reporter, which names the PC. */
-typedef void (*Vector)(void);
 __attribute__((section(".isr_vector"), used)) const Vector g_vector_table[16 + 16] = {
     (Vector)(uintptr_t)&_estack,
     Reset_Handler,

@@ -19,6 +19,7 @@ void BoardInit(void) {
 #if BOARD_LOG_UART
   RCC_AHB1ENR |= RCC_AHB1ENR_GPIOAEN;
   RCC_APB1ENR |= RCC_APB1ENR_USART2EN;
+  (void)RCC_APB1ENR; /* read back: the clocks are on before the first peripheral access */
   GPIOA_MODER = (GPIOA_MODER & ~(3u << 4)) | (2u << 4); /* PA2: alternate function */
   GPIOA_AFRL = (GPIOA_AFRL & ~(0xFu << 8)) | (7u << 8); /* AF7 = USART2_TX */
   Stm32UsartInit(BOARD_UART_BASE, USART2_BRR_115200);
