@@ -41,6 +41,11 @@ def renode_path(path: str | Path) -> str:
     return "@" + text.replace(" ", "\\ ")
 
 
+def _robot_escape(value: str) -> str:
+    """Robot Framework reads ``\\`` as an escape: double it so Renode gets its ``\\ `` path escapes."""
+    return value.replace("\\", "\\\\")
+
+
 def renode_settings(board: Board) -> dict[str, str]:
     """Validated [renode] settings of ``board``: platform, uart, cpu, log (the UART the tester watches)."""
     table = board.section("renode")
@@ -116,7 +121,7 @@ def render_robot(board: Board) -> str:
         "",
         "*** Variables ***",
         "${ELF}                        @${CURDIR}/fw.elf",
-        f"${{PLATFORM}}                   {renode_path(cfg['platform'])}",
+        f"${{PLATFORM}}                   {_robot_escape(renode_path(cfg['platform']))}",
         f"${{LOG_UART}}                   {cfg['log']}",
         f"${{TIMEOUT}}                    {int(timeout)}",
         "",

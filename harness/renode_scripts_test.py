@@ -103,3 +103,15 @@ def test_unusable_paths_rejected() -> None:
 def test_bad_tables_name_the_fix(table: dict[str, object], fix: str) -> None:
     with pytest.raises(RenodeConfigError, match=fix):
         renode_settings(_board(table))
+
+
+def test_robot_keeps_renode_path_escapes() -> None:
+    """Robot unescapes backslashes; the platform path must still reach Renode as @/my\\ dir/x.repl."""
+    from robot.utils import unescape
+
+    board = _board({"platform": "/opt/my boards/x.repl", "uart": "sysbus.usart1"})
+    line = next(x for x in render_robot(board).splitlines() if x.startswith("${PLATFORM}"))
+    raw = line.split(None, 1)[1]
+    assert unescape(raw) == renode_path("/opt/my boards/x.repl") == "@/opt/my\\ boards/x.repl"
+    resc = render_resc(board)
+    assert "machine LoadPlatformDescription @/opt/my\\ boards/x.repl" in resc.splitlines()
