@@ -103,6 +103,7 @@ def render(board: Board, out_dir: Path | None = None) -> str:
         f"BOARD_FLASH_SIZE := {flash}",
         f"BOARD_RAM_SIZE := {ram}",
         f"BOARD_STACK_SIZE := {board.stack_size}",
+        f"BOARD_LTO := {1 if board.lto else 0}",
         f"BOARD_RUN := {run}",
     ]
     return "\n".join(lines) + "\n"

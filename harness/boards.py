@@ -55,6 +55,7 @@ class Board:
     log_transports: tuple[str, ...] = ()  # "semihosting" and/or "uart"
     uart_base: int | None = None
     timeout_s: float = 60.0
+    lto: bool = False  # [build] lto: link-time optimization by default (make LTO=0/1 overrides)
 
     @property
     def is_host(self) -> bool:
@@ -150,6 +151,7 @@ def load_board(name: str) -> Board:
             log_transports=tuple(log.get("transports", [])),
             uart_base=int(uart_base) if uart_base is not None else None,
             timeout_s=float(run.get("timeout_s", 60.0)),
+            lto=bool(build.get("lto", False)),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise BoardError(f"{path}: missing or malformed field: {error}") from error
