@@ -96,10 +96,11 @@ class LogParser:
         *lines, self._pending = self._pending.split(b"\n")
         for raw in lines:
             self._line(clean_line(raw))
-        if len(self._pending) > MAX_LINE_BYTES:
-            # Garbage without newlines (wrong baud rate, binary dump) must not grow without bound.
-            raw, self._pending = self._pending, b""
-            self._line(clean_line(raw[:MAX_LINE_BYTES]))
+        while len(self._pending) > MAX_LINE_BYTES:
+            # Garbage without newlines (wrong baud rate, binary dump) must not grow without bound;
+            # cutting at fixed offsets keeps the result independent of the chunking.
+            raw, self._pending = self._pending[:MAX_LINE_BYTES], self._pending[MAX_LINE_BYTES:]
+            self._line(clean_line(raw))
 
     def _flush(self) -> None:
         if self._pending:
