@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 SIGINT = 2
 SIGTRAP = 5
 
+_STOP_RE = re.compile(rb"^[ST][0-9a-fA-F]{2}(?:$|[0-9a-zA-Z_]+:)")
+
 # Bytes that must be escaped inside binary packet data (X, vFlashWrite).
 _ESCAPED = {ord("#"), ord("$"), ord("}"), ord("*")}
 
@@ -125,6 +127,7 @@ class RspClient:
         self.packet_size = 400  # conservative until qSupported says otherwise
         self.features: dict[str, str] = {}
         self.on_console: Callable[[bytes], None] | None = None  # "O" packets: server console output
+        self.pending_stops: list[StopReply] = []  # stop replies that arrived while waiting for another answer
         try:
             self._sock = socket.create_connection((host, port), timeout=connect_timeout_s)
         except OSError as error:
@@ -233,6 +236,11 @@ class RspClient:
             if reply.startswith(b"O") and reply != b"OK" and _is_hex(reply[1:]):
                 self._console(reply[1:])
                 continue
+            if body not in ("?", b"?") and _STOP_RE.match(reply):
+                # An unsolicited stop reply (QEMU sends one when a new client pauses a running
+                # machine); keep it for wait_stop instead of taking it as this request's answer.
+                self.pending_stops.append(parse_stop_reply(reply))
+                continue
             return reply
 
     def _console(self, hex_text: bytes) -> None:
@@ -305,7 +313,9 @@ class RspClient:
             raise RspError(f"{what} failed: server replied {reply[:40]!r}")
 
     def halt_reason(self) -> StopReply:
-        return parse_stop_reply(self.request("?"))
+        reply = parse_stop_reply(self.request("?"))
+        self.pending_stops.clear()  # the answer to "?" is the current state
+        return reply
 
     def read_register(self, regno: int) -> int:
         reply = self.request(f"p{regno:x}")
@@ -351,9 +361,11 @@ class RspClient:
 
     def cont(self) -> None:
         """Resumes the target; the stop reply comes later through ``wait_stop``."""
+        self.pending_stops.clear()  # stops from before this resume are history
         self.send("c")
 
     def step(self, timeout_s: float | None = None) -> StopReply:
+        self.pending_stops.clear()
         self.send("s")
         stop = self.wait_stop(self.timeout_s if timeout_s is None else timeout_s)
         if stop is None:
@@ -366,6 +378,8 @@ class RspClient:
 
     def wait_stop(self, timeout_s: float) -> StopReply | None:
         """The next stop reply, or None if the target is still running at the deadline."""
+        if self.pending_stops:
+            return self.pending_stops.pop(0)
         deadline = time.monotonic() + max(0.0, timeout_s)
         while True:
             body = self._read_packet(deadline)

@@ -104,3 +104,14 @@ def test_real_bluepill_test_binary_over_gdb_with_uart(tmp_path: Path) -> None:
     assert run.exit_code == 0, run
     report = parse_log(run.log, run, elf, BLUEPILL)
     assert report.outcome == "passed", report.summary
+
+
+def test_board_left_running_by_another_client_is_taken_over(qemu_board: QemuBoard, hil_firmware) -> None:  # noqa: F811
+    """A UART-only firmware started and left running (serial backend), then a gdbremote run on the same board."""
+    from harness.hardware_map import load_and_go
+
+    assert load_and_go(hil_firmware("uart"), qemu_board.gdb_address) is None
+    time.sleep(0.3)  # it runs on while nobody is connected
+    run = _run(qemu_board, hil_firmware("semihost"))
+    assert (run.exit_code, run.end_reason) == (0, "exit"), run
+    assert parse_log(run.log, run).outcome == "passed"

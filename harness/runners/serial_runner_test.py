@@ -15,7 +15,7 @@ import pytest
 from harness.boards import load_board
 from harness.failure_classes import INFRA, classify_run
 from harness.gdbremote.qemu_board import free_port
-from harness.gdbremote.testfw import MACHINE, hil_firmware  # noqa: F401  (fixture)
+from harness.gdbremote.testfw import MACHINE, hil_firmware, qemu_board  # noqa: F401  (fixtures)
 from harness.log_parser import parse_log
 from harness.runners import get_runner
 from harness.runners.serial_runner import START_MARKER, SerialConfig, SerialRunner
@@ -177,3 +177,19 @@ def test_silent_device_is_infrastructure() -> None:
         os.close(master)
     assert run.end_reason == "infra-error" and "no output at all" in (run.infra_error or "")
     assert classify_run(run) == INFRA
+
+
+@pytest.mark.emulator
+def test_serial_device_of_a_hardware_map_loaded_through_gdb(qemu_board, hil_firmware) -> None:  # noqa: F811
+    """backend = "serial" with gdb = ...: flashed and started over GDB, then only the UART is read."""
+    from harness.hardware_map import Device, runner_for_device
+
+    device = Device(
+        id="emu", board="bluepill", backend="serial", serial=qemu_board.serial_url, gdb=qemu_board.gdb_address
+    )
+    runner = runner_for_device(device, BLUEPILL)
+    assert isinstance(runner, SerialRunner) and runner.starter is not None
+    for _ in range(2):  # and again: the board is re-flashed and restarted each time
+        run = runner.run(hil_firmware("uart_handshake"), BLUEPILL, 20.0)
+        assert run.log.decode().startswith(START_MARKER), run
+        assert parse_log(run.log, run).outcome == "passed"
