@@ -189,6 +189,8 @@ def run_over_gdb(
         return infra(f"{error} (GDB server {config.address})")
     except OSError as error:
         return infra(f"GDB server {config.address}: {error}")
+    except (ValueError, KeyError) as error:  # malformed answers from an unusual server
+        return infra(f"GDB server {config.address} answered something unexpected ({error}); check the server type")
     finally:
         if reader is not None:
             reader.stop()

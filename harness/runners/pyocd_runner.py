@@ -242,6 +242,10 @@ class PyocdRunner:
             )
         except (pyocd_errors.Error, SerialPortError, OSError) as error:
             return infra(f"probe/flash failure: {error}; check the SWD wiring (SWDIO, SWCLK, GND, 3.3V) and power")
+        except Exception as error:  # USB stack errors and the like: a probe problem, never a crash of the run
+            return infra(
+                f"probe failure ({type(error).__name__}: {error}); unplug and replug the probe, check udev rules"
+            )
         finally:
             if reader is not None:
                 reader.stop()
