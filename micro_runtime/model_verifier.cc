@@ -75,6 +75,12 @@ bool CheckQuantization(const tflite::Tensor* t, int index) {
                 static_cast<int>(channels), static_cast<int>(zero_point->size()));
     return false;
   }
+  // The flatbuffers verifier only checks 4-byte alignment of vectors; an
+  // int64 read from a misaligned address faults on Cortex-M (LDRD).
+  if (zero_point != nullptr && (reinterpret_cast<uintptr_t>(zero_point->data()) % 8) != 0) {
+    MicroPrintf("tensor %d ('%s') has a misaligned zero_point vector; the model is corrupt", index, TensorName(t));
+    return false;
+  }
   if (zero_point != nullptr) {
     const int64_t first = zero_point->Get(0);
     for (uint32_t c = 0; c < channels; ++c) {
@@ -156,7 +162,8 @@ bool CheckTensors(const tflite::Model* model, const uint8_t* data, const tflite:
                   TensorName(t), static_cast<unsigned>(data_bytes), static_cast<unsigned>(bytes));
       return false;
     }
-    if (constant != nullptr && (reinterpret_cast<uintptr_t>(constant) % 4) != 0 && TypeSize(type) > 1) {
+    const uintptr_t alignment = TypeSize(type) >= 8 ? 8 : (TypeSize(type) > 1 ? 4 : 1);
+    if (constant != nullptr && (reinterpret_cast<uintptr_t>(constant) % alignment) != 0) {
       MicroPrintf("tensor %d ('%s'): constant data is not aligned; keep the model bytes 16-byte aligned "
                   "(model_to_cc.py does)",
                   index, TensorName(t));
