@@ -41,6 +41,8 @@ def test_resolver_messages() -> None:
         "rebuild with a newer micro_runtime or re-convert the model",
         "Op 'CONV_2D' version 3 in the model is older than this runtime supports (versions 4-5); "
         "re-convert the model with a current converter",
+        "Op 'Atan' version 2 in the model is newer than this runtime supports (version 1); "
+        "rebuild with a newer micro_runtime or re-convert the model",
         "op resolver: full (2 ops) while adding 'MUL'; raise the N of MicroMutableOpResolver<N>",
         "op resolver: op 'ADD' is already registered; register each op once",
     ]:

@@ -118,18 +118,24 @@ const TfLiteRegistration* MicroOpResolver::Find(int32_t builtin_code, const char
     MicroSnprintf(code_text, sizeof(code_text), "%d", static_cast<int>(builtin_code));
     name = code_text;
   }
+  char range[32];
+  if (e->min_version == e->max_version) {
+    MicroSnprintf(range, sizeof(range), "version %d", e->min_version);
+  } else {
+    MicroSnprintf(range, sizeof(range), "versions %d-%d", e->min_version, e->max_version);
+  }
   if (version > e->max_version) {
     MicroPrintf(
-        "Op '%s' version %d in the model is newer than this runtime supports (versions %d-%d); "
+        "Op '%s' version %d in the model is newer than this runtime supports (%s); "
         "rebuild with a newer micro_runtime or re-convert the model",
-        name, static_cast<int>(version), e->min_version, e->max_version);
+        name, static_cast<int>(version), range);
     return nullptr;
   }
   if (version < e->min_version) {
     MicroPrintf(
-        "Op '%s' version %d in the model is older than this runtime supports (versions %d-%d); "
+        "Op '%s' version %d in the model is older than this runtime supports (%s); "
         "re-convert the model with a current converter",
-        name, static_cast<int>(version), e->min_version, e->max_version);
+        name, static_cast<int>(version), range);
     return nullptr;
   }
   return &e->registration;

@@ -474,6 +474,52 @@ class ModelBuilder:
         return b.EndObject()
 
 
+@dataclass
+class TensorSpec:
+    """One tensor of single_op_model(): data=None makes it a (non-constant) activation."""
+
+    type: str | int
+    shape: Sequence[int]
+    data: bytes | np.ndarray | None = None
+    scale: float | Sequence[float] | None = None
+    zero_point: int | Sequence[int] | None = None
+    quantized_dimension: int = 0
+    name: str = ""
+
+
+def single_op_model(op: str | int, inputs: Sequence[TensorSpec | None], outputs: Sequence[TensorSpec], *,
+                    options: dict[str, Any] | None = None, version: int = 1, custom_options: bytes | None = None,
+                    description: str = "") -> bytes:
+    """A model holding one operator: the usual shape of kernel and fuzz test models.
+
+    op: builtin name/number, or "custom:NAME" for a custom op. inputs: None marks an absent
+    optional input (-1). Non-constant inputs become the model's inputs, all outputs its outputs.
+    """
+    b = ModelBuilder(description or f"single {op} op")
+    input_ids: list[int] = []
+    model_inputs: list[int] = []
+    for i, spec in enumerate(inputs):
+        if spec is None:
+            input_ids.append(-1)
+            continue
+        index = b.add_tensor(spec.name or f"input{i}", spec.type, spec.shape, spec.data, scale=spec.scale,
+                             zero_point=spec.zero_point, quantized_dimension=spec.quantized_dimension)
+        input_ids.append(index)
+        if spec.data is None:
+            model_inputs.append(index)
+    output_ids = [b.add_tensor(spec.name or f"output{i}", spec.type, spec.shape, scale=spec.scale,
+                               zero_point=spec.zero_point, quantized_dimension=spec.quantized_dimension)
+                  for i, spec in enumerate(outputs)]
+    if isinstance(op, str) and op.startswith("custom:"):
+        b.add_custom_operator(op.removeprefix("custom:"), input_ids, output_ids,
+                              custom_options=custom_options or b"", version=version)
+    else:
+        b.add_operator(op, input_ids, output_ids, options=options, version=version)
+    b.set_inputs(model_inputs)
+    b.set_outputs(output_ids)
+    return b.build()
+
+
 def main() -> None:
     """Writes a tiny demo model (y = relu(x·w)) to the path given on the command line."""
     import sys

@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tflite_builder import BuilderError, ModelBuilder
+from tflite_builder import BuilderError, ModelBuilder, TensorSpec, single_op_model
 
 tflite = pytest.importorskip("tflite")
 
@@ -167,3 +167,27 @@ def test_bad_arguments_name_the_fix() -> None:
         b.add_operator("CONV_2D", [], [], options={"stride": 1})
     with pytest.raises(BuilderError, match="takes no builtin options"):
         b.add_operator("LOGISTIC", [], [], options={"beta": 1})
+
+
+def test_single_op_model_runs_in_tflite_micro() -> None:
+    runtime = pytest.importorskip("tflite_micro.python.tflite_micro.runtime")
+    data = single_op_model(
+        "FULLY_CONNECTED",
+        [TensorSpec("FLOAT32", [1, 2]), TensorSpec("FLOAT32", [3, 2], np.array([[1, 0], [0, 1], [1, 1]], np.float32)),
+         None],
+        [TensorSpec("FLOAT32", [1, 3])], options={"fused_activation_function": "NONE"})
+    g = read(data).Subgraphs(0)
+    assert list(g.Operators(0).InputsAsNumpy()) == [0, 1, -1]
+    assert list(g.InputsAsNumpy()) == [0] and list(g.OutputsAsNumpy()) == [2]
+    interpreter = runtime.Interpreter.from_bytes(data)
+    interpreter.set_input(np.array([[2, -5]], np.float32), 0)
+    interpreter.invoke()
+    np.testing.assert_allclose(interpreter.get_output(0), [[2, -5, -3]])
+
+
+def test_single_custom_op_model() -> None:
+    data = single_op_model("custom:Atan", [TensorSpec("FLOAT32", [4])], [TensorSpec("FLOAT32", [4])],
+                           custom_options=b"\x07")
+    model = read(data)
+    assert model.OperatorCodes(0).CustomCode() == b"Atan"
+    assert bytes(model.Subgraphs(0).Operators(0).CustomOptionsAsNumpy()) == b"\x07"
