@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "micro_runtime/all_ops_resolver.h"
 #include "micro_runtime/micro_interpreter.h"
@@ -28,18 +29,16 @@ namespace {
 // Reads a whole file into a 16-byte aligned buffer (the runtime reads model
 // buffers in place). Host tool: the heap is fine here.
 unsigned char* ReadFile(const char* path, size_t* size) {
+  struct stat info;
+  if (stat(path, &info) != 0 || !S_ISREG(info.st_mode)) Fail("not a readable file: ", path);
   FILE* file = fopen(path, "rb");
   if (file == nullptr) Fail("cannot open ", path);
-  fseek(file, 0, SEEK_END);
-  const long length = ftell(file);
-  fseek(file, 0, SEEK_SET);
-  if (length < 0) Fail("cannot read ", path);
-  unsigned char* data = static_cast<unsigned char*>(aligned_alloc(16, (static_cast<size_t>(length) + 16) & ~15u));
-  if (data == nullptr || fread(data, 1, static_cast<size_t>(length), file) != static_cast<size_t>(length)) {
-    Fail("cannot read ", path);
-  }
+  const size_t length = static_cast<size_t>(info.st_size);
+  // At least 16 bytes and a multiple of 16: aligned_alloc's contract.
+  unsigned char* data = static_cast<unsigned char*>(aligned_alloc(16, (length + 16) & ~static_cast<size_t>(15)));
+  if (data == nullptr || fread(data, 1, length, file) != length) Fail("cannot read ", path);
   fclose(file);
-  *size = static_cast<size_t>(length);
+  *size = length;
   return data;
 }
 
