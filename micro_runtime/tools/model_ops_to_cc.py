@@ -49,6 +49,10 @@ def all_ops() -> tuple[dict[int, tuple[str, str, int, int]], dict[str, tuple[str
         builtins[codes[m.group(1)]] = (m.group(1), m.group(2), int(m.group(3)), int(m.group(4)))
     customs = {m.group(1): (m.group(2), int(m.group(3)), int(m.group(4)))
                for m in re.finditer(r'AddCustom\("([^"]+)",\s*(\w+)\(\),\s*(\d+),\s*(\d+)\)', text)}
+    if not builtins:
+        # The table is read from the header's AddBuiltin(Op::X, Register_X(), min, max) lines.
+        raise ModelOpsError(f"{ALL_OPS}: found no 'AddBuiltin(Op::NAME, Register_NAME(), min, max)' lines; "
+                            "update model_ops_to_cc.py to the header's new form")
     return builtins, customs
 
 
