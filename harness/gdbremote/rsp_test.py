@@ -106,6 +106,8 @@ def test_registers_memory_breakpoints_and_interrupt(qemu_board: QemuBoard, hil_f
         # Registers: P then p.
         client.write_register(client.registers["r4"], 0x12345678)
         assert client.read_register(client.registers["r4"]) == 0x12345678
+        block = client.read_registers()  # "g": r0..r15 first, 4 bytes each, little-endian
+        assert int.from_bytes(block[16:20], "little") == 0x12345678
         # A tight loop in RAM ("b ." = 0xe7fe): run, interrupt, find PC still on it.
         client.write_memory(RAM + 0x100, bytes.fromhex("fee7"))
         client.write_register(15, RAM + 0x100)
