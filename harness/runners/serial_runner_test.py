@@ -132,7 +132,7 @@ def test_pty_device_one_deadline_for_a_chatty_device() -> None:
         thread.join(timeout=2)
         os.close(master)
     assert run.timed_out and run.end_reason == "timeout"
-    assert 0.9 <= elapsed < 2.0
+    assert 0.9 <= elapsed < 3.0  # the deadline, plus little
     assert b"tick 1\r\n" in run.log
     assert classify_run(run) == "timeout"  # it talked: a hang, not an infrastructure problem
 
