@@ -266,15 +266,49 @@ def run_host_files(model: Path, inputs: Sequence[Sequence[np.ndarray]], workdir:
     return parse_runner_log(proc.stdout)
 
 
+def run_app(elf: Path, board: str, backend: str | None = None, timeout_s: float = 60) -> int:
+    """Runs an application ELF (no test protocol, e.g. an example app): streams its log, returns its status.
+
+    Applications end with MicroExit(status), so the exit status is the verdict; a crash, timeout or
+    emulator failure returns 1 with the reason on stderr.
+    """
+    try:
+        board_info = load_board(board)
+    except BoardError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    if board_info.is_host:
+        return subprocess.run([str(elf)], timeout=timeout_s).returncode
+    from harness.runners import get_runner
+
+    name = _resolve_backend(board_info, backend)
+    runner = get_runner(name)
+    reason = runner.unavailable_reason(board_info)
+    if reason:
+        print(f"error: backend '{name}' cannot run board '{board}': {reason}", file=sys.stderr)
+        return 1
+    run = runner.run(elf, board_info, timeout_s, on_line=print)
+    if run.infra_error or run.timed_out or run.exit_code is None:
+        why = run.infra_error or ("timed out" if run.timed_out else f"ended without an exit status ({run.end_reason})")
+        print(f"error: {elf.name} on {board} ({name}): {why}", file=sys.stderr)
+        return 1
+    return run.exit_code
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run a .tflite model on a board with the generic model runner.")
-    parser.add_argument("model", type=Path)
+    parser.add_argument("model", type=Path, nargs="?")
     parser.add_argument("--board", required=True)
-    parser.add_argument("--cases", type=Path, required=True, help="cases.json with the inputs")
+    parser.add_argument("--cases", type=Path, help="cases.json with the inputs")
     parser.add_argument("--backend", default=None)
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--arena-size", type=int, default=None)
+    parser.add_argument("--app", type=Path, help="instead: run this application ELF and exit with its status")
     args = parser.parse_args(argv)
+    if args.app is not None:
+        return run_app(args.app, args.board, args.backend, args.timeout)
+    if args.model is None or args.cases is None:
+        parser.error("pass MODEL and --cases (or --app ELF)")
     try:
         result = run_model(args.model, args.board, args.cases, args.backend, args.timeout, args.arena_size)
     except RunModelError as error:

@@ -238,3 +238,18 @@ def test_several_inputs_and_outputs(tmp_path: Path) -> None:
     case = run_model(model, "host", cases)["cases"][0]
     assert [o["data"] for o in case["outputs"]] == [[[1.75, -3.0, 7.0]], [[1.75, 0.0, 6.0]]]
     assert case["output"] == [[1.75, -3.0, 7.0]]
+
+
+@pytest.mark.emulator
+@_emulated("bluepill")
+def test_run_app_returns_the_firmware_status(capsys: pytest.CaptureFixture[str]) -> None:
+    import subprocess
+
+    from harness.run_model import run_app
+
+    runtime = REPO_ROOT / "micro_runtime"
+    subprocess.run(["make", "-s", "-C", str(runtime), "TARGET=bluepill", "example_hello_world"], check=True)
+    elf = runtime / "gen" / "bluepill" / "bin" / "example_hello_world"
+    assert run_app(elf, "bluepill", backend="qemu") == 0
+    assert "x=0.000" in capsys.readouterr().out
+    assert run_app(elf, "no-such-board") == 1
