@@ -463,11 +463,21 @@ class HilRunner:
         where = self.hardware_map.path or "the hardware map"
         if not self.hardware_map.for_board(board.name):
             return f"{where} lists no device for board '{board.name}'; add a [[device]] with board = \"{board.name}\""
-        if not self._candidates(board):
+        candidates = self._candidates(board)
+        if not candidates:
             return (
                 f"every '{board.name}' device in {where} is quarantined after infrastructure errors; fix them, then "
                 f"run: harness devices clear --hardware-map {where}"
             )
+        if any(d.backend == "pyocd" or (d.backend == "serial" and d.probe) for d in candidates):
+            # A problem of this machine (pyOCD or the CMSIS pack missing), not of a board: skip with
+            # the fix instead of failing every board and quarantining them all.
+            from harness.runners.pyocd_runner import target_support_problem
+
+            target = board.section("pyocd").get("target")
+            if not target:
+                return f"board '{board.name}' has no [pyocd] target in {board.path / 'board.toml'}"
+            return target_support_problem(str(target), board.section("pyocd").get("pack"))
         return None
 
     def run(

@@ -189,3 +189,14 @@ def test_hil_runner_explains_missing_or_quarantined_boards(tmp_path: Path) -> No
     rack.quarantine("a", "probe lost")
     reason = runner.unavailable_reason(BLUEPILL)
     assert reason is not None and "harness devices clear" in reason
+
+
+def test_missing_cmsis_pack_skips_instead_of_quarantining_every_board(tmp_path: Path) -> None:
+    from pyocd.target.pack.pack_target import ManagedPacks
+
+    if any(d.part_number.lower() == "stm32f103c8" for d in ManagedPacks.get_installed_targets()):
+        pytest.skip("the STM32F1 CMSIS pack is installed on this machine")
+    rack = load_hardware_map(_write(tmp_path, RACK))
+    reason = HilRunner(rack).unavailable_reason(BLUEPILL)
+    assert reason is not None and "pyocd pack install stm32f103c8" in reason
+    assert rack.quarantined() == {}
