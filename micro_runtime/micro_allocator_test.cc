@@ -8,6 +8,7 @@
 #include "micro_runtime/models/chain_model_data.h"
 #include "micro_runtime/models/hello_float_ref_model_data.h"
 #include "micro_runtime/models/scratch_model_data.h"
+#include "micro_runtime/models/variable_model_data.h"
 #include "micro_runtime/testing/test_ops.h"
 
 namespace {
@@ -203,6 +204,28 @@ TF_LITE_MICRO_TEST(ExactRequirementHelloWorld) {
 
 TF_LITE_MICRO_TEST(ExactRequirementOnAnUnalignedArena) {
   CheckExactRequirement(g_chain_model_data, g_chain_model_data_size, g_arena + 5);
+}
+
+TF_LITE_MICRO_TEST(VariableTensorsLiveThroughoutAndStartAtZero) {
+  TestResolver resolver;
+  for (size_t i = 0; i < sizeof(g_arena); ++i) g_arena[i] = 0xEE;  // stale bytes from earlier tests
+  MicroInterpreter interpreter(g_variable_model_data, g_variable_model_data_size, resolver, g_arena, kArenaSize);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.AllocateTensors());
+  const TfLiteTensor* state = interpreter.tensor(2);
+  TF_LITE_MICRO_EXPECT(state->data.raw != nullptr);
+  if (state->data.raw == nullptr) continue;
+  bool zero = true;
+  for (int i = 0; i < 8; ++i) zero = zero && state->data.f[i] == 0.0f;
+  TF_LITE_MICRO_EXPECT(zero);
+  // The state overlaps no other tensor: it lives from the first to the last op.
+  const uint8_t* s = state->data.uint8;
+  for (int t : {0, 1, 3}) {
+    const uint8_t* other = interpreter.tensor(t)->data.uint8;
+    TF_LITE_MICRO_EXPECT(other + 16 <= s || s + 32 <= other);
+  }
+  interpreter.input(0)->data.f[0] = 1.0f;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.Invoke());
+  TF_LITE_MICRO_EXPECT_NEAR(3.0f, interpreter.output(0)->data.f[0], 1e-6f);
 }
 
 TF_LITE_MICRO_TEST(VerbosePlanningStillAllocates) {

@@ -54,6 +54,20 @@ def scratch() -> bytes:
     return b.build()
 
 
+def variable() -> bytes:
+    """x -AddOne-> a -AddOne-> y, with a variable (state) tensor s read by the second op."""
+    b = ModelBuilder("variable tensor")
+    x = b.add_tensor("x", "FLOAT32", [4])
+    a = b.add_tensor("a", "FLOAT32", [4])
+    s = b.add_tensor("s", "FLOAT32", [8], is_variable=True)
+    y = b.add_tensor("y", "FLOAT32", [4])
+    b.add_custom_operator("AddOne", [x], [a])
+    b.add_custom_operator("AddOne", [a, s], [y])
+    b.set_inputs([x])
+    b.set_outputs([y])
+    return b.build()
+
+
 def versions() -> bytes:
     """CONV_2D version 3 followed by the custom op Atan (resolver tests)."""
     b = ModelBuilder("op versions")
@@ -196,6 +210,7 @@ def models() -> dict[str, bytes]:
     result = {
         "chain": chain(),
         "scratch": scratch(),
+        "variable": variable(),
         "versions": versions(),
         "unknown_op": unknown_op(),
         "fc_external": external_buffers(),
