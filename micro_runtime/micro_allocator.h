@@ -16,8 +16,14 @@
 // already placed buffer of overlapping lifetime. A RESHAPE output shares its
 // input's buffer (same bytes, merged lifetime), so RESHAPE copies nothing.
 //
-// When the arena is too small the allocator computes the exact requirement
-// first, so the error names the arena size that would work.
+// When the arena is too small for the plan, the allocator computes the
+// exact requirement first, so the error "arena too small: needed N bytes,
+// have M" names the smallest arena size that works (N - 1 fails). When the
+// persistent allocations of init/prepare already exhaust the arena, the
+// later ops' needs are unknown and the message says "needed at least N".
+// The planner's bookkeeping (2 bytes per tensor + 16 per planned buffer)
+// temporarily uses the head region, so tiny models may need slightly more
+// than their activations.
 #ifndef MICRO_RUNTIME_MICRO_ALLOCATOR_H_
 #define MICRO_RUNTIME_MICRO_ALLOCATOR_H_
 
