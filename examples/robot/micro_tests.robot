@@ -8,6 +8,7 @@ Library           harness.robot.HarnessLibrary    board=${BOARD}    hardware_map
 *** Variables ***
 ${BOARD}          bluepill
 ${MAP}            ${EMPTY}
+${MODELS}         ${CURDIR}/../../micro_runtime/examples/hello_world/models
 
 *** Test Cases ***
 Kernel Helpers Pass On The Board
@@ -21,3 +22,9 @@ Individual Cases Are Visible
     Run Micro Test    kernel_util_test
     Case Should Have Passed    QuantizeMultiplierMatchesTflite
     Failure Class Should Be    passed
+
+A Model Gives The Reference Outputs On The Board
+    ${result}=    Run Model    ${MODELS}/hello_world_int8.tflite    ${MODELS}/hello_world_int8_cases.json
+    Should Be Equal    ${result}[board]    ${BOARD}
+    # Case 0 of the cases file: input -128 -> 4, as TFLM's reference interpreter computes.
+    Should Be Equal As Integers    ${result}[cases][0][output][0][0]    4
