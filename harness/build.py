@@ -87,6 +87,23 @@ def discover_tests(root: Path = RUNTIME_DIR) -> dict[str, Path]:
     return found
 
 
+def excluded_tests(board: Board) -> dict[str, str]:
+    """Tests the Makefile leaves out for this board (EXCLUDED_TESTS, from requirements.mk), with its note."""
+    proc = subprocess.run(
+        ["make", "-s", "--no-print-directory", "-C", str(RUNTIME_DIR), f"TARGET={board.name}",
+         f"PYTHON={sys.executable}", "print-EXCLUDED_TESTS"],
+        capture_output=True, text=True, check=False, env=dict(os.environ, PYTHONPATH=str(REPO_ROOT)),
+    )
+    if proc.returncode != 0:
+        return {}  # the build itself will report what is wrong
+    notes = {}
+    for line in proc.stderr.splitlines():
+        words = line.split()
+        if line.startswith("note: ") and len(words) > 1:
+            notes[words[1]] = line.removeprefix("note: ")
+    return {name: notes.get(name, f"{name} is not built for {board.name}") for name in proc.stdout.split()}
+
+
 def missing_tools(board: Board) -> list[str]:
     """Each tool the board's build needs but this machine lacks, with its install command."""
     problems = []
@@ -264,7 +281,7 @@ def build(
     result.duration_s = time.monotonic() - start
     if progress is not None:
         failed = [n for n, b in result.binaries.items() if b.error]
-        status = f"{len(failed)} failed ({', '.join(failed[:5])})" if failed else "all up to date"
+        status = f"{len(failed)} failed ({', '.join(failed[:5])})" if failed else "all built"
         progress(f"{board.name}: {len(names)} binaries in {result.duration_s:.1f} s, {status}")
     return result
 

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from harness.boards import Board, BoardError, available_boards, load_board
-from harness.build import BuildError, build, discover_tests, elf_path, ensure_binary
+from harness.build import BuildError, build, discover_tests, elf_path, ensure_binary, excluded_tests
 
 EXIT_CODES = {"passed": 0, "failed": 1, "crashed": 2, "timeout": 3, "infra-error": 4, "no-tests": 4}
 EXIT_USAGE = 5
@@ -75,7 +75,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     if unknown:
         _err(f"unknown test binaries: {', '.join(unknown)}; `harness build --list` shows them")
         return EXIT_USAGE
-    result = build(board, args.targets or None, jobs=args.jobs)
+    targets = args.targets
+    if not targets:  # everything, except what the Makefile says does not fit this board
+        skipped = excluded_tests(board)
+        for name, note in sorted(skipped.items()):
+            print(f"skip  {name}: {note}")
+        targets = [name for name in known if name not in skipped]
+    result = build(board, targets, jobs=args.jobs)
     failed = 0
     for name, built in sorted(result.binaries.items()):
         if built.error:

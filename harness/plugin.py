@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +29,16 @@ import pytest
 
 from harness import REPO_ROOT
 from harness.boards import Board, BoardError, available_boards, load_board
-from harness.build import GEN_DIR, RUNTIME_DIR, BinaryBuild, BuildError, build, build_program, gen_dir
+from harness.build import (
+    GEN_DIR,
+    RUNTIME_DIR,
+    BinaryBuild,
+    BuildError,
+    build,
+    build_program,
+    excluded_tests,
+    gen_dir,
+)
 from harness.dut import Dut
 from harness.runners.base import RunResult
 
@@ -96,6 +106,7 @@ class HarnessState:
     timeout_s: float | None
     wanted: dict[str, set[str]] = field(default_factory=dict)  # board -> in-tree binaries selected
     built: dict[str, dict[str, BinaryBuild]] = field(default_factory=dict)
+    excluded: dict[str, dict[str, str]] = field(default_factory=dict)  # board -> test -> Makefile's note
     build_errors: dict[str, str] = field(default_factory=dict)
     outcomes: dict[tuple[str, str], BinaryOutcome] = field(default_factory=dict)
 
@@ -143,7 +154,8 @@ class HarnessState:
             raise BuildError(self.build_errors[board.name])
         if board.name not in self.built:
             # One make call for every in-tree binary this session runs on the board.
-            names = sorted(self.wanted.get(board.name) or {binary})
+            skip = self.excluded_on(board)
+            names = sorted((self.wanted.get(board.name) or {binary}) - set(skip)) or [binary]
             try:
                 self.built[board.name] = build(board, names, progress=self.progress).binaries
             except BuildError as error:
@@ -154,6 +166,11 @@ class HarnessState:
             found = build(board, [binary], progress=self.progress).binaries[binary]
             self.built[board.name][binary] = found
         return found
+
+    def excluded_on(self, board: Board) -> dict[str, str]:
+        if board.name not in self.excluded:
+            self.excluded[board.name] = excluded_tests(board) if shutil.which("make") else {}
+        return self.excluded[board.name]
 
     # -- running --------------------------------------------------------------------------
     def outcome(self, board: Board, binary: str, source: Path) -> BinaryOutcome:
@@ -171,6 +188,10 @@ class HarnessState:
             outcome.skip = runner.unavailable_reason(board)
         except ValueError as error:  # unknown / not implemented backend
             outcome.skip = str(error)
+        if outcome.skip is None and _in_tree(source):
+            note = self.excluded_on(board).get(binary)
+            if note is not None:  # declared too big for the board (requirements.mk)
+                outcome.skip = f"does not fit: {note}"
         if outcome.skip is not None:
             return outcome
         try:
@@ -339,6 +360,8 @@ class _MicroItem(pytest.Item):
         if outcome.run is not None:
             self.user_properties.append(("binary_duration_s", round(outcome.run.duration_s, 3)))
         if outcome.skip is not None:
+            if outcome.skip.startswith("does not fit: "):
+                pytest.skip(outcome.skip)
             pytest.skip(f"{outcome.backend} cannot run {self.board.name}: {outcome.skip}")
         if outcome.build_error is not None:
             self._setup_build_error(outcome.build_error)
