@@ -178,8 +178,7 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
 
   // The planner's own bookkeeping lives where the head will go; it is read
   // completely before any tensor data is written there.
-  const size_t map_bytes = static_cast<size_t>(AlignUp(num_tensors * sizeof(uint16_t), 4));
-  const size_t plan_bytes = map_bytes + count * (sizeof(PlanItem) + 2 * sizeof(uint16_t));
+  const size_t plan_bytes = count * (sizeof(PlanItem) + 2 * sizeof(uint16_t));
   const uintptr_t tail_low = tail_top_ - persistent_used_;
   if (tail_top_ < persistent_used_ || tail_low < head_start_ || tail_low - head_start_ < plan_bytes) {
     MicroPrintf("arena too small: needed at least %u bytes, have %u (to plan %u buffers); enlarge the arena",
@@ -187,18 +186,24 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
                 static_cast<unsigned>(count));
     return kTfLiteError;
   }
-  uint16_t* item_of = reinterpret_cast<uint16_t*>(head_start_);
-  PlanItem* items = reinterpret_cast<PlanItem*>(head_start_ + map_bytes);
+  PlanItem* items = reinterpret_cast<PlanItem*>(head_start_);
   uint16_t* order = reinterpret_cast<uint16_t*>(items + count);
   uint16_t* by_offset = order + count;
 
   size_t n = 0;
   for (size_t t = 0; t < num_tensors; ++t) {
-    item_of[t] = kNone;
-    if (tensors[t].is_constant || tensors[t].bytes == 0) continue;
-    item_of[t] = static_cast<uint16_t>(n);
+    if (tensors[t].is_constant) continue;
+    // Until the plan is committed, a non-constant tensor's (still unused)
+    // data pointer holds its planner item index + 1: no separate map needed.
+    tensors[t].data.raw = nullptr;
+    if (tensors[t].bytes == 0) continue;
+    tensors[t].data.raw = reinterpret_cast<void*>(static_cast<uintptr_t>(n + 1));
     items[n++] = {static_cast<uint32_t>(tensors[t].bytes), 0, kNoOp, -1};
   }
+  auto item_of = [tensors](size_t t) -> uint16_t {
+    if (tensors[t].is_constant || tensors[t].data.raw == nullptr) return kNone;
+    return static_cast<uint16_t>(reinterpret_cast<uintptr_t>(tensors[t].data.raw) - 1);
+  };
   const size_t first_scratch = n;
   {
     int index = scratch_count_ - 1;
@@ -208,7 +213,7 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
     }
   }
   auto touch = [&](int32_t t, int op) {
-    if (t >= 0 && item_of[t] != kNone) Touch(&items[item_of[t]], op);
+    if (t >= 0 && item_of(t) != kNone) Touch(&items[item_of(t)], op);
   };
 
   // Lifetimes. Indices were checked by the model verifier.
@@ -246,13 +251,13 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
     }
     const int32_t in_tensor = op->inputs()->Get(0);
     const int32_t out_tensor = op->outputs()->Get(0);
-    if (in_tensor < 0 || in_tensor == out_tensor || item_of[in_tensor] == kNone || item_of[out_tensor] == kNone ||
+    if (in_tensor < 0 || in_tensor == out_tensor || item_of(in_tensor) == kNone || item_of(out_tensor) == kNone ||
         model_tensors->Get(static_cast<flatbuffers::uoffset_t>(in_tensor))->is_variable() ||
         model_tensors->Get(static_cast<flatbuffers::uoffset_t>(out_tensor))->is_variable()) {
       continue;
     }
-    const uint16_t out = item_of[out_tensor];
-    const uint16_t root = RootOf(items, item_of[in_tensor]);
+    const uint16_t out = item_of(out_tensor);
+    const uint16_t root = RootOf(items, item_of(in_tensor));
     if (root == out || Aliased(items[out]) || items[out].size != items[root].size) continue;
     // Never alias an item others already share (a malformed graph could).
     bool shared = false;
@@ -269,7 +274,7 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
   if (verbose_) {
     for (size_t t = 0; t < num_tensors + static_cast<size_t>(scratch_count_); ++t) {
       const bool is_tensor = t < num_tensors;
-      const size_t k = is_tensor ? item_of[t] : first_scratch + (t - num_tensors);
+      const size_t k = is_tensor ? item_of(t) : first_scratch + (t - num_tensors);
       if (k == kNone) continue;
       const PlanItem& item = items[k];
       const char* kind = is_tensor ? "tensor" : "scratch";
@@ -288,6 +293,9 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
   if (tail_low - head_start_ < head) {
     MicroPrintf("arena too small: needed %u bytes, have %u", static_cast<unsigned>(NeededFor(required_head, 0)),
                 static_cast<unsigned>(arena_size_));
+    for (size_t t = 0; t < num_tensors; ++t) {
+      if (!tensors[t].is_constant) tensors[t].data.raw = nullptr;  // drop the item tags
+    }
     return kTfLiteError;
   }
 
@@ -295,9 +303,10 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
   // intact until the last read.
   for (size_t t = 0; t < num_tensors; ++t) {
     if (tensors[t].is_constant) continue;
+    const uint16_t k = item_of(t);
     tensors[t].data.raw = nullptr;
-    if (item_of[t] == kNone) continue;
-    const PlanItem& item = items[RootOf(items, item_of[t])];
+    if (k == kNone) continue;
+    const PlanItem& item = items[RootOf(items, k)];
     if (Placeable(item)) tensors[t].data.raw = reinterpret_cast<void*>(head_start_ + item.offset);
   }
   {

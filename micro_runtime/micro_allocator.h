@@ -21,7 +21,7 @@
 // have M" names the smallest arena size that works (N - 1 fails). When the
 // persistent allocations of init/prepare already exhaust the arena, the
 // later ops' needs are unknown and the message says "needed at least N".
-// The planner's bookkeeping (2 bytes per tensor + 16 per planned buffer)
+// The planner's bookkeeping (16 bytes per planned buffer)
 // temporarily uses the head region, so tiny models may need slightly more
 // than their activations.
 #ifndef MICRO_RUNTIME_MICRO_ALLOCATOR_H_
