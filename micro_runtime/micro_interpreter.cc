@@ -278,6 +278,15 @@ TfLiteStatus MicroInterpreter::Invoke() {
   for (size_t i = 0; i < num_nodes_; ++i) {
     NodeEntry& entry = nodes_[i];
     if (entry.registration->invoke == nullptr) continue;
+    // An operator whose outputs are all empty has nothing to compute, but its
+    // loops may still walk huge zero-byte shapes (a fuzzed [1,7,8847368,0]
+    // pooling ran for minutes): skip it.
+    bool has_output = entry.node.outputs == nullptr || entry.node.outputs->size == 0;
+    for (int o = 0; !has_output && o < entry.node.outputs->size; ++o) {
+      const int t = entry.node.outputs->data[o];
+      has_output = t < 0 || context_.tensors[t].bytes > 0;
+    }
+    if (!has_output) continue;
     if (entry.registration->invoke(&context_, &entry.node) != kTfLiteOk) {
       MicroPrintf("operator %d (%s) failed to invoke", static_cast<int>(i),
                   OpName(static_cast<int>(i), name, sizeof(name)));

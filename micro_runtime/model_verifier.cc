@@ -1,5 +1,7 @@
 #include "micro_runtime/model_verifier.h"
 
+#include <float.h>
+
 #include "micro_runtime/micro_log.h"
 
 namespace micro_runtime {
@@ -93,6 +95,32 @@ bool CheckQuantization(const tflite::Tensor* t, int index) {
       }
       if (zp < INT32_MIN || zp > INT32_MAX) {
         MicroPrintf("tensor %d ('%s') has a zero point outside int32", index, TensorName(t));
+        return false;
+      }
+    }
+  }
+  // Kernels add the zero point to stored values in int32 arithmetic; one
+  // outside the element type's range overflows there (found by fuzzing).
+  int64_t zp_min = INT32_MIN;
+  int64_t zp_max = INT32_MAX;
+  const tflite::TensorType type = t->type();
+  if (type == tflite::TensorType::INT8) zp_min = -128, zp_max = 127;
+  if (type == tflite::TensorType::UINT8) zp_min = 0, zp_max = 255;
+  if (type == tflite::TensorType::INT16) zp_min = -32768, zp_max = 32767;
+  if (zero_point != nullptr && (zero_point->Get(0) < zp_min || zero_point->Get(0) > zp_max)) {
+    MicroPrintf("tensor %d ('%s') has zero point %d outside its type's range [%d, %d]; the model is corrupt", index,
+                TensorName(t), static_cast<int>(zero_point->Get(0)), static_cast<int>(zp_min),
+                static_cast<int>(zp_max));
+    return false;
+  }
+  // Requantization divides by and takes logarithms of integer tensors'
+  // scales: NaN, infinite, zero or negative ones are never valid there.
+  if (type == tflite::TensorType::INT8 || type == tflite::TensorType::UINT8 || type == tflite::TensorType::INT16) {
+    for (uint32_t c = 0; c < channels; ++c) {
+      const float s = scale->Get(c);
+      if (!(s > 0.0f && s <= FLT_MAX)) {
+        MicroPrintf("tensor %d ('%s') has quantization scale %f (channel %d); scales must be finite and positive",
+                    index, TensorName(t), static_cast<double>(s), static_cast<int>(c));
         return false;
       }
     }

@@ -20,6 +20,12 @@ void QuantizeMultiplier(double real_multiplier, int32_t* quantized_multiplier, i
     *shift = 0;
     q = 0;
   }
+  // Extreme scale ratios (corrupt models) would make callers shift by 32 or
+  // more, which is undefined; saturate to the largest representable value.
+  if (*shift > 30) {
+    *shift = 30;
+    q = INT32_MAX;
+  }
   *quantized_multiplier = static_cast<int32_t>(q);
 }
 
@@ -114,20 +120,24 @@ bool HaveSameShapes(const TfLiteTensor* a, const TfLiteTensor* b) {
   return true;
 }
 
+// 64-bit intermediates: a corrupt model's huge stride, dilation or filter
+// size must not overflow int (found by fuzzing). Results never exceed in_size
+// (out size) or are clamped to INT32_MAX (padding).
 int ComputeOutSize(TfLitePadding padding, int in_size, int filter_size, int stride, int dilation) {
   if (stride <= 0) return 0;
-  const int effective_filter = (filter_size - 1) * dilation + 1;
-  if (padding == kTfLitePaddingSame) return (in_size + stride - 1) / stride;
+  const int64_t effective_filter = (static_cast<int64_t>(filter_size) - 1) * dilation + 1;
+  if (padding == kTfLitePaddingSame) return static_cast<int>((static_cast<int64_t>(in_size) + stride - 1) / stride);
   if (in_size < effective_filter) return 0;
-  return (in_size - effective_filter + stride) / stride;
+  return static_cast<int>((in_size - effective_filter + stride) / stride);
 }
 
 int ComputePadding(int stride, int dilation, int in_size, int filter_size, int out_size, int* offset) {
-  const int effective_filter = (filter_size - 1) * dilation + 1;
-  int total = (out_size - 1) * stride + effective_filter - in_size;
+  const int64_t effective_filter = (static_cast<int64_t>(filter_size) - 1) * dilation + 1;
+  int64_t total = (static_cast<int64_t>(out_size) - 1) * stride + effective_filter - in_size;
   if (total < 0) total = 0;
-  if (offset != nullptr) *offset = total % 2;
-  return total / 2;
+  if (total > INT32_MAX) total = INT32_MAX;
+  if (offset != nullptr) *offset = static_cast<int>(total % 2);
+  return static_cast<int>(total / 2);
 }
 
 PaddingValues ComputePaddingHeightWidth(int stride_height, int stride_width, int dilation_height,

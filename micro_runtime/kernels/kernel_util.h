@@ -36,16 +36,23 @@ inline int32_t RoundingDivideByPOT(int32_t x, int exponent) {
   return (x >> exponent) + (remainder > threshold ? 1 : 0);
 }
 
+// Bound of MultiplyByQuantizedMultiplier's result. Every caller adds a zero
+// point (|zp| <= 32767) or a second such result and then clamps to an 8/16-bit
+// range, so results beyond +-2^29 only arise from corrupt scales or biases;
+// saturating them keeps those sums from overflowing int32 (found by fuzzing).
+constexpr int32_t kMaxRequantized = int32_t{1} << 29;
+
 // x * quantized_multiplier * 2^(shift - 31), rounded like TFLite's reference
 // MultiplyByQuantizedMultiplier (left shift first, then doubling high mul,
-// then rounding right shift).
+// then rounding right shift), saturated to [-kMaxRequantized, kMaxRequantized].
 inline int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t quantized_multiplier, int shift) {
   const int left_shift = shift > 0 ? shift : 0;
   const int right_shift = shift > 0 ? 0 : -shift;
-  return RoundingDivideByPOT(
+  const int32_t v = RoundingDivideByPOT(
       SaturatingRoundingDoublingHighMul(static_cast<int32_t>(static_cast<uint32_t>(x) << left_shift),
                                         quantized_multiplier),
       right_shift);
+  return v > kMaxRequantized ? kMaxRequantized : (v < -kMaxRequantized ? -kMaxRequantized : v);
 }
 
 // Float clamp bounds of a fused activation (Relu -> [0, inf), Relu6 -> [0, 6],
