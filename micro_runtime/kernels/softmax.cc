@@ -1,9 +1,11 @@
 // SOFTMAX over the last dimension: y_i = exp(beta * (x_i - max)) / sum_j(...).
 // float32, and int8 -> int8 (TFLite requires output scale 1/256, zero point
-// -128). For int8, x_i - max can only take 256 values, so prepare tabulates
-// exp(-d * input_scale * beta) for d = max - x_i in 0..255 as floats; invoke
-// is then a table sum and one multiply per element, with results within +-1
-// of TFLite's fixed-point kernel.
+// -128). For int8, invoke evaluates exp(-d * input_scale * beta) for
+// d = max - x_i twice (once for the sum, once for the output) instead of
+// keeping a 256-entry table: no arena at all (a table cost 1 KB of persistent
+// arena per node, more than the whole rest of micro_speech's op data), at
+// the price of 2 * depth expf calls; results are within +-1 of TFLite's
+// fixed-point kernel.
 #include <math.h>
 
 #include "micro_runtime/builtin_options.h"
@@ -50,13 +52,6 @@ TfLiteStatus SoftmaxPrepare(TfLiteContext* context, TfLiteNode* node) {
                 static_cast<int>(output->params.zero_point));
     return kTfLiteError;
   }
-  if (node->user_data == nullptr) {
-    node->user_data = micro_runtime::AllocateOpData(kOp, context, 256 * sizeof(float));
-  }
-  if (node->user_data == nullptr) return kTfLiteError;
-  float* table = static_cast<float*>(node->user_data);
-  const float step = input->params.scale * Beta(node);
-  for (int d = 0; d < 256; ++d) table[d] = expf(-step * static_cast<float>(d));
   return kTfLiteOk;
 }
 
@@ -74,17 +69,19 @@ void SoftmaxFloat(const float* input, float* output, int32_t rows, int32_t depth
   }
 }
 
-void SoftmaxInt8(const float* table, const int8_t* input, int8_t* output, int32_t rows,
-                 int32_t depth) {
+// exp(-step * d) for the distance d = max - x of an int8 input to its row max.
+inline float ExpOfDistance(float step, int32_t d) { return expf(-step * static_cast<float>(d)); }
+
+void SoftmaxInt8(float step, const int8_t* input, int8_t* output, int32_t rows, int32_t depth) {
   for (int32_t r = 0; r < rows; ++r, input += depth, output += depth) {
     int32_t max = input[0];
     for (int32_t i = 1; i < depth; ++i) max = input[i] > max ? input[i] : max;
     float sum = 0.0f;
-    for (int32_t i = 0; i < depth; ++i) sum += table[max - input[i]];
+    for (int32_t i = 0; i < depth; ++i) sum += ExpOfDistance(step, max - input[i]);
     // Output scale 1/256 and zero point -128: q = round(256 * p) - 128.
     const float to_output = 256.0f / sum;
     for (int32_t i = 0; i < depth; ++i) {
-      int32_t q = micro_runtime::RoundToInt32(table[max - input[i]] * to_output) - 128;
+      int32_t q = micro_runtime::RoundToInt32(ExpOfDistance(step, max - input[i]) * to_output) - 128;
       output[i] = static_cast<int8_t>(q > 127 ? 127 : q);
     }
   }
@@ -97,9 +94,7 @@ TfLiteStatus SoftmaxInvoke(TfLiteContext* context, TfLiteNode* node) {
   if (depth == 0) return kTfLiteOk;
   const int32_t rows = ElementCount(input->dims) / depth;
   if (input->type == kTfLiteInt8) {
-    if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
-    SoftmaxInt8(static_cast<const float*>(node->user_data), input->data.int8, output->data.int8,
-                rows, depth);
+    SoftmaxInt8(input->params.scale * Beta(node), input->data.int8, output->data.int8, rows, depth);
   } else {
     SoftmaxFloat(input->data.f, output->data.f, rows, depth, Beta(node));
   }
