@@ -4,6 +4,7 @@ TAGS specialization of board sources, log transport selection)."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -132,6 +133,8 @@ def test_passing_failing_and_crashing_programs(name: str) -> None:
     board = load_board(name)
     code, log = run_qemu(board, build_fixture(name, "pytester_pass.cc"))
     assert code == 0 and "~~~ALL TESTS PASSED~~~" in log, log
+    # Semihosting and the UART are merged here: the board's one default transport prints each line once.
+    assert log.count("~~~ALL TESTS PASSED~~~") == 1 and log.count("Testing AddsUp") == 1, log
     code, log = run_qemu(board, build_fixture(name, "pytester_fail.cc"))
     assert code == 1 and "~~~SOME TESTS FAILED~~~" in log, log
     code, log = run_qemu(board, build_fixture(name, "null_call_fixture.cc"))
@@ -256,3 +259,76 @@ def test_log_transport_is_selectable() -> None:
 def test_bad_log_transport_is_rejected() -> None:
     out = make("host", "LOG_TRANSPORTS=jtag", "list_tests", variant="host_log_jtag")
     assert out.returncode != 0 and "each must be one of: semihosting uart rtt semihosting-if-debugger" in out.stderr
+
+
+@needs_arm
+@needs_qemu
+@pytest.mark.emulator
+def test_semihosting_if_debugger_falls_back_to_the_uart() -> None:
+    """LOG_TRANSPORTS="semihosting-if-debugger uart": semihosting only while DHCSR.C_DEBUGEN says a
+    debugger is attached, else the UART. QEMU reports no debugger (DHCSR reads 0), so with QEMU's
+    semihosting on the log still comes from the UART, once, and none through semihosting."""
+    board = load_board("bluepill")
+    variant = "bluepill_log_semihosting-if-debugger_uart"
+    elf = build_fixture("bluepill", "pytester_pass.cc", "LOG_TRANSPORTS=semihosting-if-debugger uart", variant=variant)
+    config = (GEN / variant / "board_config.h").read_text()
+    assert "BOARD_LOG_SEMIHOSTING_IF_DEBUGGER 1" in config and "BOARD_LOG_SEMIHOSTING 0" in config
+    code, log = run_qemu(board, elf)
+    assert code == 0 and log.count("~~~ALL TESTS PASSED~~~") == 1, log
+    code, log = run_qemu(board, elf, uart=False)
+    assert code == 0 and log == ""  # the exit status still goes through semihosting
+
+
+def test_both_semihosting_kinds_are_rejected() -> None:
+    out = make("host", "LOG_TRANSPORTS=semihosting semihosting-if-debugger", "list_tests", variant="host_log_both")
+    assert out.returncode != 0 and '"semihosting-if-debugger", not both' in out.stderr
+
+
+def _symbols(elf: Path) -> set[str]:
+    out = subprocess.run(["arm-none-eabi-nm", str(elf)], capture_output=True, text=True, check=True).stdout
+    return {line.split()[-1] for line in out.splitlines() if line.strip()}
+
+
+@needs_arm
+@needs_qemu
+@pytest.mark.emulator
+def test_rtt_transport_logs_through_the_control_block(tmp_path: Path) -> None:
+    """LOG_TRANSPORTS=rtt links boards/cortex_m/rtt.cc (the SEGGER RTT control block) and DebugLog
+    writes to its up channel; the gdbremote runner finds _SEGGER_RTT and drains it while QEMU runs
+    the firmware behind its GDB stub (the UART is not connected at all)."""
+    from harness.gdbremote.qemu_board import start_qemu_board
+    from harness.log_parser import parse_log
+    from harness.runners.gdbremote_runner import GdbRemoteConfig, run_over_gdb
+
+    board = load_board("bluepill")
+    plain = build_fixture("bluepill", "pytester_pass.cc")
+    assert "_SEGGER_RTT" not in _symbols(plain)  # other builds do not carry it
+    elf = build_fixture("bluepill", "pytester_pass.cc", "LOG_TRANSPORTS=rtt", variant="bluepill_log_rtt")
+    assert "_SEGGER_RTT" in _symbols(elf)
+    assert "BOARD_LOG_RTT 1" in (GEN / "bluepill_log_rtt" / "board_config.h").read_text()
+    qemu = board.section("qemu")
+    with start_qemu_board(str(qemu["machine"]), int(qemu.get("serial", 0)), tmp_path) as emulated:
+        run = run_over_gdb(GdbRemoteConfig(emulated.gdb_address, rtt=True), elf, 60.0)
+    assert (run.exit_code, run.end_reason) == (0, "exit"), run
+    assert run.log.decode().count("~~~ALL TESTS PASSED~~~") == 1, run.log
+    assert parse_log(run.log, run).outcome == "passed"
+
+
+@needs_arm
+def test_compile_flag_changes_rebuild_the_objects() -> None:
+    """Objects depend on gen/<...>/compile_flags.txt: a board flag change (e.g. lto) recompiles
+    instead of linking stale objects. Checked with dry runs in a folder of its own."""
+    variant = "bluepill_flagprobe"
+    build_fixture("bluepill", "pytester_pass.cc", "TAGS=flagprobe", variant=variant)
+    flags_file = GEN / variant / "compile_flags.txt"
+    flags, recorded = flags_file.read_text(), flags_file.stat()
+    assert "-flto" in flags  # bluepill's [build] lto = true
+    program = ["program", f"PROGRAM_SRC={FIXTURES / 'pytester_pass.cc'}", "PROGRAM_NAME=boards_pytester_pass"]
+    same = make("bluepill", "TAGS=flagprobe", "-n", *program, variant=variant)
+    assert same.returncode == 0 and " -c " not in same.stdout, same.stdout[-2000:]
+    changed = make("bluepill", "TAGS=flagprobe", "EXTRA_CFLAGS=-DBOARDS_FLAG_PROBE=1", "-n", *program, variant=variant)
+    assert changed.returncode == 0 and "boards/cortex_m/startup.c -o" in changed.stdout, changed.stdout[-2000:]
+    # The dry run recorded the probe flag: put the real flags and their time back, so the
+    # folder's objects count as current again (next run needs no rebuild).
+    flags_file.write_text(flags)
+    os.utime(flags_file, ns=(recorded.st_atime_ns, recorded.st_mtime_ns))

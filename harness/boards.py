@@ -52,7 +52,7 @@ class Board:
     stack_size: int = 0  # bytes reserved at the top of RAM (MCU boards)
     cflags: tuple[str, ...] = ()
     cxxflags: tuple[str, ...] = ()
-    log_transports: tuple[str, ...] = ()  # "semihosting" and/or "uart"
+    log_transports: tuple[str, ...] = ()  # a subset of LOG_TRANSPORTS; one is the norm (no doubled lines)
     uart_base: int | None = None
     timeout_s: float = 60.0
     lto: bool = False  # [build] lto: link-time optimization by default (make LTO=0/1 overrides)
@@ -71,7 +71,8 @@ class Board:
         return f"{self.toolchain_prefix}{name}"
 
 
-LOG_TRANSPORTS = ("semihosting", "uart")
+# What DebugLog can write to (boards/cortex_m/log.c); docs/boards.md explains each.
+LOG_TRANSPORTS = ("semihosting", "uart", "rtt", "semihosting-if-debugger")
 DEFAULT_STACK_SIZE = 4096
 
 
@@ -91,6 +92,10 @@ def _check(board: Board, path: Path) -> None:
     unknown = [t for t in board.log_transports if t not in LOG_TRANSPORTS]
     if unknown:
         raise BoardError(f"{path}: [log] transports has unknown {unknown}; use a list of {list(LOG_TRANSPORTS)}")
+    if {"semihosting", "semihosting-if-debugger"} <= set(board.log_transports):
+        raise BoardError(
+            f'{path}: [log] transports: use "semihosting" (always) or "semihosting-if-debugger", not both'
+        )
     if board.is_host:
         return
     if board.flash is None or board.ram is None:
@@ -98,7 +103,7 @@ def _check(board: Board, path: Path) -> None:
     if board.clock_hz is None or board.clock_hz <= 0:
         raise BoardError(f"{path}: an MCU board needs [board] clock_hz = <core clock in Hz> (the tick rate)")
     if not board.log_transports:
-        raise BoardError(f'{path}: an MCU board needs [log] transports = ["semihosting"] and/or "uart"')
+        raise BoardError(f'{path}: an MCU board needs [log] transports = ["uart"] (or one of {list(LOG_TRANSPORTS)})')
     if "uart" in board.log_transports and board.uart_base is None:
         raise BoardError(f'{path}: [log] transports has "uart" but no [log] uart_base = 0x<address>')
     if board.stack_size <= 0 or board.stack_size % 8 or board.stack_size >= board.ram.size:

@@ -28,12 +28,25 @@ def test_mcu_boards_are_complete(name: str) -> None:
     assert board.flash is not None and board.ram is not None
     assert board.flash.size > 0 and board.ram.size > board.stack_size > 0
     assert board.clock_hz and board.clock_hz > 0
-    assert board.log_transports and set(board.log_transports) <= {"semihosting", "uart"}
+    assert board.log_transports and set(board.log_transports) <= set(boards.LOG_TRANSPORTS)
     assert board.section("qemu").get("machine")
     assert "qemu" in board.backends
     assert board.tool("size") == "arm-none-eabi-size"
     for source in board.sources:
         assert (boards.REPO_ROOT / source).is_file(), source
+
+
+@pytest.mark.parametrize("name", MCU_BOARDS)
+def test_mcu_boards_log_on_one_transport(name: str) -> None:
+    """Two plain transports print every line twice in a merged log (QEMU muxes semihosting and the
+    UART), so each shipped board defaults to exactly one; "semihosting-if-debugger" is exclusive by
+    design and may come with a fallback transport."""
+    plain = [t for t in load_board(name).log_transports if t != "semihosting-if-debugger"]
+    assert len(plain) == 1, plain
+
+
+def test_bluepill_links_with_lto_by_default() -> None:
+    assert load_board("bluepill").lto  # the biggest tests only fit the 64 KB with it
 
 
 def test_bluepill_has_the_real_chip_limits() -> None:
@@ -96,6 +109,12 @@ def test_good_file_loads(board_dir: Path) -> None:
     assert board.stack_size == 1024 and board.uart_base == 0x40000000 and board.clock_hz == 8_000_000
 
 
+@pytest.mark.parametrize("transports", [["rtt"], ["semihosting-if-debugger", "uart"], ["semihosting-if-debugger"]])
+def test_rtt_and_debugger_only_semihosting_are_transports(board_dir: Path, transports: list[str]) -> None:
+    _write(board_dir, GOOD.replace('["uart"]', str(transports).replace("'", '"')))
+    assert load_board("tiny").log_transports == tuple(transports)
+
+
 def test_unknown_board_lists_the_known_ones(board_dir: Path) -> None:
     _write(board_dir, GOOD)
     with pytest.raises(BoardError, match=r"unknown board 'nope'.*known boards: tiny"):
@@ -114,6 +133,10 @@ def test_unknown_board_lists_the_known_ones(board_dir: Path) -> None:
         (lambda t: t.replace("stack_size = 1024", "stack_size = 4096"), r"stack_size = 4096 must be"),
         (lambda t: t.replace("stack_size = 1024", "stack_size = 1020"), r"multiple of 8"),
         (lambda t: t.replace('transports = ["uart"]', "transports = []"), r"needs \[log\] transports"),
+        (
+            lambda t: t.replace('["uart"]', '["semihosting", "semihosting-if-debugger"]'),
+            r'use "semihosting" \(always\) or "semihosting-if-debugger", not both',
+        ),
     ],
 )
 def test_broken_files_name_the_fix(board_dir: Path, edit: Callable[[str], str], message: str) -> None:

@@ -41,8 +41,13 @@ void SemihostingWrite0(const char* s);
 void SemihostingExit(int status) __attribute__((noreturn));
 
 /* Where DebugLog goes; the transport set is fixed at build time by
- * BOARD_LOG_SEMIHOSTING / BOARD_LOG_UART (from [log] transports). */
+ * BOARD_LOG_SEMIHOSTING / _IF_DEBUGGER / UART / RTT (from [log] transports). */
 void CortexMLogWrite(const char* s);
+
+/* Debug Halting Control and Status Register: C_DEBUGEN (bit 0) is set while
+ * a debugger is connected to the core (silicon; QEMU's GDB stub does not set it). */
+#define CM_DHCSR CM_REG(0xE000EDF0u)
+static inline int CortexMDebuggerAttached(void) { return (CM_DHCSR & 1u) != 0; }
 
 /* SysTick as a 32-bit cycle counter (boards/cortex_m/systick.c). */
 void CortexMSysTickStart(void);

@@ -11,23 +11,27 @@
 #define MICRO_RTT_BUFFER_SIZE 1024
 #endif
 
+#ifdef __cplusplus
 extern "C" {
-struct MicroRttBuffer {
+#endif
+
+// typedef'd so the C board code (log.c) can use the header too.
+typedef struct MicroRttBuffer {
   const char* name;
   char* buffer;
   uint32_t size;
   volatile uint32_t write_offset;  // advanced by the target
   volatile uint32_t read_offset;   // advanced by the host
   uint32_t flags;
-};
+} MicroRttBuffer;
 
-struct MicroRttControlBlock {
+typedef struct MicroRttControlBlock {
   char id[16];  // "SEGGER RTT", written last at init so a half-built block is never found
   int32_t max_up_buffers;
   int32_t max_down_buffers;
   MicroRttBuffer up[1];
   MicroRttBuffer down[1];
-};
+} MicroRttControlBlock;
 
 // The symbol name the probes (and the harness) look for.
 extern MicroRttControlBlock _SEGGER_RTT;
@@ -37,6 +41,9 @@ void MicroRttInit(void);
 // (bounded) for the host to make room; without one, drops what does not fit.
 // Returns the number of bytes stored.
 size_t MicroRttWrite(const char* data, size_t size);
+
+#ifdef __cplusplus
 }
+#endif
 
 #endif  // BOARDS_CORTEX_M_RTT_H_
