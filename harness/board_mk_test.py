@@ -170,6 +170,24 @@ def test_runs_stand_alone_without_semihosting(name: str) -> None:
 @needs_qemu
 @pytest.mark.emulator
 @pytest.mark.parametrize("name", MCU_BOARDS)
+def test_exception_at_a_bkpt_is_not_taken_for_missing_semihosting(name: str) -> None:
+    """Only a BKPT escalation (HFSR DEBUGEVT, or FORCED with CFSR clear) at a BKPT 0xAB is skipped as
+    "no semihosting host"; an NMI taken at that BKPT (HFSR clear) is reported like any fault."""
+    elf = build_fixture(name, "nmi_at_bkpt_fixture.cc")
+    code, log = run_qemu(load_board(name), elf)
+    assert code == 3, log
+    fields = fault_fields(log)
+    assert fields["HFSR"] == 0 and fields["CFSR"] == 0, log
+    bkpt = subprocess.run(["arm-none-eabi-objdump", "-d", str(elf)], capture_output=True, text=True).stdout
+    sites = [int(line.split(":")[0], 16) for line in bkpt.splitlines() if re.search(r"\bbkpt\s+0x00ab", line)]
+    assert fields["PC"] in sites, (hex(fields["PC"]), [hex(s) for s in sites])
+    assert "never reported" not in log
+
+
+@needs_arm
+@needs_qemu
+@pytest.mark.emulator
+@pytest.mark.parametrize("name", MCU_BOARDS)
 def test_division_by_zero_traps(name: str) -> None:
     code, log = run_qemu(load_board(name), build_fixture(name, "div_by_zero_fixture.cc"))
     assert code == 3 and fault_fields(log)["CFSR"] & CFSR_DIVBYZERO, log

@@ -19,6 +19,8 @@ extern "C" {
 #define CM_SCB_CFSR CM_REG(0xE000ED28u)
 #define CM_SCB_HFSR CM_REG(0xE000ED2Cu)
 #define CM_SCB_MMFAR CM_REG(0xE000ED34u)
+#define CM_HFSR_FORCED (1u << 30)   /* a configurable fault escalated (or QEMU's BKPT without semihosting) */
+#define CM_HFSR_DEBUGEVT (1u << 31) /* a debug event (BKPT) with no debugger to halt for it */
 #define CM_SCB_BFAR CM_REG(0xE000ED38u)
 #define CM_SCB_CPACR CM_REG(0xE000ED88u)
 #define CM_SYST_CSR CM_REG(0xE000E010u)

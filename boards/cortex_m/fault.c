@@ -81,13 +81,18 @@ void CortexMFaultReport(uint32_t* frame, uint32_t exc_return) {
   uint32_t hfsr = CM_SCB_HFSR;
   const int frame_ok = frame >= &_sram && frame + 8 <= &_estack;
   uint32_t pc = frame_ok ? frame[6] : 0u;
-  /* A semihosting BKPT with nobody to service it escalates to HardFault
-   * (silicon sets HFSR DEBUGEVT; QEMU without -semihosting reports FORCED).
-   * A fault whose PC is a BKPT 0xAB can only be that: skip the 2-byte
-   * instruction, return -1 in r0 and stop using semihosting, so the firmware
-   * keeps running on a stand-alone board. */
+  uint32_t cfsr = CM_SCB_CFSR;
+  /* A semihosting BKPT with nobody to service it escalates to HardFault:
+   * silicon sets HFSR DEBUGEVT; QEMU without -semihosting reports FORCED
+   * with no configurable fault recorded (CFSR 0). If that is the cause and
+   * the stacked PC is a BKPT 0xAB, skip the 2-byte instruction, return -1 in
+   * r0 and stop using semihosting, so the firmware keeps running on a
+   * stand-alone board. Any recorded fault (e.g. an imprecise bus error that
+   * happens to be taken at a BKPT) is reported, never skipped. */
+  const int debug_escalation =
+      (hfsr & CM_HFSR_DEBUGEVT) != 0u || ((hfsr & CM_HFSR_FORCED) != 0u && cfsr == 0u);
   const int pc_in_flash = pc >= (uint32_t)_sflash && pc + 2 <= (uint32_t)_eflash && (pc & 1u) == 0;
-  if (frame_ok && pc_in_flash && *(const volatile uint16_t*)pc == 0xBEABu) {
+  if (debug_escalation && frame_ok && pc_in_flash && *(const volatile uint16_t*)pc == 0xBEABu) {
     g_semihosting_absent = 1;
     frame[0] = 0xFFFFFFFFu;
     frame[6] = pc + 2;
@@ -98,7 +103,7 @@ void CortexMFaultReport(uint32_t* frame, uint32_t exc_return) {
   out = PutHex(out, "*** HardFault: PC=", pc);
   out = PutHex(out, " LR=", frame_ok ? frame[5] : 0u);
   out = PutHex(out, " xPSR=", frame_ok ? frame[7] : 0u);
-  out = PutHex(out, " CFSR=", CM_SCB_CFSR);
+  out = PutHex(out, " CFSR=", cfsr);
   out = PutHex(out, " HFSR=", hfsr);
   out = PutHex(out, " MMFAR=", CM_SCB_MMFAR);
   out = PutHex(out, " BFAR=", CM_SCB_BFAR);
