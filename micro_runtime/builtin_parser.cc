@@ -67,6 +67,21 @@ bool Positive(const ParseContext& c, const char* field, int32_t value) {
   return true;
 }
 
+// Strides and dilations multiply row strides in the windowed kernels' int
+// pointer arithmetic; a corrupt huge factor overflowed there (found by
+// fuzzing). Real models use single or low double digits.
+constexpr int32_t kMaxWindowFactor = 1024;
+
+bool WindowFactor(const ParseContext& c, const char* field, int32_t value) {
+  if (!Positive(c, field, value)) return false;
+  if (value > kMaxWindowFactor) {
+    MicroPrintf("operator %d (%s) has %s %d; micro_runtime supports at most %d (the model is likely corrupt)",
+                c.op_index, OpName(c), field, static_cast<int>(value), static_cast<int>(kMaxWindowFactor));
+    return false;
+  }
+  return true;
+}
+
 bool ParseConv(const ParseContext& c, TfLiteConvParams* p) {
   bool ok = false;
   const auto* o = OptionsTable<tflite::Conv2DOptions>(c, BuiltinOptions::Conv2DOptions, "Conv2DOptions", &ok);
@@ -77,9 +92,9 @@ bool ParseConv(const ParseContext& c, TfLiteConvParams* p) {
   p->dilation_height_factor = o ? o->dilation_h_factor() : 1;
   return PaddingValue(c, o ? o->padding() : tflite::Padding::SAME, &p->padding) &&
          Activation(c, o ? o->fused_activation_function() : tflite::ActivationFunctionType::NONE, &p->activation) &&
-         Positive(c, "stride_w", p->stride_width) && Positive(c, "stride_h", p->stride_height) &&
-         Positive(c, "dilation_w_factor", p->dilation_width_factor) &&
-         Positive(c, "dilation_h_factor", p->dilation_height_factor);
+         WindowFactor(c, "stride_w", p->stride_width) && WindowFactor(c, "stride_h", p->stride_height) &&
+         WindowFactor(c, "dilation_w_factor", p->dilation_width_factor) &&
+         WindowFactor(c, "dilation_h_factor", p->dilation_height_factor);
 }
 
 bool ParseDepthwise(const ParseContext& c, TfLiteDepthwiseConvParams* p) {
@@ -94,9 +109,9 @@ bool ParseDepthwise(const ParseContext& c, TfLiteDepthwiseConvParams* p) {
   p->dilation_height_factor = o ? o->dilation_h_factor() : 1;
   return PaddingValue(c, o ? o->padding() : tflite::Padding::SAME, &p->padding) &&
          Activation(c, o ? o->fused_activation_function() : tflite::ActivationFunctionType::NONE, &p->activation) &&
-         Positive(c, "stride_w", p->stride_width) && Positive(c, "stride_h", p->stride_height) &&
-         Positive(c, "dilation_w_factor", p->dilation_width_factor) &&
-         Positive(c, "dilation_h_factor", p->dilation_height_factor);
+         WindowFactor(c, "stride_w", p->stride_width) && WindowFactor(c, "stride_h", p->stride_height) &&
+         WindowFactor(c, "dilation_w_factor", p->dilation_width_factor) &&
+         WindowFactor(c, "dilation_h_factor", p->dilation_height_factor);
 }
 
 bool ParsePool(const ParseContext& c, TfLitePoolParams* p) {
@@ -109,7 +124,7 @@ bool ParsePool(const ParseContext& c, TfLitePoolParams* p) {
   p->filter_height = o ? o->filter_height() : 0;
   return PaddingValue(c, o ? o->padding() : tflite::Padding::SAME, &p->padding) &&
          Activation(c, o ? o->fused_activation_function() : tflite::ActivationFunctionType::NONE, &p->activation) &&
-         Positive(c, "stride_w", p->stride_width) && Positive(c, "stride_h", p->stride_height) &&
+         WindowFactor(c, "stride_w", p->stride_width) && WindowFactor(c, "stride_h", p->stride_height) &&
          Positive(c, "filter_width", p->filter_width) && Positive(c, "filter_height", p->filter_height);
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes the fuzzer's seed corpus: the reference models plus seeded single-op models of every kernel.
 
-Usage: make_corpus.py OUT_DIR
+Usage: make_corpus.py [OUT_DIR]     (default: micro_runtime/fuzz/corpus, the committed seed corpus)
+
+Deterministic: the same generators and seeds always write the same files.
 """
 
 from __future__ import annotations
@@ -28,10 +30,10 @@ def _load(name: str, path: Path):  # tests/differential is not a package; load t
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: make_corpus.py OUT_DIR", file=sys.stderr)
+    if len(argv) > 2:
+        print("usage: make_corpus.py [OUT_DIR]", file=sys.stderr)
         return 2
-    out = Path(argv[1])
+    out = Path(argv[1]) if len(argv) == 2 else Path(__file__).resolve().parent / "corpus"
     out.mkdir(parents=True, exist_ok=True)
     for model in sorted((REPO / "micro_runtime" / "examples").glob("*/models/*.tflite")):
         shutil.copy(model, out / model.name)
@@ -41,6 +43,10 @@ def main(argv: list[str]) -> int:
             for variant in range(2):
                 generated = generator(np.random.default_rng([7, index, variant]), dtype)
                 (out / f"{op.lower()}_{dtype}_{variant}.tflite").write_bytes(generated.model)
+    # The custom Atan op has no differential generator (LiteRT lacks it): one float model by hand.
+    builder = _load("tflite_builder", REPO / "micro_runtime" / "tools" / "tflite_builder.py")
+    spec = builder.TensorSpec("FLOAT32", [1, 16])
+    (out / "atan_float32_0.tflite").write_bytes(builder.single_op_model("custom:Atan", [spec], [spec]))
     return 0
 
 

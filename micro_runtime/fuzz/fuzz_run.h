@@ -1,0 +1,28 @@
+// One fuzz iteration, shared by the libFuzzer target (model_fuzzer.cc) and
+// the mutation driver (mutate_main.cc): `data` is a .tflite model; it goes
+// through verification, AllocateTensors() (every kernel registered) and, when
+// accepted, Invoke() with input tensors filled from the last bytes of `data`.
+// Bytes appended after the flatbuffer change only the inputs, so the fuzzer
+// can mutate the model and its input data independently.
+#ifndef MICRO_RUNTIME_FUZZ_FUZZ_RUN_H_
+#define MICRO_RUNTIME_FUZZ_FUZZ_RUN_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct FuzzOutcome {
+  bool too_large;     // over kFuzzMaxModelBytes: not run
+  bool allocated;     // AllocateTensors() succeeded
+  bool invoked;       // Invoke() returned kTfLiteOk
+  size_t log_bytes;   // bytes the runtime logged during this run
+};
+
+constexpr size_t kFuzzMaxModelBytes = 256 * 1024;
+constexpr size_t kFuzzArenaBytes = 256 * 1024;
+
+FuzzOutcome FuzzRunModel(const uint8_t* data, size_t size);
+
+// Total bytes passed to DebugLog so far (fuzz_platform.cc discards the text).
+size_t FuzzLogBytes();
+
+#endif  // MICRO_RUNTIME_FUZZ_FUZZ_RUN_H_
