@@ -175,7 +175,11 @@ def measure_firmware(model: Path, board_name: str, use_qemu: bool, row: Row, fal
         # runner's default of "all free RAM".
         elf = build_runner(model, board, cases, arena_size=(arena + 15) // 16 * 16)
     row.flash, row.ram = elf_sizes(elf, board)
-    row.core_objects = core_flash_from_map(Path(str(elf) + ".map"))
+    # Link maps of LTO builds name partitions, not objects: per-object figures come from an LTO=0 build
+    # of the same runner (the board default may use LTO; then the core is a bit smaller than shown).
+    no_lto = build_runner(model, board, cases, arena_size=(arena + 15) // 16 * 16 if arena else None,
+                          make_vars={"LTO": "0"})
+    row.core_objects = core_flash_from_map(Path(str(no_lto) + ".map"))
     row.core_flash = sum(row.core_objects.values())
     row.firmware_board = board_name
 

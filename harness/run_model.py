@@ -131,16 +131,23 @@ def _does_not_fit(board: Board, output: str) -> str | None:
             "use a board with more memory, a smaller model, or a smaller ARENA_SIZE if the arena is oversized")
 
 
-def build_runner(model: Path, board: Board, cases: Path, arena_size: int | None = None) -> Path:
-    """Builds the model runner firmware for ``board``; returns the ELF path."""
+def build_runner(model: Path, board: Board, cases: Path, arena_size: int | None = None,
+                 make_vars: dict[str, str] | None = None) -> Path:
+    """Builds the model runner firmware for ``board``; returns the ELF path.
+
+    make_vars: extra make variables (e.g. {"LTO": "0"}); they may select another gen/ folder.
+    """
     # One binary per (model, cases, arena): parallel runs with different arenas must not rebuild each
     # other's binary while it runs.
     digest = hashlib.sha1(f"{model.resolve()}|{cases.resolve()}|{arena_size}".encode()).hexdigest()[:8]
     name = re.sub(r"[^0-9A-Za-z_]", "_", model.stem) + "_" + digest
-    command = ["make", "-s", "-C", str(RUNTIME), f"TARGET={board.name}", "model_runner",
+    # print-MR_BIN last: the binary's path, wherever the build variant puts gen/.
+    command = ["make", "-s", "--no-print-directory", "-C", str(RUNTIME), f"TARGET={board.name}", "model_runner",
                f"MODEL={model.resolve()}", f"CASES={cases.resolve()}", f"RUNNER_NAME={name}"]
     if arena_size is not None:
         command.append(f"ARENA_SIZE={arena_size}")
+    command += [f"{key}={value}" for key, value in (make_vars or {}).items()]
+    command.append("print-MR_BIN")
     with _build_lock(board.name):
         proc = subprocess.run(command, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -153,7 +160,11 @@ def build_runner(model: Path, board: Board, cases: Path, arena_size: int | None 
         errors = [line for line in output.splitlines() if any(k in line.lower() for k in keys)]
         detail = "\n".join((errors or output.splitlines())[-12:])
         raise RunModelError(f"building the model runner for board '{board.name}' failed:\n{detail}")
-    return RUNTIME / "gen" / board.name / "bin" / f"model_runner_{name}"
+    lines = proc.stdout.strip().splitlines()
+    elf = Path(lines[-1].strip()) if lines else Path()
+    if not elf.is_file():
+        raise RunModelError(f"the model runner build for '{board.name}' reported no binary:\n{proc.stdout[-2000:]}")
+    return elf
 
 
 def elf_sizes(elf: Path, board: Board) -> tuple[int, int]:
