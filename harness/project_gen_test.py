@@ -78,6 +78,10 @@ def test_bluepill_project_with_tags_builds_and_runs_outside_the_tree(tmp_path: P
     assert (project / "src/boards/cortex_m/dwt/ticks.c").is_file()
     assert not (project / "src/boards/cortex_m/ticks.c").exists()  # the specialized variant only
     assert (project / "memory.ld").is_file() and (project / "cortex_m.ld").is_file()
+    # bluepill links with LTO: the link map still lists the archive members pulled in, and the
+    # exported Makefile keeps the LTO compile and link flags.
+    makefile = (project / "Makefile").read_text()
+    assert "-flto" in makefile and "-flto=auto" in makefile
     size = subprocess.run(["arm-none-eabi-size", str(project / "platform_test")], capture_output=True, text=True)
     assert size.returncode == 0, size.stderr
     code, log = run_qemu(load_board("bluepill"), project / "platform_test")
