@@ -11,9 +11,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sanitizer/common_interface_defs.h>
+
 #include "micro_runtime/fuzz/fuzz_run.h"
 
 namespace {
+
+// The variant being run, written out by the sanitizers' death callback so a
+// finding can be replayed (model_fuzzer FILE) and kept in regressions/.
+const uint8_t* g_variant = nullptr;
+size_t g_variant_size = 0;
+
+void SaveVariant() {
+  const char* path = getenv("MUTATOR_CRASH_FILE");
+  if (path == nullptr) path = "model_mutator_crash.tflite";
+  FILE* f = fopen(path, "wb");
+  if (f == nullptr) return;
+  fwrite(g_variant, 1, g_variant_size, f);
+  fclose(f);
+  fprintf(stderr, "model_mutator: the failing variant is saved in %s\n", path);
+}
 
 struct Tally {
   unsigned long variants = 0;
@@ -23,6 +40,8 @@ struct Tally {
 };
 
 void Record(const uint8_t* data, size_t size, Tally* tally) {
+  g_variant = data;
+  g_variant_size = size;
   const FuzzOutcome o = FuzzRunModel(data, size);
   ++tally->variants;
   if (o.allocated) ++tally->allocated;
@@ -76,6 +95,7 @@ int main(int argc, char** argv) {
     free(model);
     return 1;
   }
+  __sanitizer_set_death_callback(SaveVariant);
   Tally tally;
   uint8_t* copy = static_cast<uint8_t*>(malloc(size));
   if (strcmp(argv[2], "truncate") == 0) {

@@ -24,11 +24,15 @@ SUMMARY = re.compile(r"variants=(\d+) allocated=(\d+) invoked=(\d+) silent_failu
 def _mutate(binaries: Path, model: Path, *args: str) -> tuple[int, int, int]:
     if not model.is_file():
         pytest.fail(f"{model} is missing; the examples' reference models belong in the repo")
+    crash_file = binaries / "artifacts" / f"mutator-{model.stem}-{'-'.join(args)}.tflite"
+    crash_file.parent.mkdir(parents=True, exist_ok=True)
+    crash_file.unlink(missing_ok=True)
     proc = subprocess.run([str(binaries / "model_mutator"), str(model), *args], capture_output=True, text=True,
                           timeout=600, env={"UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
-                                            "ASAN_OPTIONS": "detect_leaks=1"})
+                                            "ASAN_OPTIONS": "detect_leaks=1", "MUTATOR_CRASH_FILE": str(crash_file)})
     output = proc.stdout + proc.stderr
-    assert proc.returncode == 0, f"model_mutator {model.name} {' '.join(args)} failed:\n{output[-6000:]}"
+    saved = f"reproducer: {crash_file} (replay: {binaries / 'model_fuzzer'} FILE)\n" if crash_file.exists() else ""
+    assert proc.returncode == 0, f"model_mutator {model.name} {' '.join(args)} failed:\n{saved}{output[-6000:]}"
     match = SUMMARY.search(proc.stdout)
     assert match is not None, output[-2000:]
     variants, allocated, invoked, silent = (int(g) for g in match.groups())
