@@ -20,14 +20,7 @@ struct OpData {
   int32_t batches;
   int32_t input_size;
   int32_t units;
-  // int8 only.
-  int32_t input_offset;
-  int32_t output_offset;
-  int32_t act_min;
-  int32_t act_max;
-  int32_t* multipliers;  // per unit (all equal for a per-tensor filter)
-  int32_t* shifts;
-  int32_t* folded_bias;  // bias + input_offset * row sum; nullptr if not precomputable
+  Int8ChannelQuant q;  // int8 only; one channel per unit
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
@@ -35,27 +28,15 @@ void* Init(TfLiteContext* context, const char*, size_t) {
 }
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  TF_LITE_ENSURE_OK(context, CheckOpDataAndOptions(kOp, node));
   OpData* data = static_cast<OpData*>(node->user_data);
   const TfLiteFullyConnectedParams* params =
       static_cast<const TfLiteFullyConnectedParams*>(node->builtin_data);
-  if (data == nullptr) {
-    MicroPrintf("%s: out of arena memory for op data (enlarge the tensor arena)", kOp);
-    return kTfLiteError;
-  }
-  if (params == nullptr) {
-    MicroPrintf("%s: missing builtin options", kOp);
-    return kTfLiteError;
-  }
-  if (NumInputs(node) < 2 || NumInputs(node) > 3 || NumOutputs(node) != 1) {
-    MicroPrintf("%s: expects 2-3 inputs (input, filter, optional bias) and 1 output, got %d and %d",
-                kOp, NumInputs(node), NumOutputs(node));
-    return kTfLiteError;
-  }
-  const TfLiteTensor* input = GetInput(context, node, 0);
-  const TfLiteTensor* filter = GetInput(context, node, 1);
-  const TfLiteTensor* bias = NumInputs(node) == 3 ? GetInput(context, node, 2) : nullptr;
-  const TfLiteTensor* output = GetOutput(context, node, 0);
-  TF_LITE_ENSURE(context, input != nullptr && filter != nullptr && output != nullptr);
+  const TfLiteTensor* input = nullptr;
+  const TfLiteTensor* filter = nullptr;
+  const TfLiteTensor* bias = nullptr;
+  const TfLiteTensor* output = nullptr;
+  TF_LITE_ENSURE_OK(context, GetFilterOpTensors(kOp, context, node, &input, &filter, &bias, &output));
 
   if (NumDimensions(filter) != 2) {
     MicroPrintf("%s: filter must be 2-D [units, input_size], got rank %d", kOp, NumDimensions(filter));
@@ -70,86 +51,20 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteError;
   }
   data->batches = input_elements / data->input_size;
-  if (ElementCount(output->dims) != data->batches * data->units) {
+  // int64: prepare runs before the arena plan bounds the shapes (fuzzing).
+  if (ElementCount(output->dims) != static_cast<int64_t>(data->batches) * data->units) {
     MicroPrintf("%s: output has %d elements, expected batches %d x units %d", kOp,
                 static_cast<int>(ElementCount(output->dims)), static_cast<int>(data->batches),
                 static_cast<int>(data->units));
     return kTfLiteError;
   }
-  if (bias != nullptr && ElementCount(bias->dims) != data->units) {
-    MicroPrintf("%s: bias has %d elements, expected %d (one per unit)", kOp,
-                static_cast<int>(ElementCount(bias->dims)), static_cast<int>(data->units));
-    return kTfLiteError;
-  }
-  if (output->type != input->type) {
-    MicroPrintf("%s: output type %s must match input type %s", kOp, TfLiteTypeName(output->type),
-                TfLiteTypeName(input->type));
-    return kTfLiteError;
-  }
-
-  if (input->type == kTfLiteFloat32) {
-    TF_LITE_ENSURE_OK(context, EnsureType(kOp, "filter", filter, kTfLiteFloat32));
-    if (bias != nullptr) TF_LITE_ENSURE_OK(context, EnsureType(kOp, "bias", bias, kTfLiteFloat32));
-    return kTfLiteOk;
-  }
-  if (input->type != kTfLiteInt8) {
-    MicroPrintf("%s: input type %s not supported (use float32 or int8)", kOp,
-                TfLiteTypeName(input->type));
-    return kTfLiteError;
-  }
-  TF_LITE_ENSURE_OK(context, EnsureType(kOp, "filter", filter, kTfLiteInt8));
-
-  const int units = static_cast<int>(data->units);
-  data->multipliers = AllocatePersistentArray<int32_t>(context, static_cast<size_t>(units));
-  data->shifts = AllocatePersistentArray<int32_t>(context, static_cast<size_t>(units));
-  if (data->multipliers == nullptr || data->shifts == nullptr) {
-    MicroPrintf("%s: out of arena memory for %d per-unit multipliers", kOp, units);
-    return kTfLiteError;
-  }
-  const bool per_channel = filter->params.scales != nullptr && filter->params.scales->size > 1;
-  if (per_channel) {
-    TF_LITE_ENSURE_OK(context, PopulateConvolutionQuantizationParams(
-                                   kOp, input, filter, bias, output, params->activation, units, 0,
-                                   data->multipliers, data->shifts, &data->act_min, &data->act_max));
-  } else {
-    // Per-tensor: the same rounding path TFLite uses for this op.
-    if (filter->params.zero_point != 0) {
-      MicroPrintf("%s: int8 filter zero point must be 0 (symmetric weights), got %d", kOp,
-                  static_cast<int>(filter->params.zero_point));
-      return kTfLiteError;
-    }
-    if (bias != nullptr) TF_LITE_ENSURE_OK(context, EnsureType(kOp, "bias", bias, kTfLiteInt32));
-    double real = 0.0;
-    TF_LITE_ENSURE_OK(context, GetQuantizedConvolutionMultiplier(kOp, input, filter, output, &real));
-    int32_t q = 0;
-    int shift = 0;
-    QuantizeMultiplier(real, &q, &shift);
-    for (int u = 0; u < units; ++u) {
-      data->multipliers[u] = q;
-      data->shifts[u] = shift;
-    }
-    TF_LITE_ENSURE_OK(context, CalculateActivationRangeQuantized(params->activation, output,
-                                                                 &data->act_min, &data->act_max));
-  }
-  data->input_offset = -input->params.zero_point;
-  data->output_offset = output->params.zero_point;
-
-  data->folded_bias = nullptr;
-  if (filter->is_constant && (bias == nullptr || bias->is_constant)) {
-    data->folded_bias = AllocatePersistentArray<int32_t>(context, static_cast<size_t>(units));
-    if (data->folded_bias == nullptr) {
-      MicroPrintf("%s: out of arena memory for %d folded bias values", kOp, units);
-      return kTfLiteError;
-    }
-    const int8_t* w = filter->data.int8;
-    for (int u = 0; u < units; ++u) {
-      int32_t row_sum = 0;
-      for (int32_t i = 0; i < data->input_size; ++i) row_sum += w[i];
-      w += data->input_size;
-      data->folded_bias[u] = (bias != nullptr ? bias->data.i32[u] : 0) + data->input_offset * row_sum;
-    }
-  }
-  return kTfLiteOk;
+  TF_LITE_ENSURE_OK(context,
+                    CheckFilterOpTypes(kOp, input, filter, bias, output, data->units, "unit"));
+  if (input->type != kTfLiteInt8) return kTfLiteOk;
+  // Per-tensor filters use the rounding path TFLite uses for this op.
+  return PrepareInt8ChannelQuant(kOp, context, input, filter, bias, output, params->activation,
+                                 static_cast<int>(data->units), 0,
+                                 kFoldBias | kFullyConnectedRounding, &data->q);
 }
 
 TfLiteStatus EvalFloat(const OpData* data, const TfLiteFullyConnectedParams* params,
@@ -210,12 +125,6 @@ TfLiteStatus EvalFloat(const OpData* data, const TfLiteFullyConnectedParams* par
   return kTfLiteOk;
 }
 
-inline int8_t Requantize(const OpData* data, int32_t acc, int32_t u) {
-  acc = MultiplyByQuantizedMultiplier(acc, data->multipliers[u], static_cast<int>(data->shifts[u]));
-  acc += data->output_offset;
-  return static_cast<int8_t>(ClampInt32(acc, data->act_min, data->act_max));
-}
-
 TfLiteStatus EvalInt8(const OpData* data, const TfLiteTensor* input, const TfLiteTensor* filter,
                       const TfLiteTensor* bias, TfLiteTensor* output) {
   const int32_t n = data->input_size;
@@ -223,7 +132,8 @@ TfLiteStatus EvalInt8(const OpData* data, const TfLiteTensor* input, const TfLit
   const int8_t* in = input->data.int8;
   int8_t* out = output->data.int8;
   const int32_t* b = bias != nullptr ? bias->data.i32 : nullptr;
-  const int32_t* folded = data->folded_bias;
+  const Int8ChannelQuant& q = data->q;
+  const int32_t* folded = q.folded_bias;
   for (int32_t batch = 0; batch < data->batches; ++batch) {
     const int8_t* w = filter->data.int8;
     int32_t u = 0;
@@ -242,10 +152,10 @@ TfLiteStatus EvalInt8(const OpData* data, const TfLiteTensor* input, const TfLit
           d2 += x * w2[i];
           d3 += x * w3[i];
         }
-        out[u] = Requantize(data, folded[u] + d0, u);
-        out[u + 1] = Requantize(data, folded[u + 1] + d1, u + 1);
-        out[u + 2] = Requantize(data, folded[u + 2] + d2, u + 2);
-        out[u + 3] = Requantize(data, folded[u + 3] + d3, u + 3);
+        out[u] = RequantizeToInt8(q, WrappingAdd(folded[u], d0), u);
+        out[u + 1] = RequantizeToInt8(q, WrappingAdd(folded[u + 1], d1), u + 1);
+        out[u + 2] = RequantizeToInt8(q, WrappingAdd(folded[u + 2], d2), u + 2);
+        out[u + 3] = RequantizeToInt8(q, WrappingAdd(folded[u + 3], d3), u + 3);
         w += 4 * n;
       }
     }
@@ -254,7 +164,7 @@ TfLiteStatus EvalInt8(const OpData* data, const TfLiteTensor* input, const TfLit
       int32_t acc;
       if (folded != nullptr) {
         for (int32_t i = 0; i < n; ++i) dot += static_cast<int32_t>(in[i]) * w[i];
-        acc = folded[u] + dot;
+        acc = WrappingAdd(folded[u], dot);
       } else {
         // Non-constant weights: the input-offset term is computed per row here.
         int32_t row_sum = 0;
@@ -262,10 +172,10 @@ TfLiteStatus EvalInt8(const OpData* data, const TfLiteTensor* input, const TfLit
           dot += static_cast<int32_t>(in[i]) * w[i];
           row_sum += w[i];
         }
-        acc = dot + data->input_offset * row_sum + (b != nullptr ? b[u] : 0);
+        acc = WrappingAdd(dot + q.input_offset * row_sum, b != nullptr ? b[u] : 0);
       }
       w += n;
-      out[u] = Requantize(data, acc, u);
+      out[u] = RequantizeToInt8(q, acc, u);
     }
     in += n;
     out += units;
@@ -279,7 +189,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       static_cast<const TfLiteFullyConnectedParams*>(node->builtin_data);
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* filter = GetInput(context, node, 1);
-  const TfLiteTensor* bias = NumInputs(node) == 3 ? GetInput(context, node, 2) : nullptr;
+  const TfLiteTensor* bias = GetOptionalBias(context, node);
   TfLiteTensor* output = GetOutput(context, node, 0);
   switch (input->type) {
     case kTfLiteFloat32:

@@ -227,3 +227,163 @@ TfLiteStatus EnsureType(const char* op_name, const char* what, const TfLiteTenso
               TfLiteTypeName(expected));
   return kTfLiteError;
 }
+
+TfLiteStatus CheckOpDataAndOptions(const char* op_name, const TfLiteNode* node) {
+  if (node->user_data == nullptr) {
+    MicroPrintf("%s: out of arena memory for op data (enlarge the tensor arena)", op_name);
+    return kTfLiteError;
+  }
+  if (node->builtin_data == nullptr) {
+    MicroPrintf("%s: missing builtin options", op_name);
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus GetFilterOpTensors(const char* op_name, TfLiteContext* context, const TfLiteNode* node,
+                                const TfLiteTensor** input, const TfLiteTensor** filter,
+                                const TfLiteTensor** bias, const TfLiteTensor** output) {
+  if (NumInputs(node) < 2 || NumInputs(node) > 3 || NumOutputs(node) != 1) {
+    MicroPrintf("%s: expects 2-3 inputs (input, filter, optional bias) and 1 output, got %d and %d",
+                op_name, NumInputs(node), NumOutputs(node));
+    return kTfLiteError;
+  }
+  *input = GetInput(context, node, 0);
+  *filter = GetInput(context, node, 1);
+  *bias = GetOptionalBias(context, node);
+  *output = GetOutput(context, node, 0);
+  TF_LITE_ENSURE(context, *input != nullptr && *filter != nullptr && *output != nullptr);
+  return kTfLiteOk;
+}
+
+TfLiteStatus CheckFilterOpTypes(const char* op_name, const TfLiteTensor* input,
+                                const TfLiteTensor* filter, const TfLiteTensor* bias,
+                                const TfLiteTensor* output, int32_t channels,
+                                const char* channel_word) {
+  if (bias != nullptr && ElementCount(bias->dims) != channels) {
+    MicroPrintf("%s: bias has %d elements, expected %d (one per %s)", op_name,
+                static_cast<int>(ElementCount(bias->dims)), static_cast<int>(channels), channel_word);
+    return kTfLiteError;
+  }
+  if (output->type != input->type) {
+    MicroPrintf("%s: output type %s must match input type %s", op_name, TfLiteTypeName(output->type),
+                TfLiteTypeName(input->type));
+    return kTfLiteError;
+  }
+  if (input->type == kTfLiteFloat32) {
+    if (EnsureType(op_name, "filter", filter, kTfLiteFloat32) != kTfLiteOk) return kTfLiteError;
+    if (bias != nullptr) return EnsureType(op_name, "bias", bias, kTfLiteFloat32);
+    return kTfLiteOk;
+  }
+  if (input->type != kTfLiteInt8) {
+    MicroPrintf("%s: input type %s not supported (use float32 or int8)", op_name,
+                TfLiteTypeName(input->type));
+    return kTfLiteError;
+  }
+  return EnsureType(op_name, "filter", filter, kTfLiteInt8);
+}
+
+// FULLY_CONNECTED with a per-tensor filter: TFLite's rounding for that op,
+// one multiplier copied to every unit.
+static TfLiteStatus PopulateFullyConnectedPerTensor(const char* op_name, const TfLiteTensor* input,
+                                                    const TfLiteTensor* filter,
+                                                    const TfLiteTensor* bias,
+                                                    const TfLiteTensor* output,
+                                                    TfLiteFusedActivation activation, int channels,
+                                                    Int8ChannelQuant* q) {
+  if (filter->params.zero_point != 0) {
+    MicroPrintf("%s: int8 filter zero point must be 0 (symmetric weights), got %d", op_name,
+                static_cast<int>(filter->params.zero_point));
+    return kTfLiteError;
+  }
+  if (bias != nullptr && EnsureType(op_name, "bias", bias, kTfLiteInt32) != kTfLiteOk) {
+    return kTfLiteError;
+  }
+  double real = 0.0;
+  if (GetQuantizedConvolutionMultiplier(op_name, input, filter, output, &real) != kTfLiteOk) {
+    return kTfLiteError;
+  }
+  int32_t multiplier = 0;
+  int shift = 0;
+  QuantizeMultiplier(real, &multiplier, &shift);
+  for (int c = 0; c < channels; ++c) {
+    q->multipliers[c] = multiplier;
+    q->shifts[c] = shift;
+  }
+  return CalculateActivationRangeQuantized(activation, output, &q->act_min, &q->act_max);
+}
+
+TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context,
+                                     const TfLiteTensor* input, const TfLiteTensor* filter,
+                                     const TfLiteTensor* bias, const TfLiteTensor* output,
+                                     TfLiteFusedActivation activation, int channels,
+                                     int channel_dim, unsigned options, Int8ChannelQuant* q) {
+  const size_t count = static_cast<size_t>(channels);
+  q->multipliers = AllocatePersistentArray<int32_t>(context, count);
+  q->shifts = AllocatePersistentArray<int32_t>(context, count);
+  if (q->multipliers == nullptr || q->shifts == nullptr) {
+    MicroPrintf("%s: out of arena memory for %d per-channel multipliers", op_name, channels);
+    return kTfLiteError;
+  }
+  q->input_offset = -input->params.zero_point;
+  q->output_offset = output->params.zero_point;
+  const bool per_channel = filter->params.scales != nullptr && filter->params.scales->size > 1;
+  TfLiteStatus status;
+  if ((options & kFullyConnectedRounding) != 0 && !per_channel) {
+    status = PopulateFullyConnectedPerTensor(op_name, input, filter, bias, output, activation,
+                                             channels, q);
+  } else {
+    status = PopulateConvolutionQuantizationParams(op_name, input, filter, bias, output, activation,
+                                                   channels, channel_dim, q->multipliers, q->shifts,
+                                                   &q->act_min, &q->act_max);
+  }
+  if (status != kTfLiteOk) return status;
+
+  q->folded_bias = nullptr;
+  if ((options & kFoldBias) == 0 || !filter->is_constant || (bias != nullptr && !bias->is_constant)) {
+    return kTfLiteOk;
+  }
+  q->folded_bias = AllocatePersistentArray<int32_t>(context, count);
+  if (q->folded_bias == nullptr) {
+    MicroPrintf("%s: out of arena memory for %d folded bias values", op_name, channels);
+    return kTfLiteError;
+  }
+  const int32_t per_channel_count = channels > 0 ? ElementCount(filter->dims) / channels : 0;
+  const int8_t* f = filter->data.int8;
+  for (int c = 0; c < channels; ++c) {
+    int32_t sum = 0;
+    for (int32_t i = 0; i < per_channel_count; ++i) sum += f[i];
+    f += per_channel_count;
+    q->folded_bias[c] = WrappingAdd(bias != nullptr ? bias->data.i32[c] : 0, q->input_offset * sum);
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus PrepareWindowGeometry(const char* op_name, const TfLiteTensor* input,
+                                   const TfLiteTensor* output, TfLitePadding padding,
+                                   WindowGeometry* g) {
+  g->batches = SizeOfDimension(input, 0);
+  g->in_h = SizeOfDimension(input, 1);
+  g->in_w = SizeOfDimension(input, 2);
+  g->in_ch = SizeOfDimension(input, 3);
+  int out_h = 0;
+  int out_w = 0;
+  const PaddingValues pad = ComputePaddingHeightWidth(
+      g->stride_h, g->stride_w, g->dilation_h, g->dilation_w, g->in_h, g->in_w, g->filter_h,
+      g->filter_w, padding, &out_h, &out_w);
+  g->pad_h = pad.height;
+  g->pad_w = pad.width;
+  g->out_h = out_h;
+  g->out_w = out_w;
+  if (SizeOfDimension(output, 0) != g->batches || SizeOfDimension(output, 1) != out_h ||
+      SizeOfDimension(output, 2) != out_w || SizeOfDimension(output, 3) != g->out_ch) {
+    MicroPrintf("%s: output shape [%d, %d, %d, %d] does not match the computed [%d, %d, %d, %d]",
+                op_name, static_cast<int>(SizeOfDimension(output, 0)),
+                static_cast<int>(SizeOfDimension(output, 1)),
+                static_cast<int>(SizeOfDimension(output, 2)),
+                static_cast<int>(SizeOfDimension(output, 3)), static_cast<int>(g->batches), out_h,
+                out_w, static_cast<int>(g->out_ch));
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}

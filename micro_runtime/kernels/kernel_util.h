@@ -36,6 +36,14 @@ inline int32_t RoundingDivideByPOT(int32_t x, int exponent) {
   return (x >> exponent) + (remainder > threshold ? 1 : 0);
 }
 
+// a + b with two's-complement wraparound. Used where an int32 bias from the
+// model meets an accumulator: a corrupt bias near INT32_MIN/MAX must give a
+// wrong number, not undefined behaviour (found by fuzzing). Same code as a
+// plain add on Cortex-M.
+inline int32_t WrappingAdd(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+
 // Bound of MultiplyByQuantizedMultiplier's result. Every caller adds a zero
 // point (|zp| <= 32767) or a second such result and then clamps to an 8/16-bit
 // range, so results beyond +-2^29 only arise from corrupt scales or biases;
@@ -151,5 +159,123 @@ inline float ClampFloat(float v, float lo, float hi) { return v < lo ? lo : (v >
 // Returns an error with a clear message unless `t` has type `expected`.
 TfLiteStatus EnsureType(const char* op_name, const char* what, const TfLiteTensor* t,
                         TfLiteType expected);
+
+// ---- Shared by CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED ----
+
+// Checks that prepare has op data (node->user_data, from Init) and parsed
+// builtin options; logs "<op>: ..." with the fix otherwise.
+TfLiteStatus CheckOpDataAndOptions(const char* op_name, const TfLiteNode* node);
+
+// Input 0, filter 1, optional bias 2 (nullptr when the node has 2 inputs or
+// input 2 is -1) and output 0 of a node with 2-3 inputs and 1 output; logs
+// and fails on any other count or a missing tensor.
+TfLiteStatus GetFilterOpTensors(const char* op_name, TfLiteContext* context, const TfLiteNode* node,
+                                const TfLiteTensor** input, const TfLiteTensor** filter,
+                                const TfLiteTensor** bias, const TfLiteTensor** output);
+
+// Bias tensor of a filter op at invoke (prepare has checked the counts).
+inline const TfLiteTensor* GetOptionalBias(TfLiteContext* context, const TfLiteNode* node) {
+  return NumInputs(node) == 3 ? GetInput(context, node, 2) : nullptr;
+}
+
+// Checks that the bias (if any) has one element per output channel, that the
+// output type equals the input type and that filter and bias types fit it:
+// float32 input -> float32 filter and bias; int8 input -> int8 filter (the
+// int8 bias type is checked by PrepareInt8ChannelQuant). `channel_word` names
+// an output channel in the message ("output channel", "unit").
+TfLiteStatus CheckFilterOpTypes(const char* op_name, const TfLiteTensor* input,
+                                const TfLiteTensor* filter, const TfLiteTensor* bias,
+                                const TfLiteTensor* output, int32_t channels,
+                                const char* channel_word);
+
+// Prepared int8 state of a filter op with `channels` output channels.
+struct Int8ChannelQuant {
+  int32_t input_offset;   // -input zero point
+  int32_t output_offset;  // +output zero point
+  int32_t act_min;
+  int32_t act_max;
+  int32_t* multipliers;   // per output channel (all equal for a per-tensor filter)
+  int32_t* shifts;
+  int32_t* folded_bias;   // bias[c] + input_offset * sum(filter of c); nullptr if not folded
+};
+
+// Options of PrepareInt8ChannelQuant.
+enum Int8QuantOptions : unsigned {
+  // Precompute folded_bias when filter and bias are constant; the filter's
+  // values of channel c must be the c-th contiguous run of
+  // ElementCount(filter) / channels values (CONV_2D, FULLY_CONNECTED).
+  kFoldBias = 1u,
+  // A per-tensor filter scale uses FULLY_CONNECTED's multiplier rounding
+  // (GetQuantizedConvolutionMultiplier) instead of the per-channel one.
+  kFullyConnectedRounding = 2u,
+};
+
+// Allocates the per-channel arrays and fills `q`: offsets, multipliers and
+// shifts (PopulateConvolutionQuantizationParams, or the FULLY_CONNECTED
+// per-tensor path), activation range and, with kFoldBias, the folded bias.
+TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context,
+                                     const TfLiteTensor* input, const TfLiteTensor* filter,
+                                     const TfLiteTensor* bias, const TfLiteTensor* output,
+                                     TfLiteFusedActivation activation, int channels,
+                                     int channel_dim, unsigned options, Int8ChannelQuant* q);
+
+// Accumulator of output channel c -> int8 output value.
+inline int8_t RequantizeToInt8(const Int8ChannelQuant& q, int32_t acc, int c) {
+  const int32_t v =
+      MultiplyByQuantizedMultiplier(acc, q.multipliers[c], static_cast<int>(q.shifts[c])) +
+      q.output_offset;
+  return static_cast<int8_t>(ClampInt32(v, q.act_min, q.act_max));
+}
+
+// ---- Shared by the NHWC windowed ops (CONV_2D, DEPTHWISE_CONV_2D, pooling) ----
+
+struct WindowGeometry {
+  int32_t batches, in_h, in_w, in_ch;
+  int32_t out_h, out_w, out_ch;
+  int32_t filter_h, filter_w;
+  int32_t stride_h, stride_w, dilation_h, dilation_w;
+  int32_t pad_h, pad_w;
+};
+
+// The caller sets filter_h/w, stride_h/w, dilation_h/w and out_ch of `g`
+// (4-D input and output, strides/dilations >= 1 already checked); this fills
+// batches, in_h/w/ch, out_h/w and the padding and checks that the output is
+// [batches, out_h, out_w, out_ch].
+TfLiteStatus PrepareWindowGeometry(const char* op_name, const TfLiteTensor* input,
+                                   const TfLiteTensor* output, TfLitePadding padding,
+                                   WindowGeometry* g);
+
+// One output pixel of a windowed op: its valid filter taps are
+// [fy0, fy1) x [fx0, fx1) (ny x nx of them), the first of which is input
+// element `in_offset` (channel 0).
+struct WindowPos {
+  int origin_y, origin_x;
+  int fy0, fy1, fx0, fx1;
+  int ny, nx;
+  int32_t in_offset;
+};
+
+// Calls f(pos) for every output pixel in NHWC order (batch, y, x).
+template <typename F>
+inline void ForEachOutputPixel(const WindowGeometry& g, F f) {
+  const int32_t row_stride = g.in_w * g.in_ch;
+  WindowPos pos;
+  for (int b = 0; b < g.batches; ++b) {
+    const int32_t batch_offset = b * g.in_h * row_stride;
+    for (int oy = 0; oy < g.out_h; ++oy) {
+      pos.origin_y = oy * g.stride_h - g.pad_h;
+      ValidFilterRange(pos.origin_y, g.dilation_h, g.in_h, g.filter_h, &pos.fy0, &pos.fy1);
+      pos.ny = pos.fy1 > pos.fy0 ? pos.fy1 - pos.fy0 : 0;
+      const int32_t row_offset = batch_offset + (pos.origin_y + pos.fy0 * g.dilation_h) * row_stride;
+      for (int ox = 0; ox < g.out_w; ++ox) {
+        pos.origin_x = ox * g.stride_w - g.pad_w;
+        ValidFilterRange(pos.origin_x, g.dilation_w, g.in_w, g.filter_w, &pos.fx0, &pos.fx1);
+        pos.nx = pos.fx1 > pos.fx0 ? pos.fx1 - pos.fx0 : 0;
+        pos.in_offset = row_offset + (pos.origin_x + pos.fx0 * g.dilation_w) * g.in_ch;
+        f(static_cast<const WindowPos&>(pos));
+      }
+    }
+  }
+}
 
 #endif  // MICRO_RUNTIME_KERNELS_KERNEL_UTIL_H_
