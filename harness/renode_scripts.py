@@ -63,8 +63,11 @@ def renode_settings(board: Board) -> dict[str, str]:
     cpu = table.get("cpu", "sysbus.cpu")
     if not isinstance(cpu, str) or not cpu.startswith("sysbus."):
         raise RenodeConfigError(f"{where}: [renode] cpu must name the CPU peripheral, e.g. sysbus.cpu")
-    transports = board.raw.get("log", {}).get("transports", ["semihosting", "uart"])
-    log = f"{cpu}.{SEMIHOSTING_NAME}" if transports and transports[0] == "semihosting" else uart
+    # The terminal tester watches one channel: the UART when the board logs there (with
+    # "semihosting-if-debugger" Renode shows no debugger, so output goes to the UART), else semihosting.
+    transports = board.raw.get("log", {}).get("transports", ["uart"])
+    semihosting_only = "uart" not in transports and any(str(t).startswith("semihosting") for t in transports)
+    log = f"{cpu}.{SEMIHOSTING_NAME}" if semihosting_only else uart
     return {"platform": platform, "uart": uart, "cpu": cpu, "log": log}
 
 

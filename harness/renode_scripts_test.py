@@ -66,9 +66,16 @@ def test_robot_is_valid_robot_framework() -> None:
 
 @pytest.mark.parametrize(
     ("transports", "watched"),
-    [(["semihosting", "uart"], "sysbus.cpu.semihosting"), (["uart"], "sysbus.usart1"), ([], "sysbus.usart1")],
+    [
+        (["semihosting", "uart"], "sysbus.usart1"),
+        (["uart"], "sysbus.usart1"),
+        ([], "sysbus.usart1"),
+        (["semihosting"], "sysbus.cpu.semihosting"),
+        (["semihosting-if-debugger"], "sysbus.cpu.semihosting"),
+        (["semihosting-if-debugger", "uart"], "sysbus.usart1"),
+    ],
 )
-def test_robot_watches_the_first_log_transport(transports: list[str], watched: str) -> None:
+def test_robot_watches_the_log_transport(transports: list[str], watched: str) -> None:
     board = _board({"platform": "platforms/cpus/stm32f103.repl", "uart": "sysbus.usart1"}, log=transports)
     assert renode_settings(board)["log"] == watched
     assert f"${{LOG_UART}}                   {watched}" in render_robot(board)

@@ -73,16 +73,23 @@ class Runner(Protocol):
 
 
 def captured_transports(board: Board) -> tuple[str, ...]:
-    """Which of the board's log transports a runner should merge into the log.
+    """Which output channels ("semihosting", "uart") an emulator runner merges into the log.
 
-    A board logging to both semihosting and the UART mirrors every string to each
-    (boards/cortex_m/log.c), so capturing both would double every line: take only
-    semihosting then (synchronous, never drops bytes). Without a [log] table, both.
+    Plain "semihosting" + "uart" mirror every string to both (boards/cortex_m/log.c), so
+    capturing both would double every line: take semihosting only then (synchronous,
+    never drops bytes). "semihosting-if-debugger" writes to semihosting *instead of* the
+    others, so it is captured alongside the UART. "rtt" needs a probe; emulators skip it.
+    Without a [log] table (or nothing capturable), both.
     """
-    transports = tuple(board.raw.get("log", {}).get("transports", ("semihosting", "uart")))
-    if "semihosting" in transports and "uart" in transports and board.raw.get("log"):
+    transports = tuple(board.raw.get("log", {}).get("transports", ()))
+    if "semihosting" in transports and "uart" in transports:
         return ("semihosting",)
-    return transports or ("semihosting", "uart")
+    captured = []
+    if any(t.startswith("semihosting") for t in transports):
+        captured.append("semihosting")
+    if "uart" in transports:
+        captured.append("uart")
+    return tuple(captured) or ("semihosting", "uart")
 
 
 class EndDetector:
