@@ -158,8 +158,9 @@ def build_runner(model: Path, board: Board, cases: Path, arena_size: int | None 
         # The compiler's/linker's reasons (undefined reference, error: ...) are the useful part.
         keys = ("error", "undefined reference", "multiple definition", "no such file")
         errors = [line for line in output.splitlines() if any(k in line.lower() for k in keys)]
-        detail = "\n".join((errors or output.splitlines())[-12:])
-        raise RunModelError(f"building the model runner for board '{board.name}' failed:\n{detail}")
+        detail = "\n".join((errors or output.splitlines())[-12:]) or "(make printed nothing)"
+        raise RunModelError(f"building the model runner for board '{board.name}' failed "
+                            f"(make exit {proc.returncode}):\n{detail}")
     lines = proc.stdout.strip().splitlines()
     elf = Path(lines[-1].strip()) if lines else Path()
     if not elf.is_file():
