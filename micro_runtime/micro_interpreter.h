@@ -32,7 +32,7 @@
 #include "micro_runtime/common.h"
 #include "micro_runtime/micro_allocator.h"
 #include "micro_runtime/micro_op_resolver.h"
-#include "micro_runtime/schema/schema_generated.h"
+#include "micro_runtime/schema/tflite_schema.h"
 
 class MicroInterpreter {
  public:

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "micro_runtime/common.h"
-#include "micro_runtime/schema/schema_generated.h"
+#include "micro_runtime/schema/tflite_schema.h"
 
 // Name of a builtin op code ("CONV_2D"), or nullptr for codes this runtime
 // has no name for.

@@ -15,6 +15,222 @@ const char* TensorName(const tflite::Tensor* t) {
 
 bool ExternalBuffer(const tflite::Buffer* b) { return b->offset() > 1 && b->size() > 0; }
 
+// ---- Structure: flatbuffers::Verifier over the fields the runtime reads ----
+//
+// flatc's generated Verify() functions check every field of every table and
+// inline the checks per field: about 2.5 KB of Cortex-M code. The runtime
+// reads fields only through their table's vtable, so a field it never reads
+// needs no check; the ones it does read are listed below and checked by one
+// loop with the same flatbuffers::Verifier calls (bounds, alignment, offsets,
+// strings, vector sizes, depth and table-count limits).
+
+// What a field holds, and so how it is checked.
+enum FieldKind : uint8_t {
+  kU8,       // 1-byte scalar
+  kU32,      // 4-byte scalar (int, uint, float)
+  kU64,      // 8-byte scalar
+  kString,
+  kBytes,    // vector of 1-byte scalars
+  kWords,    // vector of 4-byte scalars
+  kLongs,    // vector of 8-byte scalars
+  kTable,    // sub-table of type `table`
+  kTables,   // vector of tables of type `table`
+  kOptions,  // the Operator.builtin_options union; its type field comes first
+};
+
+// Tables of the schema subset; tables whose read fields have the same layout
+// share one entry.
+enum TableId : uint8_t {
+  kModelT,
+  kOperatorCodeT,
+  kSubGraphT,
+  kTensorT,
+  kQuantizationT,
+  kOperatorT,
+  kBufferT,
+  kConvT,
+  kDepthwiseT,
+  kPoolT,
+  kFullyConnectedT,
+  kOneByteT,   // AddOptions, MulOptions: fused_activation_function
+  kFourByteT,  // SoftmaxOptions: beta
+  kReshapeT,
+};
+
+struct FieldSpec {
+  uint8_t vtable_offset;  // the generated VT_ constant; 0 ends a table's list
+  uint8_t kind;
+  uint8_t table;
+};
+
+// One list per table, in TableId order, each ended by a {0} entry.
+constexpr FieldSpec kFields[] = {
+    // Model (description, metadata_buffer and metadata are never read)
+    {tflite::Model::VT_VERSION, kU32, 0},
+    {tflite::Model::VT_OPERATOR_CODES, kTables, kOperatorCodeT},
+    {tflite::Model::VT_SUBGRAPHS, kTables, kSubGraphT},
+    {tflite::Model::VT_BUFFERS, kTables, kBufferT},
+    {0, 0, 0},
+    // OperatorCode
+    {tflite::OperatorCode::VT_DEPRECATED_BUILTIN_CODE, kU8, 0},
+    {tflite::OperatorCode::VT_CUSTOM_CODE, kString, 0},
+    {tflite::OperatorCode::VT_VERSION, kU32, 0},
+    {tflite::OperatorCode::VT_BUILTIN_CODE, kU32, 0},
+    {0, 0, 0},
+    // SubGraph (name is never read)
+    {tflite::SubGraph::VT_TENSORS, kTables, kTensorT},
+    {tflite::SubGraph::VT_INPUTS, kWords, 0},
+    {tflite::SubGraph::VT_OUTPUTS, kWords, 0},
+    {tflite::SubGraph::VT_OPERATORS, kTables, kOperatorT},
+    {0, 0, 0},
+    // Tensor
+    {tflite::Tensor::VT_SHAPE, kWords, 0},
+    {tflite::Tensor::VT_TYPE, kU8, 0},
+    {tflite::Tensor::VT_BUFFER, kU32, 0},
+    {tflite::Tensor::VT_NAME, kString, 0},
+    {tflite::Tensor::VT_QUANTIZATION, kTable, kQuantizationT},
+    {tflite::Tensor::VT_IS_VARIABLE, kU8, 0},
+    {0, 0, 0},
+    // QuantizationParameters (min/max are never read; a details table is
+    // rejected by its type before anything reads it)
+    {tflite::QuantizationParameters::VT_SCALE, kWords, 0},
+    {tflite::QuantizationParameters::VT_ZERO_POINT, kLongs, 0},
+    {tflite::QuantizationParameters::VT_DETAILS_TYPE, kU8, 0},
+    {tflite::QuantizationParameters::VT_QUANTIZED_DIMENSION, kU32, 0},
+    {0, 0, 0},
+    // Operator
+    {tflite::Operator::VT_OPCODE_INDEX, kU32, 0},
+    {tflite::Operator::VT_INPUTS, kWords, 0},
+    {tflite::Operator::VT_OUTPUTS, kWords, 0},
+    {tflite::Operator::VT_BUILTIN_OPTIONS_TYPE, kU8, 0},
+    {tflite::Operator::VT_BUILTIN_OPTIONS, kOptions, 0},
+    {tflite::Operator::VT_CUSTOM_OPTIONS, kBytes, 0},
+    {tflite::Operator::VT_LARGE_CUSTOM_OPTIONS_SIZE, kU64, 0},
+    {0, 0, 0},
+    // Buffer
+    {tflite::Buffer::VT_DATA, kBytes, 0},
+    {tflite::Buffer::VT_OFFSET, kU64, 0},
+    {tflite::Buffer::VT_SIZE, kU64, 0},
+    {0, 0, 0},
+    // Conv2DOptions
+    {tflite::Conv2DOptions::VT_PADDING, kU8, 0},
+    {tflite::Conv2DOptions::VT_STRIDE_W, kU32, 0},
+    {tflite::Conv2DOptions::VT_STRIDE_H, kU32, 0},
+    {tflite::Conv2DOptions::VT_FUSED_ACTIVATION_FUNCTION, kU8, 0},
+    {tflite::Conv2DOptions::VT_DILATION_W_FACTOR, kU32, 0},
+    {tflite::Conv2DOptions::VT_DILATION_H_FACTOR, kU32, 0},
+    {0, 0, 0},
+    // DepthwiseConv2DOptions
+    {tflite::DepthwiseConv2DOptions::VT_PADDING, kU8, 0},
+    {tflite::DepthwiseConv2DOptions::VT_STRIDE_W, kU32, 0},
+    {tflite::DepthwiseConv2DOptions::VT_STRIDE_H, kU32, 0},
+    {tflite::DepthwiseConv2DOptions::VT_DEPTH_MULTIPLIER, kU32, 0},
+    {tflite::DepthwiseConv2DOptions::VT_FUSED_ACTIVATION_FUNCTION, kU8, 0},
+    {tflite::DepthwiseConv2DOptions::VT_DILATION_W_FACTOR, kU32, 0},
+    {tflite::DepthwiseConv2DOptions::VT_DILATION_H_FACTOR, kU32, 0},
+    {0, 0, 0},
+    // Pool2DOptions
+    {tflite::Pool2DOptions::VT_PADDING, kU8, 0},
+    {tflite::Pool2DOptions::VT_STRIDE_W, kU32, 0},
+    {tflite::Pool2DOptions::VT_STRIDE_H, kU32, 0},
+    {tflite::Pool2DOptions::VT_FILTER_WIDTH, kU32, 0},
+    {tflite::Pool2DOptions::VT_FILTER_HEIGHT, kU32, 0},
+    {tflite::Pool2DOptions::VT_FUSED_ACTIVATION_FUNCTION, kU8, 0},
+    {0, 0, 0},
+    // FullyConnectedOptions
+    {tflite::FullyConnectedOptions::VT_FUSED_ACTIVATION_FUNCTION, kU8, 0},
+    {tflite::FullyConnectedOptions::VT_WEIGHTS_FORMAT, kU8, 0},
+    {tflite::FullyConnectedOptions::VT_KEEP_NUM_DIMS, kU8, 0},
+    {0, 0, 0},
+    // AddOptions, MulOptions
+    {tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION, kU8, 0},
+    {0, 0, 0},
+    // SoftmaxOptions
+    {tflite::SoftmaxOptions::VT_BETA, kU32, 0},
+    {0, 0, 0},
+    // ReshapeOptions
+    {tflite::ReshapeOptions::VT_NEW_SHAPE, kWords, 0},
+    {0, 0, 0},
+};
+
+static_assert(static_cast<int>(tflite::MulOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
+                  static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION),
+              "AddOptions and MulOptions share a field list");
+static_assert(tflite::Operator::VT_BUILTIN_OPTIONS_TYPE + 2 == tflite::Operator::VT_BUILTIN_OPTIONS,
+              "a union's type field sits just before its value");
+
+// The builtin_options union members the options parser reads; any other
+// member is never read (the parser rejects it), so it needs no check.
+constexpr uint8_t kOptionTables[][2] = {
+    {static_cast<uint8_t>(tflite::BuiltinOptions::Conv2DOptions), kConvT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::DepthwiseConv2DOptions), kDepthwiseT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::Pool2DOptions), kPoolT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::FullyConnectedOptions), kFullyConnectedT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::SoftmaxOptions), kFourByteT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::AddOptions), kOneByteT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::MulOptions), kOneByteT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::ReshapeOptions), kReshapeT},
+};
+
+bool VerifyTableAt(flatbuffers::Verifier& v, const uint8_t* table, uint8_t id);
+
+bool VerifyFieldOf(flatbuffers::Verifier& v, const uint8_t* base, const FieldSpec& f) {
+  const auto* table = reinterpret_cast<const flatbuffers::Table*>(base);
+  const flatbuffers::voffset_t at = table->GetOptionalFieldOffset(f.vtable_offset);
+  if (at == 0) return true;  // absent: readers get the default
+  if (f.kind <= kU64) {
+    const size_t bytes = f.kind == kU8 ? 1 : (f.kind == kU32 ? 4 : 8);
+    return v.VerifyFieldStruct(base, at, bytes, bytes);
+  }
+  if (v.VerifyOffset(base, at) == 0) return false;
+  const uint8_t* target = base + at + flatbuffers::ReadScalar<flatbuffers::uoffset_t>(base + at);
+  switch (f.kind) {
+    case kString:
+      return v.VerifyString(reinterpret_cast<const flatbuffers::String*>(target));
+    case kBytes:
+      return v.VerifyVectorOrString(target, 1);
+    case kWords:
+      return v.VerifyVectorOrString(target, 4);
+    case kLongs:
+      return v.VerifyVectorOrString(target, 8);
+    case kTable:
+      return VerifyTableAt(v, target, f.table);
+    case kTables: {
+      if (!v.VerifyVectorOrString(target, 4)) return false;
+      const flatbuffers::uoffset_t count = flatbuffers::ReadScalar<flatbuffers::uoffset_t>(target);
+      for (flatbuffers::uoffset_t i = 0; i < count; ++i) {
+        const uint8_t* element = target + 4 + 4 * static_cast<size_t>(i);
+        if (!VerifyTableAt(v, element + flatbuffers::ReadScalar<flatbuffers::uoffset_t>(element), f.table)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    default: {  // kOptions; the type field before it is already verified
+      const uint8_t type = table->GetField<uint8_t>(static_cast<flatbuffers::voffset_t>(f.vtable_offset - 2), 0);
+      for (const auto& member : kOptionTables) {
+        if (member[0] == type) return VerifyTableAt(v, target, member[1]);
+      }
+      return true;
+    }
+  }
+}
+
+bool VerifyTableAt(flatbuffers::Verifier& v, const uint8_t* table, uint8_t id) {
+  if (!v.VerifyTableStart(table)) return false;
+  const FieldSpec* f = kFields;
+  for (; id > 0; --id) {
+    while (f->vtable_offset != 0) ++f;
+    ++f;
+  }
+  for (; f->vtable_offset != 0; ++f) {
+    if (!VerifyFieldOf(v, table, *f)) return false;
+  }
+  return v.EndTable();
+}
+
+// ---- Semantics ----
+
 bool CheckBuffers(const tflite::Model* model, size_t size) {
   const auto* buffers = model->buffers();
   if (buffers == nullptr) return true;
@@ -328,7 +544,8 @@ const tflite::Model* VerifyModel(const uint8_t* data, size_t size) {
   // past the flatbuffer size limit; the flatbuffer itself must lie below it.
   const size_t verify_size = size < FLATBUFFERS_MAX_BUFFER_SIZE ? size : FLATBUFFERS_MAX_BUFFER_SIZE - 1;
   flatbuffers::Verifier verifier(data, verify_size);
-  if (!tflite::VerifyModelBuffer(verifier)) {
+  const flatbuffers::uoffset_t root = verifier.VerifyOffset(0);
+  if (root == 0 || !VerifyTableAt(verifier, data + root, kModelT)) {
     MicroPrintf("model flatbuffer is corrupt or truncated (%u bytes failed verification); re-export the model "
                 "and check that the whole file was copied",
                 static_cast<unsigned>(size));

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "micro_runtime/common.h"
-#include "micro_runtime/schema/schema_generated.h"
+#include "micro_runtime/schema/tflite_schema.h"
 
 namespace micro_runtime {
 
