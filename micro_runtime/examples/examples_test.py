@@ -51,8 +51,9 @@ def test_hello_world_app_traces_a_sine(board: str) -> None:
     assert ys.index(max(ys)) < ys.index(min(ys))
 
 
-def test_micro_speech_app_hears_yes_then_no() -> None:
-    status, lines = _run(_build("micro_speech", "host"), "host")
+@pytest.mark.parametrize("board", _boards())
+def test_micro_speech_app_hears_yes_then_no(board: str) -> None:
+    status, lines = _run(_build("micro_speech", board), board)
     assert status == 0, "\n".join(lines)
     heard = [line.split()[1] for line in lines if line.startswith("Heard ")]
     assert heard == ["yes", "no"], lines
