@@ -10,8 +10,7 @@
 namespace {
 
 struct OpData {
-  int32_t batches, in_h, in_w, channels, out_h, out_w;
-  int32_t pad_h, pad_w;
+  WindowGeometry g;
   int32_t act_min, act_max;  // int8 only
 };
 
@@ -20,16 +19,9 @@ void* Init(TfLiteContext* context, const char*, size_t) {
 }
 
 TfLiteStatus PreparePool(const char* op, TfLiteContext* context, TfLiteNode* node) {
+  TF_LITE_ENSURE_OK(context, CheckOpDataAndOptions(op, node));
   OpData* data = static_cast<OpData*>(node->user_data);
   const TfLitePoolParams* params = static_cast<const TfLitePoolParams*>(node->builtin_data);
-  if (data == nullptr) {
-    MicroPrintf("%s: out of arena memory for op data (enlarge the tensor arena)", op);
-    return kTfLiteError;
-  }
-  if (params == nullptr) {
-    MicroPrintf("%s: missing builtin options", op);
-    return kTfLiteError;
-  }
   if (NumInputs(node) != 1 || NumOutputs(node) != 1) {
     MicroPrintf("%s: expects 1 input and 1 output, got %d and %d", op, NumInputs(node),
                 NumOutputs(node));
@@ -50,27 +42,15 @@ TfLiteStatus PreparePool(const char* op, TfLiteContext* context, TfLiteNode* nod
                 static_cast<int>(params->filter_height), static_cast<int>(params->filter_width));
     return kTfLiteError;
   }
-  data->batches = SizeOfDimension(input, 0);
-  data->in_h = SizeOfDimension(input, 1);
-  data->in_w = SizeOfDimension(input, 2);
-  data->channels = SizeOfDimension(input, 3);
-  int out_h = 0;
-  int out_w = 0;
-  const PaddingValues pad = ComputePaddingHeightWidth(
-      params->stride_height, params->stride_width, 1, 1, data->in_h, data->in_w,
-      params->filter_height, params->filter_width, params->padding, &out_h, &out_w);
-  data->pad_h = pad.height;
-  data->pad_w = pad.width;
-  data->out_h = out_h;
-  data->out_w = out_w;
-  if (SizeOfDimension(output, 0) != data->batches || SizeOfDimension(output, 1) != out_h ||
-      SizeOfDimension(output, 2) != out_w || SizeOfDimension(output, 3) != data->channels) {
-    MicroPrintf("%s: output shape [%d, %d, %d, %d] does not match the computed [%d, %d, %d, %d]", op,
-                static_cast<int>(SizeOfDimension(output, 0)), static_cast<int>(SizeOfDimension(output, 1)),
-                static_cast<int>(SizeOfDimension(output, 2)), static_cast<int>(SizeOfDimension(output, 3)),
-                static_cast<int>(data->batches), out_h, out_w, static_cast<int>(data->channels));
-    return kTfLiteError;
-  }
+  WindowGeometry& g = data->g;
+  g.out_ch = SizeOfDimension(input, 3);
+  g.filter_h = params->filter_height;
+  g.filter_w = params->filter_width;
+  g.stride_h = params->stride_height;
+  g.stride_w = params->stride_width;
+  g.dilation_h = 1;
+  g.dilation_w = 1;
+  TF_LITE_ENSURE_OK(context, PrepareWindowGeometry(op, input, output, params->padding, &g));
   if (output->type != input->type) {
     MicroPrintf("%s: output type %s must match input type %s", op, TfLiteTypeName(output->type),
                 TfLiteTypeName(input->type));
@@ -99,33 +79,17 @@ TfLiteStatus PrepareMax(TfLiteContext* context, TfLiteNode* node) {
 }
 
 // Visits every output element with its clipped window; `Reduce` computes it.
-// Reduce(in, ny, nx, row_stride, count) -> output value, where `in` points at
-// the window's first tap of the element's channel.
+// Reduce(in, ny, nx, row_stride) -> output value, where `in` points at the
+// window's first tap of the element's channel.
 template <typename T, typename Reduce>
-void ForEachWindow(const OpData* d, const TfLitePoolParams* p, const T* input, T* output,
-                   Reduce reduce) {
-  const int channels = d->channels;
-  const int row_stride = d->in_w * channels;
-  for (int b = 0; b < d->batches; ++b) {
-    const T* in_batch = input + b * d->in_h * row_stride;
-    for (int oy = 0; oy < d->out_h; ++oy) {
-      const int origin_y = oy * p->stride_height - d->pad_h;
-      int fy0 = 0;
-      int fy1 = 0;
-      ValidFilterRange(origin_y, 1, d->in_h, p->filter_height, &fy0, &fy1);
-      for (int ox = 0; ox < d->out_w; ++ox) {
-        const int origin_x = ox * p->stride_width - d->pad_w;
-        int fx0 = 0;
-        int fx1 = 0;
-        ValidFilterRange(origin_x, 1, d->in_w, p->filter_width, &fx0, &fx1);
-        const int ny = fy1 > fy0 ? fy1 - fy0 : 0;
-        const int nx = fx1 > fx0 ? fx1 - fx0 : 0;
-        const T* window = in_batch + (origin_y + fy0) * row_stride + (origin_x + fx0) * channels;
-        for (int c = 0; c < channels; ++c) output[c] = reduce(window + c, ny, nx, row_stride);
-        output += channels;
-      }
-    }
-  }
+void ForEachWindow(const OpData* d, const T* input, T* output, Reduce reduce) {
+  const int channels = d->g.in_ch;
+  const int row_stride = d->g.in_w * channels;
+  ForEachOutputPixel(d->g, [&](const WindowPos& p) {
+    const T* window = input + p.in_offset;
+    for (int c = 0; c < channels; ++c) output[c] = reduce(window + c, p.ny, p.nx, row_stride);
+    output += channels;
+  });
 }
 
 TfLiteStatus EvalAverage(TfLiteContext* context, TfLiteNode* node) {
@@ -133,12 +97,12 @@ TfLiteStatus EvalAverage(TfLiteContext* context, TfLiteNode* node) {
   const TfLitePoolParams* p = static_cast<const TfLitePoolParams*>(node->builtin_data);
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
-  const int channels = d->channels;
+  const int channels = d->g.in_ch;
   if (input->type == kTfLiteFloat32) {
     float act_min = 0.0f;
     float act_max = 0.0f;
     CalculateActivationRange(p->activation, &act_min, &act_max);
-    ForEachWindow(d, p, input->data.f, output->data.f,
+    ForEachWindow(d, input->data.f, output->data.f,
                   [&](const float* in, int ny, int nx, int row_stride) -> float {
                     float total = 0.0f;
                     for (int y = 0; y < ny; ++y) {
@@ -153,7 +117,7 @@ TfLiteStatus EvalAverage(TfLiteContext* context, TfLiteNode* node) {
   if (input->type == kTfLiteInt8) {
     const int32_t lo = d->act_min;
     const int32_t hi = d->act_max;
-    ForEachWindow(d, p, input->data.int8, output->data.int8,
+    ForEachWindow(d, input->data.int8, output->data.int8,
                   [&](const int8_t* in, int ny, int nx, int row_stride) -> int8_t {
                     int32_t sum = 0;
                     for (int y = 0; y < ny; ++y) {
@@ -177,12 +141,12 @@ TfLiteStatus EvalMax(TfLiteContext* context, TfLiteNode* node) {
   const TfLitePoolParams* p = static_cast<const TfLitePoolParams*>(node->builtin_data);
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
-  const int channels = d->channels;
+  const int channels = d->g.in_ch;
   if (input->type == kTfLiteFloat32) {
     float act_min = 0.0f;
     float act_max = 0.0f;
     CalculateActivationRange(p->activation, &act_min, &act_max);
-    ForEachWindow(d, p, input->data.f, output->data.f,
+    ForEachWindow(d, input->data.f, output->data.f,
                   [&](const float* in, int ny, int nx, int row_stride) -> float {
                     float best = -3.402823466e+38f;
                     for (int y = 0; y < ny; ++y) {
@@ -198,7 +162,7 @@ TfLiteStatus EvalMax(TfLiteContext* context, TfLiteNode* node) {
   if (input->type == kTfLiteInt8) {
     const int32_t lo = d->act_min;
     const int32_t hi = d->act_max;
-    ForEachWindow(d, p, input->data.int8, output->data.int8,
+    ForEachWindow(d, input->data.int8, output->data.int8,
                   [&](const int8_t* in, int ny, int nx, int row_stride) -> int8_t {
                     int32_t best = -128;
                     for (int y = 0; y < ny; ++y) {
