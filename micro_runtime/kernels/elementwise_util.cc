@@ -1,5 +1,7 @@
 #include "micro_runtime/kernels/elementwise_util.h"
 
+#include "micro_runtime/builtin_options.h"
+
 namespace micro_runtime {
 
 namespace {
@@ -192,6 +194,47 @@ TfLiteStatus PlanBroadcast(const char* op, const TfLiteIntArray* input1,
     stride1 *= d1;
     stride2 *= d2;
   }
+  return kTfLiteOk;
+}
+
+TfLiteFusedActivation ArithmeticActivation(const TfLiteNode* node) {
+  const TfLiteArithmeticParams* params = static_cast<const TfLiteArithmeticParams*>(node->builtin_data);
+  return params == nullptr ? kTfLiteActNone : params->activation;
+}
+
+TfLiteStatus PrepareArithmetic(const char* op, TfLiteContext* context, TfLiteNode* node,
+                               size_t op_data_bytes, ArithmeticInt8Params** int8_params) {
+  *int8_params = nullptr;
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(op, context, node, 2, 2, 1));
+  const TfLiteTensor* input1 = GetInput(context, node, 0);
+  const TfLiteTensor* input2 = GetInput(context, node, 1);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  if (input1->type != kTfLiteFloat32 && input1->type != kTfLiteInt8) {
+    return ReportUnsupportedType(op, input1->type, "float32, int8");
+  }
+  TF_LITE_ENSURE_OK(context, CheckSameType(op, input1, input2));
+  TF_LITE_ENSURE_OK(context, CheckSameType(op, input1, output));
+  BroadcastPlan plan;
+  TF_LITE_ENSURE_OK(context, PlanBroadcast(op, input1->dims, input2->dims, output->dims, &plan));
+  if (input1->type != kTfLiteInt8) return kTfLiteOk;
+
+  if (!(input1->params.scale > 0.0f) || !(input2->params.scale > 0.0f) ||
+      !(output->params.scale > 0.0f)) {
+    MicroPrintf("%s: int8 tensors need scales > 0, got %f, %f and output %f", op,
+                static_cast<double>(input1->params.scale), static_cast<double>(input2->params.scale),
+                static_cast<double>(output->params.scale));
+    return kTfLiteError;
+  }
+  if (node->user_data == nullptr) node->user_data = AllocateOpData(op, context, op_data_bytes);
+  if (node->user_data == nullptr) return kTfLiteError;
+  ArithmeticInt8Params* q = static_cast<ArithmeticInt8Params*>(node->user_data);
+  q->input1_offset = -input1->params.zero_point;
+  q->input2_offset = -input2->params.zero_point;
+  q->output_offset = output->params.zero_point;
+  TF_LITE_ENSURE_OK(context, CalculateActivationRangeQuantized(ArithmeticActivation(node), output,
+                                                               &q->activation_min,
+                                                               &q->activation_max));
+  *int8_params = q;
   return kTfLiteOk;
 }
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "micro_runtime/common.h"
+#include "micro_runtime/kernels/kernel_util.h"
 
 namespace micro_runtime {
 
@@ -89,6 +90,66 @@ inline void ForEachBroadcast(const BroadcastPlan& plan, F f) {
       index[d] = 0;
     }
   }
+}
+
+// int8 state shared by the binary arithmetic ops (ADD, MUL); each op's data
+// struct starts with it.
+struct ArithmeticInt8Params {
+  int32_t input1_offset;  // -zero_point
+  int32_t input2_offset;
+  int32_t output_offset;  // +zero_point
+  int32_t activation_min;
+  int32_t activation_max;
+};
+
+// Prepare of a binary float32/int8 op with broadcasting (ADD, MUL): checks
+// the node, types and shapes; for int8 also the scales, allocates
+// `op_data_bytes` of op data once (it must start with ArithmeticInt8Params)
+// and fills the offsets and the fused activation range. *int8_params is
+// nullptr for float32.
+TfLiteStatus PrepareArithmetic(const char* op, TfLiteContext* context, TfLiteNode* node,
+                               size_t op_data_bytes, ArithmeticInt8Params** int8_params);
+
+// Fused activation of an ADD/MUL node (NONE without options).
+TfLiteFusedActivation ArithmeticActivation(const TfLiteNode* node);
+
+// Invoke of a binary op prepared by PrepareArithmetic. int8:
+// out = clamp(output_offset + int8_op(d, in1 + input1_offset, in2 + input2_offset))
+// where d is the op's data; float32: out = clamp(float_op(in1, in2)).
+template <typename OpData, typename Int8Op, typename FloatOp>
+inline TfLiteStatus EvalArithmetic(const char* op, TfLiteContext* context, TfLiteNode* node,
+                                   Int8Op int8_op, FloatOp float_op) {
+  const TfLiteTensor* input1 = GetInput(context, node, 0);
+  const TfLiteTensor* input2 = GetInput(context, node, 1);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  BroadcastPlan plan;
+  TF_LITE_ENSURE_OK(context, PlanBroadcast(op, input1->dims, input2->dims, output->dims, &plan));
+  if (input1->type == kTfLiteInt8) {
+    if (node->user_data == nullptr) return ReportMissingOpData(op);
+    const OpData& d = *static_cast<const OpData*>(node->user_data);
+    const ArithmeticInt8Params& q = d.common;
+    const int8_t* a = input1->data.int8;
+    const int8_t* b = input2->data.int8;
+    int8_t* out = output->data.int8;
+    ForEachBroadcast(plan, [&](int32_t o, int32_t i1, int32_t i2) {
+      int32_t v = q.output_offset + int8_op(d, a[i1] + q.input1_offset, b[i2] + q.input2_offset);
+      v = v < q.activation_min ? q.activation_min : v;
+      v = v > q.activation_max ? q.activation_max : v;
+      out[o] = static_cast<int8_t>(v);
+    });
+    return kTfLiteOk;
+  }
+  float act_min;
+  float act_max;
+  CalculateActivationRange(ArithmeticActivation(node), &act_min, &act_max);
+  const float* a = input1->data.f;
+  const float* b = input2->data.f;
+  float* out = output->data.f;
+  ForEachBroadcast(plan, [&](int32_t o, int32_t i1, int32_t i2) {
+    const float y = float_op(a[i1], b[i2]);
+    out[o] = y < act_min ? act_min : (y > act_max ? act_max : y);
+  });
+  return kTfLiteOk;
 }
 
 // Rounds half away from zero (like TFLite's TfLiteRound) without libm. The
