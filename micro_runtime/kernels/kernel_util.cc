@@ -51,8 +51,14 @@ void CalculateActivationRange(TfLiteFusedActivation activation, float* act_min, 
 }
 
 // zero_point + round(value / scale), like TFLite's activation-range helper.
+// A tiny (corrupt) scale puts the quotient beyond int32, and converting that
+// is UB (found by fuzzing): clamp first; callers intersect with the 8/16-bit
+// range, so +-2^30 loses nothing.
 static int32_t QuantizeBound(float value, float scale, int32_t zero_point) {
-  return zero_point + static_cast<int32_t>(roundf(value / scale));
+  const float limit = 1073741824.0f;
+  const float q = roundf(value / scale);
+  if (!(q == q)) return zero_point;  // NaN
+  return zero_point + static_cast<int32_t>(q > limit ? limit : (q < -limit ? -limit : q));
 }
 
 TfLiteStatus CalculateActivationRangeQuantized(TfLiteFusedActivation activation,
