@@ -13,11 +13,7 @@ TfLiteStatus AtanPrepare(TfLiteContext* context, TfLiteNode* node) {
 }
 
 TfLiteStatus AtanInvoke(TfLiteContext* context, TfLiteNode* node) {
-  const TfLiteTensor* input = GetInput(context, node, 0);
-  TfLiteTensor* output = GetOutput(context, node, 0);
-  const int32_t count = ElementCount(output->dims);
-  for (int32_t i = 0; i < count; ++i) output->data.f[i] = atanf(input->data.f[i]);
-  return kTfLiteOk;
+  return micro_runtime::EvalFloatUnary(context, node, atanf);
 }
 
 }  // namespace

@@ -38,6 +38,30 @@ TfLiteStatus CheckSameShape(const char* op, const TfLiteTensor* input, const TfL
 // same shape (SIN, Atan).
 TfLiteStatus PrepareFloatUnary(const char* op, TfLiteContext* context, TfLiteNode* node);
 
+// Runs f on every element of a float32 op prepared by PrepareFloatUnary.
+TfLiteStatus EvalFloatUnary(TfLiteContext* context, TfLiteNode* node, float (*f)(float));
+
+// Prepare of a float32/int8 op with one input and one output of the same type
+// and shape (LOGISTIC, TANH, SOFTMAX).
+TfLiteStatus PrepareFloatOrInt8Unary(const char* op, TfLiteContext* context, TfLiteNode* node);
+
+// For an int8 op whose output quantization is fixed by TFLite: checks that
+// the input scale is > 0 and that the output has scale 1/scale_denominator
+// and zero point `zero_point`; logs "<op>: ..." otherwise.
+TfLiteStatus CheckInt8FixedOutput(const char* op, const TfLiteTensor* input,
+                                  const TfLiteTensor* output, int scale_denominator,
+                                  int32_t zero_point);
+
+// Prepare of an elementwise float32/int8 op y = f(x) whose int8 output has
+// TFLite's fixed quantization (1/scale_denominator, zero_point): int8 gets a
+// 256-entry table (BuildInt8Table) in the op data.
+TfLiteStatus PrepareInt8TableOp(const char* op, TfLiteContext* context, TfLiteNode* node,
+                                float (*f)(float), int scale_denominator, int32_t zero_point);
+
+// Invoke of an op prepared by PrepareInt8TableOp: the table for int8, f for float32.
+TfLiteStatus EvalInt8TableOp(const char* op, TfLiteContext* context, TfLiteNode* node,
+                             float (*f)(float));
+
 // Writes "[d0,d1,...]" of `rank` dims into out (truncated to size).
 void FormatDims(const int32_t* dims, int rank, char* out, int size);
 

@@ -22,14 +22,9 @@ float Beta(const TfLiteNode* node) {
 }
 
 TfLiteStatus SoftmaxPrepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 1, 1, 1));
+  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareFloatOrInt8Unary(kOp, context, node));
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* output = GetOutput(context, node, 0);
-  if (input->type != kTfLiteFloat32 && input->type != kTfLiteInt8) {
-    return micro_runtime::ReportUnsupportedType(kOp, input->type, "float32, int8");
-  }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameType(kOp, input, output));
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameShape(kOp, input, output));
   if (NumDimensions(input) < 1) {
     MicroPrintf("%s: input must have at least 1 dimension, got a scalar", kOp);
     return kTfLiteError;
@@ -41,18 +36,7 @@ TfLiteStatus SoftmaxPrepare(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteError;
   }
   if (input->type != kTfLiteInt8) return kTfLiteOk;
-
-  if (!(input->params.scale > 0.0f)) {
-    MicroPrintf("%s: int8 input scale must be > 0, got %f", kOp, static_cast<double>(input->params.scale));
-    return kTfLiteError;
-  }
-  if (fabsf(output->params.scale - 1.0f / 256.0f) > 1e-8f || output->params.zero_point != -128) {
-    MicroPrintf("%s: int8 output must have scale 1/256 and zero point -128, got scale %f zero point %d",
-                kOp, static_cast<double>(output->params.scale),
-                static_cast<int>(output->params.zero_point));
-    return kTfLiteError;
-  }
-  return kTfLiteOk;
+  return micro_runtime::CheckInt8FixedOutput(kOp, input, output, 256, -128);
 }
 
 void SoftmaxFloat(const float* input, float* output, int32_t rows, int32_t depth, float beta) {
