@@ -4,39 +4,16 @@
 
 namespace {
 
-struct OpName {
-  int16_t code;
-  const char* name;
-};
-
 // Names for error messages. A short table instead of the schema's full name
-// list keeps ~4 KB of strings out of small flash images.
-const OpName kOpNames[] = {
-    {0, "ADD"},
-    {1, "AVERAGE_POOL_2D"},
-    {2, "CONCATENATION"},
-    {3, "CONV_2D"},
-    {4, "DEPTHWISE_CONV_2D"},
-    {6, "DEQUANTIZE"},
-    {9, "FULLY_CONNECTED"},
-    {14, "LOGISTIC"},
-    {17, "MAX_POOL_2D"},
-    {18, "MUL"},
-    {19, "RELU"},
-    {21, "RELU6"},
-    {22, "RESHAPE"},
-    {25, "SOFTMAX"},
-    {28, "TANH"},
-    {32, "CUSTOM"},
-    {34, "PAD"},
-    {40, "MEAN"},
-    {41, "SUB"},
-    {49, "SPLIT"},
-    {66, "SIN"},
-    {114, "QUANTIZE"},
-    {117, "HARD_SWISH"},
-    {150, "GELU"},
-};
+// list keeps ~4 KB of strings out of small flash images. The codes (all
+// below 256) and the names are kept in the same order; the names form one
+// string with NUL separators, so there is no pointer per name.
+constexpr uint8_t kNamedCodes[] = {0,  1,  2,  3,  4,  6,  9,  14, 17,  18,  19,  21,
+                                   22, 25, 28, 32, 34, 40, 41, 49, 66, 114, 117, 150};
+constexpr char kNames[] =
+    "ADD\0AVERAGE_POOL_2D\0CONCATENATION\0CONV_2D\0DEPTHWISE_CONV_2D\0DEQUANTIZE\0FULLY_CONNECTED\0LOGISTIC\0"
+    "MAX_POOL_2D\0MUL\0RELU\0RELU6\0RESHAPE\0SOFTMAX\0TANH\0CUSTOM\0PAD\0MEAN\0SUB\0SPLIT\0SIN\0QUANTIZE\0"
+    "HARD_SWISH\0GELU\0";
 
 bool SameName(const char* a, const char* b) {
   while (*a != '\0' && *a == *b) {
@@ -49,8 +26,11 @@ bool SameName(const char* a, const char* b) {
 }  // namespace
 
 const char* BuiltinOperatorName(int32_t code) {
-  for (const OpName& entry : kOpNames) {
-    if (entry.code == code) return entry.name;
+  const char* name = kNames;
+  for (const uint8_t named : kNamedCodes) {
+    if (named == code) return name;
+    while (*name++ != '\0') {
+    }
   }
   return nullptr;
 }
@@ -102,21 +82,18 @@ const TfLiteRegistration* MicroOpResolver::Find(int32_t builtin_code, const char
                                                 int32_t version) const {
   const Entry* e = FindEntry(builtin_code, custom_name);
   const char* name = custom_name != nullptr ? custom_name : BuiltinOperatorName(builtin_code);
-  if (e == nullptr) {
-    if (custom_name != nullptr) {
-      MicroPrintf("Encountered unresolved custom op: %s.", custom_name);
-    } else if (name != nullptr) {
-      MicroPrintf("Didn't find op for builtin opcode '%s' version '%d'", name, static_cast<int>(version));
-    } else {
-      MicroPrintf("Didn't find op for builtin opcode '%d' version '%d'", static_cast<int>(builtin_code),
-                  static_cast<int>(version));
-    }
-    return nullptr;
-  }
   char code_text[16];
   if (name == nullptr) {
     MicroSnprintf(code_text, sizeof(code_text), "%d", static_cast<int>(builtin_code));
     name = code_text;
+  }
+  if (e == nullptr) {
+    if (custom_name != nullptr) {
+      MicroPrintf("Encountered unresolved custom op: %s.", custom_name);
+    } else {
+      MicroPrintf("Didn't find op for builtin opcode '%s' version '%d'", name, static_cast<int>(version));
+    }
+    return nullptr;
   }
   char range[32];
   if (e->min_version == e->max_version) {
@@ -124,18 +101,12 @@ const TfLiteRegistration* MicroOpResolver::Find(int32_t builtin_code, const char
   } else {
     MicroSnprintf(range, sizeof(range), "versions %d-%d", e->min_version, e->max_version);
   }
-  if (version > e->max_version) {
-    MicroPrintf(
-        "Op '%s' version %d in the model is newer than this runtime supports (%s); "
-        "rebuild with a newer micro_runtime or re-convert the model",
-        name, static_cast<int>(version), range);
-    return nullptr;
-  }
-  if (version < e->min_version) {
-    MicroPrintf(
-        "Op '%s' version %d in the model is older than this runtime supports (%s); "
-        "re-convert the model with a current converter",
-        name, static_cast<int>(version), range);
+  if (version > e->max_version || version < e->min_version) {
+    const bool newer = version > e->max_version;
+    MicroPrintf("Op '%s' version %d in the model is %s than this runtime supports (%s); %s", name,
+                static_cast<int>(version), newer ? "newer" : "older", range,
+                newer ? "rebuild with a newer micro_runtime or re-convert the model"
+                      : "re-convert the model with a current converter");
     return nullptr;
   }
   return &e->registration;

@@ -4,6 +4,7 @@
 #include "micro_runtime/micro_op_resolver.h"
 
 #include "micro_runtime/micro_interpreter.h"
+#include "micro_runtime/micro_log.h"
 #include "micro_runtime/micro_test.h"
 #include "micro_runtime/models/unknown_op_model_data.h"
 #include "micro_runtime/models/versions_model_data.h"
@@ -84,6 +85,20 @@ TF_LITE_MICRO_TEST(OpNames) {
   TF_LITE_MICRO_EXPECT_EQ(0, __builtin_strcmp("QUANTIZE", BuiltinOperatorName(114)));
   TF_LITE_MICRO_EXPECT(BuiltinOperatorName(200) == nullptr);
   TF_LITE_MICRO_EXPECT(BuiltinOperatorName(-1) == nullptr);
+  TF_LITE_MICRO_EXPECT(BuiltinOperatorName(256) == nullptr);
+  // Every name in the short table is the schema's own name for that code.
+  int named = 0;
+  for (int32_t code = 0; code <= static_cast<int32_t>(tflite::BuiltinOperator::STABLEHLO_CBRT); ++code) {
+    const char* name = BuiltinOperatorName(code);
+    if (name == nullptr) continue;
+    ++named;
+    const char* schema_name = tflite::EnumNameBuiltinOperator(static_cast<tflite::BuiltinOperator>(code));
+    if (__builtin_strcmp(name, schema_name) != 0) {
+      MicroPrintf("code %d: name '%s', schema '%s'", static_cast<int>(code), name, schema_name);
+      TF_LITE_MICRO_EXPECT(false);
+    }
+  }
+  TF_LITE_MICRO_EXPECT_EQ(24, named);
 }
 
 // The model has CONV_2D version 3 then custom "Atan" version 1.

@@ -1,6 +1,7 @@
 #include "micro_runtime/model_verifier.h"
 
 #include <float.h>
+#include <stdarg.h>
 
 #include "micro_runtime/micro_log.h"
 
@@ -230,11 +231,35 @@ bool VerifyTableAt(flatbuffers::Verifier& v, const uint8_t* table, uint8_t id) {
 }
 
 // ---- Semantics ----
+//
+// Messages share their common parts (the tensor prefix, the "corrupt"
+// ending) as arguments so each piece is stored once in flash.
+
+constexpr char kCorrupt[] = "; the model is corrupt";
+constexpr char kRuntimeName[] = "micro_runtime";
+
+// Logs "tensor <index> ('<name>')" followed by the formatted rest.
+__attribute__((format(printf, 3, 4))) void TensorError(int index, const tflite::Tensor* t, const char* format,
+                                                        ...) {
+  char rest[160];
+  va_list args;
+  va_start(args, format);
+  MicroVsnprintf(rest, sizeof(rest), format, args);
+  va_end(args);
+  MicroPrintf("tensor %d ('%s')%s", index, TensorName(t), rest);
+}
+
+bool CheckCount(uint32_t count, uint32_t limit, const char* what) {
+  if (count <= limit) return true;
+  MicroPrintf("model has %u %s; %s supports up to %u", static_cast<unsigned>(count), what, kRuntimeName,
+              static_cast<unsigned>(limit));
+  return false;
+}
 
 bool CheckBuffers(const tflite::Model* model, size_t size) {
   const auto* buffers = model->buffers();
-  if (buffers == nullptr) return true;
-  for (flatbuffers::uoffset_t i = 0; i < buffers->size(); ++i) {
+  const uint32_t count = buffers != nullptr ? buffers->size() : 0;
+  for (uint32_t i = 0; i < count; ++i) {
     const tflite::Buffer* b = buffers->Get(i);
     if (!ExternalBuffer(b)) continue;
     const uint64_t offset = b->offset();
@@ -258,18 +283,17 @@ bool CheckBuffers(const tflite::Model* model, size_t size) {
 
 bool CheckOpcodes(const tflite::Model* model) {
   const auto* codes = model->operator_codes();
-  if (codes == nullptr) return true;
-  for (flatbuffers::uoffset_t i = 0; i < codes->size(); ++i) {
+  const uint32_t count = codes != nullptr ? codes->size() : 0;
+  for (uint32_t i = 0; i < count; ++i) {
     const tflite::OperatorCode* code = codes->Get(i);
     const int32_t builtin = EffectiveBuiltinCode(code);
     if (builtin < 0) {
-      MicroPrintf("operator code %d has a negative builtin code %d; the model is corrupt", static_cast<int>(i),
-                  static_cast<int>(builtin));
+      MicroPrintf("operator code %d has a negative builtin code %d%s", static_cast<int>(i),
+                  static_cast<int>(builtin), kCorrupt);
       return false;
     }
     if (builtin == static_cast<int32_t>(tflite::BuiltinOperator::CUSTOM) && code->custom_code() == nullptr) {
-      MicroPrintf("operator code %d is CUSTOM but has no custom_code name; the model is corrupt",
-                  static_cast<int>(i));
+      MicroPrintf("operator code %d is CUSTOM but has no custom_code name%s", static_cast<int>(i), kCorrupt);
       return false;
     }
   }
@@ -280,158 +304,146 @@ bool CheckQuantization(const tflite::Tensor* t, int index) {
   const tflite::QuantizationParameters* q = t->quantization();
   if (q == nullptr) return true;
   if (q->details_type() != tflite::QuantizationDetails::NONE) {
-    MicroPrintf("tensor %d ('%s') uses custom quantization, which micro_runtime does not support", index,
-                TensorName(t));
+    TensorError(index, t, " uses custom quantization, which %s does not support", kRuntimeName);
     return false;
   }
   const auto* scale = q->scale();
   const auto* zero_point = q->zero_point();
   const uint32_t channels = scale != nullptr ? scale->size() : 0;
   if (channels == 0) return true;  // not quantized (min/max only, or empty)
-  if (zero_point != nullptr && zero_point->size() != channels) {
-    MicroPrintf("tensor %d ('%s') has %d scales but %d zero points; they must match", index, TensorName(t),
-                static_cast<int>(channels), static_cast<int>(zero_point->size()));
-    return false;
-  }
-  // The flatbuffers verifier only checks 4-byte alignment of vectors; an
-  // int64 read from a misaligned address faults on Cortex-M (LDRD).
-  if (zero_point != nullptr && (reinterpret_cast<uintptr_t>(zero_point->data()) % 8) != 0) {
-    MicroPrintf("tensor %d ('%s') has a misaligned zero_point vector; the model is corrupt", index, TensorName(t));
-    return false;
-  }
+  // Kernels add the zero point to stored values in int32 arithmetic; one
+  // outside the element type's range overflows there (found by fuzzing).
+  int32_t zp_min = INT32_MIN;
+  int32_t zp_max = INT32_MAX;
+  const tflite::TensorType type = t->type();
+  const bool integer = type == tflite::TensorType::INT8 || type == tflite::TensorType::UINT8 ||
+                       type == tflite::TensorType::INT16;
+  if (type == tflite::TensorType::INT8) zp_min = -128, zp_max = 127;
+  if (type == tflite::TensorType::UINT8) zp_min = 0, zp_max = 255;
+  if (type == tflite::TensorType::INT16) zp_min = -32768, zp_max = 32767;
   if (zero_point != nullptr) {
+    if (zero_point->size() != channels) {
+      TensorError(index, t, " has %d scales but %d zero points; they must match", static_cast<int>(channels),
+                  static_cast<int>(zero_point->size()));
+      return false;
+    }
+    // The flatbuffers verifier only checks 4-byte alignment of vectors; an
+    // int64 read from a misaligned address faults on Cortex-M (LDRD).
+    if ((reinterpret_cast<uintptr_t>(zero_point->data()) % 8) != 0) {
+      TensorError(index, t, " has a misaligned zero_point vector%s", kCorrupt);
+      return false;
+    }
     const int64_t first = zero_point->Get(0);
     for (uint32_t c = 0; c < channels; ++c) {
       const int64_t zp = zero_point->Get(c);
       if (zp != first) {
-        MicroPrintf("tensor %d ('%s') has different zero points per channel; micro_runtime needs them equal "
+        TensorError(index, t,
+                    " has different zero points per channel; %s needs them equal "
                     "(symmetric per-channel quantization)",
-                    index, TensorName(t));
-        return false;
-      }
-      if (zp < INT32_MIN || zp > INT32_MAX) {
-        MicroPrintf("tensor %d ('%s') has a zero point outside int32", index, TensorName(t));
+                    kRuntimeName);
         return false;
       }
     }
-  }
-  // Kernels add the zero point to stored values in int32 arithmetic; one
-  // outside the element type's range overflows there (found by fuzzing).
-  int64_t zp_min = INT32_MIN;
-  int64_t zp_max = INT32_MAX;
-  const tflite::TensorType type = t->type();
-  if (type == tflite::TensorType::INT8) zp_min = -128, zp_max = 127;
-  if (type == tflite::TensorType::UINT8) zp_min = 0, zp_max = 255;
-  if (type == tflite::TensorType::INT16) zp_min = -32768, zp_max = 32767;
-  if (zero_point != nullptr && (zero_point->Get(0) < zp_min || zero_point->Get(0) > zp_max)) {
-    MicroPrintf("tensor %d ('%s') has zero point %d outside its type's range [%d, %d]; the model is corrupt", index,
-                TensorName(t), static_cast<int>(zero_point->Get(0)), static_cast<int>(zp_min),
-                static_cast<int>(zp_max));
-    return false;
+    if (first < INT32_MIN || first > INT32_MAX) {
+      TensorError(index, t, " has a zero point outside int32");
+      return false;
+    }
+    if (first < zp_min || first > zp_max) {
+      TensorError(index, t, " has zero point %d outside its type's range [%d, %d]%s", static_cast<int>(first),
+                  static_cast<int>(zp_min), static_cast<int>(zp_max), kCorrupt);
+      return false;
+    }
   }
   // Requantization divides by and takes logarithms of integer tensors'
   // scales: NaN, infinite, zero or negative ones are never valid there.
-  if (type == tflite::TensorType::INT8 || type == tflite::TensorType::UINT8 || type == tflite::TensorType::INT16) {
-    for (uint32_t c = 0; c < channels; ++c) {
-      const float s = scale->Get(c);
-      if (!(s > 0.0f && s <= FLT_MAX)) {
-        MicroPrintf("tensor %d ('%s') has quantization scale %f (channel %d); scales must be finite and positive",
-                    index, TensorName(t), static_cast<double>(s), static_cast<int>(c));
-        return false;
-      }
+  for (uint32_t c = 0; integer && c < channels; ++c) {
+    const float s = scale->Get(c);
+    if (!(s > 0.0f && s <= FLT_MAX)) {
+      TensorError(index, t, " has quantization scale %f (channel %d); scales must be finite and positive",
+                  static_cast<double>(s), static_cast<int>(c));
+      return false;
     }
   }
   if (channels > 1) {
     const int32_t rank = t->shape() != nullptr ? static_cast<int32_t>(t->shape()->size()) : 0;
     const int32_t dim = q->quantized_dimension();
     if (dim < 0 || dim >= rank) {
-      MicroPrintf("tensor %d ('%s'): quantized_dimension %d is outside its rank %d", index, TensorName(t),
-                  static_cast<int>(dim), static_cast<int>(rank));
+      TensorError(index, t, ": quantized_dimension %d is outside its rank %d", static_cast<int>(dim),
+                  static_cast<int>(rank));
       return false;
     }
-    if (t->shape()->Get(static_cast<flatbuffers::uoffset_t>(dim)) != static_cast<int32_t>(channels)) {
-      MicroPrintf("tensor %d ('%s') has %d per-channel scales but dimension %d has size %d", index,
-                  TensorName(t), static_cast<int>(channels), static_cast<int>(dim),
-                  static_cast<int>(t->shape()->Get(static_cast<flatbuffers::uoffset_t>(dim))));
+    const int32_t size = t->shape()->Get(static_cast<flatbuffers::uoffset_t>(dim));
+    if (size != static_cast<int32_t>(channels)) {
+      TensorError(index, t, " has %d per-channel scales but dimension %d has size %d", static_cast<int>(channels),
+                  static_cast<int>(dim), static_cast<int>(size));
       return false;
     }
   }
   return true;
 }
 
-bool CheckTensors(const tflite::Model* model, const uint8_t* data, const tflite::SubGraph* graph) {
-  const auto* tensors = graph->tensors();
-  if (tensors == nullptr) return true;
-  if (tensors->size() > kMaxTensors) {
-    MicroPrintf("model has %u tensors; micro_runtime supports up to %u", static_cast<unsigned>(tensors->size()),
-                static_cast<unsigned>(kMaxTensors));
+bool CheckTensor(const tflite::Model* model, const uint8_t* data, const tflite::Tensor* t, int index,
+                 uint32_t num_buffers) {
+  const TfLiteType type = static_cast<TfLiteType>(t->type());
+  if (type != kTfLiteFloat32 && type != kTfLiteInt32 && type != kTfLiteUInt8 && type != kTfLiteInt64 &&
+      type != kTfLiteBool && type != kTfLiteInt16 && type != kTfLiteInt8 && type != kTfLiteFloat16) {
+    TensorError(index, t,
+                " has type %d, which %s does not support "
+                "(supported: FLOAT32, FLOAT16, INT32, UINT8, INT64, BOOL, INT16, INT8)",
+                static_cast<int>(type), kRuntimeName);
     return false;
   }
-  const uint32_t num_buffers = model->buffers() != nullptr ? model->buffers()->size() : 0;
-  for (flatbuffers::uoffset_t i = 0; i < tensors->size(); ++i) {
-    const tflite::Tensor* t = tensors->Get(i);
-    const int index = static_cast<int>(i);
-    const TfLiteType type = static_cast<TfLiteType>(t->type());
-    if (type != kTfLiteFloat32 && type != kTfLiteInt32 && type != kTfLiteUInt8 && type != kTfLiteInt64 &&
-        type != kTfLiteBool && type != kTfLiteInt16 && type != kTfLiteInt8 && type != kTfLiteFloat16) {
-      MicroPrintf("tensor %d ('%s') has type %d, which micro_runtime does not support "
-                  "(supported: FLOAT32, FLOAT16, INT32, UINT8, INT64, BOOL, INT16, INT8)",
-                  index, TensorName(t), static_cast<int>(t->type()));
+  const auto* shape = t->shape();
+  const uint32_t rank = shape != nullptr ? shape->size() : 0;
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (shape->Get(d) < 0) {
+      TensorError(index, t,
+                  " has dynamic or negative dimension %d (%d); %s needs static shapes: re-convert with fixed "
+                  "input sizes",
+                  static_cast<int>(d), static_cast<int>(shape->Get(d)), kRuntimeName);
       return false;
     }
-    if (t->shape() != nullptr) {
-      for (flatbuffers::uoffset_t d = 0; d < t->shape()->size(); ++d) {
-        if (t->shape()->Get(d) < 0) {
-          MicroPrintf("tensor %d ('%s') has dynamic or negative dimension %d (%d); micro_runtime needs static "
-                      "shapes: re-convert with fixed input sizes",
-                      index, TensorName(t), static_cast<int>(d), static_cast<int>(t->shape()->Get(d)));
-          return false;
-        }
-      }
-    }
-    size_t bytes = 0;
-    if (!TensorByteSize(t, &bytes)) {
-      MicroPrintf("tensor %d ('%s') is larger than 2 GB; the model is corrupt", index, TensorName(t));
-      return false;
-    }
-    if (t->buffer() >= num_buffers && !(t->buffer() == 0 && num_buffers == 0)) {
-      MicroPrintf("tensor %d ('%s') refers to buffer %u but the model has %u buffers; the model is corrupt", index,
-                  TensorName(t), static_cast<unsigned>(t->buffer()), static_cast<unsigned>(num_buffers));
-      return false;
-    }
-    size_t data_bytes = 0;
-    const uint8_t* constant = num_buffers > 0 ? BufferData(model, data, t->buffer(), &data_bytes) : nullptr;
-    if (constant != nullptr && data_bytes != bytes) {
-      MicroPrintf("tensor %d ('%s') has %u bytes of constant data but its shape and type need %u bytes", index,
-                  TensorName(t), static_cast<unsigned>(data_bytes), static_cast<unsigned>(bytes));
-      return false;
-    }
-    const uintptr_t alignment = TypeSize(type) >= 8 ? 8 : (TypeSize(type) > 1 ? 4 : 1);
-    if (constant != nullptr && (reinterpret_cast<uintptr_t>(constant) % alignment) != 0) {
-      MicroPrintf("tensor %d ('%s'): constant data is not aligned; keep the model bytes 16-byte aligned "
-                  "(model_to_cc.py does)",
-                  index, TensorName(t));
-      return false;
-    }
-    if (!CheckQuantization(t, index)) return false;
   }
-  return true;
+  size_t bytes = 0;
+  if (!TensorByteSize(t, &bytes)) {
+    TensorError(index, t, " is larger than 2 GB%s", kCorrupt);
+    return false;
+  }
+  const uint32_t buffer = t->buffer();
+  if (buffer >= num_buffers && !(buffer == 0 && num_buffers == 0)) {
+    TensorError(index, t, " refers to buffer %u but the model has %u buffers%s", static_cast<unsigned>(buffer),
+                static_cast<unsigned>(num_buffers), kCorrupt);
+    return false;
+  }
+  size_t data_bytes = 0;
+  const uint8_t* constant = BufferData(model, data, buffer, &data_bytes);
+  if (constant != nullptr) {
+    if (data_bytes != bytes) {
+      TensorError(index, t, " has %u bytes of constant data but its shape and type need %u bytes",
+                  static_cast<unsigned>(data_bytes), static_cast<unsigned>(bytes));
+      return false;
+    }
+    const size_t item = TypeSize(type);
+    const uintptr_t alignment = item >= 8 ? 8 : (item > 1 ? 4 : 1);
+    if ((reinterpret_cast<uintptr_t>(constant) % alignment) != 0) {
+      TensorError(index, t,
+                  ": constant data is not aligned; keep the model bytes 16-byte aligned (model_to_cc.py does)");
+      return false;
+    }
+  }
+  return CheckQuantization(t, index);
 }
 
+// `owner` is "operator <n>:" or "subgraph".
 bool CheckIndexList(const flatbuffers::Vector<int32_t>* list, uint32_t num_tensors, bool allow_optional,
-                    const char* what, int owner) {
-  if (list == nullptr) return true;
-  for (flatbuffers::uoffset_t i = 0; i < list->size(); ++i) {
+                    const char* what, const char* owner) {
+  const uint32_t count = list != nullptr ? list->size() : 0;
+  for (uint32_t i = 0; i < count; ++i) {
     const int32_t index = list->Get(i);
     if (index == -1 && allow_optional) continue;
     if (index < 0 || static_cast<uint32_t>(index) >= num_tensors) {
-      if (owner >= 0) {
-        MicroPrintf("operator %d: %s %d refers to tensor %d but the subgraph has %u tensors; the model is corrupt",
-                    owner, what, static_cast<int>(i), static_cast<int>(index), static_cast<unsigned>(num_tensors));
-      } else {
-        MicroPrintf("subgraph %s %d refers to tensor %d but the subgraph has %u tensors; the model is corrupt",
-                    what, static_cast<int>(i), static_cast<int>(index), static_cast<unsigned>(num_tensors));
-      }
+      MicroPrintf("%s %s %d refers to tensor %d but the subgraph has %u tensors%s", owner, what, static_cast<int>(i),
+                  static_cast<int>(index), static_cast<unsigned>(num_tensors), kCorrupt);
       return false;
     }
   }
@@ -439,50 +451,62 @@ bool CheckIndexList(const flatbuffers::Vector<int32_t>* list, uint32_t num_tenso
 }
 
 bool CheckOperators(const tflite::Model* model, const uint8_t* data, const tflite::SubGraph* graph) {
-  const uint32_t num_tensors = graph->tensors() != nullptr ? graph->tensors()->size() : 0;
+  const auto* tensors = graph->tensors();
+  const uint32_t num_tensors = tensors != nullptr ? tensors->size() : 0;
   const uint32_t num_codes = model->operator_codes() != nullptr ? model->operator_codes()->size() : 0;
-  if (!CheckIndexList(graph->inputs(), num_tensors, false, "input", -1) ||
-      !CheckIndexList(graph->outputs(), num_tensors, false, "output", -1)) {
+  if (!CheckIndexList(graph->inputs(), num_tensors, false, "input", "subgraph") ||
+      !CheckIndexList(graph->outputs(), num_tensors, false, "output", "subgraph")) {
     return false;
   }
   const auto* ops = graph->operators();
-  if (ops == nullptr) return true;
-  if (ops->size() > kMaxOperators) {
-    MicroPrintf("model has %u operators; micro_runtime supports up to %u", static_cast<unsigned>(ops->size()),
-                static_cast<unsigned>(kMaxOperators));
-    return false;
-  }
-  for (flatbuffers::uoffset_t i = 0; i < ops->size(); ++i) {
+  const uint32_t count = ops != nullptr ? ops->size() : 0;
+  if (!CheckCount(count, kMaxOperators, "operators")) return false;
+  for (uint32_t i = 0; i < count; ++i) {
     const tflite::Operator* op = ops->Get(i);
     const int index = static_cast<int>(i);
     if (op->opcode_index() >= num_codes) {
-      MicroPrintf("operator %d uses operator code %u but the model has %u; the model is corrupt", index,
-                  static_cast<unsigned>(op->opcode_index()), static_cast<unsigned>(num_codes));
+      MicroPrintf("operator %d uses operator code %u but the model has %u%s", index,
+                  static_cast<unsigned>(op->opcode_index()), static_cast<unsigned>(num_codes), kCorrupt);
       return false;
     }
-    if (!CheckIndexList(op->inputs(), num_tensors, true, "input", index) ||
-        !CheckIndexList(op->outputs(), num_tensors, false, "output", index)) {
+    char owner[24];
+    MicroSnprintf(owner, sizeof(owner), "operator %d:", index);
+    if (!CheckIndexList(op->inputs(), num_tensors, true, "input", owner) ||
+        !CheckIndexList(op->outputs(), num_tensors, false, "output", owner)) {
       return false;
     }
     if (op->large_custom_options_size() > 0) {
       MicroPrintf("operator %d keeps its custom options outside the flatbuffer (models over 2 GB); "
-                  "micro_runtime does not support that",
-                  index);
+                  "%s does not support that",
+                  index, kRuntimeName);
       return false;
     }
-    if (op->outputs() != nullptr) {
-      for (flatbuffers::uoffset_t o = 0; o < op->outputs()->size(); ++o) {
-        const tflite::Tensor* t = graph->tensors()->Get(static_cast<flatbuffers::uoffset_t>(op->outputs()->Get(o)));
-        size_t bytes = 0;
-        if (BufferData(model, data, t->buffer(), &bytes) != nullptr) {
-          MicroPrintf("operator %d writes tensor %d ('%s'), which is constant; the model is corrupt", index,
-                      static_cast<int>(op->outputs()->Get(o)), TensorName(t));
-          return false;
-        }
+    const auto* outputs = op->outputs();
+    const uint32_t num_outputs = outputs != nullptr ? outputs->size() : 0;
+    for (uint32_t o = 0; o < num_outputs; ++o) {
+      const int32_t tensor_index = outputs->Get(o);
+      const tflite::Tensor* t = tensors->Get(static_cast<flatbuffers::uoffset_t>(tensor_index));
+      size_t bytes = 0;
+      if (BufferData(model, data, t->buffer(), &bytes) != nullptr) {
+        MicroPrintf("operator %d writes tensor %d ('%s'), which is constant%s", index,
+                    static_cast<int>(tensor_index), TensorName(t), kCorrupt);
+        return false;
       }
     }
   }
   return true;
+}
+
+bool CheckGraph(const tflite::Model* model, const uint8_t* data, size_t size, const tflite::SubGraph* graph) {
+  if (!CheckBuffers(model, size) || !CheckOpcodes(model)) return false;
+  const auto* tensors = graph->tensors();
+  const uint32_t count = tensors != nullptr ? tensors->size() : 0;
+  if (!CheckCount(count, kMaxTensors, "tensors")) return false;
+  const uint32_t num_buffers = model->buffers() != nullptr ? model->buffers()->size() : 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!CheckTensor(model, data, tensors->Get(i), static_cast<int>(i), num_buffers)) return false;
+  }
+  return CheckOperators(model, data, graph);
 }
 
 }  // namespace
@@ -563,12 +587,7 @@ const tflite::Model* VerifyModel(const uint8_t* data, size_t size) {
     MicroPrintf("model has %u subgraphs; micro_runtime supports 1", static_cast<unsigned>(num_subgraphs));
     return nullptr;
   }
-  const tflite::SubGraph* graph = model->subgraphs()->Get(0);
-  if (!CheckBuffers(model, size) || !CheckOpcodes(model) || !CheckTensors(model, data, graph) ||
-      !CheckOperators(model, data, graph)) {
-    return nullptr;
-  }
-  return model;
+  return CheckGraph(model, data, size, model->subgraphs()->Get(0)) ? model : nullptr;
 }
 
 }  // namespace micro_runtime
