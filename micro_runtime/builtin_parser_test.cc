@@ -125,6 +125,10 @@ TF_LITE_MICRO_TEST(InvalidOptionsFail) {
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Parse(10, &data));  // CONV_2D carrying SoftmaxOptions
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Parse(11, &data));  // padding 7
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Parse(12, &data));  // activation 9
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Parse(16, &data));  // stride 2000
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Parse(17, &data));  // shuffled weights
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Parse(18, &data));  // filter height 0
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Parse(19, &data));  // dilation 0
 }
 
 TF_LITE_MICRO_TEST(OpsWithoutOptionsGetNull) {

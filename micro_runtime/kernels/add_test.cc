@@ -5,40 +5,22 @@
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/micro_test.h"
+#include "micro_runtime/testing/kernel_cases.h"
 #include "micro_runtime/testing/kernel_runner.h"
 #include "micro_runtime/testing/test_helpers.h"
 
 namespace {
 
-const int32_t kIn[] = {2, 0, 1};
-const int32_t kOut[] = {1, 2};
+using kernel_cases::BinaryInt8Case;
+using kernel_cases::ExpectBinaryInt8;
 
 TfLiteStatus Run(TfLiteTensor a, TfLiteTensor b, TfLiteTensor out, TfLiteFusedActivation act) {
-  TfLiteTensor tensors[] = {a, b, out};
   const TfLiteArithmeticParams params = {act};
-  KernelRunner runner(Register_ADD(), tensors, 3, IntArrayFromInts(kIn), IntArrayFromInts(kOut),
-                      &params);
-  TF_LITE_ENSURE_OK(runner.context(), runner.InitAndPrepare());
-  return runner.Invoke();
+  return RunBinaryKernel(Register_ADD(), a, b, out, &params);
 }
 
-struct Int8Case {
-  const int32_t* shape1;
-  const int32_t* shape2;
-  const int32_t* shape_out;
-  float scale1, scale2, scale_out;
-  int zp1, zp2, zp_out;
-  TfLiteFusedActivation act;
-};
-
-void CheckInt8(const Int8Case& c, int8_t* in1, int8_t* in2, const int8_t* expected) {
-  int8_t output[16] = {0};
-  const TfLiteIntArray* out_dims = IntArrayFromInts(c.shape_out);
-  TF_LITE_MICRO_EXPECT_EQ(
-      kTfLiteOk, Run(CreateQuantizedTensor(in1, IntArrayFromInts(c.shape1), c.scale1, c.zp1),
-                     CreateQuantizedTensor(in2, IntArrayFromInts(c.shape2), c.scale2, c.zp2),
-                     CreateQuantizedTensor(output, out_dims, c.scale_out, c.zp_out), c.act));
-  for (int32_t i = 0; i < ElementCount(out_dims); ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], output[i]);
+void CheckInt8(const BinaryInt8Case& c, int8_t* in1, int8_t* in2, const int8_t* expected) {
+  ExpectBinaryInt8(Register_ADD(), c, in1, in2, expected);
 }
 
 const int32_t kShape4[] = {4, 1, 2, 2, 1};
@@ -135,7 +117,7 @@ TF_LITE_MICRO_TEST(FloatBroadcast5D) {
 
 TF_LITE_MICRO_TEST(Int8SameShape) {
   const int32_t shape[] = {4, 1, 2, 2, 2};
-  const Int8Case c = {shape, shape, shape, 0.05f, 0.02f, 0.06f, -3, 10, -5, kTfLiteActNone};
+  const BinaryInt8Case c = {shape, shape, shape, 0.05f, 0.02f, 0.06f, -3, 10, -5, kTfLiteActNone};
   int8_t in1[] = {113, 32, 47, 101, 20, 70, 85, -71};
   int8_t in2[] = {-114, -52, -56, 95, 105, -127, -1, 82};
   const int8_t expected[] = {50, 4, 15, 110, 46, 10, 65, -38};
@@ -146,7 +128,7 @@ TF_LITE_MICRO_TEST(Int8BroadcastRelu) {
   const int32_t shape1[] = {3, 2, 1, 3};
   const int32_t shape2[] = {3, 1, 2, 1};
   const int32_t shape_out[] = {3, 2, 2, 3};
-  const Int8Case c = {shape1, shape2, shape_out, 0.1f, 0.03f, 0.08f, 0, -20, -128, kTfLiteActRelu};
+  const BinaryInt8Case c = {shape1, shape2, shape_out, 0.1f, 0.03f, 0.08f, 0, -20, -128, kTfLiteActRelu};
   int8_t in1[] = {-95, 76, -98, -9, 81, -51};
   int8_t in2[] = {-41, -57};
   const int8_t expected[] = {-128, -41, -128, -128, -47, -128, -128, -35, -128, -128, -41, -128};
@@ -156,7 +138,7 @@ TF_LITE_MICRO_TEST(Int8BroadcastRelu) {
 TF_LITE_MICRO_TEST(Int8ScalarRelu6) {
   const int32_t shape1[] = {2, 2, 3};
   const int32_t scalar[] = {0};
-  const Int8Case c = {shape1, scalar, shape1, 0.04f, 0.05f, 0.03f, 5, -1, -100, kTfLiteActRelu6};
+  const BinaryInt8Case c = {shape1, scalar, shape1, 0.04f, 0.05f, 0.03f, 5, -1, -100, kTfLiteActRelu6};
   int8_t in1[] = {56, -63, 125, -15, -6, 1};
   int8_t in2[] = {21};
   const int8_t expected[] = {5, -100, 97, -90, -78, -69};

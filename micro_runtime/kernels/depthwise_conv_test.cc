@@ -8,38 +8,14 @@
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/testdata/depthwise_conv_cases.h"
 #include "micro_runtime/micro_test.h"
+#include "micro_runtime/testing/kernel_cases.h"
 #include "micro_runtime/testing/kernel_runner.h"
-#include "micro_runtime/testing/test_compare.h"
 #include "micro_runtime/testing/test_helpers.h"
 
 namespace {
 
 using namespace depthwise_conv_cases;  // NOLINT
-
-constexpr int kMaxOutput = 160;
-float g_float_out[kMaxOutput];
-int8_t g_int8_out[kMaxOutput];
-
-struct ScaleStorage {
-  int32_t size;
-  float data[32];
-};
-ScaleStorage g_scales;
-
-template <typename T>
-T* Mut(const T* p) {
-  return const_cast<T*>(p);  // kernels only read inputs; tensors take non-const pointers
-}
-
-const int32_t kInputsWithBias[] = {3, 0, 1, 2};
-const int32_t kInputsMinusOne[] = {3, 0, 1, -1};
-const int32_t kInputsTwo[] = {2, 0, 1};
-const int32_t kOutputList[] = {1, 3};
-
-const TfLiteIntArray* InputList(bool has_bias, bool two_inputs) {
-  if (has_bias) return IntArrayFromInts(kInputsWithBias);
-  return IntArrayFromInts(two_inputs ? kInputsTwo : kInputsMinusOne);
-}
+using namespace kernel_cases;          // NOLINT
 
 template <class C>
 TfLiteDepthwiseConvParams Params() {
@@ -56,41 +32,16 @@ TfLiteDepthwiseConvParams Params() {
 
 template <class C>
 void RunFloat(bool two_inputs = false) {
-  TfLiteTensor tensors[4] = {
-      CreateTensor(Mut(C::input), IntArrayFromInts(C::input_dims)),
-      CreateTensor(Mut(C::filter), IntArrayFromInts(C::filter_dims), true),
-      CreateTensor(Mut(C::bias), IntArrayFromInts(C::bias_dims), true),
-      CreateTensor(g_float_out, IntArrayFromInts(C::output_dims)),
-  };
-  TfLiteDepthwiseConvParams params = Params<C>();
-  KernelRunner runner(Register_DEPTHWISE_CONV_2D(), tensors, 4, InputList(C::has_bias, two_inputs),
-                      IntArrayFromInts(kOutputList), &params);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
-  ExpectFloatsNear(C::expected, g_float_out, C::output_size);
+  const TfLiteDepthwiseConvParams params = Params<C>();
+  RunFloatFilterCase<C>(Register_DEPTHWISE_CONV_2D(), &params,
+                        two_inputs ? BiasForm::kAbsent : BiasForm::kMinusOne);
 }
 
 template <class C>
 void RunInt8(bool two_inputs = false) {
-  g_scales.size = C::filter_scale_count;
-  for (int i = 0; i < C::filter_scale_count; ++i) g_scales.data[i] = C::filter_scales[i];
-  TfLiteTensor tensors[4] = {
-      CreateQuantizedTensor(Mut(C::input), IntArrayFromInts(C::input_dims), C::input_scale,
-                            C::input_zero_point),
-      CreatePerChannelQuantizedTensor(Mut(C::filter), IntArrayFromInts(C::filter_dims),
-                                      reinterpret_cast<const TfLiteFloatArray*>(&g_scales),
-                                      C::filter_quantized_dimension),
-      CreateTensor(Mut(C::bias), IntArrayFromInts(C::bias_dims), true),
-      CreateQuantizedTensor(g_int8_out, IntArrayFromInts(C::output_dims), C::output_scale,
-                            C::output_zero_point),
-  };
-  TfLiteDepthwiseConvParams params = Params<C>();
-  for (int i = 0; i < C::output_size; ++i) g_int8_out[i] = 0x55;
-  KernelRunner runner(Register_DEPTHWISE_CONV_2D(), tensors, 4, InputList(C::has_bias, two_inputs),
-                      IntArrayFromInts(kOutputList), &params);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
-  ExpectIntsNear(C::expected, g_int8_out, C::output_size);
+  const TfLiteDepthwiseConvParams params = Params<C>();
+  RunInt8FilterCase<C>(Register_DEPTHWISE_CONV_2D(), &params, C::filter_quantized_dimension, true,
+                       two_inputs ? BiasForm::kAbsent : BiasForm::kMinusOne);
 }
 
 // micro_speech's layer: input 1x49x40x1, filter 1x10x8x8, stride 2, SAME.
@@ -171,8 +122,8 @@ TF_LITE_MICRO_TEST(Int8MicroSpeechShapeMatchesNaiveLoop) {
       CreateQuantizedTensor(g_ms_output, IntArrayFromInts(out_dims), out_scale, out_zp),
   };
   TfLiteDepthwiseConvParams params = {kTfLitePaddingSame, 2, 2, 8, kTfLiteActNone, 1, 1};
-  KernelRunner runner(Register_DEPTHWISE_CONV_2D(), tensors, 4, IntArrayFromInts(kInputsWithBias),
-                      IntArrayFromInts(kOutputList), &params);
+  KernelRunner runner(Register_DEPTHWISE_CONV_2D(), tensors, 4, FilterOpInputs(BiasForm::kPresent),
+                      FilterOpOutputs(), &params);
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
   int mismatches = 0;

@@ -6,83 +6,25 @@
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/testdata/fully_connected_cases.h"
 #include "micro_runtime/micro_test.h"
+#include "micro_runtime/testing/kernel_cases.h"
 #include "micro_runtime/testing/kernel_runner.h"
-#include "micro_runtime/testing/test_compare.h"
 #include "micro_runtime/testing/test_helpers.h"
 
 namespace {
 
 using namespace fully_connected_cases;  // NOLINT
-
-constexpr int kMaxOutput = 32;
-float g_float_out[kMaxOutput];
-int8_t g_int8_out[kMaxOutput];
-
-struct ScaleStorage {
-  int32_t size;
-  float data[8];
-};
-ScaleStorage g_scales;
-
-template <typename T>
-T* Mut(const T* p) {
-  return const_cast<T*>(p);  // kernels only read inputs; tensors take non-const pointers
-}
-
-enum class BiasForm { kPresent, kMinusOne, kAbsent };
-
-// Input index list for the chosen bias form (a case without bias uses -1 or 2 inputs).
-const TfLiteIntArray* InputList(BiasForm form) {
-  static const int32_t with_bias[] = {3, 0, 1, 2};
-  static const int32_t minus_one[] = {3, 0, 1, -1};
-  static const int32_t two[] = {2, 0, 1};
-  if (form == BiasForm::kPresent) return IntArrayFromInts(with_bias);
-  return IntArrayFromInts(form == BiasForm::kMinusOne ? minus_one : two);
-}
-
-const int32_t kOutputList[] = {1, 3};
+using namespace kernel_cases;           // NOLINT
 
 template <class C>
 void RunFloat(BiasForm no_bias_form = BiasForm::kMinusOne) {
-  TfLiteTensor tensors[4] = {
-      CreateTensor(Mut(C::input), IntArrayFromInts(C::input_dims)),
-      CreateTensor(Mut(C::filter), IntArrayFromInts(C::filter_dims), true),
-      CreateTensor(Mut(C::bias), IntArrayFromInts(C::bias_dims), true),
-      CreateTensor(g_float_out, IntArrayFromInts(C::output_dims)),
-  };
-  TfLiteFullyConnectedParams params = {C::activation, false};
-  const BiasForm form = C::has_bias ? BiasForm::kPresent : no_bias_form;
-  KernelRunner runner(Register_FULLY_CONNECTED(), tensors, 4, InputList(form),
-                      IntArrayFromInts(kOutputList), &params);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
-  ExpectFloatsNear(C::expected, g_float_out, C::output_size);
+  const TfLiteFullyConnectedParams params = {C::activation, false};
+  RunFloatFilterCase<C>(Register_FULLY_CONNECTED(), &params, no_bias_form);
 }
 
 template <class C>
 void RunInt8(bool constant_weights = true, BiasForm no_bias_form = BiasForm::kMinusOne) {
-  g_scales.size = C::filter_scale_count;
-  for (int i = 0; i < C::filter_scale_count; ++i) g_scales.data[i] = C::filter_scales[i];
-  const TfLiteFloatArray* scales = reinterpret_cast<const TfLiteFloatArray*>(&g_scales);
-  TfLiteTensor tensors[4] = {
-      CreateQuantizedTensor(Mut(C::input), IntArrayFromInts(C::input_dims), C::input_scale,
-                            C::input_zero_point),
-      CreatePerChannelQuantizedTensor(Mut(C::filter), IntArrayFromInts(C::filter_dims), scales, 0,
-                                      constant_weights),
-      CreateTensor(Mut(C::bias), IntArrayFromInts(C::bias_dims), constant_weights),
-      CreateQuantizedTensor(g_int8_out, IntArrayFromInts(C::output_dims), C::output_scale,
-                            C::output_zero_point),
-  };
-  // A single scale means per-tensor quantization, as in a model file.
-  if (C::filter_scale_count == 1) tensors[1].params.scales = nullptr;
-  TfLiteFullyConnectedParams params = {C::activation, false};
-  const BiasForm form = C::has_bias ? BiasForm::kPresent : no_bias_form;
-  for (int i = 0; i < C::output_size; ++i) g_int8_out[i] = 0x55;
-  KernelRunner runner(Register_FULLY_CONNECTED(), tensors, 4, InputList(form),
-                      IntArrayFromInts(kOutputList), &params);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
-  ExpectIntsNear(C::expected, g_int8_out, C::output_size);
+  const TfLiteFullyConnectedParams params = {C::activation, false};
+  RunInt8FilterCase<C>(Register_FULLY_CONNECTED(), &params, 0, constant_weights, no_bias_form);
 }
 
 }  // namespace
@@ -117,8 +59,8 @@ TF_LITE_MICRO_TEST(Int8PerChannelHandComputed) {
       CreateQuantizedTensor(out, IntArrayFromInts(in_dims), 1.0f, 0),
   };
   TfLiteFullyConnectedParams params = {kTfLiteActNone, false};
-  KernelRunner runner(Register_FULLY_CONNECTED(), tensors, 4, InputList(BiasForm::kPresent),
-                      IntArrayFromInts(kOutputList), &params);
+  KernelRunner runner(Register_FULLY_CONNECTED(), tensors, 4, FilterOpInputs(BiasForm::kPresent),
+                      FilterOpOutputs(), &params);
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
   TF_LITE_MICRO_EXPECT_EQ(1, static_cast<int>(out[0]));
@@ -140,8 +82,8 @@ TF_LITE_MICRO_TEST(FloatSingleInputLikeHelloWorld) {
                              CreateTensor(b, IntArrayFromInts(b_dims), true),
                              CreateTensor(y, IntArrayFromInts(y_dims))};
   TfLiteFullyConnectedParams params = {kTfLiteActRelu, false};
-  KernelRunner runner(Register_FULLY_CONNECTED(), tensors, 4, InputList(BiasForm::kPresent),
-                      IntArrayFromInts(kOutputList), &params);
+  KernelRunner runner(Register_FULLY_CONNECTED(), tensors, 4, FilterOpInputs(BiasForm::kPresent),
+                      FilterOpOutputs(), &params);
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
   TF_LITE_MICRO_EXPECT_NEAR(1.25f, y[0], 1e-6f);

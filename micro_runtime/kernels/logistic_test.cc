@@ -4,20 +4,14 @@
 // agrees).
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/micro_test.h"
+#include "micro_runtime/testing/kernel_cases.h"
 #include "micro_runtime/testing/kernel_runner.h"
 #include "micro_runtime/testing/test_helpers.h"
 
 namespace {
 
-const int32_t kIn[] = {1, 0};
-const int32_t kOut[] = {1, 1};
-
 TfLiteStatus Run(TfLiteTensor input, TfLiteTensor output) {
-  TfLiteTensor tensors[] = {input, output};
-  KernelRunner runner(Register_LOGISTIC(), tensors, 2, IntArrayFromInts(kIn), IntArrayFromInts(kOut),
-                      nullptr);
-  TF_LITE_ENSURE_OK(runner.context(), runner.InitAndPrepare());
-  return runner.Invoke();
+  return RunUnaryKernel(Register_LOGISTIC(), input, output);
 }
 
 }  // namespace
@@ -27,13 +21,10 @@ TF_LITE_MICRO_TESTS_BEGIN
 TF_LITE_MICRO_TEST(Float) {
   const int32_t shape[] = {2, 1, 11};
   float input[] = {-10, -3, -1, -0.5f, -0.1f, 0, 0.1f, 0.5f, 1, 3, 10};
-  float output[11] = {0};
   const float expected[] = {4.53978687e-05f, 0.0474258732f, 0.268941421f, 0.377540669f,
                             0.475020812f,    0.5f,          0.524979188f, 0.622459331f,
                             0.731058579f,    0.952574127f,  0.999954602f};
-  const TfLiteIntArray* dims = IntArrayFromInts(shape);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateTensor(input, dims), CreateTensor(output, dims)));
-  for (int i = 0; i < 11; ++i) TF_LITE_MICRO_EXPECT_NEAR(expected[i], output[i], 1e-6f);
+  kernel_cases::ExpectUnaryFloats(Register_LOGISTIC(), shape, input, expected, 1e-6f);
 }
 
 TF_LITE_MICRO_TEST(FloatExtremesSaturate) {
@@ -74,14 +65,8 @@ TF_LITE_MICRO_TEST(Int8EveryInputValue) {
     117, 117, 118, 118, 119, 119, 120, 120, 120, 121, 121, 122, 122, 122, 122, 123, 123, 123, 123,
     124, 124, 124, 124, 124, 125, 125, 125, 125, 125, 125, 125, 126, 126, 126, 126, 126, 126, 126,
     126, 126, 126, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127};
-  static int8_t input[256];
-  static int8_t output[256];
-  for (int i = 0; i < 256; ++i) input[i] = static_cast<int8_t>(i - 128);
-  const int32_t shape[] = {1, 256};
-  const TfLiteIntArray* dims = IntArrayFromInts(shape);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateQuantizedTensor(input, dims, 0.05f, 10),
-                                         CreateQuantizedTensor(output, dims, 1.0f / 256.0f, -128)));
-  for (int i = 0; i < 256; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], output[i]);
+  kernel_cases::ExpectEveryInt8Input(Register_LOGISTIC(), 0.05f, 10, 1.0f / 256.0f, -128,
+                                   expected);
 }
 
 TF_LITE_MICRO_TEST(Int8WrongOutputQuantizationFails) {

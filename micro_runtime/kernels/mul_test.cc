@@ -5,40 +5,22 @@
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/micro_test.h"
+#include "micro_runtime/testing/kernel_cases.h"
 #include "micro_runtime/testing/kernel_runner.h"
 #include "micro_runtime/testing/test_helpers.h"
 
 namespace {
 
-const int32_t kIn[] = {2, 0, 1};
-const int32_t kOut[] = {1, 2};
+using kernel_cases::BinaryInt8Case;
+using kernel_cases::ExpectBinaryInt8;
 
 TfLiteStatus Run(TfLiteTensor a, TfLiteTensor b, TfLiteTensor out, TfLiteFusedActivation act) {
-  TfLiteTensor tensors[] = {a, b, out};
   const TfLiteArithmeticParams params = {act};
-  KernelRunner runner(Register_MUL(), tensors, 3, IntArrayFromInts(kIn), IntArrayFromInts(kOut),
-                      &params);
-  TF_LITE_ENSURE_OK(runner.context(), runner.InitAndPrepare());
-  return runner.Invoke();
+  return RunBinaryKernel(Register_MUL(), a, b, out, &params);
 }
 
-struct Int8Case {
-  const int32_t* shape1;
-  const int32_t* shape2;
-  const int32_t* shape_out;
-  float scale1, scale2, scale_out;
-  int zp1, zp2, zp_out;
-  TfLiteFusedActivation act;
-};
-
-void CheckInt8(const Int8Case& c, int8_t* in1, int8_t* in2, const int8_t* expected) {
-  int8_t output[16] = {0};
-  const TfLiteIntArray* out_dims = IntArrayFromInts(c.shape_out);
-  TF_LITE_MICRO_EXPECT_EQ(
-      kTfLiteOk, Run(CreateQuantizedTensor(in1, IntArrayFromInts(c.shape1), c.scale1, c.zp1),
-                     CreateQuantizedTensor(in2, IntArrayFromInts(c.shape2), c.scale2, c.zp2),
-                     CreateQuantizedTensor(output, out_dims, c.scale_out, c.zp_out), c.act));
-  for (int32_t i = 0; i < ElementCount(out_dims); ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], output[i]);
+void CheckInt8(const BinaryInt8Case& c, int8_t* in1, int8_t* in2, const int8_t* expected) {
+  ExpectBinaryInt8(Register_MUL(), c, in1, in2, expected);
 }
 
 }  // namespace
@@ -108,7 +90,7 @@ TF_LITE_MICRO_TEST(FloatBroadcast6D) {
 
 TF_LITE_MICRO_TEST(Int8SameShape) {
   const int32_t shape[] = {4, 1, 2, 2, 2};
-  const Int8Case c = {shape, shape, shape, 0.05f, 0.02f, 0.06f, -3, 10, -5, kTfLiteActNone};
+  const BinaryInt8Case c = {shape, shape, shape, 0.05f, 0.02f, 0.06f, -3, 10, -5, kTfLiteActNone};
   int8_t in1[] = {13, 2, 126, 78, 74, 51, 31, -41};
   int8_t in2[] = {125, -9, -73, 88, -87, 91, 28, -99};
   const int8_t expected[] = {26, -7, -128, 100, -128, 68, 5, 64};
@@ -119,7 +101,7 @@ TF_LITE_MICRO_TEST(Int8BroadcastRelu) {
   const int32_t shape1[] = {3, 2, 1, 3};
   const int32_t shape2[] = {3, 1, 2, 1};
   const int32_t shape_out[] = {3, 2, 2, 3};
-  const Int8Case c = {shape1, shape2, shape_out, 0.1f, 0.03f, 0.05f, 0, -20, -30, kTfLiteActRelu};
+  const BinaryInt8Case c = {shape1, shape2, shape_out, 0.1f, 0.03f, 0.05f, 0, -20, -30, kTfLiteActRelu};
   int8_t in1[] = {-94, -96, 76, -1, 23, 25};
   int8_t in2[] = {54, -121};
   const int8_t expected[] = {-30, -30, 127, 127, 127, -30, -30, 72, 81, -24, -30, -30};
@@ -129,7 +111,7 @@ TF_LITE_MICRO_TEST(Int8BroadcastRelu) {
 TF_LITE_MICRO_TEST(Int8ScalarRelu6) {
   const int32_t shape1[] = {2, 2, 3};
   const int32_t scalar[] = {0};
-  const Int8Case c = {shape1, scalar, shape1, 0.04f, 0.05f, 0.03f, 5, -1, -100, kTfLiteActRelu6};
+  const BinaryInt8Case c = {shape1, scalar, shape1, 0.04f, 0.05f, 0.03f, 5, -1, -100, kTfLiteActRelu6};
   int8_t in1[] = {-4, -91, -26, 109, 12, -110};
   int8_t in2[] = {40};
   const int8_t expected[] = {-100, -100, -100, 100, -81, -100};

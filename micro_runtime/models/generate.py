@@ -159,6 +159,14 @@ def options() -> bytes:
     b.add_operator("LOGISTIC", [t], [t])
     # 15: a 9-D new_shape does not fit TfLiteReshapeParams.
     b.add_operator("RESHAPE", [t], [t], options={"new_shape": [1] * 9})
+    # 16: a stride over the window-factor limit; 17: shuffled FC weights;
+    # 18: a zero filter height; 19: a zero dilation.
+    b.add_operator("CONV_2D", [t], [t], options={"stride_w": 2000, "stride_h": 1})
+    b.add_operator("FULLY_CONNECTED", [t], [t], options={"weights_format": 1})
+    b.add_operator("AVERAGE_POOL_2D", [t], [t], options={"stride_w": 1, "stride_h": 1, "filter_width": 2,
+                                                         "filter_height": 0})
+    b.add_operator("DEPTHWISE_CONV_2D", [t], [t], options={"stride_w": 1, "stride_h": 1, "depth_multiplier": 1,
+                                                           "dilation_h_factor": 0})
     b.set_inputs([t])
     b.set_outputs([t])
     return b.build()

@@ -1,6 +1,7 @@
 #include "micro_runtime/testing/kernel_runner.h"
 
 #include "micro_runtime/micro_log.h"
+#include "micro_runtime/testing/test_helpers.h"
 
 namespace {
 // 16-byte aligned so any kernel buffer (int32/float/int64) can live in it.
@@ -99,4 +100,34 @@ TfLiteStatus KernelRunner::Invoke() {
     return kTfLiteError;
   }
   return registration_.invoke(&context_, &node_);
+}
+
+TfLiteStatus RunKernel(const TfLiteRegistration& registration, TfLiteTensor* tensors,
+                       int tensors_size, const TfLiteIntArray* inputs,
+                       const TfLiteIntArray* outputs, const void* builtin_data,
+                       const void* custom_data, size_t custom_size) {
+  KernelRunner runner(registration, tensors, tensors_size, inputs, outputs, builtin_data,
+                      custom_data, custom_size);
+  const TfLiteStatus status = runner.InitAndPrepare();
+  if (status != kTfLiteOk) return status;
+  return runner.Invoke();
+}
+
+TfLiteStatus RunUnaryKernel(const TfLiteRegistration& registration, TfLiteTensor input,
+                            TfLiteTensor output, const void* builtin_data,
+                            const void* custom_data, size_t custom_size) {
+  static const int32_t kInputs[] = {1, 0};
+  static const int32_t kOutputs[] = {1, 1};
+  TfLiteTensor tensors[] = {input, output};
+  return RunKernel(registration, tensors, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
+                   builtin_data, custom_data, custom_size);
+}
+
+TfLiteStatus RunBinaryKernel(const TfLiteRegistration& registration, TfLiteTensor input1,
+                             TfLiteTensor input2, TfLiteTensor output, const void* builtin_data) {
+  static const int32_t kInputs[] = {2, 0, 1};
+  static const int32_t kOutputs[] = {1, 2};
+  TfLiteTensor tensors[] = {input1, input2, output};
+  return RunKernel(registration, tensors, 3, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
+                   builtin_data);
 }

@@ -63,4 +63,20 @@ class KernelRunner {
   bool prepared_;
 };
 
+// One call for the common test shape: a runner over `tensors`, then
+// InitAndPrepare and, if that succeeded, Invoke; returns the first failure.
+TfLiteStatus RunKernel(const TfLiteRegistration& registration, TfLiteTensor* tensors,
+                       int tensors_size, const TfLiteIntArray* inputs,
+                       const TfLiteIntArray* outputs, const void* builtin_data,
+                       const void* custom_data = nullptr, size_t custom_size = 0);
+
+// RunKernel for a node with input tensor 0 and output tensor 1.
+TfLiteStatus RunUnaryKernel(const TfLiteRegistration& registration, TfLiteTensor input,
+                            TfLiteTensor output, const void* builtin_data = nullptr,
+                            const void* custom_data = nullptr, size_t custom_size = 0);
+
+// RunKernel for a node with inputs 0, 1 and output 2.
+TfLiteStatus RunBinaryKernel(const TfLiteRegistration& registration, TfLiteTensor input1,
+                             TfLiteTensor input2, TfLiteTensor output, const void* builtin_data);
+
 #endif  // MICRO_RUNTIME_TESTING_KERNEL_RUNNER_H_

@@ -1,0 +1,173 @@
+// Shared drivers for kernel tests whose ops have the same test shape: the
+// generated single-op cases of the filter ops (testdata/*_cases.h for
+// CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED), int8 cases of the binary
+// arithmetic ops (ADD, MUL) and the table-driven unary ops (LOGISTIC, TANH).
+// Header-only: the expectations need the test main of micro_test.h.
+#ifndef MICRO_RUNTIME_TESTING_KERNEL_CASES_H_
+#define MICRO_RUNTIME_TESTING_KERNEL_CASES_H_
+
+#include <stdint.h>
+
+#include "micro_runtime/builtin_options.h"
+#include "micro_runtime/common.h"
+#include "micro_runtime/micro_test.h"
+#include "micro_runtime/testing/kernel_runner.h"
+#include "micro_runtime/testing/test_compare.h"
+#include "micro_runtime/testing/test_helpers.h"
+
+namespace kernel_cases {
+
+template <typename T>
+T* Mut(const T* p) {
+  return const_cast<T*>(p);  // kernels only read inputs; tensors take non-const pointers
+}
+
+// ---- Filter ops: tensors {input, filter, bias, output} ----
+
+// How a case without bias lists its inputs: bias index -1, or only 2 inputs.
+enum class BiasForm { kPresent, kMinusOne, kAbsent };
+
+inline const TfLiteIntArray* FilterOpInputs(BiasForm form) {
+  static const int32_t with_bias[] = {3, 0, 1, 2};
+  static const int32_t minus_one[] = {3, 0, 1, -1};
+  static const int32_t two[] = {2, 0, 1};
+  if (form == BiasForm::kPresent) return IntArrayFromInts(with_bias);
+  return IntArrayFromInts(form == BiasForm::kMinusOne ? minus_one : two);
+}
+
+inline const TfLiteIntArray* FilterOpOutputs() {
+  static const int32_t outputs[] = {1, 3};
+  return IntArrayFromInts(outputs);
+}
+
+constexpr int kMaxCaseOutput = 160;
+constexpr int kMaxCaseScales = 32;
+
+// Output buffers of the current case (the tests run one case at a time).
+inline float* CaseFloatOutput() {
+  static float out[kMaxCaseOutput];
+  return out;
+}
+inline int8_t* CaseInt8Output() {
+  static int8_t out[kMaxCaseOutput];
+  return out;
+}
+
+// The case's filter scales as a TfLiteFloatArray (same layout: size, data).
+inline const TfLiteFloatArray* CaseScales(const float* scales, int count) {
+  static struct {
+    int32_t size;
+    float data[kMaxCaseScales];
+  } storage;
+  storage.size = count;
+  for (int i = 0; i < count; ++i) storage.data[i] = scales[i];
+  return reinterpret_cast<const TfLiteFloatArray*>(&storage);
+}
+
+// Runs the op on the 4 tensors and expects prepare and invoke to succeed.
+inline void ExpectFilterOpRuns(const TfLiteRegistration& registration, TfLiteTensor* tensors,
+                               BiasForm form, const void* params) {
+  KernelRunner runner(registration, tensors, 4, FilterOpInputs(form), FilterOpOutputs(), params);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
+}
+
+// Float case C (input, filter, bias, expected, ... from a testdata header):
+// constant filter and bias; a case without bias lists it as `no_bias_form`.
+template <class C>
+void RunFloatFilterCase(const TfLiteRegistration& registration, const void* params,
+                        BiasForm no_bias_form) {
+  static_assert(C::output_size <= kMaxCaseOutput, "raise kMaxCaseOutput");
+  float* out = CaseFloatOutput();
+  TfLiteTensor tensors[4] = {
+      CreateTensor(Mut(C::input), IntArrayFromInts(C::input_dims)),
+      CreateTensor(Mut(C::filter), IntArrayFromInts(C::filter_dims), true),
+      CreateTensor(Mut(C::bias), IntArrayFromInts(C::bias_dims), true),
+      CreateTensor(out, IntArrayFromInts(C::output_dims)),
+  };
+  ExpectFilterOpRuns(registration, tensors, C::has_bias ? BiasForm::kPresent : no_bias_form, params);
+  ExpectFloatsNear(C::expected, out, C::output_size);
+}
+
+// int8 case C: filter scales along `quantized_dimension` (a single scale is
+// per-tensor, as in a model file); filter and bias constant or not. The
+// output is pre-filled with 0x55 so unwritten elements show.
+template <class C>
+void RunInt8FilterCase(const TfLiteRegistration& registration, const void* params,
+                       int quantized_dimension, bool constant_weights, BiasForm no_bias_form) {
+  static_assert(C::output_size <= kMaxCaseOutput, "raise kMaxCaseOutput");
+  static_assert(C::filter_scale_count <= kMaxCaseScales, "raise kMaxCaseScales");
+  int8_t* out = CaseInt8Output();
+  TfLiteTensor tensors[4] = {
+      CreateQuantizedTensor(Mut(C::input), IntArrayFromInts(C::input_dims), C::input_scale,
+                            C::input_zero_point),
+      CreatePerChannelQuantizedTensor(Mut(C::filter), IntArrayFromInts(C::filter_dims),
+                                      CaseScales(C::filter_scales, C::filter_scale_count),
+                                      quantized_dimension, constant_weights),
+      CreateTensor(Mut(C::bias), IntArrayFromInts(C::bias_dims), constant_weights),
+      CreateQuantizedTensor(out, IntArrayFromInts(C::output_dims), C::output_scale,
+                            C::output_zero_point),
+  };
+  if (C::filter_scale_count == 1) tensors[1].params.scales = nullptr;
+  for (int i = 0; i < C::output_size; ++i) out[i] = 0x55;
+  ExpectFilterOpRuns(registration, tensors, C::has_bias ? BiasForm::kPresent : no_bias_form, params);
+  ExpectIntsNear(C::expected, out, C::output_size);
+}
+
+// ---- Binary arithmetic ops (inputs 0, 1; output 2) ----
+
+struct BinaryInt8Case {
+  const int32_t* shape1;
+  const int32_t* shape2;
+  const int32_t* shape_out;
+  float scale1, scale2, scale_out;
+  int zp1, zp2, zp_out;
+  TfLiteFusedActivation act;
+};
+
+// Runs the op (params: TfLiteArithmeticParams{c.act}) and expects `expected`
+// exactly; at most 16 output elements.
+inline void ExpectBinaryInt8(const TfLiteRegistration& registration, const BinaryInt8Case& c,
+                             int8_t* in1, int8_t* in2, const int8_t* expected) {
+  int8_t output[16] = {0};
+  const TfLiteIntArray* out_dims = IntArrayFromInts(c.shape_out);
+  const TfLiteArithmeticParams params = {c.act};
+  TF_LITE_MICRO_EXPECT_EQ(
+      kTfLiteOk,
+      RunBinaryKernel(registration, CreateQuantizedTensor(in1, IntArrayFromInts(c.shape1), c.scale1, c.zp1),
+                      CreateQuantizedTensor(in2, IntArrayFromInts(c.shape2), c.scale2, c.zp2),
+                      CreateQuantizedTensor(output, out_dims, c.scale_out, c.zp_out), &params));
+  for (int32_t i = 0; i < ElementCount(out_dims); ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], output[i]);
+}
+
+// ---- Elementwise unary ops with int8 tables (LOGISTIC, TANH) ----
+
+// float32 run over `shape` (<= 16 elements), each output within `tolerance`.
+inline void ExpectUnaryFloats(const TfLiteRegistration& registration, const int32_t* shape,
+                              float* input, const float* expected, float tolerance) {
+  float output[16] = {0};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, RunUnaryKernel(registration, CreateTensor(input, dims),
+                                                    CreateTensor(output, dims)));
+  for (int32_t i = 0; i < ElementCount(dims); ++i) {
+    TF_LITE_MICRO_EXPECT_NEAR(expected[i], output[i], tolerance);
+  }
+}
+
+// All 256 int8 inputs through the op, against `expected` exactly.
+inline void ExpectEveryInt8Input(const TfLiteRegistration& registration, float in_scale, int in_zp,
+                                 float out_scale, int out_zp, const int8_t* expected) {
+  static int8_t input[256];
+  static int8_t output[256];
+  for (int i = 0; i < 256; ++i) input[i] = static_cast<int8_t>(i - 128);
+  const int32_t shape[] = {1, 256};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk,
+                          RunUnaryKernel(registration, CreateQuantizedTensor(input, dims, in_scale, in_zp),
+                                         CreateQuantizedTensor(output, dims, out_scale, out_zp)));
+  for (int i = 0; i < 256; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], output[i]);
+}
+
+}  // namespace kernel_cases
+
+#endif  // MICRO_RUNTIME_TESTING_KERNEL_CASES_H_
