@@ -7,8 +7,9 @@
 Items are ``<file>::<Case>[<board>]`` plus one ``<file>::_binary[<board>]`` item per binary
 that checks what no case owns (build, fit, exit status, cases run but not in the source).
 Each binary is built (all binaries of a board in one make call) and run once per board and
-process; its items read the cached result. Under xdist the items of one binary are kept on
-one worker (``--dist loadgroup`` with an ``xdist_group`` mark, switched on automatically).
+process; its items read the cached result. Under xdist (``-n``) the items of one binary on one
+board are one work unit of the plugin's scheduler (``pytest_xdist_make_scheduler``), so they
+run on one worker while node ids stay ``<file>::<Case>[<board>]`` (no ``@group`` suffix).
 
 Outcomes: failing expectation -> FAILED with the ``failed at file:line`` lines; crash or
 timeout -> ERROR on the running case (decoded fault, log tail); later cases -> ERROR "not
@@ -256,7 +257,6 @@ def _parse_boards(values: list[str]) -> list[str]:
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "micro: a micro_runtime test case run on a board (harness plugin)")
-    config.addinivalue_line("markers", "xdist_group(name): keep these items on one xdist worker")
     try:
         boards = [load_board(name) for name in _parse_boards(config.getoption("board"))]
     except BoardError as error:
@@ -267,19 +267,37 @@ def pytest_configure(config: pytest.Config) -> None:
         backend=config.getoption("micro_backend"),
         timeout_s=config.getoption("micro_timeout"),
     )
-    # Items of one binary share one run: keep them on one worker.
-    if getattr(config.option, "dist", "no") == "load":
-        config.option.dist = "loadgroup"
-    # Workers re-parse the command line (where plain -n means "load"): tell them to tag
-    # node ids with their xdist group, as they would for an explicit --dist loadgroup.
-    if getattr(config, "workerinput", {}).get("harness_loadgroup"):
-        config.option.loadgroup = True
+
+
+# <file>_test.cc::<Case or _binary>[<board>]: the node id of a micro item.
+_MICRO_NODEID = re.compile(r"^(?P<file>[^:]+_test\.cc)::[^:\[]+\[(?P<board>[^\]]+)\]$")
+
+
+def xdist_scope(nodeid: str) -> str | None:
+    """The xdist work unit of a micro item: its binary on its board (None for other tests)."""
+    match = _MICRO_NODEID.match(nodeid)
+    return f"{match['file']}[{match['board']}]" if match else None
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_configure_node(node: Any) -> None:
-    """xdist controller: pass the loadgroup switch above on to each worker."""
-    node.workerinput["harness_loadgroup"] = node.config.getvalue("dist") == "loadgroup"
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Items of one binary share one run: schedule them as one unit, on one worker.
+
+    Grouping by node id here (not by an ``xdist_group`` mark) keeps node ids as they are
+    without -n, so ``--lf``, -k and JUnit names do not depend on how the run was spread.
+    """
+    if config.getvalue("dist") not in ("load", "loadgroup") or config.getoption("no_micro_tests"):
+        return None  # loadfile/loadscope already keep a file on one worker; each/worksteal as asked
+    from xdist.scheduler import LoadGroupScheduling
+
+    class BinaryScheduling(LoadGroupScheduling):
+        """loadgroup where a micro binary per board is a group; other tests as -n/--dist gives them."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            scope = xdist_scope(nodeid)
+            return scope if scope is not None else super()._split_scope(nodeid)
+
+    return BinaryScheduling(config, log)
 
 
 def _state(config: pytest.Config) -> HarnessState:
@@ -338,7 +356,6 @@ class _MicroItem(pytest.Item):
         self.source_cases = source_cases
         self.outcome: BinaryOutcome | None = None
         self.add_marker(pytest.mark.micro)
-        self.add_marker(pytest.mark.xdist_group(f"{binary}@{board.name}"))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         label = self.case or "binary checks"

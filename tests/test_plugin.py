@@ -147,9 +147,12 @@ def test_xdist_keeps_a_binary_on_one_worker(pytester: pytest.Pytester, env: None
         copy_fixture(pytester, program)
     xml = tmp_path / "junit.xml"
     result = _run(pytester, "--board=host", "-n", "2", "-v", f"--junitxml={xml}")
-    _check_expected(_junit_without_groups(xml), "host", ("pass", "fail", "crash", "zero"))
+    cases = _junit(xml)
+    _check_expected(cases, "host", ("pass", "fail", "crash", "zero"))
+    assert not [name for name in cases if "@" in name], sorted(cases)  # plain path::Case[board] names
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.no_fnmatch_line("*INTERNALERROR*")
+    result.stdout.no_fnmatch_line("*@pytester_*")
     workers: dict[str, set[str]] = {}
     for line in result.outlines:
         match = re.search(r"\[(gw\d+)\].*\b(?:PASSED|FAILED|ERROR) (\S+?_test\.cc)::", line)
@@ -158,9 +161,11 @@ def test_xdist_keeps_a_binary_on_one_worker(pytester: pytest.Pytester, env: None
     assert len(workers) == 4, result.outlines
     assert all(len(names) == 1 for names in workers.values()), workers  # one worker per binary
 
-
-def _junit_without_groups(xml: Path) -> dict[str, tuple[str, str, dict[str, str]]]:
-    return {key.split("@")[0]: value for key, value in _junit(xml).items()}
+    # The cache holds the same node ids as a run without -n: --lf re-runs only the failures.
+    result = _run(pytester, "--board=host", "--lf", "-v")
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("failed") == 2 and outcomes.get("errors") == 2 and "passed" not in outcomes, outcomes
+    result.stdout.fnmatch_lines(["*run-last-failure: rerun previous 4 failures*"])
 
 
 def test_build_error_shows_the_compiler_message(pytester: pytest.Pytester, env: None) -> None:
