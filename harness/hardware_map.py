@@ -357,7 +357,7 @@ def runner_for_device(device: Device, board: Board) -> Any:
 
         config = PyocdConfig.from_board(board, unique_id=device.probe, serial=url)
         if config is None:
-            raise HardwareMapError(f"board {board.name} has no [pyocd] target; add it to {board.path / 'board.toml'}")
+            raise HostSideError(f"board {board.name} has no [pyocd] target; add it to {board.path / 'board.toml'}")
         config.baudrate = device.baudrate
         config.transports = transports or ("semihosting",)
         return PyocdRunner(config)
@@ -438,6 +438,56 @@ class Attempt:
 ATTEMPTS: dict[tuple[str, str], list[Attempt]] = {}
 
 
+class HostSideError(HardwareMapError):
+    """A fault of this machine or of the binary (unreadable ELF, missing tool): no board can help.
+
+    Not retried on another board and never quarantines one.
+    """
+
+
+def _first_line(text: str, limit: int = 200) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else text
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def listened_transports(device: Device, board: Board) -> list[str]:
+    """The log transports a run of ``device`` captures (what it could hear), per backend."""
+    transports = list(device.transports or board.log_transports)
+    has_uart = bool(device.serial or device.serial_number)
+    if device.backend == "serial":
+        return ["uart"] if has_uart else []
+    heard = [t for t in transports if t != "uart"]
+    if device.backend == "gdbremote" and not any(t.startswith("semihosting") for t in heard):
+        heard.insert(0, "semihosting")  # serviced over the GDB server whatever the map says
+    if has_uart and (device.backend == "gdbremote" or "uart" in transports):
+        heard.append("uart")
+    return heard
+
+
+def _kind(transport: str) -> str:
+    return "semihosting" if transport.startswith("semihosting") else transport
+
+
+def no_output_reason(device: Device, board: Board) -> str:
+    """Why a run may have heard nothing: the transports it listened on against the board's, with the fix."""
+    heard = listened_transports(device, board)
+    logs = list(board.log_transports)
+    text = (
+        f"no output at all from {device.id}: the run listened on {', '.join(heard) or 'nothing'}; "
+        f"{board.name} firmware logs over {', '.join(logs) or 'nothing'} ([log] transports in "
+        f"{board.path / 'board.toml'})"
+    )
+    if not {_kind(t) for t in logs} & {_kind(t) for t in heard}:
+        if "uart" in logs:
+            return text + (
+                f'; fix: give {device.id} its UART in the hardware map (serial = "/dev/ttyUSB0" or '
+                'serial_number = "..." of the USB-serial adapter on the board\'s log pins; harness devices scan '
+                "pairs them), or log through the probe: add \"semihosting\" to the board's [log] transports"
+            )
+        return text + f"; fix: set transports = {json.dumps(logs)} for {device.id} in the hardware map"
+    return text + "; check the wiring (board TX -> adapter RX), the baud rate, power and that the firmware starts"
+
+
 class HilRunner:
     """Runs on whichever mapped board of the right type is free; retries infra errors elsewhere."""
 
@@ -469,16 +519,17 @@ class HilRunner:
                 f"every '{board.name}' device in {where} is quarantined after infrastructure errors; fix them, then "
                 f"run: harness devices clear --hardware-map {where}"
             )
-        if any(d.backend == "pyocd" or (d.backend == "serial" and d.probe) for d in candidates):
-            # A problem of this machine (pyOCD or the CMSIS pack missing), not of a board: skip with
-            # the fix instead of failing every board and quarantining them all.
-            from harness.runners.pyocd_runner import target_support_problem
+        return _tool_problem(board, candidates)
 
-            target = board.section("pyocd").get("target")
-            if not target:
-                return f"board '{board.name}' has no [pyocd] target in {board.path / 'board.toml'}"
-            return target_support_problem(str(target), board.section("pyocd").get("pack"))
-        return None
+    def host_problem(self, elf: Path, board: Board) -> str | None:
+        """A fault no other board could fix (the binary, pyOCD or its pack on this machine), or None."""
+        from harness.gdbremote.elf import FirmwareError, load_firmware
+
+        try:
+            load_firmware(elf)
+        except FirmwareError as error:
+            return str(error)
+        return _tool_problem(board, self._candidates(board))
 
     def run(
         self,
@@ -490,6 +541,9 @@ class HilRunner:
         attempts: list[Attempt] = []
         self.last_attempts = attempts
         ATTEMPTS[(board.name, Path(elf).stem)] = attempts
+        problem = self.host_problem(Path(elf), board)
+        if problem is not None:
+            return _host_side(problem)
         tried: set[str] = set()
         last: RunResult | None = None
         for _ in range(self.max_retries + 1):
@@ -507,13 +561,27 @@ class HilRunner:
                 leased_at = time.time()
                 device = next(d for d in candidates if d.id == lease.device_id)
                 tried.add(device.id)
+                if attempts and on_line is not None:
+                    # The failed board's lines were already shown live: mark where the retry's begin.
+                    previous = attempts[-1]
+                    on_line(
+                        f"--- infrastructure error on {previous.device}: "
+                        f"{_first_line(previous.infra_error or 'no output at all')}; retrying on {device.id} ---"
+                    )
                 try:
                     runner = self.runner_factory(device, board)
                     result = runner.run(elf, board, timeout_s, on_line)
-                except HardwareMapError as error:
+                except HostSideError as error:
+                    return _host_side(str(error))
+                except (HardwareMapError, OSError) as error:  # OSError: a port or socket of this board
                     result = RunResult(device.backend, b"", None, False, 0.0, "infra-error", str(error))
                 released_at = time.time()
             failure_class = classify_run(result)
+            silent = result.infra_error or ""
+            if failure_class == INFRA and not result.log.strip() and (not silent or silent.startswith("no output")):
+                # Say what the run listened on and what the firmware speaks: the usual cause is a mismatch.
+                detail = f" ({silent})" if silent else ""
+                result = replace(result, infra_error=no_output_reason(device, board) + detail)
             attempts.append(
                 Attempt(device.id, failure_class, result.duration_s, result.infra_error, leased_at, released_at)
             )
@@ -523,20 +591,43 @@ class HilRunner:
                 note += f", retry after infrastructure error on {earlier}"
             result = replace(result, log=note.encode() + b"\n" + result.log)
             if failure_class != INFRA:
+                # This board ran the same binary and spoke: the boards that failed it are at fault.
+                for failed in attempts[:-1]:
+                    self.hardware_map.quarantine(failed.device, failed.infra_error or "no output at all")
                 return result
-            reason = result.infra_error or "no output at all"
-            self.hardware_map.quarantine(device.id, reason)
             last = result
         if last is None:
             reason = self.unavailable_reason(board) or f"no usable '{board.name}' board"
             return RunResult("hil", b"", None, False, 0.0, "infra-error", reason)
-        tried_text = ", ".join(a.device for a in attempts)
+        # No board ran it: nothing shows that the boards are at fault, so none is quarantined.
+        if len(attempts) == 1:
+            verdict = "no other board was free to tell whether the board or the firmware is at fault"
+        else:
+            verdict = "every board failed, so the firmware or this host is the likely cause, not the boards"
+        per_board = "; ".join(f"{a.device}: {_first_line(a.infra_error or 'no output at all')}" for a in attempts)
         return replace(
             last,
-            infra_error=f"{last.infra_error or 'no output at all'} (tried {tried_text}; quarantined in "
-            f"{self.hardware_map.state_path})",
+            infra_error=f"{last.infra_error} (tried {', '.join(a.device for a in attempts)}: {verdict}; "
+            f"none quarantined. Per board: {per_board})",
             end_reason="infra-error",
         )
+
+
+def _tool_problem(board: Board, candidates: list[Device]) -> str | None:
+    """pyOCD or the target's CMSIS pack missing on this machine: a host problem, not a board's."""
+    if not any(d.backend == "pyocd" or (d.backend == "serial" and d.probe) for d in candidates):
+        return None
+    from harness.runners.pyocd_runner import target_support_problem
+
+    target = board.section("pyocd").get("target")
+    if not target:
+        return f"board '{board.name}' has no [pyocd] target in {board.path / 'board.toml'}"
+    return target_support_problem(str(target), board.section("pyocd").get("pack"))
+
+
+def _host_side(problem: str) -> RunResult:
+    message = f"{problem} (a problem of the binary or of this machine: no board retried or quarantined)"
+    return RunResult("hil", b"", None, False, 0.0, "infra-error", message)
 
 
 def select_runner_for(board: Board, hardware_map: HardwareMap | Path | str) -> HilRunner:

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from harness.boards import load_board
+from harness.gdbremote.testfw import hil_firmware  # noqa: F401  (fixture)
 from harness.hardware_map import (
     Device,
     HardwareMap,
     HardwareMapError,
     HilRunner,
+    HostSideError,
     dump_hardware_map,
     dumps_toml,
     load_hardware_map,
@@ -23,6 +26,7 @@ from harness.hardware_map import (
     select_runner_for,
     write_hardware_map,
 )
+from harness.runners.base import RunResult
 from harness.runners.gdbremote_runner import GdbRemoteRunner
 from harness.runners.pyocd_runner import PyocdRunner
 from harness.runners.serial_runner import SerialRunner
@@ -200,3 +204,102 @@ def test_missing_cmsis_pack_skips_instead_of_quarantining_every_board(tmp_path: 
     reason = HilRunner(rack).unavailable_reason(BLUEPILL)
     assert reason is not None and "pyocd pack install stm32f103c8" in reason
     assert rack.quarantined() == {}
+
+
+# ------------------------------------------------------ retry and quarantine --
+class _Board:
+    """A stand-in runner per device: its scripted results, one per run (or an exception to raise)."""
+
+    def __init__(self, results: list[RunResult | Exception]) -> None:
+        self.results = results
+        self.runs = 0
+
+    def run(self, elf: Path, board: object, timeout_s: float, on_line: Callable[[str], None] | None) -> RunResult:
+        self.runs += 1
+        result = self.results.pop(0)
+        if isinstance(result, Exception):
+            raise result
+        if on_line is not None:
+            for line in result.log.decode().splitlines():
+                on_line(line)
+        return result
+
+
+_PASSED = RunResult("gdbremote", b"Testing A\n~~~ALL TESTS PASSED~~~\n", 0, False, 0.1, "exit")
+_RESET = "GDB server 127.0.0.1:1: Connection reset"
+_DEAD = RunResult("gdbremote", b"Testing A\n", None, False, 0.1, "infra-error", _RESET)
+
+
+def _rack_of(tmp_path: Path, boards: dict[str, _Board]) -> tuple[HilRunner, HardwareMap]:
+    devices = [Device(id=i, board="bluepill", backend="gdbremote", gdb="127.0.0.1:1") for i in boards]
+    rack = HardwareMap(devices, tmp_path / "rack.toml")
+    return HilRunner(rack, lease_wait_s=5, runner_factory=lambda d, _b: boards[d.id]), rack
+
+
+def test_unreadable_elf_is_not_retried_and_quarantines_nothing(tmp_path: Path) -> None:
+    boards = {"a": _Board([_PASSED]), "b": _Board([_PASSED])}
+    runner, rack = _rack_of(tmp_path, boards)
+    corrupt = tmp_path / "corrupt.elf"
+    corrupt.write_bytes(b"\x7fELF" + b"\x00" * 20)
+    for elf in (corrupt, tmp_path / "missing.elf"):
+        run = runner.run(elf, BLUEPILL, 5.0)
+        assert run.end_reason == "infra-error"
+        assert "no board retried or quarantined" in (run.infra_error or "")
+    assert "not a readable ELF" in (runner.run(corrupt, BLUEPILL, 5.0).infra_error or "")
+    assert [b.runs for b in boards.values()] == [0, 0] and runner.last_attempts == []
+    assert rack.quarantined() == {}
+
+
+def test_host_side_error_of_the_runner_is_not_retried(tmp_path: Path, hil_firmware) -> None:  # noqa: F811
+    boards = {"a": _Board([HostSideError("pyocd is not installed")]), "b": _Board([_PASSED])}
+    runner, rack = _rack_of(tmp_path, boards)
+    run = runner.run(hil_firmware("semihost"), BLUEPILL, 5.0)
+    assert run.end_reason == "infra-error" and "pyocd is not installed" in (run.infra_error or "")
+    assert sum(b.runs for b in boards.values()) == 1 and rack.quarantined() == {}
+
+
+def test_every_board_failing_quarantines_none_and_blames_firmware_or_host(
+    tmp_path: Path,
+    hil_firmware,  # noqa: F811
+) -> None:
+    boards = {"a": _Board([_DEAD]), "b": _Board([OSError(25, "Inappropriate ioctl for device")])}
+    runner, rack = _rack_of(tmp_path, boards)
+    run = runner.run(hil_firmware("semihost"), BLUEPILL, 5.0)
+    message = run.infra_error or ""
+    assert run.end_reason == "infra-error" and "tried " in message
+    assert "a: GDB server" in message and "b: [Errno 25]" in message  # both boards, each with its error
+    assert "firmware or this host is the likely cause" in message and "none quarantined" in message
+    assert [a.failure_class for a in runner.last_attempts] == ["infra-error", "infra-error"]
+    assert rack.quarantined() == {}
+
+
+def test_board_that_failed_where_another_ran_the_binary_is_quarantined_and_retry_is_marked(
+    tmp_path: Path,
+    hil_firmware,  # noqa: F811
+) -> None:
+    script = _Board([_DEAD, _PASSED])  # whichever board comes first dies, the other one passes
+    runner, rack = _rack_of(tmp_path, {"a": script, "b": script})
+    lines: list[str] = []
+    run = runner.run(hil_firmware("semihost"), BLUEPILL, 5.0, on_line=lines.append)
+    assert run.end_reason == "exit"
+    first, second = (a.device for a in runner.last_attempts)
+    assert second != first
+    assert lines == [
+        "Testing A",
+        f"--- infrastructure error on {first}: GDB server 127.0.0.1:1: Connection reset; retrying on {second} ---",
+        "Testing A",
+        "~~~ALL TESTS PASSED~~~",
+    ]
+    assert list(rack.quarantined()) == [first]
+
+
+def test_silent_run_names_what_it_listened_on_and_the_fix(tmp_path: Path, hil_firmware) -> None:  # noqa: F811
+    silent = RunResult("pyocd", b"", None, True, 5.0, "timeout")
+    device = Device(id="bp-1", board="bluepill", probe="066DFF", transports=["semihosting"])  # what scan wrote
+    rack = HardwareMap([device], tmp_path / "rack.toml")
+    runner = HilRunner(rack, max_retries=0, lease_wait_s=5, runner_factory=lambda _d, _b: _Board([silent]))
+    runner.unavailable_reason = lambda _board: None  # type: ignore[method-assign]  # no pyOCD pack needed
+    runner.host_problem = lambda _elf, _board: None  # type: ignore[method-assign]
+    message = runner.run(hil_firmware("semihost"), BLUEPILL, 5.0).infra_error or ""
+    assert "no output at all from bp-1: the run listened on semihosting" in message
+    assert "bluepill firmware logs over uart" in message and 'serial_number = "..."' in message

@@ -155,9 +155,24 @@ def test_all_boards_dead_is_an_infra_error_naming_them(rack: tuple[Path, list[An
     assert run.end_reason == "infra-error"
     message = run.infra_error or ""
     assert "tried bluepill-emu-" in message and "bluepill-emu-1" in message and "bluepill-emu-2" in message
-    assert sorted(load_hardware_map(path).quarantined()) == ["bluepill-emu-1", "bluepill-emu-2"]
-    reason = runner.unavailable_reason(BLUEPILL)
-    assert reason is not None and "quarantined" in reason
+    assert "firmware or this host is the likely cause" in message
+    # Nothing shows it is the boards (no board ran the binary): none is taken out of service.
+    assert load_hardware_map(path).quarantined() == {}
+    assert runner.unavailable_reason(BLUEPILL) is None
+
+
+def test_corrupt_elf_quarantines_nothing_and_is_not_retried(rack: tuple[Path, list[Any]], tmp_path: Path) -> None:
+    path, boards = rack
+    corrupt = tmp_path / "kernel_util_test"
+    corrupt.write_bytes(b"\x7fELF\x01\x01\x01" + b"\x00" * 9 + b"garbage")
+    runner = HilRunner(load_hardware_map(path))
+    run = runner.run(corrupt, BLUEPILL, 30.0)
+    assert run.end_reason == "infra-error"
+    message = run.infra_error or ""
+    assert "not a readable ELF" in message and "no board retried or quarantined" in message
+    assert "(tried " not in message and runner.last_attempts == []
+    assert load_hardware_map(path).quarantined() == {}
+    assert all(board.alive for board in boards)
 
 
 def test_pytest_with_hardware_map_spreads_binaries_and_reports_devices(
@@ -224,8 +239,8 @@ def test_pytest_summary_and_junit_show_infrastructure_errors(rack: tuple[Path, l
     )
     assert proc.returncode != 0
     summary = proc.stdout[proc.stdout.index("hardware in the loop") :]
-    assert "QUARANTINED bluepill-emu-1" in summary and "QUARANTINED bluepill-emu-2" in summary
-    assert "harness devices clear --hardware-map" in summary
+    assert "infrastructure error: micro_runtime/kernels/kernel_util_test.cc" in summary
+    assert "QUARANTINED" not in summary  # every board failed it: no evidence against the boards
     assert "retried micro_runtime/kernels/kernel_util_test.cc" in summary
     import xml.etree.ElementTree as ET
 
