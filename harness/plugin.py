@@ -124,6 +124,21 @@ class HarnessState:
         except Exception:  # a backend module that fails to import must not stop the run
             return "qemu"
 
+    def label_for(self, board: Board, map_runner: Any | None = None) -> str:
+        """What runs the board's binaries, for reports: its backend, or ``hil:<backend>`` of the map's boards.
+
+        ``map_runner``: the ``--hardware-map`` runner for ``board`` when the caller has it already.
+        """
+        if map_runner is None:
+            from harness.hil_plugin import runner_override
+
+            map_runner = runner_override(self.config, board)
+        if map_runner is None:
+            return self.backend_for(board)
+        # The map's entries say how its boards are reached (pyocd/serial/gdbremote), not --qemu etc.
+        backends = sorted({device.backend for device in map_runner.hardware_map.for_board(board.name)})
+        return "hil:" + "+".join(backends) if backends else "hil"
+
     def timeout_for(self, board: Board) -> float:
         if self.timeout_s is not None:
             return self.timeout_s
@@ -178,14 +193,15 @@ class HarnessState:
         key = (str(source), board.name)
         if key in self.outcomes:
             return self.outcomes[key]
-        outcome = BinaryOutcome(board=board, backend=self.backend_for(board))
-        self.outcomes[key] = outcome
+        from harness.hil_plugin import runner_override
         from harness.runners import get_runner
 
+        map_runner = runner_override(self.config, board)
+        outcome = BinaryOutcome(board=board, backend=self.label_for(board, map_runner))
+        self.outcomes[key] = outcome
         try:
-            from harness.hil_plugin import runner_override
-
-            runner = runner_override(self.config, board) or get_runner(outcome.backend)
+            # With a hardware map only what the map's boards need is checked, never the emulator.
+            runner = map_runner or get_runner(outcome.backend)
             outcome.skip = runner.unavailable_reason(board)
         except ValueError as error:  # unknown / not implemented backend
             outcome.skip = str(error)
@@ -488,7 +504,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     state = _state(config)
     if config.getoption("no_micro_tests"):
         return []
-    parts = [f"{b.name} ({state.backend_for(b)})" for b in state.boards]
+    parts = [f"{b.name} ({state.label_for(b)})" for b in state.boards]
     return [f"harness: boards {', '.join(parts)}; repo {REPO_ROOT}"]
 
 

@@ -186,6 +186,48 @@ def test_renode_absent_skips_with_the_reason(pytester: pytest.Pytester, env: Non
     result.stdout.fnmatch_lines(["*renode cannot run bluepill*"])
 
 
+def _hardware_map(pytester: pytest.Pytester, device: str) -> Path:
+    path = pytester.path / "rack.toml"
+    path.write_text(f'[[device]]\nid = "{MCU_BOARD}-1"\nboard = "{MCU_BOARD}"\n{device}\n')
+    return path
+
+
+def test_hardware_map_pyocd_board_skips_with_the_maps_backend(pytester: pytest.Pytester, env: None,
+                                                             tmp_path: Path) -> None:
+    from harness.runners.pyocd_runner import target_support_problem
+
+    problem = target_support_problem("stm32f103c8")
+    if problem is None:
+        pytest.skip("pyOCD supports the bluepill's target here; the skip path needs a machine without its pack")
+    copy_fixture(pytester, "pass")
+    rack = _hardware_map(pytester, 'backend = "pyocd"\nprobe = "0000"')
+    xml = tmp_path / "junit.xml"
+    # --qemu too: an emulator backend must neither label nor gate a run on the map's boards.
+    result = _run(pytester, f"--board={MCU_BOARD}", "--qemu", f"--hardware-map={rack}", f"--junitxml={xml}", "-rs")
+    result.assert_outcomes(skipped=3)
+    result.stdout.fnmatch_lines([f"*hil:pyocd cannot run {MCU_BOARD}: {problem}*"])
+    result.stdout.no_fnmatch_line("*qemu cannot run*")
+    result.stdout.fnmatch_lines([f"harness: boards {MCU_BOARD} (hil:pyocd)*"])
+    assert {props["backend"] for _, _, props in _junit(xml).values()} == {"hil:pyocd"}
+
+
+@requires_mcu
+@pytest.mark.emulator
+def test_hardware_map_run_is_labelled_with_the_maps_backend(pytester: pytest.Pytester, env: None,
+                                                            tmp_path: Path) -> None:
+    copy_fixture(pytester, "pass")
+    # A serial board on a closed loopback port: it builds, then the map's runner reports an infra error.
+    rack = _hardware_map(pytester, 'backend = "serial"\nserial = "socket://127.0.0.1:9"\nhandshake = false')
+    xml = tmp_path / "junit.xml"
+    result = _run(pytester, f"--board={MCU_BOARD}", f"--hardware-map={rack}", "--hil-retries=0",
+                  "--micro-timeout=5", f"--junitxml={xml}")
+    cases = _junit(xml)
+    props = cases[f"pytester_pass_test::AddsUp[{MCU_BOARD}]"][2]
+    assert props["backend"] == "hil:serial", props
+    assert "pytester_pass_test on hil:serial:" in cases[f"pytester_pass_test::AddsUp[{MCU_BOARD}]"][1]
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
 def test_dut_and_board_fixtures(pytester: pytest.Pytester, env: None, host_programs: dict[str, Path]) -> None:
     pytester.makepyfile(test_device=f"""
         import pytest
