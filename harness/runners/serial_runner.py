@@ -6,8 +6,11 @@ UART on TCP, ser2net), ``rfc2217://host:port``. The device is started by a
 pulse, or nothing when the device starts on its own), after the port is open
 so no line is lost.
 
-Start handshake (firmware built with ``-DMICRO_START_HANDSHAKE=1``, see
-boards/cortex_m/handshake.c and docs/hardware.md): the firmware waits up to
+Start handshake (firmware linked with boards/cortex_m/handshake.cc and
+handshake_at_start.cc: ``make HANDSHAKE=1``, or ``handshake = true`` on a
+hardware-map device, which makes the harness build that variant; a
+``-DMICRO_START_HANDSHAKE=1`` alone does nothing unless the board's code calls
+``MicroStartHandshake()``; see docs/hardware.md): the firmware waits up to
 2 s for any byte on its UART, then prints ``~~~MICRO START~~~`` and runs the
 tests. The runner pokes one byte (``\\n``) every 100 ms until it sees the
 marker, so the first lines are not lost while a USB serial port re-enumerates
@@ -23,6 +26,7 @@ Board file, table ``[serial]`` (the hardware map overrides per device):
 from __future__ import annotations
 
 import contextlib
+import errno
 import threading
 import time
 from collections.abc import Callable
@@ -56,13 +60,16 @@ def open_port(url: str, baudrate: int = 115200) -> Any:
     except ImportError as error:  # pragma: no cover - pyserial is a dependency
         raise SerialPortError(f"pyserial is not installed; {_INSTALL}") from error
     try:
-        port = serial.serial_for_url(url, baudrate=baudrate, timeout=_READ_TIMEOUT_S, write_timeout=1.0)
+        # pyserial's rfc2217 handler refuses a write timeout (NotImplementedError) although this
+        # module documents rfc2217:// URLs: give it none there.
+        write_timeout = None if url.startswith("rfc2217://") else 1.0
+        port = serial.serial_for_url(url, baudrate=baudrate, timeout=_READ_TIMEOUT_S, write_timeout=write_timeout)
         if "://" in url:
             # The TCP connection exists before the server (QEMU, ser2net) has accepted it, and what
             # the device sends until then is dropped: give the server a moment.
             time.sleep(NETWORK_SETTLE_S)
         return port
-    except (serial.SerialException, ValueError, OSError) as error:
+    except (serial.SerialException, ValueError, OSError, NotImplementedError) as error:
         hint = (
             "is the emulator/ser2net running and the port right?"
             if "://" in url
@@ -71,13 +78,25 @@ def open_port(url: str, baudrate: int = 115200) -> Any:
         raise SerialPortError(f"cannot open serial port {url}: {error}; {hint}") from error
 
 
-def pulse_reset(port: Any, line: str) -> None:
-    """Resets the board through DTR or RTS (wired to NRST through a USB-serial adapter)."""
+def pulse_reset(port: Any, line: str, url: str = "the serial port") -> None:
+    """Resets the board through DTR or RTS (wired to NRST through a USB-serial adapter).
+
+    Raises SerialPortError with the fix when the port has no such modem line (a pty, some
+    CDC-ACM bridges): the ioctl fails with ENOTTY there.
+    """
     if line not in ("dtr", "rts"):
         raise ValueError(f"unknown serial reset line {line!r}; use 'dtr' or 'rts'")
-    setattr(port, line, True)
-    time.sleep(RESET_PULSE_S)
-    setattr(port, line, False)
+    try:
+        setattr(port, line, True)
+        time.sleep(RESET_PULSE_S)
+        setattr(port, line, False)
+    except Exception as error:  # OSError (ENOTTY, EIO), serial.SerialException
+        no_lines = isinstance(error, OSError) and error.errno == errno.ENOTTY
+        why = "this port has no modem lines" if no_lines else "the port did not take the modem line change"
+        raise SerialPortError(
+            f"cannot pulse {line.upper()} on {url} to reset the board ({error}); {why}: set reset = 'probe' or "
+            f"'none' in the hardware map (or wire {line.upper()} to NRST through a USB-serial adapter that has it)"
+        ) from error
 
 
 def firmware_has_handshake(elf: Path) -> bool:
@@ -215,14 +234,18 @@ class SerialRunner:
     ) -> RunResult:
         start = time.monotonic()
         deadline = start + timeout_s
+
+        def infra(message: str | None) -> RunResult:
+            return RunResult(self.name, b"", None, False, time.monotonic() - start, "infra-error", message)
+
         reason = self.unavailable_reason(board)
         config = self._config(board)
         if reason is not None or config is None:
-            return RunResult(self.name, b"", None, False, 0.0, "infra-error", infra_error=reason)
+            return infra(reason)
         try:
             port = open_port(config.url, config.baudrate)
         except SerialPortError as error:
-            return RunResult(self.name, b"", None, False, time.monotonic() - start, "infra-error", str(error))
+            return infra(str(error))
         sink = LogSink(on_line)
         try:
             with contextlib.suppress(Exception):  # not every URL handler supports it
@@ -230,19 +253,14 @@ class SerialRunner:
             if self.starter is not None:
                 error_text = self.starter(Path(elf), board)
                 if error_text is not None:
-                    return RunResult(self.name, b"", None, False, time.monotonic() - start, "infra-error", error_text)
+                    return infra(error_text)
             if config.reset in ("dtr", "rts"):
-                pulse_reset(port, config.reset)
+                try:
+                    pulse_reset(port, config.reset, config.url)
+                except SerialPortError as error:
+                    return infra(str(error))
             elif config.reset not in ("none", "probe"):
-                return RunResult(
-                    self.name,
-                    b"",
-                    None,
-                    False,
-                    0.0,
-                    "infra-error",
-                    f"unknown reset method {config.reset!r} for {config.url}; use none, dtr, rts or probe",
-                )
+                return infra(f"unknown reset method {config.reset!r} for {config.url}; use none, dtr, rts or probe")
             handshake = config.handshake and firmware_has_handshake(Path(elf))
             end_reason, timed_out, read_error = self._read_until_end(port, sink, deadline, handshake)
         finally:

@@ -193,3 +193,92 @@ def test_serial_device_of_a_hardware_map_loaded_through_gdb(qemu_board, hil_firm
         run = runner.run(hil_firmware("uart_handshake"), BLUEPILL, 20.0)
         assert run.log.decode().startswith(START_MARKER), run
         assert parse_log(run.log, run).outcome == "passed"
+
+
+def test_dtr_reset_on_a_port_without_modem_lines_is_an_infra_error_with_the_fix() -> None:
+    master, name = _pty()  # a pty has no DTR: the ioctl fails with ENOTTY
+    try:
+        run = SerialRunner(SerialConfig(name, reset="dtr", handshake=False)).run(Path("x.elf"), BLUEPILL, 2.0)
+    finally:
+        os.close(master)
+    assert run.end_reason == "infra-error" and classify_run(run) == INFRA
+    message = run.infra_error or ""
+    assert f"cannot pulse DTR on {name}" in message and "no modem lines" in message
+    assert "set reset = 'probe' or 'none' in the hardware map" in message
+
+
+class _AdapterDtr:
+    """The far side of an RFC 2217 serial server (ser2net-like): a USB-serial adapter whose DTR drives NRST.
+
+    When DTR goes low again after a pulse, the "board" boots and prints its log.
+    """
+
+    def __init__(self, boot_log: bytes) -> None:
+        import serial.rfc2217
+
+        self.boot_log = boot_log
+        self.changes: list[tuple[bool, float]] = []
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"rfc2217://127.0.0.1:{self.listener.getsockname()[1]}"
+        self._rfc2217 = serial.rfc2217
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    @property
+    def dtr(self) -> bool:
+        return bool(self.changes and self.changes[-1][0])
+
+    @dtr.setter
+    def dtr(self, level: bool) -> None:  # what PortManager sets on the adapter
+        was_high = self.dtr
+        self.changes.append((level, time.monotonic()))
+        if was_high and not level:
+            self.connection.write(b"".join(self.manager.escape(self.boot_log)))
+
+    # What PortManager reads and sets besides DTR: the line settings, the other modem lines, purges.
+    baudrate, bytesize, parity, stopbits = 115200, 8, "N", 1
+    rts = break_condition = xonxoff = rtscts = cts = dsr = ri = cd = False
+
+    def reset_input_buffer(self) -> None:
+        pass
+
+    def reset_output_buffer(self) -> None:
+        pass
+
+    def _serve(self) -> None:
+        conn, _ = self.listener.accept()
+        with conn:
+            self.connection = _Writer(conn)
+            self.manager = self._rfc2217.PortManager(self, self.connection)
+            while True:
+                try:
+                    data = conn.recv(1024)
+                except OSError:
+                    return
+                if not data:
+                    return
+                for _ in self.manager.filter(data):  # bytes for the board's RX: nobody reads them
+                    pass
+
+
+class _Writer:
+    def __init__(self, conn: socket.socket) -> None:
+        self.conn = conn
+        self.lock = threading.Lock()
+
+    def write(self, data: bytes) -> None:
+        with self.lock:
+            self.conn.sendall(data)
+
+
+def test_dtr_reset_pulse_over_rfc2217_boots_the_board() -> None:
+    adapter = _AdapterDtr(b"Testing A\r\n1/1 tests passed\r\n~~~ALL TESTS PASSED~~~\r\n")
+    try:
+        run = SerialRunner(SerialConfig(adapter.url, reset="dtr", handshake=False)).run(Path("x.elf"), BLUEPILL, 10.0)
+    finally:
+        adapter.listener.close()
+    assert run.end_reason == "end-marker", run
+    assert parse_log(run.log, run).outcome == "passed"
+    levels = [level for level, _ in adapter.changes]
+    assert levels[-2:] == [True, False]  # one pulse: asserted, then released
+    assert adapter.changes[-1][1] - adapter.changes[-2][1] >= 0.09  # held for RESET_PULSE_S
