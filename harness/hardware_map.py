@@ -86,6 +86,7 @@ class Device:
 class HardwareMap:
     devices: list[Device]
     path: Path | None = None
+    warnings: list[str] = field(default_factory=list)  # written as comments (harness devices scan)
 
     def for_board(self, board: str) -> list[Device]:
         return [d for d in self.devices if d.board == board]
@@ -256,7 +257,8 @@ def dump_hardware_map(hardware_map: HardwareMap) -> str:
         if record.get("handshake") is True:
             record.pop("handshake")
         records.append(record)
-    header = "# Hardware map for the harness (see docs/hardware.md). One [[device]] per attached board.\n\n"
+    header = "# Hardware map for the harness (see docs/hardware.md). One [[device]] per attached board.\n"
+    header += "".join(f"# WARNING {warning}\n" for warning in hardware_map.warnings) + "\n"
     return header + (dumps_toml({"device": records}) if records else "")
 
 
@@ -323,7 +325,25 @@ def scan_devices(
                     labels=[str(port.description or port.device)],
                 )
             )
-    return HardwareMap(devices)
+    return HardwareMap(devices, warnings=_scan_warnings(devices, board))
+
+
+def _scan_warnings(devices: list[Device], board_name: str) -> list[str]:
+    """Devices whose board logs over a transport the scan found no way to hear (e.g. UART without a port)."""
+    try:
+        board = load_board(board_name)
+    except BoardError:
+        return []
+    warnings = []
+    for device in devices:
+        fix = transport_fix(device, board)
+        if fix is not None:
+            warnings.append(
+                f"{device.id}: {board.name} firmware logs over {', '.join(board.log_transports)} but the run would "
+                f"listen on {', '.join(listened_transports(device, board)) or 'nothing'} (no serial port found "
+                f"for it), so every run would end in 'no output at all'; fix: {fix}"
+            )
+    return warnings
 
 
 def resolve_serial(device: Device, ports: list[Any] | None = None) -> str | None:
@@ -468,23 +488,31 @@ def _kind(transport: str) -> str:
     return "semihosting" if transport.startswith("semihosting") else transport
 
 
+def transport_fix(device: Device, board: Board) -> str | None:
+    """The fix when ``device`` cannot hear any transport its board's firmware logs over; None if it can."""
+    logs = list(board.log_transports)
+    if {_kind(t) for t in logs} & {_kind(t) for t in listened_transports(device, board)}:
+        return None
+    if "uart" in logs:
+        return (
+            f'give {device.id} its UART in the hardware map (serial = "/dev/ttyUSB0" or serial_number = "..." '
+            "of the USB-serial adapter on the board's log pins; harness devices scan pairs them), or log "
+            "through the probe: add \"semihosting\" to the board's [log] transports"
+        )
+    return f"set transports = {json.dumps(logs)} for {device.id} in the hardware map"
+
+
 def no_output_reason(device: Device, board: Board) -> str:
     """Why a run may have heard nothing: the transports it listened on against the board's, with the fix."""
     heard = listened_transports(device, board)
-    logs = list(board.log_transports)
     text = (
         f"no output at all from {device.id}: the run listened on {', '.join(heard) or 'nothing'}; "
-        f"{board.name} firmware logs over {', '.join(logs) or 'nothing'} ([log] transports in "
+        f"{board.name} firmware logs over {', '.join(board.log_transports) or 'nothing'} ([log] transports in "
         f"{board.path / 'board.toml'})"
     )
-    if not {_kind(t) for t in logs} & {_kind(t) for t in heard}:
-        if "uart" in logs:
-            return text + (
-                f'; fix: give {device.id} its UART in the hardware map (serial = "/dev/ttyUSB0" or '
-                'serial_number = "..." of the USB-serial adapter on the board\'s log pins; harness devices scan '
-                "pairs them), or log through the probe: add \"semihosting\" to the board's [log] transports"
-            )
-        return text + f"; fix: set transports = {json.dumps(logs)} for {device.id} in the hardware map"
+    fix = transport_fix(device, board)
+    if fix is not None:
+        return f"{text}; fix: {fix}"
     return text + "; check the wiring (board TX -> adapter RX), the baud rate, power and that the firmware starts"
 
 
@@ -667,6 +695,8 @@ def cmd_devices_scan(args: argparse.Namespace) -> int:
     found = scan_devices(board=args.board)
     if not found.devices:
         print("no debug probe and no USB-serial port found; plug the board in (see docs/hardware.md)", file=sys.stderr)
+    for warning in found.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if args.output is None:
         sys.stdout.write(dump_hardware_map(found))
     else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from harness.hardware_map import (
     HardwareMapError,
     HilRunner,
     HostSideError,
+    cmd_devices_scan,
     dump_hardware_map,
     dumps_toml,
     load_hardware_map,
@@ -303,3 +305,21 @@ def test_silent_run_names_what_it_listened_on_and_the_fix(tmp_path: Path, hil_fi
     message = runner.run(hil_firmware("semihost"), BLUEPILL, 5.0).infra_error or ""
     assert "no output at all from bp-1: the run listened on semihosting" in message
     assert "bluepill firmware logs over uart" in message and 'serial_number = "..."' in message
+
+
+def test_scan_warns_when_the_board_logs_over_a_uart_it_did_not_find(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paired = scan_devices([_Probe("066DFF4855")], [_Port("/dev/ttyUSB0", "A50285BI")])
+    assert paired.warnings == []
+    alone = scan_devices([_Probe("066DFF4855")], [])
+    assert alone.devices[0].transports == ["semihosting"]
+    (warning,) = alone.warnings
+    assert "bluepill-1: bluepill firmware logs over uart but the run would listen on semihosting" in warning
+    assert "'no output at all'" in warning and "serial_number" in warning
+    monkeypatch.setattr("harness.hardware_map.scan_devices", lambda board: alone)
+    out = tmp_path / "rack.toml"
+    assert cmd_devices_scan(argparse.Namespace(board="bluepill", output=out)) == 0
+    assert f"warning: {warning}" in capsys.readouterr().err
+    assert f"# WARNING {warning}" in out.read_text()
+    assert load_hardware_map(out).devices == alone.devices  # the comment does not break the map
