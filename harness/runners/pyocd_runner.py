@@ -89,6 +89,26 @@ def list_probes() -> list[Any]:
     return list(ConnectHelper.get_all_connected_probes(blocking=False, print_wait_message=False))
 
 
+def probe_matches(wanted: str, probe: Any) -> bool:
+    """pyOCD's unique-id match (``pyocd -u``): an optional ``type:`` prefix (stlink, cmsisdap, ...),
+    then a case-insensitive part of the probe's id. Raises ValueError for a type pyOCD does not know.
+    """
+    probe_type, _, uid = wanted.partition(":") if ":" in wanted else ("", "", wanted)
+    if probe_type:
+        from pyocd.probe.aggregator import PROBE_CLASSES
+
+        classes = [cls for name, cls in PROBE_CLASSES.items() if name.lower() == probe_type.lower()]
+        if not classes:
+            known = ", ".join(PROBE_CLASSES)
+            raise ValueError(f"unknown debug probe type '{probe_type}' in {wanted!r}; use one of {known}")
+        from pyocd.probe.debug_probe import DebugProbe
+
+        # Only a real pyOCD probe tells its type; anything else is matched by id alone.
+        if isinstance(probe, DebugProbe) and not isinstance(probe, tuple(classes)):
+            return False
+    return uid.lower() in str(probe.unique_id).lower()
+
+
 def open_session(config: PyocdConfig) -> tuple[Any | None, str | None]:
     """An opened pyOCD session on the chosen probe, or (None, error with the fix)."""
     from pyocd.core.helpers import ConnectHelper
@@ -97,11 +117,19 @@ def open_session(config: PyocdConfig) -> tuple[Any | None, str | None]:
     if not probes:
         return None, "no debug probe found: plug in the ST-Link/CMSIS-DAP probe (pyocd list shows it) and retry"
     ids = [p.unique_id for p in probes]
-    if config.unique_id is not None and not any(config.unique_id in uid for uid in ids):
-        return (
-            None,
-            f"debug probe {config.unique_id} is not attached (attached: {', '.join(ids)}); check the hardware map",
-        )
+    if config.unique_id is not None:
+        try:
+            matches = [p for p in probes if probe_matches(config.unique_id, p)]
+        except ValueError as error:
+            return None, f"{error}; check the hardware map"
+        if not matches:
+            return (
+                None,
+                f"debug probe {config.unique_id} is not attached (attached: {', '.join(ids)}); check the hardware map",
+            )
+        if len(matches) > 1:  # pyOCD would ask on the console which one
+            found = ", ".join(p.unique_id for p in matches)
+            return None, f"probe id {config.unique_id} matches several probes ({found}); give more of the id in the map"
     if config.unique_id is None and len(probes) > 1:
         return None, f"several debug probes attached ({', '.join(ids)}): pick one with the hardware map (probe = ...)"
     options: dict[str, Any] = {"resume_on_disconnect": False, "enable_semihosting": False}

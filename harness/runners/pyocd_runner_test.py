@@ -24,7 +24,14 @@ from harness.gdbremote.target import GdbTarget
 from harness.gdbremote.testfw import hil_firmware, qemu_board  # noqa: F401  (fixtures)
 from harness.log_parser import parse_log
 from harness.runners import get_runner, pyocd_runner
-from harness.runners.pyocd_runner import PyocdConfig, PyocdRunner, open_session, run_on_target, target_support_problem
+from harness.runners.pyocd_runner import (
+    PyocdConfig,
+    PyocdRunner,
+    open_session,
+    probe_matches,
+    run_on_target,
+    target_support_problem,
+)
 from harness.semihosting import LogSink
 
 BLUEPILL = load_board("bluepill")
@@ -125,3 +132,45 @@ def test_exit_status_is_serviced_even_when_semihosting_is_not_a_log_transport(
         outcome, _ = run_on_target(target, sink, time.monotonic() + 20, ("uart",), None)
     assert (outcome.exit_code, outcome.end_reason) == (1, "exit")
     assert sink.finish() == b""  # the board says its log is the UART: semihosting text is not doubled in
+
+
+def test_probe_ids_match_like_pyocd() -> None:
+    """What ``pyocd -u`` accepts: any case, a part of the id, an optional probe-type prefix."""
+    from pyocd.probe.stlink_probe import StlinkProbe
+
+    class _Stlink(StlinkProbe):  # a real pyOCD probe type without USB behind it
+        unique_id = "066DFF485550755187121723"
+
+    stlink = object.__new__(_Stlink)
+    for wanted in ("066DFF485550755187121723", "066dff48555075", "stlink:066DFF48", "STLink:066dff", "55187121723"):
+        assert probe_matches(wanted, stlink), wanted
+    assert not probe_matches("cmsisdap:066DFF48", stlink)  # the id fits, the probe type does not
+    assert not probe_matches("0670FF22", stlink)
+    assert probe_matches("CMSISDAP:0670ff", _FakeProbe("0670FF22"))  # type unknown for a non-pyOCD object
+    with pytest.raises(ValueError, match="unknown debug probe type 'jtagx'"):
+        probe_matches("jtagx:066D", stlink)
+
+
+def test_map_probe_id_is_found_in_any_case_and_with_a_type_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
+    chosen: list[str] = []
+
+    class _Session:
+        def open(self) -> None:
+            pass
+
+    def session_with_chosen_probe(**kwargs: object) -> _Session:
+        chosen.append(str(kwargs["unique_id"]))  # pyOCD itself gets the id as written in the map
+        return _Session()
+
+    from pyocd.core.helpers import ConnectHelper
+
+    monkeypatch.setattr(pyocd_runner, "list_probes", lambda: [_FakeProbe("066DFF11"), _FakeProbe("0670FF22")])
+    monkeypatch.setattr(ConnectHelper, "session_with_chosen_probe", staticmethod(session_with_chosen_probe))
+    for wanted in ("066dff11", "stlink:066DFF11"):
+        session, error = open_session(PyocdConfig(target="stm32f103rc", unique_id=wanted))
+        assert session is not None and error is None, error
+    assert chosen == ["066dff11", "stlink:066DFF11"]
+    session, error = open_session(PyocdConfig(target="stm32f103rc", unique_id="FF"))
+    assert session is None and "matches several probes" in (error or "")
+    session, error = open_session(PyocdConfig(target="stm32f103rc", unique_id="usb:066DFF11"))
+    assert session is None and "unknown debug probe type 'usb'" in (error or "")
