@@ -4,7 +4,7 @@
     harness build [--board B] [--list] [TARGETS]     build test binaries (incremental, all by default)
     harness run BINARY --board B [--backend X] [--timeout S]
     harness doctor                                   toolchains, emulators, probes; the install commands
-    harness run-model MODEL.tflite --board B --cases CASES.json   -> JSON on stdout
+    harness run-model MODEL.tflite --board B --cases CASES.json [--arena-size N] [-q]  -> JSON on stdout
 
 ``harness run`` exit codes (documented in docs/harness.md):
     0 passed, 1 failed, 2 crashed, 3 timeout, 4 infra error or no tests ran, 5 usage/build error.
@@ -165,8 +165,13 @@ def cmd_run_model(args: argparse.Namespace) -> int:
             _err(f"{what} {path} does not exist; pass an existing file")
             return 1
     _board(args.board)
+
+    def progress(message: str) -> None:  # stderr: stdout carries only the JSON result
+        print(f"harness: {message}", file=sys.stderr, flush=True)
+
     try:
-        result = run_model(Path(args.model), args.board, Path(args.cases), args.backend)
+        result = run_model(Path(args.model), args.board, Path(args.cases), args.backend,
+                           arena_size=args.arena_size, progress=None if args.quiet else progress)
     except (RunModelError, BuildError, BoardError, OSError, ValueError) as error:
         _err(str(error))
         return 1
@@ -209,6 +214,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--board", required=True)
     p.add_argument("--cases", required=True, metavar="CASES.json")
     p.add_argument("--backend", default=None)
+    p.add_argument("--arena-size", type=int, default=None, metavar="BYTES",
+                   help="tensor arena size compiled into the runner (default: what fits the board)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr (errors still go there)")
     p.set_defaults(func=cmd_run_model)
 
     from harness.hardware_map import add_devices_parser  # harness devices scan|list|clear|emulate

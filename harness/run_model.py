@@ -19,7 +19,8 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,8 @@ _HEADER = re.compile(r"^model_runner: model_bytes=(\d+) arena_bytes=(\d+) cases=
 _OUTPUT = re.compile(r"^case (\d+) output (\d+) type=(\w+) shape=([\d,]*) data=([0-9a-f]*)$")
 _TICKS = re.compile(r"^case (\d+) invoke_ticks=(\d+) ticks_per_second=(\d+)$")
 _ARENA = re.compile(r"^arena_used_bytes=(\d+)$")
+# Older runners ended their error with a pointer to lines that a CLI user never saw "above".
+_SEE_ABOVE = re.compile(r"\s*\(see (?:the messages )?above\)$")
 _OVERFLOW = re.compile(r"region [`']?(\w+)'? overflowed by (\d+) bytes|will not fit in region [`']?(\w+)'?")
 
 
@@ -81,9 +84,10 @@ def parse_runner_log(text: str) -> dict[str, Any]:
         elif match := _HEADER.match(line):
             result["model_bytes"], result["arena_bytes"] = int(match.group(1)), int(match.group(2))
         elif line.startswith(ERROR_PREFIX):
-            reasons = [m for m in messages if m.strip()]
-            detail = line[len(ERROR_PREFIX):]
-            raise RunModelError("; ".join([*reasons[-5:], detail]))
+            # The runtime's own lines first, in the order it printed them, then the runner's verdict:
+            # the runtime's "see the error above" then points at a line above it in the message.
+            detail = _SEE_ABOVE.sub("", line[len(ERROR_PREFIX):])
+            raise RunModelError("\n".join([*messages[-8:], detail]))
         elif line == DONE_MARKER:
             done = True
         elif line.strip():
@@ -189,8 +193,12 @@ def _resolve_backend(board: Board, backend: str | None) -> str:
 
 
 def run_model(model: Path, board: str, cases: Path, backend: str | None = None, timeout_s: float = 60,
-              arena_size: int | None = None) -> dict[str, Any]:
-    """Builds, runs and decodes; see the module docstring and docs/model_runner.md for the result's shape."""
+              arena_size: int | None = None, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Builds, runs and decodes; see the module docstring and docs/model_runner.md for the result's shape.
+
+    progress: called with one-line status messages (build started/finished, running on which backend).
+    """
+    say = progress or (lambda _message: None)
     model, cases = Path(model), Path(cases)
     _model_check(model)
     if not cases.is_file():
@@ -209,8 +217,13 @@ def run_model(model: Path, board: str, cases: Path, backend: str | None = None, 
     unavailable = runner.unavailable_reason(board_info)
     if unavailable:
         raise RunModelError(f"backend '{backend_name}' cannot run board '{board}': {unavailable}")
+    arena = "" if arena_size is None else f", arena {arena_size} bytes"
+    say(f"building the model runner for {board_info.name} ({model.name}{arena}); a first build takes a while")
+    started = time.monotonic()
     elf = build_runner(model, board_info, cases, arena_size)
+    say(f"build finished in {time.monotonic() - started:.1f} s")
     flash_bytes, ram_bytes = elf_sizes(elf, board_info)
+    say(f"running on {backend_name} ({board_info.name}, timeout {timeout_s:g} s)")
     run = runner.run(elf, board_info, timeout_s)
     if run.infra_error:
         raise RunModelError(f"{backend_name}: {run.infra_error}")

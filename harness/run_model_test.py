@@ -55,10 +55,26 @@ def test_parse_scalar_output() -> None:
 
 def test_parse_error_carries_runtime_message() -> None:
     log = ("model_runner: model_bytes=10 arena_bytes=100 cases=1\n"
-           "Arena too small: needs 7584 bytes, have 100\n"
-           "model_runner: error: AllocateTensors failed (see the messages above)\n")
-    with pytest.raises(RunModelError, match="Arena too small: needs 7584 bytes.*AllocateTensors failed"):
+           "arena too small: needed 7584 bytes, have 100\n"
+           "model_runner: error: AllocateTensors failed\n")
+    with pytest.raises(RunModelError) as error:
         parse_runner_log(log)
+    assert str(error.value).splitlines() == ["arena too small: needed 7584 bytes, have 100", "AllocateTensors failed"]
+
+
+def test_parse_error_keeps_the_runtimes_lines_in_order_before_the_verdict() -> None:
+    # The interpreter's "see the error above" must have its error above it in the message.
+    log = ("model_runner: model_bytes=10 arena_bytes=100 cases=1\n"
+           "model schema version 2 is not supported (want 3)\n"
+           "AllocateTensors: the model was rejected when the interpreter was created (see the error above)\n"
+           "model_runner: error: AllocateTensors failed (see the messages above)\n")
+    with pytest.raises(RunModelError) as error:
+        parse_runner_log(log)
+    assert str(error.value).splitlines() == [
+        "model schema version 2 is not supported (want 3)",
+        "AllocateTensors: the model was rejected when the interpreter was created (see the error above)",
+        "AllocateTensors failed",  # an older runner's "(see the messages above)" points at nothing here
+    ]
 
 
 def test_parse_without_done_marker_fails() -> None:

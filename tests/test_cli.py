@@ -142,3 +142,34 @@ def test_run_model_prints_json_results_on_stdout() -> None:
     assert len(result["cases"]) == len(expected)
     for got, want in zip(result["cases"], expected, strict=True):
         assert abs(got["output"][0][0] - want["expected"][0][0]) < 1e-4
+
+
+HELLO_MODELS = REPO_ROOT / "micro_runtime" / "examples" / "hello_world" / "models"
+HELLO_ARGS = (str(HELLO_MODELS / "hello_world_float.tflite"), "--board", "host",
+              "--cases", str(HELLO_MODELS / "hello_world_float_cases.json"))
+
+
+def test_run_model_reports_progress_on_stderr_only() -> None:
+    out = run_cli("run-model", *HELLO_ARGS)
+    assert out.returncode == 0, out.stderr
+    json.loads(out.stdout)  # stdout stays pure JSON
+    lines = out.stderr.splitlines()
+    assert lines[0].startswith("harness: building the model runner for host (hello_world_float.tflite)"), lines
+    assert any(line.startswith("harness: build finished in ") and line.endswith(" s") for line in lines), lines
+    assert any(line.startswith("harness: running on host") for line in lines), lines
+    quiet = run_cli("run-model", *HELLO_ARGS, "--quiet")
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+    outputs = [[case["outputs"] for case in json.loads(run.stdout)["cases"]] for run in (out, quiet)]
+    assert outputs[0] == outputs[1]
+
+
+def test_run_model_arena_size_too_small_fails_with_the_runtimes_message() -> None:
+    used = json.loads(run_cli("run-model", *HELLO_ARGS, "-q").stdout)["arena_used_bytes"]
+    out = run_cli("run-model", *HELLO_ARGS, "-q", "--arena-size", str(used - 16))
+    assert out.returncode == 1 and out.stdout == "", out.stdout + out.stderr
+    lines = out.stderr.splitlines()
+    # The runtime's own lines in the order it printed them, then the runner's verdict; nothing
+    # refers to messages "above" that the user never sees.
+    assert lines[0] == f"harness: error: arena too small: needed {used} bytes, have {used - 16}", lines
+    assert lines[-1].endswith("AllocateTensors failed"), lines
+    assert "above" not in out.stderr

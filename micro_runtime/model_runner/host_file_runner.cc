@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
 
   AllOpsResolver resolver;
   MicroInterpreter interpreter(model, model_size, resolver, arena, arena_size);
-  if (interpreter.AllocateTensors() != kTfLiteOk) Fail("AllocateTensors failed (see the messages above)");
+  if (interpreter.AllocateTensors() != kTfLiteOk) Fail("AllocateTensors failed");
 
   char text[200];
   for (int c = 0; arg < argc; ++arg, ++c) {
@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
     const TfLiteStatus status = interpreter.Invoke();
     const uint32_t ticks = MicroTicks() - start;
     if (status != kTfLiteOk) {
-      snprintf(text, sizeof(text), "Invoke failed on case %d (see the messages above)", c);
+      snprintf(text, sizeof(text), "Invoke failed on case %d", c);
       Fail(text);
     }
     for (size_t o = 0; o < interpreter.outputs_size(); ++o) {

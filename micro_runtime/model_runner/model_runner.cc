@@ -44,11 +44,11 @@ int main() {
               static_cast<unsigned>(MODEL_RUNNER_ARENA_SIZE), g_runner_case_count);
 
   static RunnerOpResolver resolver;
-  if (RegisterRunnerOps(resolver) != kTfLiteOk) Fail("registering the model's ops failed (see above)");
+  if (RegisterRunnerOps(resolver) != kTfLiteOk) Fail("registering the model's ops failed");
   static MicroInterpreter interpreter(g_runner_model_data, g_runner_model_data_size, resolver,
                                       g_arena, sizeof(g_arena));
   if (interpreter.AllocateTensors() != kTfLiteOk) {
-    Fail("AllocateTensors failed (see the messages above)");
+    Fail("AllocateTensors failed");
   }
   char text[160];
   for (int c = 0; c < g_runner_case_count; ++c) {
@@ -69,7 +69,7 @@ int main() {
     const TfLiteStatus status = interpreter.Invoke();
     const uint32_t ticks = MicroTicks() - start;
     if (status != kTfLiteOk) {
-      MicroSnprintf(text, sizeof(text), "Invoke failed on case %d (see the messages above)", c);
+      MicroSnprintf(text, sizeof(text), "Invoke failed on case %d", c);
       Fail(text);
     }
     for (size_t o = 0; o < interpreter.outputs_size(); ++o) {
