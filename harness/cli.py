@@ -2,7 +2,7 @@
 
     harness boards                                   boards, memory, backends usable here
     harness build [--board B] [--list] [TARGETS]     build test binaries (incremental, all by default)
-    harness run BINARY --board B [--backend X] [--timeout S]
+    harness run BINARY --board B [--backend X] [--timeout S] [--icount N]
     harness doctor                                   toolchains, emulators, probes; the install commands
     harness run-model MODEL.tflite --board B --cases CASES.json [--arena-size N] [-q]  -> JSON on stdout
 
@@ -115,8 +115,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     except BuildError as error:
         _err(str(error))
         return EXIT_USAGE
-    backend = args.backend or default_backend(board)
-    runner = get_runner(backend)
+    from harness.runners.qemu import QemuRunner, icount_problem
+
+    icount = getattr(args, "icount", None)
+    # --icount only means something to QEMU: pick it over Renode when no backend is named.
+    backend = args.backend or ("qemu" if icount is not None and not board.is_host else default_backend(board))
+    runner = get_runner(backend) if icount is None or backend != "qemu" else QemuRunner(icount=icount)
     if getattr(args, "hardware_map", None) is not None and not board.is_host:
         from harness.hardware_map import HardwareMapError, select_runner_for  # a board of the map, leased
 
@@ -125,6 +129,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         except HardwareMapError as error:
             _err(str(error))
             return EXIT_USAGE
+    problem = icount_problem(backend) if icount is not None else None
+    if problem is not None:
+        _err(problem)
+        return EXIT_USAGE
     reason = runner.unavailable_reason(board)
     if reason is not None:
         _err(f"backend {backend} cannot run {board.name}: {reason}")
@@ -182,6 +190,8 @@ def cmd_run_model(args: argparse.Namespace) -> int:
 
 # -------------------------------------------------------------------- main --
 def make_parser() -> argparse.ArgumentParser:
+    from harness.runners.qemu import icount_arg
+
     parser = argparse.ArgumentParser(prog="harness", description="Build and run micro_runtime tests on boards.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -201,6 +211,8 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=["host", "qemu", "renode", "pyocd", "serial", "gdbremote"])
     p.add_argument("--timeout", type=float, default=None, help="seconds (default: the board's [run] timeout_s)")
     p.add_argument("--quiet", "-q", action="store_true", help="do not echo the device log")
+    p.add_argument("--icount", type=icount_arg, default=None, metavar="N",
+                   help="QEMU only: -icount shift=N, deterministic virtual time (overrides the board's [qemu] icount)")
     p.add_argument("--hardware-map", type=Path, default=None, metavar="FILE",
                    help="run on a free board of this hardware map (docs/hardware.md)")
     p.set_defaults(func=cmd_run)

@@ -78,6 +78,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="run MCU boards in Renode (items skip when Renode is not installed)")
     group.addoption("--backend", dest="micro_backend", metavar="NAME",
                     help="run MCU boards on this backend (qemu, renode, pyocd, serial, gdbremote)")
+    from harness.runners.qemu import icount_arg
+
+    group.addoption("--icount", type=icount_arg, default=None, metavar="N",
+                    help="QEMU only: run MCU boards with -icount shift=N (deterministic virtual time; "
+                    "overrides the board's [qemu] icount). A usage error with a non-QEMU backend")
     group.addoption("--micro-timeout", type=float, default=None, metavar="SECONDS",
                     help="wall-clock limit per test binary (default: the board's [run] timeout_s)")
     group.addoption("--no-micro-tests", action="store_true", default=False,
@@ -105,6 +110,7 @@ class HarnessState:
     boards: list[Board]
     backend: str | None
     timeout_s: float | None
+    icount: int | None = None  # --icount: QEMU's -icount shift for MCU boards
     wanted: dict[str, set[str]] = field(default_factory=dict)  # board -> in-tree binaries selected
     built: dict[str, dict[str, BinaryBuild]] = field(default_factory=dict)
     excluded: dict[str, dict[str, str]] = field(default_factory=dict)  # board -> test -> Makefile's note
@@ -119,6 +125,8 @@ class HarnessState:
             return "host"
         if self.backend:
             return self.backend
+        if self.icount is not None:
+            return "qemu"  # the only backend --icount means something to
         try:
             return default_backend(board)
         except Exception:  # a backend module that fails to import must not stop the run
@@ -138,6 +146,15 @@ class HarnessState:
         # The map's entries say how its boards are reached (pyocd/serial/gdbremote), not --qemu etc.
         backends = sorted({device.backend for device in map_runner.hardware_map.for_board(board.name)})
         return "hil:" + "+".join(backends) if backends else "hil"
+
+    def runner_for(self, backend: str) -> Any:
+        from harness.runners import get_runner
+
+        if backend == "qemu" and self.icount is not None:
+            from harness.runners.qemu import QemuRunner
+
+            return QemuRunner(icount=self.icount)
+        return get_runner(backend)
 
     def timeout_for(self, board: Board) -> float:
         if self.timeout_s is not None:
@@ -194,14 +211,13 @@ class HarnessState:
         if key in self.outcomes:
             return self.outcomes[key]
         from harness.hil_plugin import runner_override
-        from harness.runners import get_runner
 
         map_runner = runner_override(self.config, board)
         outcome = BinaryOutcome(board=board, backend=self.label_for(board, map_runner))
         self.outcomes[key] = outcome
         try:
             # With a hardware map only what the map's boards need is checked, never the emulator.
-            runner = map_runner or get_runner(outcome.backend)
+            runner = map_runner or self.runner_for(outcome.backend)
             outcome.skip = runner.unavailable_reason(board)
         except ValueError as error:  # unknown / not implemented backend
             outcome.skip = str(error)
@@ -277,11 +293,20 @@ def pytest_configure(config: pytest.Config) -> None:
         boards = [load_board(name) for name in _parse_boards(config.getoption("board"))]
     except BoardError as error:
         raise pytest.UsageError(f"--board: {error}") from error
+    backend = config.getoption("micro_backend")
+    icount = config.getoption("icount")
+    if icount is not None:
+        from harness.runners.qemu import icount_problem
+
+        problem = icount_problem("hil" if config.getoption("hardware_map", None) else backend or "qemu")
+        if problem is not None:
+            raise pytest.UsageError(problem)
     config.stash[_STATE] = HarnessState(
         config=config,
         boards=boards,
-        backend=config.getoption("micro_backend"),
+        backend=backend,
         timeout_s=config.getoption("micro_timeout"),
+        icount=icount,
     )
 
 
@@ -387,6 +412,8 @@ class _MicroItem(pytest.Item):
         self.outcome = outcome = state.outcome(self.board, self.binary, self.path)
         self.user_properties.append(("board", self.board.name))
         self.user_properties.append(("backend", outcome.backend))
+        if outcome.backend == "qemu" and state.icount is not None:
+            self.user_properties.append(("icount", state.icount))
         if outcome.build is not None and outcome.build.footprint is not None:
             self.user_properties.append(("flash_bytes", outcome.build.footprint.flash))
             self.user_properties.append(("ram_bytes", outcome.build.footprint.ram))
@@ -498,6 +525,15 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     for item in session.items:
         if isinstance(item, _MicroItem) and _in_tree(item.path):
             state.wanted.setdefault(item.board.name, set()).add(item.binary)
+
+
+def _disabled_sessionfinish(session: pytest.Session) -> None:
+    """Quits this process's persistent Renode (one per xdist worker) if a Renode run started one."""
+    import sys
+
+    renode = sys.modules.get("harness.runners.renode")  # not imported: no Renode to quit
+    if renode is not None:
+        renode.close_session()
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

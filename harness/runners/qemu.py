@@ -10,10 +10,13 @@ The semihosting exit status (SYS_EXIT_EXTENDED) becomes QEMU's exit code. Board 
   serial = 0                     # which -serial slot is the log UART (earlier ones get "null")
   icount = 4                     # optional: -icount shift=N, deterministic instruction timing
   extra_args = ["-cpu", "..."]   # optional: appended verbatim
+
+``pytest --icount N`` and ``harness run --icount N`` override ``icount`` for one run (QEMU only).
 """
 
 from __future__ import annotations
 
+import argparse
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +30,28 @@ _INSTALL = "install it: apt-get install qemu-system-arm"
 
 
 _EM_ARM = 40
+MAX_ICOUNT_SHIFT = 10  # QEMU rejects larger shifts
+
+
+def icount_arg(text: str) -> int:
+    """argparse type of ``--icount``: QEMU's ``-icount shift=N`` (one instruction per 2**N ns of virtual time)."""
+    try:
+        shift = int(text)
+    except ValueError:
+        shift = -1
+    if not 0 <= shift <= MAX_ICOUNT_SHIFT:
+        raise argparse.ArgumentTypeError(
+            f"invalid icount shift {text!r}: use an integer 0-{MAX_ICOUNT_SHIFT} (QEMU's -icount shift=N)"
+        )
+    return shift
+
+
+def icount_problem(backend: str) -> str | None:
+    """Why ``--icount`` cannot apply to a run on ``backend`` (None: it can)."""
+    if backend == "qemu":
+        return None
+    return (f"--icount sets QEMU's -icount and applies to QEMU runs only, not to backend {backend}; "
+            "run with --qemu/--backend qemu, or drop --icount")
 
 
 def elf_problem(path: Path) -> str | None:
