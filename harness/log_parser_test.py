@@ -125,6 +125,24 @@ CASES: dict[str, tuple[RunResult | None, str, str, list[tuple[str, str]], list[s
         [("S.A", "passed"), ("S.B", "passed")],
         ["inconsistent", "announced 3"],
     ),
+    # gtest's own output when its filter matches nothing.
+    "gt_zero.log": (_run(0), "no-tests", "gtest", [], ["no tests ran", "0 tests"]),
+    # Stuck in a test until the harness's timeout: no "[  PASSED  ]"/"[  FAILED  ]" end marker.
+    "gt_hang.log": (
+        _run(None, timed_out=True, end="timeout"),
+        "timeout",
+        "gtest",
+        [("LstmTest.OneStep", "passed"), ("LstmTest.ManySteps", "timeout")],
+        ["timed out", "LstmTest.ManySteps", "without an end marker"],
+    ),
+    # The log just stops (no run result: cut short, or the device died), mid-test.
+    "gt_truncated.log": (
+        None,
+        "crashed",
+        "gtest",
+        [("PoolingTest.Average", "passed"), ("PoolingTest.Max", "crashed")],
+        ["PoolingTest.Max", "without an end marker"],
+    ),
     # Recorded from real runs of the bluepill port in QEMU (UART, \r\n line ends).
     "rec_bluepill_qemu_crash.log": (
         _run(3, end="crash"),
