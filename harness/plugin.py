@@ -527,7 +527,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             state.wanted.setdefault(item.board.name, set()).add(item.binary)
 
 
-def _disabled_sessionfinish(session: pytest.Session) -> None:
+def pytest_sessionfinish(session: pytest.Session) -> None:
     """Quits this process's persistent Renode (one per xdist worker) if a Renode run started one."""
     import sys
 

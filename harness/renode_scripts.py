@@ -79,28 +79,76 @@ def _header(board: Board, comment: str) -> list[str]:
     ]
 
 
-def render_resc(board: Board) -> str:
+# ---------------------------------------------------------------- monitor commands --
+# Every Renode monitor command the harness sends lives here, so the whole interface to Renode
+# can be checked in one place against Renode's documentation (renode.readthedocs.io: "Using
+# Renode", "Working with machines", "Basic execution control", "UART integration"). The
+# persistent session (harness.runners.renode) and the generated .resc both use them.
+START = "start"  # runs every machine of the emulation
+PAUSE = "pause"  # stops virtual time; the machines keep their state
+QUIT = "quit"  # ends Renode gracefully
+
+
+def renode_argv(renode: str | Path, monitor_port: int) -> list[str]:
+    """Renode headless with its monitor on a TCP port (telnet mode) instead of a window.
+
+    ``--disable-xwt`` (alias ``--disable-gui`` in newer releases) also hides the monitor window;
+    ``--port``/``-P`` serves the monitor on ``monitor_port``; ``--plain`` drops colour codes from the
+    log. No ``--console``: it would take the monitor to stdin/stdout and ignore ``--port``.
+    """
+    return [str(renode), "--disable-xwt", "--plain", "--port", str(monitor_port)]
+
+
+def create_machine_commands(board: Board, uart_log: str, semihosting_log: str) -> list[str]:
+    """Creates ``board``'s machine (its own name) and sends its log UART and semihosting to files.
+
+    ``uart_log``/``semihosting_log`` are monitor tokens: ``renode_path(file)`` or a ``$variable``.
+    ``CreateFileBackend <file> true`` flushes every byte at once, so the harness can follow the file.
+    """
     cfg = renode_settings(board)
     cpu_name = cfg["cpu"].rsplit(".", 1)[1]
+    return [
+        f'mach create "{board.name}"',
+        f"machine LoadPlatformDescription {renode_path(cfg['platform'])}",
+        # Semihosting SYS_WRITE0/WRITEC land in this pseudo-UART on the CPU.
+        f'machine LoadPlatformDescriptionFromString "{SEMIHOSTING_NAME}: UART.SemihostingUart @ {cpu_name}"',
+        f"{cfg['uart']} CreateFileBackend {uart_log} true",
+        f"{cfg['cpu']}.{SEMIHOSTING_NAME} CreateFileBackend {semihosting_log} true",
+    ]
+
+
+def load_elf_commands(board: Board, elf: str) -> list[str]:
+    """Loads ``elf`` (a monitor token) into the current machine; LoadELF also sets the PC.
+
+    The Cortex-M vector table offset is set first so the CPU takes its initial SP/PC from the
+    firmware's vector table at the board's flash origin.
+    """
+    cfg = renode_settings(board)
+    lines = [f"{cfg['cpu']} VectorTableOffset 0x{board.flash.origin:08x}"] if board.flash is not None else []
+    return [*lines, f"sysbus LoadELF {elf}"]
+
+
+def next_binary_commands(board: Board, elf: Path) -> list[str]:
+    """Puts the (paused) machine of ``board`` back to power-on state with ``elf`` loaded.
+
+    ``machine Reset`` resets every peripheral and the CPU (memory included), which is why Renode's
+    own scripts reload the binary after it (their ``$reset`` macro); here the reload is spelled out
+    so each step's error is reported on its own. UART file backends stay attached across resets.
+    """
+    return [f'mach set "{board.name}"', "machine Reset", *load_elf_commands(board, renode_path(elf))]
+
+
+def render_resc(board: Board) -> str:
     lines = _header(board, "#")
     lines += [
-        "# Loads one firmware ELF; harness.runners.renode sets the variables. By hand:",
+        "# Loads one firmware ELF; harness.runners.renode sends the same commands over the monitor. By hand:",
         f"#   renode --disable-xwt --console -e '$elf=@/path/fw.elf' -e 'include @renode/{board.name}.resc' -e start",
         "$elf?=@fw.elf",
         f"$uart_log?=@{board.name}-uart.log",
         f"$semihosting_log?=@{board.name}-semihosting.log",
         "",
-        f'mach create "{board.name}"',
-        f"machine LoadPlatformDescription {renode_path(cfg['platform'])}",
-        # Semihosting SYS_WRITE0/WRITEC land in this pseudo-UART on the CPU.
-        f'machine LoadPlatformDescriptionFromString "{SEMIHOSTING_NAME}: UART.SemihostingUart @ {cpu_name}"',
-    ]
-    if board.flash is not None:
-        lines.append(f"{cfg['cpu']} VectorTableOffset 0x{board.flash.origin:08x}")
-    lines += [
-        "sysbus LoadELF $elf",
-        f"{cfg['uart']} CreateFileBackend $uart_log true",
-        f"{cfg['cpu']}.{SEMIHOSTING_NAME} CreateFileBackend $semihosting_log true",
+        *create_machine_commands(board, "$uart_log", "$semihosting_log"),
+        *load_elf_commands(board, "$elf"),
         "",
     ]
     return "\n".join(lines)

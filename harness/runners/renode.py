@@ -1,10 +1,19 @@
-"""Runs a firmware ELF in Renode (renode.io).
+"""Runs firmware ELFs in one persistent Renode (renode.io) per process (= per pytest worker).
 
-Renode is started headless (``--disable-xwt --console``) with the board's generated
-``renode/<board>.resc``; the log UART and the semihosting pseudo-UART write into
-files (``CreateFileBackend``) that the runner follows and merges into the log.
-Renode has no semihosting exit, so runs end at the end marker (plus a short grace),
-a HardFault line, or the timeout; ``exit_code`` is therefore None.
+Renode is started once, headless, with its monitor on a local TCP port
+(``renode --disable-xwt --plain --port N``); the harness drives it over that port. Each board
+gets one machine, created on first use, whose log UART and semihosting pseudo-UART write into
+files (``CreateFileBackend``) that the runner follows. Per binary: ``machine Reset``, load the
+ELF, ``start``, follow the files from where they were, ``pause``. The exact monitor commands are
+in ``harness.renode_scripts`` (one place). Renode has no semihosting exit, so runs end at the end
+marker (plus a short grace), a HardFault line, or the timeout; ``exit_code`` is therefore None.
+If the session breaks (Renode died, monitor silent), it is restarted once for that binary; a
+second failure is an infra error naming the cause. ``close_session()`` quits Renode (the pytest
+plugin calls it at session finish; ``atexit`` covers other callers).
+
+Implemented to Renode's documented monitor interface; not exercised against a real Renode on
+the machine it was written on (Renode was not installable there): the tests drive a fake
+monitor that speaks the same line protocol.
 
 Where Renode is looked for, in order: ``$RENODE`` (the executable or its folder),
 ``renode`` on PATH, the folder of ``renode-test`` on PATH, and renode-run's downloads (``~/.config/renode``:
@@ -13,17 +22,25 @@ Where Renode is looked for, in order: ``$RENODE`` (the executable or its folder)
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
 import os
+import re
 import shutil
+import socket
+import subprocess
 import tempfile
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from harness import renode_scripts as cmds
 from harness.boards import Board
-from harness.renode_scripts import RENODE_DIR, RenodeConfigError, render_resc, renode_path, renode_settings
-from harness.runners._process import run_process
-from harness.runners.base import RunResult, captured_transports
+from harness.renode_scripts import RenodeConfigError, renode_path, renode_settings
+from harness.runners._process import _kill_group, _Tail
+from harness.runners.base import CRASH_GRACE_S, SENTINEL_GRACE_S, EndDetector, RunResult, captured_transports
 from harness.runners.qemu import elf_problem
 
 RENODE_RUN_DIR = Path.home() / ".config" / "renode"
@@ -73,23 +90,395 @@ def find_renode(home: Path | None = None) -> Path | None:
     return next((path for _, path in renode_candidates(home) if path is not None), None)
 
 
-def renode_command(renode: Path, elf: Path, script: Path, uart_log: Path, semihosting_log: Path) -> list[str]:
-    return [
-        str(renode),
-        "--disable-xwt",
-        "--console",
-        "--plain",
-        "-e",
-        f"$elf={renode_path(elf)}",
-        "-e",
-        f"$uart_log={renode_path(uart_log)}",
-        "-e",
-        f"$semihosting_log={renode_path(semihosting_log)}",
-        "-e",
-        f"include {renode_path(script)}",
-        "-e",
-        "start",
-    ]
+# Renode (.NET) start-up to its first monitor prompt; generous for a loaded CI machine.
+STARTUP_TIMEOUT_S = 60.0
+# One monitor command; LoadPlatformDescription parses the whole platform and can take seconds.
+COMMAND_TIMEOUT_S = 60.0
+_POLL_S = 0.05
+# No prompt after connecting (it may have been printed before we connected): an empty line
+# makes the monitor print one again.
+_NUDGE_S = 1.0
+# After the first prompt, nudges may still be answered: read until the monitor is quiet this long.
+_SETTLE_S = 0.3
+
+# The monitor port speaks telnet: drop option negotiation (IAC WILL/WONT/DO/DONT x),
+# subnegotiation (IAC SB ... IAC SE) and the other two-byte IAC commands.
+_IAC_RE = re.compile(rb"\xff(?:[\xfb-\xfe].|\xfa.*?\xff\xf0|[\xf0-\xf9\xff])", re.DOTALL)
+# Colour and cursor-movement codes of Renode's terminal emulator (prompt colour, line redraws).
+_ANSI_RE = re.compile(r"\x1b(?:\[[0-9;?]*[A-Za-z@`~]|[()][A-Za-z0-9]|[=>78])")
+# The prompt: "(monitor) " or "(<current machine>) ".
+_PROMPT_RE = re.compile(r"\(([^()\n]+)\) ?")
+# How the monitor reports a command it could not carry out (it keeps running).
+_ERROR_RE = re.compile(
+    r"There was an error executing command|No such command or device|Bad parameters for command|"
+    r"Could not tokenize|Could not find|^Error\b",
+    re.IGNORECASE,
+)
+
+
+class RenodeSessionError(Exception):
+    """The session is unusable (Renode exited, the monitor is silent or disconnected); restart it."""
+
+
+class MonitorCommandError(Exception):
+    """Renode answered a command with an error; Renode itself is fine."""
+
+
+def monitor_lines(raw: bytes) -> list[str]:
+    """The lines the monitor printed, without telnet negotiation and terminal codes.
+
+    A carriage return redraws the line from its start, so what follows the last one wins.
+    """
+    text = _ANSI_RE.sub("", _IAC_RE.sub(b"", raw).decode("utf-8", errors="replace"))
+    lines = []
+    for line in text.split("\n"):
+        parts = [part for part in line.split("\r") if part.strip()]
+        lines.append(parts[-1] if parts else "")
+    return lines
+
+
+def prompt_name(lines: Sequence[str]) -> str | None:
+    """The prompt's name ("monitor" or the machine) when the output ends with a prompt, else None."""
+    match = _PROMPT_RE.fullmatch(lines[-1]) if lines else None
+    return match.group(1) if match else None
+
+
+def reply_lines(lines: Sequence[str], command: str) -> list[str]:
+    """A command's answer: the output before the final prompt, without the echo of the command."""
+    out = []
+    for line in lines[:-1]:
+        bare = line.strip()
+        # The echo may follow the previous prompt on the same line after a redraw.
+        echo = bare.split(") ", 1)[1].strip() if _PROMPT_RE.match(bare) and ") " in bare else bare
+        if bare and echo != command.strip() and bare != command.strip():
+            out.append(bare)
+    return out
+
+
+def monitor_errors(lines: Sequence[str]) -> list[str]:
+    return [line for line in lines if _ERROR_RE.search(line)]
+
+
+class MonitorClient:
+    """One TCP connection to Renode's monitor: sends a command line, reads up to the next prompt."""
+
+    def __init__(self, sock: socket.socket, gone: Callable[[], str | None]) -> None:
+        self._sock = sock
+        self._gone = gone  # why Renode cannot answer any more (exited), or None
+        self.prompt: str | None = None
+
+    @classmethod
+    def connect(cls, port: int, deadline: float, gone: Callable[[], str | None]) -> MonitorClient:
+        while True:
+            why = gone()
+            if why is not None:
+                raise RenodeSessionError(why)
+            try:
+                sock = socket.create_connection(("127.0.0.1", port), timeout=1.0)
+                break
+            except OSError as error:
+                if time.monotonic() >= deadline:
+                    raise RenodeSessionError(f"Renode's monitor port {port} did not open: {error}") from error
+                time.sleep(0.2)
+        client = cls(sock, gone)
+        try:
+            client._read_reply("(first prompt)", deadline, nudge=True)
+            client._settle()
+        except BaseException:
+            client.close()
+            raise
+        return client
+
+    def command(self, command: str, timeout_s: float = COMMAND_TIMEOUT_S) -> list[str]:
+        """Runs ``command``; its output lines (echo and prompt removed)."""
+        self._send(command)
+        return reply_lines(self._read_reply(command, time.monotonic() + timeout_s), command)
+
+    def send_only(self, command: str) -> None:
+        """Sends without waiting for a prompt (``quit`` closes the connection instead of answering)."""
+        self._send(command)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._sock.close()
+
+    def _send(self, command: str) -> None:
+        if "\n" in command or "\r" in command:
+            raise ValueError(f"one monitor command per line: {command!r}")
+        self._sock.settimeout(10.0)
+        try:
+            self._sock.sendall(command.encode() + b"\n")  # the monitor takes \r or \n as Enter: send one
+        except OSError as error:
+            raise RenodeSessionError(f"lost the monitor connection sending `{command}`: {self._why(error)}") from error
+
+    def _recv(self, wait_s: float) -> bytes | None:
+        """Bytes received within ``wait_s`` (None: nothing yet); raises when the connection ended."""
+        self._sock.settimeout(max(0.001, wait_s))
+        try:
+            data = self._sock.recv(65536)
+        except TimeoutError:
+            return None
+        except OSError as error:
+            raise RenodeSessionError(f"lost the monitor connection: {self._why(error)}") from error
+        if not data:
+            raise RenodeSessionError(f"Renode closed the monitor connection: {self._why(None)}")
+        return data
+
+    def _read_reply(self, command: str, deadline: float, nudge: bool = False) -> list[str]:
+        raw = b""
+        next_nudge = time.monotonic() + _NUDGE_S
+        while True:
+            lines = monitor_lines(raw)
+            name = prompt_name(lines)
+            if name is not None:
+                self.prompt = name
+                return lines
+            now = time.monotonic()
+            why = self._gone()
+            if why is not None:
+                raise RenodeSessionError(why)
+            if now >= deadline:
+                said = " | ".join(line for line in lines if line.strip())[-300:] or "nothing"
+                raise RenodeSessionError(f"Renode's monitor did not answer `{command}` (it printed: {said})")
+            if nudge and now >= next_nudge:
+                self._send("")
+                next_nudge = now + _NUDGE_S
+            data = self._recv(min(_POLL_S * 4, deadline - now))
+            if data:
+                raw += data
+
+    def _settle(self) -> None:
+        """Discards prompts still coming in answer to nudges, so replies stay in step with commands."""
+        while self._recv(_SETTLE_S) is not None:
+            pass
+
+    def _why(self, error: OSError | None) -> str:
+        # A closed connection usually means Renode is exiting: give it a moment to say how.
+        until = time.monotonic() + 1.0
+        while (gone := self._gone()) is None and time.monotonic() < until:
+            time.sleep(_POLL_S)
+        return gone or (str(error) if error is not None else "connection closed")
+
+
+def _free_port() -> int:
+    # Bound and released again: a small race with other programs, covered by the one restart.
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _end_grace(detector: EndDetector) -> tuple[float, str] | None:
+    """(grace, end reason) once the device said it is done: a HardFault, or an end marker."""
+    if detector.crash_seen:
+        return CRASH_GRACE_S, "crash"
+    if detector.ended:
+        return SENTINEL_GRACE_S, "end-marker"
+    return None
+
+
+class RenodeSession:
+    """One Renode process with one machine per board, reused for every binary of this process."""
+
+    def __init__(
+        self,
+        renode: Path,
+        startup_timeout_s: float | None = None,
+        command_timeout_s: float | None = None,
+    ) -> None:
+        self.renode = renode
+        self.command_timeout_s = COMMAND_TIMEOUT_S if command_timeout_s is None else command_timeout_s
+        startup_timeout_s = STARTUP_TIMEOUT_S if startup_timeout_s is None else startup_timeout_s
+        self.closed = False
+        self._dir = Path(tempfile.mkdtemp(prefix="harness-renode-"))
+        self._log = self._dir / "renode.log"  # Renode's own log (stdout): quoted when it dies
+        self._machines: dict[str, tuple[Path, Path]] = {}  # board -> (UART file, semihosting file)
+        self._board_errors: dict[str, str] = {}  # board whose machine could not be created -> why
+        self._monitor: MonitorClient | None = None
+        port = _free_port()
+        try:
+            with self._log.open("wb") as out:
+                self._proc = subprocess.Popen(
+                    cmds.renode_argv(renode, port),
+                    stdin=subprocess.PIPE,  # open and silent: a console that reads stdin must not see EOF
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,  # own process group: close() ends Renode and its helpers
+                )
+        except OSError as error:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self.closed = True
+            raise RenodeSessionError(f"cannot start {renode}: {error}; {INSTALL_HINT}") from error
+        try:
+            self._monitor = MonitorClient.connect(port, time.monotonic() + startup_timeout_s, self._gone)
+        except BaseException:
+            self.close(graceful=False)
+            raise
+
+    def _gone(self) -> str | None:
+        code = self._proc.poll()
+        if code is None:
+            return None
+        try:
+            tail = [line for line in self._log.read_text(errors="replace").splitlines() if line.strip()][-5:]
+        except OSError:
+            tail = []
+        return f"Renode exited with status {code} ({' | '.join(tail) or 'no output'})"
+
+    def command(self, command: str) -> list[str]:
+        """Runs one monitor command; MonitorCommandError when Renode reports an error."""
+        if self._monitor is None or self.closed:
+            raise RenodeSessionError("the Renode session is closed")
+        lines = self._monitor.command(command, self.command_timeout_s)
+        errors = monitor_errors(lines)
+        if errors:
+            raise MonitorCommandError(f"`{command}`: {' | '.join(lines)}")
+        return lines
+
+    def machine(self, board: Board) -> tuple[Path, Path]:
+        """(UART file, semihosting file) of ``board``'s machine; created on first use."""
+        if board.name in self._board_errors:
+            raise MonitorCommandError(self._board_errors[board.name])
+        if board.name not in self._machines:
+            uart, semi = self._dir / f"{board.name}-uart.log", self._dir / f"{board.name}-semihosting.log"
+            try:
+                for command in cmds.create_machine_commands(board, renode_path(uart), renode_path(semi)):
+                    self.command(command)
+            except MonitorCommandError as error:
+                # Half-created: creating it again would clash with its name. Report it for every binary.
+                self._board_errors[board.name] = f"cannot create the {board.name} machine: {error}"
+                raise MonitorCommandError(self._board_errors[board.name]) from error
+            self._machines[board.name] = (uart, semi)
+        return self._machines[board.name]
+
+    def run(self, elf: Path, board: Board, timeout_s: float, on_line: Callable[[str], None] | None) -> RunResult:
+        uart, semi = self.machine(board)
+        for command in cmds.next_binary_commands(board, elf):
+            self.command(command)
+        captured = captured_transports(board)
+        tails = [_Tail(path) for kind, path in (("semihosting", semi), ("uart", uart)) if kind in captured]
+        for tail in tails:
+            tail.offset = _size(tail.path)  # the files span the session: only what this binary prints
+        detector = EndDetector(on_line)
+        log = bytearray()
+        start = time.monotonic()
+        self.command(cmds.START)
+        end_reason, timed_out = self._follow(tails, detector, log, start + timeout_s)
+        duration = time.monotonic() - start
+        try:
+            self.command(cmds.PAUSE)
+        except (RenodeSessionError, MonitorCommandError):
+            self.close(graceful=False)  # the result stands; the next binary gets a fresh Renode
+        return RunResult("renode", bytes(log), None, timed_out, duration, end_reason)
+
+    def _follow(self, tails: list[_Tail], detector: EndDetector, log: bytearray, deadline: float) -> tuple[str, bool]:
+        """Follows the output files until an end marker (+ grace), a HardFault (+ grace) or the deadline."""
+
+        def pump() -> None:
+            data = b"".join(tail.read_lines() for tail in tails)  # whole lines only, file by file
+            log.extend(data)
+            detector.feed(data)
+
+        end_at: float | None = None
+        end_reason = "timeout"
+        while True:
+            pump()
+            now = time.monotonic()
+            grace = _end_grace(detector) if end_at is None else None
+            if grace is not None:
+                end_at, end_reason = now + grace[0], grace[1]
+            if now >= deadline or (end_at is not None and now >= end_at):
+                break  # an end marker seen before the deadline is not a timeout, as in run_process
+            why = self._gone()
+            if why is not None:
+                raise RenodeSessionError(f"{why} while the firmware ran")
+            time.sleep(_POLL_S)
+        pump()
+        rest = b"".join(tail.rest() for tail in tails)  # a last line without its newline
+        log.extend(rest)
+        detector.feed(rest)
+        detector.flush()
+        return end_reason, end_at is None
+
+    def close(self, graceful: bool = True) -> None:
+        """Quits Renode (``quit``, then the process group is ended); safe to call twice.
+
+        ``graceful=False`` (a broken session) skips ``quit``: a monitor that stopped answering
+        would only make us wait for nothing.
+        """
+        if self.closed:
+            return
+        self.closed = True
+        if self._monitor is not None:
+            if graceful and self._proc.poll() is None:
+                with contextlib.suppress(RenodeSessionError):
+                    self._monitor.send_only(cmds.QUIT)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._proc.wait(timeout=5.0)
+            self._monitor.close()
+        _kill_group(self._proc, term_first=True)
+        if self._proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self._proc.stdin.close()
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+
+# The session of this process (an xdist worker is a process): created on the first Renode run.
+_SESSION: RenodeSession | None = None
+# Renode could not be started at all (twice): reported at once for later binaries, not retried.
+_START_FAILURE: str | None = None
+_LOCK = threading.Lock()  # one binary at a time (dut runs the runner in a thread)
+
+
+def close_session() -> None:
+    """Quits this process's Renode, if one was started (pytest session finish, interpreter exit)."""
+    global _SESSION, _START_FAILURE
+    with _LOCK:
+        session, _SESSION, _START_FAILURE = _SESSION, None, None
+    if session is not None:
+        session.close()
+
+
+atexit.register(close_session)
+
+
+def _run_in_session(
+    renode: Path, elf: Path, board: Board, timeout_s: float, on_line: Callable[[str], None] | None
+) -> RunResult:
+    global _SESSION, _START_FAILURE
+    if _START_FAILURE is not None:
+        return _infra(_START_FAILURE)
+    causes: list[str] = []
+    start_failures = 0
+    for _ in range(2):  # the session as it is, then (if it broke) one restart
+        if _SESSION is None or _SESSION.closed or _SESSION.renode != renode:
+            if _SESSION is not None:
+                _SESSION.close()
+            _SESSION = None
+            try:
+                _SESSION = RenodeSession(renode)
+            except RenodeSessionError as error:
+                causes.append(str(error))
+                start_failures += 1
+                continue
+        try:
+            return _SESSION.run(elf, board, timeout_s, on_line)
+        except MonitorCommandError as error:
+            return _infra(f"Renode rejected a command: {error}; check the board's [renode] table and the ELF")
+        except RenodeSessionError as error:
+            causes.append(str(error))
+            _SESSION.close(graceful=False)
+            _SESSION = None
+    message = f"the Renode session broke: {causes[0]}; restarted Renode once and it failed again: {causes[-1]}"
+    if start_failures == 2:
+        _START_FAILURE = message  # Renode does not come up at all here: say so at once from now on
+    return _infra(message)
 
 
 class RenodeRunner:
@@ -125,44 +514,12 @@ class RenodeRunner:
         problem = elf_problem(elf)
         if problem is not None:
             return _infra(problem)
-        with tempfile.TemporaryDirectory(prefix="harness-renode-") as tmp:
-            work = Path(tmp)
-            script = RENODE_DIR / f"{board.name}.resc"
-            text = render_resc(board)
-            if not script.is_file() or script.read_text() != text:
-                script = work / f"{board.name}.resc"  # not committed yet: run what the board file says
-                script.write_text(text)
-            uart_log, semi_log = work / "uart.log", work / "semihosting.log"
-            captured = captured_transports(board)
-            argv = renode_command(renode, elf, script, uart_log, semi_log)
-            out = run_process(
-                argv,
-                timeout_s,
-                on_line,
-                merge_stderr=True,
-                log_from_stdout=False,
-                tail_files=[log for kind, log in (("semihosting", semi_log), ("uart", uart_log)) if kind in captured],
-                term_first=True,  # let Renode shut its threads down before SIGKILL
-                hold_stdin=True,  # the --console monitor reads stdin
-            )
-        if out.start_error is not None:
-            return _infra(f"cannot start {renode}: {out.start_error}; {INSTALL_HINT}")
-        diag = out.stderr.decode("utf-8", errors="replace")
-        if out.returncode is not None and not out.log:
-            # Renode quit by itself before the device said anything: a script or platform error.
-            errors = [line for line in diag.splitlines() if "error" in line.lower()] or diag.splitlines()[-5:]
-            return RunResult(
-                self.name,
-                out.log,
-                None,
-                False,
-                out.duration_s,
-                "infra-error",
-                infra_error=f"Renode exited ({out.returncode}) before the firmware printed anything: "
-                f"{' | '.join(errors) or 'no output'}; check the board's [renode] table",
-            )
-        end_reason = out.end_reason if out.end_reason != "exit" else "crash"
-        return RunResult(self.name, out.log, None, out.timed_out, out.duration_s, end_reason)
+        try:
+            renode_path(elf)
+        except RenodeConfigError as error:
+            return _infra(str(error))
+        with _LOCK:
+            return _run_in_session(renode, elf, board, timeout_s, on_line)
 
 
 def _infra(message: str) -> RunResult:

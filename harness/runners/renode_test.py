@@ -1,4 +1,7 @@
-"""Renode runner: discovery, skip reasons, command line, file-tail merging; a real run when Renode exists."""
+"""Renode runner: discovery, skip reasons, file-tail merging; a real run when Renode exists.
+
+The persistent session (monitor protocol, reset per binary, restart) is in renode_session_test.py.
+"""
 
 from __future__ import annotations
 
@@ -93,27 +96,8 @@ def test_board_without_renode_table(no_renode: Path) -> None:
     assert "host backend" in (get_runner("renode").unavailable_reason(load_board("host")) or "")
 
 
-def test_command_line_quotes_paths() -> None:
-    argv = renode.renode_command(
-        Path("/opt/renode/renode"),
-        Path("/w/my fw.elf"),
-        Path("/repo dir/renode/b.resc"),
-        Path("/t/uart.log"),
-        Path("/t/semi.log"),
-    )
-    assert argv[:4] == ["/opt/renode/renode", "--disable-xwt", "--console", "--plain"]
-    commands = [argv[i + 1] for i, arg in enumerate(argv) if arg == "-e"]
-    assert commands == [
-        "$elf=@/w/my\\ fw.elf",
-        "$uart_log=@/t/uart.log",
-        "$semihosting_log=@/t/semi.log",
-        "include @/repo\\ dir/renode/b.resc",
-        "start",
-    ]
-
-
 def test_file_tails_merge_whole_lines_and_end_at_sentinel(tmp_path: Path) -> None:
-    """The mechanism the Renode runner relies on, driven by a real writer process."""
+    """run_process's file tails (the Renode runner follows its UART files with the same _Tail)."""
     a, b = tmp_path / "a.log", tmp_path / "b.log"
     writer = (
         "import sys, time\n"
