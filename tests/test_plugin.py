@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -194,10 +196,12 @@ def _hardware_map(pytester: pytest.Pytester, device: str) -> Path:
 
 def test_hardware_map_pyocd_board_skips_with_the_maps_backend(pytester: pytest.Pytester, env: None,
                                                              tmp_path: Path) -> None:
-    from harness.runners.pyocd_runner import target_support_problem
-
-    problem = target_support_problem("stm32f103c8")
-    if problem is None:
+    # Asked in a child python: importing pyOCD here left this process's entry point lookup
+    # (harness_helpers.plugin_installed) empty for the tests after it.
+    check = "from harness.runners.pyocd_runner import target_support_problem as t; print(t('stm32f103c8') or '')"
+    problem = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True,
+                             env=subprocess_env()).stdout.strip()
+    if not problem:
         pytest.skip("pyOCD supports the bluepill's target here; the skip path needs a machine without its pack")
     copy_fixture(pytester, "pass")
     rack = _hardware_map(pytester, 'backend = "pyocd"\nprobe = "0000"')
