@@ -222,8 +222,8 @@ def _errors_only(output: str, limit: int = 80) -> str:
     return "\n".join(lines)
 
 
-def _finish_binary(board: Board, name: str, check_fit: bool) -> BinaryBuild:
-    elf = elf_path(board, name)
+def _finish_binary(board: Board, name: str, check_fit: bool, out: str | None = None) -> BinaryBuild:
+    elf = elf_path(out or board, name)
     if not elf.is_file():
         return BinaryBuild(name, None, f"make reported success but {elf} does not exist")
     try:
@@ -234,6 +234,9 @@ def _finish_binary(board: Board, name: str, check_fit: bool) -> BinaryBuild:
     return BinaryBuild(name, elf if problem is None else None, problem, footprint)
 
 
+HANDSHAKE_VARIANT = "handshake"  # gen/<board>_handshake/: the Makefile's HANDSHAKE=1 build
+
+
 def build(
     board: Board,
     targets: Sequence[str] | None = None,
@@ -241,9 +244,12 @@ def build(
     jobs: int | None = None,
     progress: Progress | None = _stderr_progress,
     check_fit: bool = True,
+    handshake: bool = False,
 ) -> BuildResult:
     """Builds ``targets`` (test binary names; None = every test) for ``board`` in one make call.
 
+    ``handshake`` builds the variant with the UART start handshake linked in (make HANDSHAKE=1,
+    into gen/<board>_handshake/), for boards whose USB serial port loses the first bytes.
     Raises BuildError only when nothing can be built (missing tools); per-binary failures are in
     the result so one broken test does not hide the others.
     """
@@ -253,26 +259,29 @@ def build(
     if not names:
         return result
     start = time.monotonic()
-    with board_lock(board, progress):
+    # A variant has its own output folder, so it takes that folder's lock, not the plain build's.
+    out = f"{board.name}_{HANDSHAKE_VARIANT}" if handshake else board.name
+    flags = ("HANDSHAKE=1",) if handshake else ()
+    with board_lock(out, progress):
         if progress is not None:
-            progress(f"building {len(names)} binaries for {board.name} (make -j{jobs or os.cpu_count()})")
+            progress(f"building {len(names)} binaries for {out} (make -j{jobs or os.cpu_count()})")
         # -k: keep going so every binary that can be built is.
-        code, output = _run_make(make_command(board, names, jobs, "-k"), progress, board.name)
+        code, output = _run_make(make_command(board, names, jobs, "-k", *flags), progress, out)
         result.output = output
         if code == 0:
             for name in names:
-                result.binaries[name] = _finish_binary(board, name, check_fit)
+                result.binaries[name] = _finish_binary(board, name, check_fit, out)
         else:
             # Narrow the failure down: each binary make could not remake, alone (everything
             # else is up to date now), so its own compiler output is attached to it.
             not_remade = set(_NOT_REMADE.findall(output)) & set(names)
             for name in names:
                 if not_remade and name not in not_remade:
-                    result.binaries[name] = _finish_binary(board, name, check_fit)
+                    result.binaries[name] = _finish_binary(board, name, check_fit, out)
                     continue
-                one_code, one_output = _run_make(make_command(board, [name], jobs), None, name)
+                one_code, one_output = _run_make(make_command(board, [name], jobs, *flags), None, name)
                 if one_code == 0:
-                    result.binaries[name] = _finish_binary(board, name, check_fit)
+                    result.binaries[name] = _finish_binary(board, name, check_fit, out)
                 else:
                     message = explain_link_error(name, board, one_output) or (
                         f"build of {name} for {board.name} failed:\n{_errors_only(one_output)}"
@@ -303,13 +312,15 @@ def build_program(
     return _finish_binary(board, name, check_fit=True)
 
 
-def ensure_binary(board: Board, name: str, *, progress: Progress | None = _stderr_progress) -> Path:
-    """Path of test binary ``name`` for ``board``, built (incrementally) first."""
+def ensure_binary(
+    board: Board, name: str, *, progress: Progress | None = _stderr_progress, handshake: bool = False
+) -> Path:
+    """Path of test binary ``name`` for ``board`` (its start-handshake variant), built (incrementally) first."""
     tests = discover_tests()
     if name not in tests:
         close = ", ".join(sorted(t for t in tests if name.split("_")[0] in t)[:5]) or "run `harness build --list`"
         raise BuildError(f"no test named '{name}' (no {name}.cc under micro_runtime); similar: {close}")
-    built = build(board, [name], progress=progress).binaries[name]
+    built = build(board, [name], progress=progress, handshake=handshake).binaries[name]
     if built.error or built.elf is None:
         raise BuildError(built.error or f"{name} was not built")
     return built.elf

@@ -14,6 +14,7 @@ A TOML file with one ``[[device]]`` table per board::
     gdb = "127.0.0.1:3333"            # gdbremote: the GDB server
     load = "memory"                   # gdbremote: memory | vflash | none
     transports = ["semihosting", "uart"]  # optional override of the board's [log] transports
+    handshake = true                  # build test binaries with the UART start handshake (make HANDSHAKE=1)
     labels = ["rack-a"]
 
 ``harness devices scan`` writes one from the probes pyOCD sees and the serial
@@ -67,7 +68,9 @@ class Device:
     gdb: str | None = None
     load: str | None = None
     trap_semihost: bool | None = None
-    handshake: bool = True
+    # None: poke the start handshake when the firmware has it; True: also build test binaries with
+    # it (make HANDSHAKE=1) for this board; False: never poke.
+    handshake: bool | None = None
     transports: list[str] | None = None
     labels: list[str] = field(default_factory=list)
 
@@ -254,8 +257,6 @@ def dump_hardware_map(hardware_map: HardwareMap) -> str:
         record = {k: v for k, v in device.__dict__.items() if v is not None and v != [] and v != ""}
         if record.get("baudrate") == 115200:
             record.pop("baudrate")
-        if record.get("handshake") is True:
-            record.pop("handshake")
         records.append(record)
     header = "# Hardware map for the harness (see docs/hardware.md). One [[device]] per attached board.\n"
     header += "".join(f"# WARNING {warning}\n" for warning in hardware_map.warnings) + "\n"
@@ -394,14 +395,14 @@ def runner_for_device(device: Device, board: Board) -> Any:
                 serial=url,
                 baudrate=device.baudrate,
                 rtt="rtt" in transports,
-                handshake=device.handshake,
+                handshake=device.handshake is not False,
             )
         )
     from harness.runners.serial_runner import SerialConfig, SerialRunner
 
     reset = device.reset if isinstance(device.reset, str) else "none"
     starter = _starter_for(device, board)
-    config = SerialConfig(url=str(url), baudrate=device.baudrate, reset=reset, handshake=device.handshake)
+    config = SerialConfig(url=str(url), baudrate=device.baudrate, reset=reset, handshake=device.handshake is not False)
     return SerialRunner(config, starter)
 
 
@@ -572,6 +573,13 @@ class HilRunner:
         problem = self.host_problem(Path(elf), board)
         if problem is not None:
             return _host_side(problem)
+        # Built before a board is leased: nobody waits on a board while make runs.
+        handshake_elf = Path(elf)
+        if any(d.handshake for d in self._candidates(board)):
+            try:
+                handshake_elf = handshake_variant(Path(elf), board)
+            except HostSideError as error:
+                return _host_side(str(error))
         tried: set[str] = set()
         last: RunResult | None = None
         for _ in range(self.max_retries + 1):
@@ -596,9 +604,10 @@ class HilRunner:
                         f"--- infrastructure error on {previous.device}: "
                         f"{_first_line(previous.infra_error or 'no output at all')}; retrying on {device.id} ---"
                     )
+                device_elf = handshake_elf if device.handshake else Path(elf)
                 try:
                     runner = self.runner_factory(device, board)
-                    result = runner.run(elf, board, timeout_s, on_line)
+                    result = runner.run(device_elf, board, timeout_s, on_line)
                 except HostSideError as error:
                     return _host_side(str(error))
                 except (HardwareMapError, OSError) as error:  # OSError: a port or socket of this board
@@ -614,6 +623,8 @@ class HilRunner:
                 Attempt(device.id, failure_class, result.duration_s, result.infra_error, leased_at, released_at)
             )
             note = f"[harness] device {device.describe()}"
+            if device_elf != Path(elf):
+                note += f", start-handshake build {device_elf}"
             if len(attempts) > 1:
                 earlier = "; ".join(f"{a.device}: {a.infra_error or a.failure_class}" for a in attempts[:-1])
                 note += f", retry after infrastructure error on {earlier}"
@@ -639,6 +650,23 @@ class HilRunner:
             f"none quarantined. Per board: {per_board})",
             end_reason="infra-error",
         )
+
+
+def handshake_variant(elf: Path, board: Board) -> Path:
+    """What a ``handshake = true`` device runs: ``elf`` if it has the start handshake, else the same
+    micro_runtime test built with it (make HANDSHAKE=1, gen/<board>_handshake/); a program the harness
+    cannot rebuild runs as it is (the pokes are harmless to firmware without the handshake).
+    """
+    from harness.build import BuildError, discover_tests, ensure_binary
+    from harness.runners.serial_runner import firmware_has_handshake
+
+    if firmware_has_handshake(elf) or elf.name not in discover_tests():
+        return elf
+    try:
+        return ensure_binary(board, elf.name, progress=None, handshake=True)
+    except BuildError as error:
+        message = f"building the start-handshake variant of {elf.name} (handshake = true) failed: {error}"
+        raise HostSideError(message) from error
 
 
 def _tool_problem(board: Board, candidates: list[Device]) -> str | None:

@@ -8,9 +8,13 @@ the harness over QEMU's GDB stub.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import socket
 import subprocess
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,9 +22,10 @@ from harness import REPO_ROOT
 from harness.boards import load_board
 from harness.build import bin_dir, board_lock, make_command
 from harness.gdbremote.qemu_board import start_qemu_board
+from harness.hardware_map import HilRunner, emulated_rack, load_and_go, load_hardware_map, write_hardware_map
 from harness.log_parser import parse_log
 from harness.runners.gdbremote_runner import GdbRemoteConfig, run_over_gdb
-from harness.runners.serial_runner import START_MARKER
+from harness.runners.serial_runner import HANDSHAKE_BYTE, START_MARKER
 
 pytestmark = [
     pytest.mark.emulator,
@@ -66,3 +71,72 @@ def test_without_an_answer_the_firmware_starts_anyway(handshake_elf: Path, tmp_p
     assert quiet.exit_code == 0, quiet  # the wait is bounded
     assert quiet.log.decode().startswith(START_MARKER)
     assert parse_log(quiet.log, quiet).outcome == "passed"
+
+
+@pytest.fixture(scope="module")
+def plain_and_handshake_builds() -> tuple[Path, Path]:
+    """kernel_util_test as pytest builds it, and its make HANDSHAKE=1 variant (gen/bluepill_handshake/)."""
+    from harness.build import ensure_binary
+
+    plain = ensure_binary(BLUEPILL, "kernel_util_test", progress=None)
+    variant = ensure_binary(BLUEPILL, "kernel_util_test", progress=None, handshake=True)
+    return plain, variant
+
+
+def _read_after_a_late_open(elf: Path, board: Any, late_s: float = 0.06) -> bytes:
+    """Starts ``elf`` with nobody on the UART (as while a USB serial port re-enumerates after reset),
+    connects ``late_s`` later and pokes like the serial runner until the firmware talks; what it heard.
+
+    QEMU drops what the UART sends while no client is connected. (The firmware's 2 s handshake
+    window is about 0.2 s under QEMU: the bluepill's tick rate assumes its 8 MHz clock.)
+    """
+    assert load_and_go(elf, board.gdb_address) is None
+    time.sleep(late_s)
+    data = b""
+    with socket.create_connection(("127.0.0.1", board.serial_port), timeout=0.02) as uart:
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and b"~~~ALL TESTS PASSED~~~" not in data:
+            if not data:
+                uart.sendall(HANDSHAKE_BYTE)
+            with contextlib.suppress(TimeoutError):
+                data += uart.recv(4096)
+    return data
+
+
+def test_handshake_build_loses_nothing_when_the_port_opens_late(
+    plain_and_handshake_builds: tuple[Path, Path], tmp_path: Path
+) -> None:
+    plain, variant = plain_and_handshake_builds
+    assert variant.parent.parent.name == "bluepill_handshake" and START_MARKER.encode() in variant.read_bytes()
+    assert START_MARKER.encode() not in plain.read_bytes()  # the plain build pytest runs is untouched
+    qemu = BLUEPILL.section("qemu")
+    first_test = b"Testing QuantizeMultiplierMatchesTflite"
+    with start_qemu_board(str(qemu["machine"]), int(qemu.get("serial", 0)), tmp_path) as board:
+        lost = _read_after_a_late_open(plain, board)
+    assert first_test not in lost  # without the handshake the start of the log is gone
+    with start_qemu_board(str(qemu["machine"]), int(qemu.get("serial", 0)), tmp_path) as board:
+        kept = _read_after_a_late_open(variant, board)
+    # The firmware waited for the byte, then printed the marker and every line.
+    assert kept.startswith(START_MARKER.encode() + b"\r\n" + first_test), kept[:200]
+    assert b"~~~ALL TESTS PASSED~~~" in kept
+
+
+def test_map_device_with_handshake_true_runs_the_handshake_build(
+    plain_and_handshake_builds: tuple[Path, Path], tmp_path: Path
+) -> None:
+    plain, variant = plain_and_handshake_builds
+    hardware_map, boards = emulated_rack(BLUEPILL, 1, log_dir=tmp_path)
+    try:
+        (device,) = hardware_map.devices
+        device.handshake = True
+        path = tmp_path / "rack.toml"
+        write_hardware_map(hardware_map, path)
+        assert "handshake = true" in path.read_text()
+        run = HilRunner(load_hardware_map(path)).run(plain, BLUEPILL, 60.0)
+    finally:
+        for board in boards:
+            board.stop()
+    harness_line, log = run.log.decode().split("\n", 1)
+    assert f"start-handshake build {variant}" in harness_line
+    assert log.startswith(START_MARKER), run
+    assert parse_log(run.log, run, variant, BLUEPILL).outcome == "passed"
