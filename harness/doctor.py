@@ -72,10 +72,36 @@ def _probes() -> Check:
         probes = ConnectHelper.get_all_connected_probes(blocking=False, print_wait_message=False)
     except Exception as error:  # a broken USB stack must not break the report
         return Check("debug probes (pyOCD)", False, f"probe scan failed: {error}", required=False)
+    # Without its CMSIS pack pyOCD cannot program the board even once a probe is attached.
+    packs = "; ".join(filter(None, (_target_problem(board) for board in available_boards())))
     if not probes:
-        return Check("debug probes (pyOCD)", True, "pyOCD ready, no probe attached", required=False)
+        detail = "pyOCD ready, no probe attached" + (f"; but {packs}" if packs else "")
+        return Check("debug probes (pyOCD)", not packs, detail, required=False)
     names = ", ".join(f"{p.product_name} ({p.unique_id})" for p in probes)
-    return Check("debug probes (pyOCD)", True, names, required=False)
+    return Check("debug probes (pyOCD)", not packs, names + (f"; but {packs}" if packs else ""), required=False)
+
+
+def _target_problem(name: str) -> str | None:
+    """pyOCD's verdict on board ``name``'s [pyocd] target (built-in, or its CMSIS pack installed)."""
+    from harness.runners.pyocd_runner import target_support_problem
+
+    try:
+        table = load_board(name).section("pyocd")
+    except BoardError:
+        return None
+    if not table.get("target"):
+        return None
+    problem = target_support_problem(str(table["target"]), table.get("pack"))
+    return f"board {name}: {problem}" if problem else None
+
+
+def _renode() -> Check:
+    from harness.runners.renode import INSTALL_HINT  # the runner's own words, so both say the same
+
+    path = shutil.which("renode")
+    if path is None:
+        return Check("renode", False, f"not found: {INSTALL_HINT}", required=False)
+    return Check("renode", True, f"{path}: {_version([path, '--version'])}", required=False)
 
 
 def gather() -> list[Check]:
@@ -104,8 +130,7 @@ def gather() -> list[Check]:
         checks.append(_tool(f"{prefix}addr2line", f"apt-get install binutils-{prefix.rstrip('-')}"))
     checks += [
         _tool("qemu-system-arm", "apt-get install qemu-system-arm"),
-        _tool("renode", "download the renode .deb or portable build from https://renode.io and put it on PATH",
-              required=False),
+        _renode(),
         _tool("gdb-multiarch", "apt-get install gdb-multiarch", required=False),
         _python_module("pytest", "pip install pytest", True),
         _python_module("xdist", "pip install pytest-xdist", True),

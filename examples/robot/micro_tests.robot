@@ -2,7 +2,7 @@
 Documentation     micro_runtime tests driven from Robot Framework with the harness's engine.
 ...               Runs on the bluepill in its emulator (QEMU, or Renode when installed):
 ...               robot --pythonpath . examples/robot/micro_tests.robot
-...               On real boards: robot --variable MAP:rack.toml examples/robot/micro_tests.robot
+...               On real boards: robot --pythonpath . --variable MAP:rack.toml examples/robot/micro_tests.robot
 Library           harness.robot.HarnessLibrary    board=${BOARD}    hardware_map=${MAP}
 
 *** Variables ***
