@@ -25,6 +25,7 @@ from harness.runners.base import RunResult
 
 if TYPE_CHECKING:
     from harness.log_parser import BinaryReport
+    from harness.runners.base import Runner
 
 
 class DutError(AssertionError):
@@ -32,9 +33,13 @@ class DutError(AssertionError):
 
 
 class Dut:
-    def __init__(self, board: Board, backend: str, timeout_s: float, progress: Progress | None = None) -> None:
+    def __init__(self, board: Board, backend: str, timeout_s: float, progress: Progress | None = None,
+                 runner: Runner | None = None) -> None:
+        """``runner``: what runs the binaries (e.g. the hardware map's, or QEMU with -icount);
+        default: the registered runner of ``backend``."""
         self.board = board
         self.backend = backend
+        self._runner = runner
         self.timeout_s = timeout_s
         self._progress = progress
         self._lock = threading.Condition()
@@ -60,7 +65,7 @@ class Dut:
         if self._thread is not None and self._thread.is_alive():
             raise DutError("the device is still running the previous binary; call dut.wait() first")
         self.elf = self.resolve(elf_or_name)
-        runner = get_runner(self.backend)
+        runner = self._runner or get_runner(self.backend)
         with self._lock:
             self._lines, self._text, self._cursor = [], "", 0
             self._result, self._error = None, None

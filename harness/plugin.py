@@ -568,17 +568,20 @@ def board_fixture(request: pytest.FixtureRequest) -> Board:
 @pytest.fixture
 def dut(board: Board, request: pytest.FixtureRequest) -> Any:
     """Runs binaries on the selected board/backend: ``dut.run(name)``, ``dut.expect(regex)``, ``dut.log``."""
-    from harness.runners import get_runner
+    from harness.hil_plugin import runner_override
 
     state = _state(request.config)
-    backend = state.backend_for(board)
+    # The same runner the micro items use: the hardware map's boards, or the backend (with --icount).
+    map_runner = runner_override(request.config, board)
+    backend = state.label_for(board, map_runner)
     try:
-        reason = get_runner(backend).unavailable_reason(board)
+        runner = map_runner or state.runner_for(backend)
     except ValueError as error:  # unknown backend name
         raise pytest.UsageError(str(error)) from error
+    reason = runner.unavailable_reason(board)
     if reason is not None:
         pytest.skip(f"{backend} cannot run {board.name}: {reason}")
-    device = Dut(board, backend, state.timeout_for(board), progress=state.progress)
+    device = Dut(board, backend, state.timeout_for(board), progress=state.progress, runner=runner)
     yield device
     device.close()
 

@@ -66,3 +66,19 @@ def test_cli_run_icount_with_another_backend_is_an_error(host_programs: dict[str
     assert out.returncode == 5 and "applies to QEMU runs only, not to backend host" in out.stderr, out.stderr
     out = run_cli("run", str(host_programs["pass"]), "--board", MCU_BOARD, "--backend", "renode", "--icount", "2")
     assert out.returncode == 5 and "not to backend renode" in out.stderr, out.stderr
+
+
+@requires_mcu
+@pytest.mark.emulator
+def test_dut_fixture_runs_with_icount(pytester: pytest.Pytester, qemu_calls: Path,
+                                      mcu_programs: dict[str, Path]) -> None:
+    """The ``dut`` fixture uses the same runner as the micro items, so --icount reaches its QEMU too."""
+    pytester.makepyfile(test_device=f"""
+        def test_runs(dut):
+            assert dut.run({str(mcu_programs["pass"])!r}).exit_code == 0
+            assert dut.backend == "qemu"
+    """)
+    result = pytester.runpytest_subprocess(*plugin_args(), "-p", "no:randomly", f"--board={MCU_BOARD}",
+                                           "--no-micro-tests", "--icount", "3", timeout=600)
+    result.assert_outcomes(passed=1)
+    assert "-icount shift=3" in qemu_calls.read_text()

@@ -246,3 +246,24 @@ def test_pytest_summary_and_junit_show_infrastructure_errors(rack: tuple[Path, l
 
     props = {(p.get("name"), p.get("value")) for p in ET.parse(junit).getroot().iter("property")}
     assert ("hil_failure_class", "infra-error") in props and ("hil_attempts", "2") in props
+
+
+def test_dut_fixture_runs_on_the_hardware_map(rack: tuple[Path, list[Any]], tmp_path: Path) -> None:
+    """Python-level device tests (the ``dut`` fixture) run on the map's boards, like the micro items."""
+    path, _ = rack
+    test_file = tmp_path / "test_on_rack.py"
+    test_file.write_text(
+        "def test_on_the_rack(dut):\n"
+        "    assert dut.backend.startswith('hil:'), dut.backend\n"
+        "    dut.start('kernel_util_test')\n"
+        "    dut.expect(r'Testing \\w+', timeout=30)\n"
+        "    assert dut.wait().exit_code == 0\n"
+        "    assert '~~~ALL TESTS PASSED~~~' in dut.log\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--board=bluepill", f"--hardware-map={path}",
+         "--no-micro-tests", "--rootdir", str(REPO_ROOT), "-q", str(test_file)],
+        capture_output=True, text=True, timeout=600, cwd=REPO_ROOT,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "1 passed" in proc.stdout
