@@ -123,9 +123,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     runner = get_runner(backend) if icount is None or backend != "qemu" else QemuRunner(icount=icount)
     if getattr(args, "hardware_map", None) is not None and not board.is_host:
         from harness.hardware_map import HardwareMapError, select_runner_for  # a board of the map, leased
+        from harness.hil_plugin import map_backend_label
 
         try:
-            runner, backend = select_runner_for(board, args.hardware_map), "hardware map"
+            runner = select_runner_for(board, args.hardware_map)
+            backend = map_backend_label(runner.hardware_map, board.name)
         except HardwareMapError as error:
             _err(str(error))
             return EXIT_USAGE

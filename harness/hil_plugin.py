@@ -15,6 +15,7 @@ the terminal summary lists retries and quarantined boards.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -69,11 +70,24 @@ def runner_override(config: pytest.Config, board: Board) -> Any | None:
     return HilRunner(hardware_map, max_retries=MAX_RETRIES if retries is None else max(0, retries))
 
 
+def map_backend_label(hardware_map: Any, board_name: str) -> str:
+    """How the map reaches a board's devices, for reports: ``hil:pyocd``, ``hil:pyocd+serial``, ..."""
+    backends = sorted({device.backend for device in hardware_map.for_board(board_name)})
+    return "hil:" + "+".join(backends) if backends else "hil"
+
+
 def hil_properties(board: str, elf_stem: str) -> list[tuple[str, str]]:
-    """JUnit properties of the HIL run of one binary (empty if it did not run through the map)."""
+    """JUnit properties of the HIL run of one binary (empty if it did not run through the map).
+
+    ``elf_stem``: the binary's name; a program built from outside the tree has an ELF named
+    ``<name>_<8 hex digits>`` (see plugin.binary_build), which matches too.
+    """
     from harness.hardware_map import ATTEMPTS
 
     attempts = ATTEMPTS.get((board, elf_stem))
+    if attempts is None:
+        suffixed = re.compile(re.escape(elf_stem) + r"_[0-9a-f]{8}")
+        attempts = next((a for (b, stem), a in ATTEMPTS.items() if b == board and suffixed.fullmatch(stem)), None)
     if not attempts:
         return []
     last = attempts[-1]

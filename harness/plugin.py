@@ -143,9 +143,10 @@ class HarnessState:
             map_runner = runner_override(self.config, board)
         if map_runner is None:
             return self.backend_for(board)
+        from harness.hil_plugin import map_backend_label
+
         # The map's entries say how its boards are reached (pyocd/serial/gdbremote), not --qemu etc.
-        backends = sorted({device.backend for device in map_runner.hardware_map.for_board(board.name)})
-        return "hil:" + "+".join(backends) if backends else "hil"
+        return map_backend_label(map_runner.hardware_map, board.name)
 
     def runner_for(self, backend: str) -> Any:
         from harness.runners import get_runner

@@ -78,7 +78,7 @@ def test_emulate_a_rack_then_run_on_it(tmp_path: Path) -> None:
         assert [d.backend for d in load_hardware_map(path).devices] == ["gdbremote", "gdbremote"]
         run = _harness("run", "kernel_util_test", "--board", "bluepill", "--hardware-map", str(path), "-q")
         assert run.returncode == 0, run.stdout + run.stderr
-        assert "PASSED: kernel_util_test on bluepill (hardware map" in run.stdout
+        assert "PASSED: kernel_util_test on bluepill (hil:gdbremote" in run.stdout
     finally:
         emulate.terminate()
         emulate.wait(timeout=10)
