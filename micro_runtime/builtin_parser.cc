@@ -1,5 +1,8 @@
 #include "micro_runtime/builtin_parser.h"
 
+#include <stddef.h>
+#include <string.h>
+
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/micro_log.h"
 #include "micro_runtime/micro_op_resolver.h"
@@ -21,50 +24,139 @@ const char* OpName(const ParseContext& c) {
   return name != nullptr ? name : "?";
 }
 
-// The options table if it has the expected type; nullptr when the operator
-// carries none (then schema defaults apply). *ok = false for a wrong type.
-template <typename T>
-const T* OptionsTable(const ParseContext& c, BuiltinOptions expected, const char* expected_name, bool* ok) {
-  *ok = true;
-  const BuiltinOptions type = c.op->builtin_options_type();
-  if (type == BuiltinOptions::NONE || c.op->builtin_options() == nullptr) return nullptr;
-  if (type != expected) {
-    MicroPrintf("operator %d (%s) carries options of union type %d; expected %s. The model is corrupt", c.op_index,
-                OpName(c), static_cast<int>(type), expected_name);
-    *ok = false;
-    return nullptr;
+// How a field is read from the options table, checked and stored. One
+// generic loop replaces a hand-written parser per options type, so the
+// field reads and checks exist once in flash.
+enum FieldKind : uint8_t {
+  kPadding,        // int8 tflite::Padding -> TfLitePadding
+  kActivation,     // int8 tflite::ActivationFunctionType -> TfLiteFusedActivation
+  kWindowFactor,   // int32 stride or dilation, 1..kMaxWindowFactor
+  kPositive,       // int32, at least 1
+  kInt,            // int32, any value
+  kBool,           // uint8 -> bool
+  kFloat,          // float (copied bit for bit)
+  kWeightsFormat,  // int8, only DEFAULT (0) is supported; not stored
+};
+
+struct FieldSpec {
+  uint8_t vtable_offset;  // the schema's VT_* of the field
+  uint8_t param_offset;   // offsetof in the TfLite*Params struct
+  uint8_t kind;           // FieldKind
+  uint8_t name;           // kFieldNames offset (window and positive fields)
+};
+
+// Offset of the n-th name in a NUL-separated list: names without a pointer
+// each.
+constexpr uint8_t NameOffset(const char* names, int n) {
+  int offset = 0;
+  for (; n > 0; --n) {
+    while (names[offset] != '\0') ++offset;
+    ++offset;
   }
-  return static_cast<const T*>(c.op->builtin_options());
+  return static_cast<uint8_t>(offset);
 }
 
-bool Activation(const ParseContext& c, tflite::ActivationFunctionType in, TfLiteFusedActivation* out) {
-  const int value = static_cast<int>(in);
-  if (value < kTfLiteActNone || value > kTfLiteActSignBit) {
-    MicroPrintf("operator %d (%s) has unknown fused activation %d; the model is corrupt", c.op_index, OpName(c),
-                value);
-    return false;
-  }
-  *out = static_cast<TfLiteFusedActivation>(value);
-  return true;
-}
+constexpr char kFieldNames[] = "stride_w\0stride_h\0dilation_w_factor\0dilation_h_factor\0filter_width\0filter_height";
+constexpr uint8_t kStrideW = NameOffset(kFieldNames, 0);
+constexpr uint8_t kStrideH = NameOffset(kFieldNames, 1);
+constexpr uint8_t kDilationW = NameOffset(kFieldNames, 2);
+constexpr uint8_t kDilationH = NameOffset(kFieldNames, 3);
+constexpr uint8_t kFilterWidth = NameOffset(kFieldNames, 4);
+constexpr uint8_t kFilterHeight = NameOffset(kFieldNames, 5);
 
-bool PaddingValue(const ParseContext& c, tflite::Padding in, TfLitePadding* out) {
-  const int value = static_cast<int>(in);
-  if (value != kTfLitePaddingSame && value != kTfLitePaddingValid) {
-    MicroPrintf("operator %d (%s) has unknown padding %d; the model is corrupt", c.op_index, OpName(c), value);
-    return false;
-  }
-  *out = static_cast<TfLitePadding>(value);
-  return true;
-}
+// Schema defaults of the int32 fields: strides, filter sizes and the depth
+// multiplier default to 0 (and then fail their checks); dilations to 1.
+constexpr bool DefaultsToOne(uint8_t name) { return name == kDilationW || name == kDilationH; }
 
-bool Positive(const ParseContext& c, const char* field, int32_t value) {
-  if (value < 1) {
-    MicroPrintf("operator %d (%s) has %s %d; it must be at least 1", c.op_index, OpName(c), field,
-                static_cast<int>(value));
-    return false;
+#define MR_FIELD(Options, vt, Params, member, kind, name) \
+  { static_cast<uint8_t>(tflite::Options::vt), static_cast<uint8_t>(offsetof(Params, member)), kind, name }
+
+// Entries are in check order: the first invalid field is the one reported.
+constexpr FieldSpec kFields[] = {
+    // CONV_2D: 0..5
+    MR_FIELD(Conv2DOptions, VT_PADDING, TfLiteConvParams, padding, kPadding, 0),
+    MR_FIELD(Conv2DOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteConvParams, activation, kActivation, 0),
+    MR_FIELD(Conv2DOptions, VT_STRIDE_W, TfLiteConvParams, stride_width, kWindowFactor, kStrideW),
+    MR_FIELD(Conv2DOptions, VT_STRIDE_H, TfLiteConvParams, stride_height, kWindowFactor, kStrideH),
+    MR_FIELD(Conv2DOptions, VT_DILATION_W_FACTOR, TfLiteConvParams, dilation_width_factor, kWindowFactor,
+             kDilationW),
+    MR_FIELD(Conv2DOptions, VT_DILATION_H_FACTOR, TfLiteConvParams, dilation_height_factor, kWindowFactor,
+             kDilationH),
+    // DEPTHWISE_CONV_2D: 6..12
+    MR_FIELD(DepthwiseConv2DOptions, VT_PADDING, TfLiteDepthwiseConvParams, padding, kPadding, 0),
+    MR_FIELD(DepthwiseConv2DOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteDepthwiseConvParams, activation,
+             kActivation, 0),
+    MR_FIELD(DepthwiseConv2DOptions, VT_STRIDE_W, TfLiteDepthwiseConvParams, stride_width, kWindowFactor, kStrideW),
+    MR_FIELD(DepthwiseConv2DOptions, VT_STRIDE_H, TfLiteDepthwiseConvParams, stride_height, kWindowFactor,
+             kStrideH),
+    MR_FIELD(DepthwiseConv2DOptions, VT_DEPTH_MULTIPLIER, TfLiteDepthwiseConvParams, depth_multiplier, kInt, 0),
+    MR_FIELD(DepthwiseConv2DOptions, VT_DILATION_W_FACTOR, TfLiteDepthwiseConvParams, dilation_width_factor,
+             kWindowFactor, kDilationW),
+    MR_FIELD(DepthwiseConv2DOptions, VT_DILATION_H_FACTOR, TfLiteDepthwiseConvParams, dilation_height_factor,
+             kWindowFactor, kDilationH),
+    // AVERAGE_POOL_2D, MAX_POOL_2D: 13..18
+    MR_FIELD(Pool2DOptions, VT_PADDING, TfLitePoolParams, padding, kPadding, 0),
+    MR_FIELD(Pool2DOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLitePoolParams, activation, kActivation, 0),
+    MR_FIELD(Pool2DOptions, VT_STRIDE_W, TfLitePoolParams, stride_width, kWindowFactor, kStrideW),
+    MR_FIELD(Pool2DOptions, VT_STRIDE_H, TfLitePoolParams, stride_height, kWindowFactor, kStrideH),
+    MR_FIELD(Pool2DOptions, VT_FILTER_WIDTH, TfLitePoolParams, filter_width, kPositive, kFilterWidth),
+    MR_FIELD(Pool2DOptions, VT_FILTER_HEIGHT, TfLitePoolParams, filter_height, kPositive, kFilterHeight),
+    // FULLY_CONNECTED: 19..21
+    MR_FIELD(FullyConnectedOptions, VT_WEIGHTS_FORMAT, TfLiteFullyConnectedParams, activation, kWeightsFormat, 0),
+    MR_FIELD(FullyConnectedOptions, VT_KEEP_NUM_DIMS, TfLiteFullyConnectedParams, keep_num_dims, kBool, 0),
+    MR_FIELD(FullyConnectedOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteFullyConnectedParams, activation,
+             kActivation, 0),
+    // SOFTMAX: 22
+    MR_FIELD(SoftmaxOptions, VT_BETA, TfLiteSoftmaxParams, beta, kFloat, 0),
+    // ADD, MUL: 23 (both tables keep the activation at the same vtable slot)
+    MR_FIELD(AddOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteArithmeticParams, activation, kActivation, 0),
+};
+#undef MR_FIELD
+static_assert(sizeof(kFields) / sizeof(kFields[0]) == 24, "update the kOps field ranges");
+static_assert(static_cast<int>(tflite::MulOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
+                  static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION),
+              "ADD and MUL share one field list");
+static_assert(sizeof(TfLitePadding) == 4 && sizeof(TfLiteFusedActivation) == 4 && sizeof(float) == 4,
+              "enum and float params are stored as 4-byte values");
+
+// Options table names for the wrong-type message, NUL-separated.
+constexpr char kTableNames[] =
+    "Conv2DOptions\0DepthwiseConv2DOptions\0Pool2DOptions\0FullyConnectedOptions\0SoftmaxOptions\0AddOptions\0"
+    "MulOptions\0ReshapeOptions";
+
+struct OpSpec {
+  uint8_t code;           // tflite::BuiltinOperator
+  uint8_t options_type;   // tflite::BuiltinOptions expected
+  uint8_t table_name;     // kTableNames offset
+  uint8_t params_size;    // sizeof the TfLite*Params struct
+  uint8_t first_field;    // kFields index
+  uint8_t field_count;
+};
+
+#define MR_OP(code, Options, name, Params, first, count)                                              \
+  {                                                                                                   \
+    static_cast<uint8_t>(BuiltinOperator::code), static_cast<uint8_t>(BuiltinOptions::Options),       \
+        NameOffset(kTableNames, name), static_cast<uint8_t>(sizeof(Params)), first, count              \
   }
-  return true;
+
+constexpr OpSpec kOps[] = {
+    MR_OP(CONV_2D, Conv2DOptions, 0, TfLiteConvParams, 0, 6),
+    MR_OP(DEPTHWISE_CONV_2D, DepthwiseConv2DOptions, 1, TfLiteDepthwiseConvParams, 6, 7),
+    MR_OP(AVERAGE_POOL_2D, Pool2DOptions, 2, TfLitePoolParams, 13, 6),
+    MR_OP(MAX_POOL_2D, Pool2DOptions, 2, TfLitePoolParams, 13, 6),
+    MR_OP(FULLY_CONNECTED, FullyConnectedOptions, 3, TfLiteFullyConnectedParams, 19, 3),
+    MR_OP(SOFTMAX, SoftmaxOptions, 4, TfLiteSoftmaxParams, 22, 1),
+    MR_OP(ADD, AddOptions, 5, TfLiteArithmeticParams, 23, 1),
+    MR_OP(MUL, MulOptions, 6, TfLiteArithmeticParams, 23, 1),
+    MR_OP(RESHAPE, ReshapeOptions, 7, TfLiteReshapeParams, 0, 0),
+};
+#undef MR_OP
+
+const OpSpec* FindOp(int32_t builtin_code) {
+  for (const OpSpec& s : kOps) {
+    if (s.code == builtin_code) return &s;
+  }
+  return nullptr;
 }
 
 // Strides and dilations multiply row strides in the windowed kernels' int
@@ -72,103 +164,69 @@ bool Positive(const ParseContext& c, const char* field, int32_t value) {
 // fuzzing). Real models use single or low double digits.
 constexpr int32_t kMaxWindowFactor = 1024;
 
-bool WindowFactor(const ParseContext& c, const char* field, int32_t value) {
-  if (!Positive(c, field, value)) return false;
-  if (value > kMaxWindowFactor) {
-    MicroPrintf("operator %d (%s) has %s %d; micro_runtime supports at most %d (the model is likely corrupt)",
-                c.op_index, OpName(c), field, static_cast<int>(value), static_cast<int>(kMaxWindowFactor));
-    return false;
-  }
-  return true;
-}
-
-bool ParseConv(const ParseContext& c, TfLiteConvParams* p) {
-  bool ok = false;
-  const auto* o = OptionsTable<tflite::Conv2DOptions>(c, BuiltinOptions::Conv2DOptions, "Conv2DOptions", &ok);
-  if (!ok) return false;
-  p->stride_width = o ? o->stride_w() : 0;
-  p->stride_height = o ? o->stride_h() : 0;
-  p->dilation_width_factor = o ? o->dilation_w_factor() : 1;
-  p->dilation_height_factor = o ? o->dilation_h_factor() : 1;
-  return PaddingValue(c, o ? o->padding() : tflite::Padding::SAME, &p->padding) &&
-         Activation(c, o ? o->fused_activation_function() : tflite::ActivationFunctionType::NONE, &p->activation) &&
-         WindowFactor(c, "stride_w", p->stride_width) && WindowFactor(c, "stride_h", p->stride_height) &&
-         WindowFactor(c, "dilation_w_factor", p->dilation_width_factor) &&
-         WindowFactor(c, "dilation_h_factor", p->dilation_height_factor);
-}
-
-bool ParseDepthwise(const ParseContext& c, TfLiteDepthwiseConvParams* p) {
-  bool ok = false;
-  const auto* o = OptionsTable<tflite::DepthwiseConv2DOptions>(c, BuiltinOptions::DepthwiseConv2DOptions,
-                                                               "DepthwiseConv2DOptions", &ok);
-  if (!ok) return false;
-  p->stride_width = o ? o->stride_w() : 0;
-  p->stride_height = o ? o->stride_h() : 0;
-  p->depth_multiplier = o ? o->depth_multiplier() : 0;
-  p->dilation_width_factor = o ? o->dilation_w_factor() : 1;
-  p->dilation_height_factor = o ? o->dilation_h_factor() : 1;
-  return PaddingValue(c, o ? o->padding() : tflite::Padding::SAME, &p->padding) &&
-         Activation(c, o ? o->fused_activation_function() : tflite::ActivationFunctionType::NONE, &p->activation) &&
-         WindowFactor(c, "stride_w", p->stride_width) && WindowFactor(c, "stride_h", p->stride_height) &&
-         WindowFactor(c, "dilation_w_factor", p->dilation_width_factor) &&
-         WindowFactor(c, "dilation_h_factor", p->dilation_height_factor);
-}
-
-bool ParsePool(const ParseContext& c, TfLitePoolParams* p) {
-  bool ok = false;
-  const auto* o = OptionsTable<tflite::Pool2DOptions>(c, BuiltinOptions::Pool2DOptions, "Pool2DOptions", &ok);
-  if (!ok) return false;
-  p->stride_width = o ? o->stride_w() : 0;
-  p->stride_height = o ? o->stride_h() : 0;
-  p->filter_width = o ? o->filter_width() : 0;
-  p->filter_height = o ? o->filter_height() : 0;
-  return PaddingValue(c, o ? o->padding() : tflite::Padding::SAME, &p->padding) &&
-         Activation(c, o ? o->fused_activation_function() : tflite::ActivationFunctionType::NONE, &p->activation) &&
-         WindowFactor(c, "stride_w", p->stride_width) && WindowFactor(c, "stride_h", p->stride_height) &&
-         Positive(c, "filter_width", p->filter_width) && Positive(c, "filter_height", p->filter_height);
-}
-
-bool ParseFullyConnected(const ParseContext& c, TfLiteFullyConnectedParams* p) {
-  bool ok = false;
-  const auto* o = OptionsTable<tflite::FullyConnectedOptions>(c, BuiltinOptions::FullyConnectedOptions,
-                                                              "FullyConnectedOptions", &ok);
-  if (!ok) return false;
-  if (o != nullptr && o->weights_format() != tflite::FullyConnectedOptionsWeightsFormat::DEFAULT) {
-    MicroPrintf("operator %d (FULLY_CONNECTED) uses shuffled weights (weights_format %d); micro_runtime supports "
-                "only the default format: re-convert without weight shuffling",
-                c.op_index, static_cast<int>(o->weights_format()));
-    return false;
-  }
-  p->keep_num_dims = o ? o->keep_num_dims() : false;
-  return Activation(c, o ? o->fused_activation_function() : tflite::ActivationFunctionType::NONE, &p->activation);
-}
-
-bool ParseSoftmax(const ParseContext& c, TfLiteSoftmaxParams* p) {
-  bool ok = false;
-  const auto* o = OptionsTable<tflite::SoftmaxOptions>(c, BuiltinOptions::SoftmaxOptions, "SoftmaxOptions", &ok);
-  if (!ok) return false;
-  p->beta = o ? o->beta() : 0.0f;
-  return true;
-}
-
-bool ParseArithmetic(const ParseContext& c, TfLiteArithmeticParams* p) {
-  bool ok = false;
-  tflite::ActivationFunctionType act = tflite::ActivationFunctionType::NONE;
-  if (c.code == static_cast<int32_t>(BuiltinOperator::ADD)) {
-    const auto* o = OptionsTable<tflite::AddOptions>(c, BuiltinOptions::AddOptions, "AddOptions", &ok);
-    if (o != nullptr) act = o->fused_activation_function();
+// Reads, checks and stores one field; `table` is nullptr when the operator
+// carries no options (then the schema default applies).
+bool ParseField(const ParseContext& c, const flatbuffers::Table* table, const FieldSpec& f, uint8_t* params) {
+  const bool is_byte = f.kind == kPadding || f.kind == kActivation || f.kind == kBool || f.kind == kWeightsFormat;
+  int32_t value = 0;
+  if (is_byte) {
+    if (table != nullptr) value = table->GetField<int8_t>(f.vtable_offset, 0);
   } else {
-    const auto* o = OptionsTable<tflite::MulOptions>(c, BuiltinOptions::MulOptions, "MulOptions", &ok);
-    if (o != nullptr) act = o->fused_activation_function();
+    const int32_t fallback = f.kind == kWindowFactor && DefaultsToOne(f.name) ? 1 : 0;
+    value = table != nullptr ? table->GetField<int32_t>(f.vtable_offset, fallback) : fallback;
   }
-  return ok && Activation(c, act, &p->activation);
+  const char* field = kFieldNames + f.name;
+  switch (f.kind) {
+    case kPadding:
+      if (value != kTfLitePaddingSame && value != kTfLitePaddingValid) {
+        MicroPrintf("operator %d (%s) has unknown padding %d; the model is corrupt", c.op_index, OpName(c),
+                    static_cast<int>(value));
+        return false;
+      }
+      break;
+    case kActivation:
+      if (value < kTfLiteActNone || value > kTfLiteActSignBit) {
+        MicroPrintf("operator %d (%s) has unknown fused activation %d; the model is corrupt", c.op_index,
+                    OpName(c), static_cast<int>(value));
+        return false;
+      }
+      break;
+    case kWindowFactor:
+    case kPositive:
+      if (value < 1) {
+        MicroPrintf("operator %d (%s) has %s %d; it must be at least 1", c.op_index, OpName(c), field,
+                    static_cast<int>(value));
+        return false;
+      }
+      if (f.kind == kWindowFactor && value > kMaxWindowFactor) {
+        MicroPrintf("operator %d (%s) has %s %d; micro_runtime supports at most %d (the model is likely corrupt)",
+                    c.op_index, OpName(c), field, static_cast<int>(value), static_cast<int>(kMaxWindowFactor));
+        return false;
+      }
+      break;
+    case kBool:
+      params[f.param_offset] = value != 0;
+      return true;
+    case kWeightsFormat:
+      if (value != static_cast<int32_t>(tflite::FullyConnectedOptionsWeightsFormat::DEFAULT)) {
+        MicroPrintf("operator %d (FULLY_CONNECTED) uses shuffled weights (weights_format %d); micro_runtime "
+                    "supports only the default format: re-convert without weight shuffling",
+                    c.op_index, static_cast<int>(value));
+        return false;
+      }
+      return true;
+    default:
+      break;
+  }
+  // Enums, int32 and float (its bits) are all 4-byte values; memcpy because
+  // the params field may be a float.
+  memcpy(params + f.param_offset, &value, sizeof(value));
+  return true;
 }
 
-bool ParseReshape(const ParseContext& c, TfLiteReshapeParams* p) {
-  bool ok = false;
-  const auto* o = OptionsTable<tflite::ReshapeOptions>(c, BuiltinOptions::ReshapeOptions, "ReshapeOptions", &ok);
-  if (!ok) return false;
+bool ParseReshape(const ParseContext& c, const void* options, TfLiteReshapeParams* p) {
   p->num_dimensions = 0;
+  const auto* o = static_cast<const tflite::ReshapeOptions*>(options);
   if (o == nullptr || o->new_shape() == nullptr) return true;
   const auto* shape = o->new_shape();
   const uint32_t max_dims = sizeof(p->shape) / sizeof(p->shape[0]);
@@ -185,65 +243,39 @@ bool ParseReshape(const ParseContext& c, TfLiteReshapeParams* p) {
 }  // namespace
 
 size_t BuiltinOptionsSize(int32_t builtin_code) {
-  switch (static_cast<BuiltinOperator>(builtin_code)) {
-    case BuiltinOperator::CONV_2D:
-      return sizeof(TfLiteConvParams);
-    case BuiltinOperator::DEPTHWISE_CONV_2D:
-      return sizeof(TfLiteDepthwiseConvParams);
-    case BuiltinOperator::AVERAGE_POOL_2D:
-    case BuiltinOperator::MAX_POOL_2D:
-      return sizeof(TfLitePoolParams);
-    case BuiltinOperator::FULLY_CONNECTED:
-      return sizeof(TfLiteFullyConnectedParams);
-    case BuiltinOperator::SOFTMAX:
-      return sizeof(TfLiteSoftmaxParams);
-    case BuiltinOperator::ADD:
-    case BuiltinOperator::MUL:
-      return sizeof(TfLiteArithmeticParams);
-    case BuiltinOperator::RESHAPE:
-      return sizeof(TfLiteReshapeParams);
-    default:
-      return 0;
-  }
+  const OpSpec* spec = FindOp(builtin_code);
+  return spec != nullptr ? spec->params_size : 0;
 }
 
 TfLiteStatus ParseBuiltinOptions(const tflite::Operator* op, int32_t builtin_code, int op_index,
                                  ParserAllocate allocate, void* allocator, const void** out) {
   *out = nullptr;
-  const size_t size = BuiltinOptionsSize(builtin_code);
-  if (size == 0) return kTfLiteOk;
-  void* memory = allocate(allocator, size);
+  const OpSpec* spec = FindOp(builtin_code);
+  if (spec == nullptr) return kTfLiteOk;
+  void* memory = allocate(allocator, spec->params_size);
   if (memory == nullptr) return kTfLiteError;  // the allocator reported it
   const ParseContext c = {op, builtin_code, op_index};
-  bool ok = false;
-  switch (static_cast<BuiltinOperator>(builtin_code)) {
-    case BuiltinOperator::CONV_2D:
-      ok = ParseConv(c, static_cast<TfLiteConvParams*>(memory));
-      break;
-    case BuiltinOperator::DEPTHWISE_CONV_2D:
-      ok = ParseDepthwise(c, static_cast<TfLiteDepthwiseConvParams*>(memory));
-      break;
-    case BuiltinOperator::AVERAGE_POOL_2D:
-    case BuiltinOperator::MAX_POOL_2D:
-      ok = ParsePool(c, static_cast<TfLitePoolParams*>(memory));
-      break;
-    case BuiltinOperator::FULLY_CONNECTED:
-      ok = ParseFullyConnected(c, static_cast<TfLiteFullyConnectedParams*>(memory));
-      break;
-    case BuiltinOperator::SOFTMAX:
-      ok = ParseSoftmax(c, static_cast<TfLiteSoftmaxParams*>(memory));
-      break;
-    case BuiltinOperator::ADD:
-    case BuiltinOperator::MUL:
-      ok = ParseArithmetic(c, static_cast<TfLiteArithmeticParams*>(memory));
-      break;
-    case BuiltinOperator::RESHAPE:
-      ok = ParseReshape(c, static_cast<TfLiteReshapeParams*>(memory));
-      break;
-    default:
-      break;
+  // The options table if it has the expected type; nullptr when the
+  // operator carries none (then schema defaults apply).
+  const void* options = nullptr;
+  const BuiltinOptions type = op->builtin_options_type();
+  if (type != BuiltinOptions::NONE && op->builtin_options() != nullptr) {
+    if (static_cast<int>(type) != spec->options_type) {
+      MicroPrintf("operator %d (%s) carries options of union type %d; expected %s. The model is corrupt", op_index,
+                  OpName(c), static_cast<int>(type), kTableNames + spec->table_name);
+      return kTfLiteError;
+    }
+    options = op->builtin_options();
   }
-  if (!ok) return kTfLiteError;
+  const auto* table = static_cast<const flatbuffers::Table*>(options);
+  uint8_t* params = static_cast<uint8_t*>(memory);
+  for (int i = spec->first_field; i < spec->first_field + spec->field_count; ++i) {
+    if (!ParseField(c, table, kFields[i], params)) return kTfLiteError;
+  }
+  if (builtin_code == static_cast<int32_t>(BuiltinOperator::RESHAPE) &&
+      !ParseReshape(c, options, static_cast<TfLiteReshapeParams*>(memory))) {
+    return kTfLiteError;
+  }
   *out = memory;
   return kTfLiteOk;
 }
