@@ -15,12 +15,6 @@ bool LargerFirst(const PlanItem* items, uint16_t a, uint16_t b) {
   return a < b;  // deterministic plans
 }
 
-// An item that shares another item's buffer: `offset` holds that item's index.
-constexpr int16_t kAliased = -2;
-
-bool Placeable(const PlanItem& item) { return item.size > 0 && item.first <= item.last; }
-bool Aliased(const PlanItem& item) { return item.first == kAliased; }
-
 uint16_t RootOf(const PlanItem* items, uint16_t index) {
   while (Aliased(items[index])) index = static_cast<uint16_t>(items[index].offset);
   return index;
@@ -162,7 +156,6 @@ void* MicroAllocator::GetScratch(int buffer_index) const {
 
 TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::SubGraph* graph,
                                     TfLiteTensor* tensors, size_t num_tensors) {
-  constexpr uint16_t kNone = 0xffff;
   const auto* ops = graph->operators();
   const int num_ops = ops != nullptr ? static_cast<int>(ops->size()) : 0;
   const int last_op = num_ops > 0 ? num_ops - 1 : 0;
@@ -171,7 +164,7 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
   for (size_t t = 0; t < num_tensors; ++t) {
     if (!tensors[t].is_constant && tensors[t].bytes > 0) ++count;
   }
-  if (count >= kNone) {
+  if (count >= kNoItem) {
     MicroPrintf("model needs %u planned buffers; micro_runtime supports up to 65534", static_cast<unsigned>(count));
     return kTfLiteError;
   }
@@ -193,17 +186,13 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
   size_t n = 0;
   for (size_t t = 0; t < num_tensors; ++t) {
     if (tensors[t].is_constant) continue;
-    // Until the plan is committed, a non-constant tensor's (still unused)
-    // data pointer holds its planner item index + 1: no separate map needed.
+    // Tag the tensor with its item (see ItemOf).
     tensors[t].data.raw = nullptr;
     if (tensors[t].bytes == 0) continue;
     tensors[t].data.raw = reinterpret_cast<void*>(static_cast<uintptr_t>(n + 1));
     items[n++] = {static_cast<uint32_t>(tensors[t].bytes), 0, kNoOp, -1};
   }
-  auto item_of = [tensors](size_t t) -> uint16_t {
-    if (tensors[t].is_constant || tensors[t].data.raw == nullptr) return kNone;
-    return static_cast<uint16_t>(reinterpret_cast<uintptr_t>(tensors[t].data.raw) - 1);
-  };
+  auto item_of = [tensors](size_t t) { return ItemOf(tensors[t]); };
   const size_t first_scratch = n;
   {
     int index = scratch_count_ - 1;
@@ -213,7 +202,7 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
     }
   }
   auto touch = [&](int32_t t, int op) {
-    if (t >= 0 && item_of(t) != kNone) Touch(&items[item_of(t)], op);
+    if (t >= 0 && item_of(t) != kNoItem) Touch(&items[item_of(t)], op);
   };
 
   // Lifetimes. Indices were checked by the model verifier.
@@ -251,7 +240,7 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
     }
     const int32_t in_tensor = op->inputs()->Get(0);
     const int32_t out_tensor = op->outputs()->Get(0);
-    if (in_tensor < 0 || in_tensor == out_tensor || item_of(in_tensor) == kNone || item_of(out_tensor) == kNone ||
+    if (in_tensor < 0 || in_tensor == out_tensor || item_of(in_tensor) == kNoItem || item_of(out_tensor) == kNoItem ||
         model_tensors->Get(static_cast<flatbuffers::uoffset_t>(in_tensor))->is_variable() ||
         model_tensors->Get(static_cast<flatbuffers::uoffset_t>(out_tensor))->is_variable()) {
       continue;
@@ -265,30 +254,13 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
     if (shared) continue;
     if (items[out].first < items[root].first) items[root].first = items[out].first;
     if (items[out].last > items[root].last) items[root].last = items[out].last;
-    items[out].first = kAliased;
-    items[out].last = kAliased - 1;
+    items[out].first = kAliasedItem;
+    items[out].last = kAliasedItem - 1;
     items[out].offset = root;
   }
 
   const size_t head = PlanBuffers(items, count, order, by_offset);
-  if (verbose_) {
-    for (size_t t = 0; t < num_tensors + static_cast<size_t>(scratch_count_); ++t) {
-      const bool is_tensor = t < num_tensors;
-      const size_t k = is_tensor ? item_of(t) : first_scratch + (t - num_tensors);
-      if (k == kNone) continue;
-      const PlanItem& item = items[k];
-      const char* kind = is_tensor ? "tensor" : "scratch";
-      const int id = static_cast<int>(is_tensor ? t : t - num_tensors);
-      if (Aliased(item)) {
-        MicroPrintf("plan: %s %d shares the buffer of the RESHAPE input", kind, id);
-      } else if (Placeable(item)) {
-        MicroPrintf("plan: %s %d: %u bytes at offset %u, ops %d-%d", kind, id, static_cast<unsigned>(item.size),
-                    static_cast<unsigned>(item.offset), static_cast<int>(item.first), static_cast<int>(item.last));
-      }
-    }
-    MicroPrintf("plan: head %u bytes (planner bookkeeping %u), persistent %u bytes", static_cast<unsigned>(head),
-                static_cast<unsigned>(plan_bytes), static_cast<unsigned>(persistent_used_));
-  }
+  if (plan_logger_ != nullptr) plan_logger_(*this, items, tensors, num_tensors, first_scratch, head, plan_bytes);
   const size_t required_head = head > plan_bytes ? head : plan_bytes;
   if (tail_low - head_start_ < head) {
     MicroPrintf("arena too small: needed %u bytes, have %u", static_cast<unsigned>(NeededFor(required_head, 0)),
@@ -305,7 +277,7 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
     if (tensors[t].is_constant) continue;
     const uint16_t k = item_of(t);
     tensors[t].data.raw = nullptr;
-    if (k == kNone) continue;
+    if (k == kNoItem) continue;
     const PlanItem& item = items[RootOf(items, k)];
     if (Placeable(item)) tensors[t].data.raw = reinterpret_cast<void*>(head_start_ + item.offset);
   }

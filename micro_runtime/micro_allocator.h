@@ -52,6 +52,12 @@ struct PlanItem {
 // entries. Exposed for unit tests.
 size_t PlanBuffers(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset);
 
+// An item that shares another item's buffer (a RESHAPE output): `offset`
+// holds that item's index.
+constexpr int16_t kAliasedItem = -2;
+inline bool Placeable(const PlanItem& item) { return item.size > 0 && item.first <= item.last; }
+inline bool Aliased(const PlanItem& item) { return item.first == kAliasedItem; }
+
 class MicroAllocator {
  public:
   MicroAllocator() = default;
@@ -90,10 +96,28 @@ class MicroAllocator {
   size_t head_bytes() const { return head_used_; }
   size_t arena_size() const { return arena_size_; }
 
-  // When set, Commit() logs every placement decision.
-  void set_verbose(bool verbose) { verbose_ = verbose; }
+  // When set, Commit() logs every placement decision. The logger lives in
+  // micro_allocator_plan_log.cc, so firmware that never turns it on does
+  // not link it.
+  void set_verbose(bool verbose) { plan_logger_ = verbose ? &LogPlan : nullptr; }
 
  private:
+  static constexpr uint16_t kNoItem = 0xffff;
+
+  // Until the plan is committed, a non-constant tensor's (still unused)
+  // data pointer holds its planner item index + 1: no separate map needed.
+  static uint16_t ItemOf(const TfLiteTensor& tensor) {
+    if (tensor.is_constant || tensor.data.raw == nullptr) return kNoItem;
+    return static_cast<uint16_t>(reinterpret_cast<uintptr_t>(tensor.data.raw) - 1);
+  }
+
+  // Logs the plan: items[0, first_scratch) belong to tensors (see ItemOf),
+  // the scratch buffers follow in request order.
+  using PlanLogger = void (*)(const MicroAllocator& allocator, const PlanItem* items, const TfLiteTensor* tensors,
+                              size_t num_tensors, size_t first_scratch, size_t head, size_t plan_bytes);
+  static void LogPlan(const MicroAllocator& allocator, const PlanItem* items, const TfLiteTensor* tensors,
+                      size_t num_tensors, size_t first_scratch, size_t head, size_t plan_bytes);
+
   struct ScratchRecord {
     ScratchRecord* next;
     uint32_t bytes;
@@ -113,7 +137,7 @@ class MicroAllocator {
   size_t shortfall_bytes_ = 0;
   ScratchRecord* scratch_ = nullptr;  // newest first
   int scratch_count_ = 0;
-  bool verbose_ = false;
+  PlanLogger plan_logger_ = nullptr;
 };
 
 }  // namespace micro_runtime
