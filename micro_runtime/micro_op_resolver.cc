@@ -23,6 +23,16 @@ bool SameName(const char* a, const char* b) {
   return *a == *b;
 }
 
+// The op's name for messages: the custom name, the builtin's name, or its
+// code as text in `buffer` for builtins this runtime has no name for.
+const char* OpLabel(int32_t builtin_code, const char* custom_name, char (&buffer)[12]) {
+  if (custom_name != nullptr) return custom_name;
+  const char* name = BuiltinOperatorName(builtin_code);
+  if (name != nullptr) return name;
+  MicroSnprintf(buffer, sizeof(buffer), "%d", static_cast<int>(builtin_code));
+  return buffer;
+}
+
 }  // namespace
 
 const char* BuiltinOperatorName(int32_t code) {
@@ -49,24 +59,20 @@ const MicroOpResolver::Entry* MicroOpResolver::FindEntry(int32_t builtin_code, c
 
 TfLiteStatus MicroOpResolver::Add(int32_t builtin_code, const char* custom_name, const TfLiteRegistration& reg,
                                   int min_version, int max_version) {
-  const char* name = custom_name != nullptr ? custom_name : BuiltinOperatorName(builtin_code);
+  char code_text[12];
+  const char* name = OpLabel(builtin_code, custom_name, code_text);
   if (min_version < 1 || max_version < min_version || max_version > 0x7fff) {
     MicroPrintf("op resolver: invalid version range %d-%d for op '%s'; use 1 <= min_version <= max_version",
-                min_version, max_version, name != nullptr ? name : "?");
+                min_version, max_version, name);
     return kTfLiteError;
   }
   if (FindEntry(builtin_code, custom_name) != nullptr) {
-    if (name != nullptr) {
-      MicroPrintf("op resolver: op '%s' is already registered; register each op once", name);
-    } else {
-      MicroPrintf("op resolver: builtin opcode %d is already registered; register each op once",
-                  static_cast<int>(builtin_code));
-    }
+    MicroPrintf("op resolver: op '%s' is already registered; register each op once", name);
     return kTfLiteError;
   }
   if (count_ >= capacity_) {
     MicroPrintf("op resolver: full (%u ops) while adding '%s'; raise the N of MicroMutableOpResolver<N>",
-                static_cast<unsigned>(capacity_), name != nullptr ? name : "?");
+                static_cast<unsigned>(capacity_), name);
     return kTfLiteError;
   }
   Entry& e = entries_[count_++];
@@ -81,12 +87,8 @@ TfLiteStatus MicroOpResolver::Add(int32_t builtin_code, const char* custom_name,
 const TfLiteRegistration* MicroOpResolver::Find(int32_t builtin_code, const char* custom_name,
                                                 int32_t version) const {
   const Entry* e = FindEntry(builtin_code, custom_name);
-  const char* name = custom_name != nullptr ? custom_name : BuiltinOperatorName(builtin_code);
-  char code_text[16];
-  if (name == nullptr) {
-    MicroSnprintf(code_text, sizeof(code_text), "%d", static_cast<int>(builtin_code));
-    name = code_text;
-  }
+  char code_text[12];
+  const char* name = OpLabel(builtin_code, custom_name, code_text);
   if (e == nullptr) {
     if (custom_name != nullptr) {
       MicroPrintf("Encountered unresolved custom op: %s.", custom_name);
