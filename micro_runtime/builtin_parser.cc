@@ -13,17 +13,6 @@ namespace {
 using tflite::BuiltinOperator;
 using tflite::BuiltinOptions;
 
-struct ParseContext {
-  const tflite::Operator* op;
-  int32_t code;
-  int op_index;
-};
-
-const char* OpName(const ParseContext& c) {
-  const char* name = BuiltinOperatorName(c.code);
-  return name != nullptr ? name : "?";
-}
-
 // How a field is read from the options table, checked and stored. One
 // generic loop replaces a hand-written parser per options type, so the
 // field reads and checks exist once in flash.
@@ -139,6 +128,7 @@ struct OpSpec {
         NameOffset(kTableNames, name), static_cast<uint8_t>(sizeof(Params)), first, count              \
   }
 
+// Every op here has a BuiltinOperatorName(), which the messages use.
 constexpr OpSpec kOps[] = {
     MR_OP(CONV_2D, Conv2DOptions, 0, TfLiteConvParams, 0, 6),
     MR_OP(DEPTHWISE_CONV_2D, DepthwiseConv2DOptions, 1, TfLiteDepthwiseConvParams, 6, 7),
@@ -163,10 +153,13 @@ const OpSpec* FindOp(int32_t builtin_code) {
 // pointer arithmetic; a corrupt huge factor overflowed there (found by
 // fuzzing). Real models use single or low double digits.
 constexpr int32_t kMaxWindowFactor = 1024;
+constexpr char kWindowFactorTooLarge[] = "micro_runtime supports at most 1024 (the model is likely corrupt)";
+static_assert(kMaxWindowFactor == 1024, "update kWindowFactorTooLarge");
+constexpr char kCorrupt[] = "the model is corrupt";
 
 // Reads, checks and stores one field; `table` is nullptr when the operator
 // carries no options (then the schema default applies).
-bool ParseField(const ParseContext& c, const flatbuffers::Table* table, const FieldSpec& f, uint8_t* params) {
+bool ParseField(int op_index, int32_t code, const flatbuffers::Table* table, const FieldSpec& f, uint8_t* params) {
   const bool is_byte = f.kind == kPadding || f.kind == kActivation || f.kind == kBool || f.kind == kWeightsFormat;
   int32_t value = 0;
   if (is_byte) {
@@ -175,33 +168,25 @@ bool ParseField(const ParseContext& c, const flatbuffers::Table* table, const Fi
     const int32_t fallback = f.kind == kWindowFactor && DefaultsToOne(f.name) ? 1 : 0;
     value = table != nullptr ? table->GetField<int32_t>(f.vtable_offset, fallback) : fallback;
   }
-  const char* field = kFieldNames + f.name;
+  // The messages share "operator N (NAME) has WHAT VALUE; WHY", so the
+  // format and the call are stored once.
+  const char* what = kFieldNames + f.name;
+  const char* why = nullptr;
   switch (f.kind) {
     case kPadding:
-      if (value != kTfLitePaddingSame && value != kTfLitePaddingValid) {
-        MicroPrintf("operator %d (%s) has unknown padding %d; the model is corrupt", c.op_index, OpName(c),
-                    static_cast<int>(value));
-        return false;
-      }
+      what = "unknown padding";
+      if (value != kTfLitePaddingSame && value != kTfLitePaddingValid) why = kCorrupt;
       break;
     case kActivation:
-      if (value < kTfLiteActNone || value > kTfLiteActSignBit) {
-        MicroPrintf("operator %d (%s) has unknown fused activation %d; the model is corrupt", c.op_index,
-                    OpName(c), static_cast<int>(value));
-        return false;
-      }
+      what = "unknown fused activation";
+      if (value < kTfLiteActNone || value > kTfLiteActSignBit) why = kCorrupt;
       break;
     case kWindowFactor:
     case kPositive:
       if (value < 1) {
-        MicroPrintf("operator %d (%s) has %s %d; it must be at least 1", c.op_index, OpName(c), field,
-                    static_cast<int>(value));
-        return false;
-      }
-      if (f.kind == kWindowFactor && value > kMaxWindowFactor) {
-        MicroPrintf("operator %d (%s) has %s %d; micro_runtime supports at most %d (the model is likely corrupt)",
-                    c.op_index, OpName(c), field, static_cast<int>(value), static_cast<int>(kMaxWindowFactor));
-        return false;
+        why = "it must be at least 1";
+      } else if (f.kind == kWindowFactor && value > kMaxWindowFactor) {
+        why = kWindowFactorTooLarge;
       }
       break;
     case kBool:
@@ -211,12 +196,17 @@ bool ParseField(const ParseContext& c, const flatbuffers::Table* table, const Fi
       if (value != static_cast<int32_t>(tflite::FullyConnectedOptionsWeightsFormat::DEFAULT)) {
         MicroPrintf("operator %d (FULLY_CONNECTED) uses shuffled weights (weights_format %d); micro_runtime "
                     "supports only the default format: re-convert without weight shuffling",
-                    c.op_index, static_cast<int>(value));
+                    op_index, static_cast<int>(value));
         return false;
       }
       return true;
     default:
       break;
+  }
+  if (why != nullptr) {
+    MicroPrintf("operator %d (%s) has %s %d; %s", op_index, BuiltinOperatorName(code), what,
+                static_cast<int>(value), why);
+    return false;
   }
   // Enums, int32 and float (its bits) are all 4-byte values; memcpy because
   // the params field may be a float.
@@ -224,7 +214,7 @@ bool ParseField(const ParseContext& c, const flatbuffers::Table* table, const Fi
   return true;
 }
 
-bool ParseReshape(const ParseContext& c, const void* options, TfLiteReshapeParams* p) {
+bool ParseReshape(int op_index, const void* options, TfLiteReshapeParams* p) {
   p->num_dimensions = 0;
   const auto* o = static_cast<const tflite::ReshapeOptions*>(options);
   if (o == nullptr || o->new_shape() == nullptr) return true;
@@ -232,7 +222,7 @@ bool ParseReshape(const ParseContext& c, const void* options, TfLiteReshapeParam
   const uint32_t max_dims = sizeof(p->shape) / sizeof(p->shape[0]);
   if (shape->size() > max_dims) {
     MicroPrintf("operator %d (RESHAPE) has a %u-D new_shape; micro_runtime supports up to %u dimensions",
-                c.op_index, static_cast<unsigned>(shape->size()), static_cast<unsigned>(max_dims));
+                op_index, static_cast<unsigned>(shape->size()), static_cast<unsigned>(max_dims));
     return false;
   }
   p->num_dimensions = static_cast<int32_t>(shape->size());
@@ -254,7 +244,6 @@ TfLiteStatus ParseBuiltinOptions(const tflite::Operator* op, int32_t builtin_cod
   if (spec == nullptr) return kTfLiteOk;
   void* memory = allocate(allocator, spec->params_size);
   if (memory == nullptr) return kTfLiteError;  // the allocator reported it
-  const ParseContext c = {op, builtin_code, op_index};
   // The options table if it has the expected type; nullptr when the
   // operator carries none (then schema defaults apply).
   const void* options = nullptr;
@@ -262,7 +251,7 @@ TfLiteStatus ParseBuiltinOptions(const tflite::Operator* op, int32_t builtin_cod
   if (type != BuiltinOptions::NONE && op->builtin_options() != nullptr) {
     if (static_cast<int>(type) != spec->options_type) {
       MicroPrintf("operator %d (%s) carries options of union type %d; expected %s. The model is corrupt", op_index,
-                  OpName(c), static_cast<int>(type), kTableNames + spec->table_name);
+                  BuiltinOperatorName(builtin_code), static_cast<int>(type), kTableNames + spec->table_name);
       return kTfLiteError;
     }
     options = op->builtin_options();
@@ -270,10 +259,10 @@ TfLiteStatus ParseBuiltinOptions(const tflite::Operator* op, int32_t builtin_cod
   const auto* table = static_cast<const flatbuffers::Table*>(options);
   uint8_t* params = static_cast<uint8_t*>(memory);
   for (int i = spec->first_field; i < spec->first_field + spec->field_count; ++i) {
-    if (!ParseField(c, table, kFields[i], params)) return kTfLiteError;
+    if (!ParseField(op_index, builtin_code, table, kFields[i], params)) return kTfLiteError;
   }
   if (builtin_code == static_cast<int32_t>(BuiltinOperator::RESHAPE) &&
-      !ParseReshape(c, options, static_cast<TfLiteReshapeParams*>(memory))) {
+      !ParseReshape(op_index, options, static_cast<TfLiteReshapeParams*>(memory))) {
     return kTfLiteError;
   }
   *out = memory;

@@ -4,6 +4,7 @@
 #include "micro_runtime/builtin_parser.h"
 
 #include "micro_runtime/builtin_options.h"
+#include "micro_runtime/micro_op_resolver.h"
 #include "micro_runtime/micro_test.h"
 #include "micro_runtime/model_verifier.h"
 #include "micro_runtime/models/options_model_data.h"
@@ -139,6 +140,13 @@ TF_LITE_MICRO_TEST(OpsWithoutOptionsGetNull) {
   TF_LITE_MICRO_EXPECT_EQ(0u, micro_runtime::BuiltinOptionsSize(static_cast<int32_t>(tflite::BuiltinOperator::TANH)));
   TF_LITE_MICRO_EXPECT_EQ(sizeof(TfLiteConvParams),
                           micro_runtime::BuiltinOptionsSize(static_cast<int32_t>(tflite::BuiltinOperator::CONV_2D)));
+}
+
+// The parser's messages name the op with BuiltinOperatorName().
+TF_LITE_MICRO_TEST(EveryParsedOpHasAName) {
+  for (int32_t code = 0; code < 256; ++code) {
+    if (micro_runtime::BuiltinOptionsSize(code) > 0) TF_LITE_MICRO_EXPECT(BuiltinOperatorName(code) != nullptr);
+  }
 }
 
 TF_LITE_MICRO_TEST(OutOfMemoryFails) {
