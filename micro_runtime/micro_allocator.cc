@@ -204,23 +204,20 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
   auto touch = [&](int32_t t, int op) {
     if (t >= 0 && item_of(t) != kNoItem) Touch(&items[item_of(t)], op);
   };
+  // One loop for the four index lists (not inlined four times).
+  auto touch_all = [&](const flatbuffers::Vector<int32_t>* list, int op) {
+    if (list == nullptr) return;
+    for (int32_t t : *list) touch(t, op);
+  };
 
   // Lifetimes. Indices were checked by the model verifier.
-  if (graph->inputs() != nullptr) {
-    for (int32_t t : *graph->inputs()) touch(t, 0);
-  }
+  touch_all(graph->inputs(), 0);
   for (int i = 0; i < num_ops; ++i) {
     const tflite::Operator* op = ops->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (op->inputs() != nullptr) {
-      for (int32_t t : *op->inputs()) touch(t, i);
-    }
-    if (op->outputs() != nullptr) {
-      for (int32_t t : *op->outputs()) touch(t, i);
-    }
+    touch_all(op->inputs(), i);
+    touch_all(op->outputs(), i);
   }
-  if (graph->outputs() != nullptr) {
-    for (int32_t t : *graph->outputs()) touch(t, last_op);
-  }
+  touch_all(graph->outputs(), last_op);
   const auto* model_tensors = graph->tensors();
   for (size_t t = 0; t < num_tensors; ++t) {
     if (model_tensors->Get(static_cast<flatbuffers::uoffset_t>(t))->is_variable()) {

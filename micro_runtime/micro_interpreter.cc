@@ -104,6 +104,15 @@ void* MicroInterpreter::ContextGetScratch(TfLiteContext* context, int buffer_ind
   return self->allocator_.GetScratch(buffer_index);
 }
 
+TfLiteStatus MicroInterpreter::ReportOpOutOfMemory(const char* phase, size_t op_index) const {
+  char name[16];
+  char what[48];
+  MicroSnprintf(what, sizeof(what), "%s of operator %d (%s)", phase, static_cast<int>(op_index),
+                OpName(static_cast<int>(op_index), name, sizeof(name)));
+  allocator_.ReportOutOfMemory(what);
+  return kTfLiteError;
+}
+
 TfLiteStatus MicroInterpreter::InitTensors() {
   const auto* tensors = graph_->tensors();
   const size_t count = tensors != nullptr ? tensors->size() : 0;
@@ -203,13 +212,7 @@ TfLiteStatus MicroInterpreter::AllocateSteps() {
                                                       static_cast<size_t>(entry.node.custom_initial_data_size));
     }
     initialized_nodes_ = i + 1;
-    if (allocator_.out_of_memory()) {
-      char what[48];
-      MicroSnprintf(what, sizeof(what), "init of operator %d (%s)", static_cast<int>(i),
-                    OpName(static_cast<int>(i), name, sizeof(name)));
-      allocator_.ReportOutOfMemory(what);
-      return kTfLiteError;
-    }
+    if (allocator_.out_of_memory()) return ReportOpOutOfMemory("init", i);
   }
 
   state_ = State::kPreparing;
@@ -218,13 +221,7 @@ TfLiteStatus MicroInterpreter::AllocateSteps() {
     current_op_ = static_cast<int>(i);
     const TfLiteStatus status =
         entry.registration->prepare != nullptr ? entry.registration->prepare(&context_, &entry.node) : kTfLiteOk;
-    if (allocator_.out_of_memory()) {
-      char what[48];
-      MicroSnprintf(what, sizeof(what), "prepare of operator %d (%s)", static_cast<int>(i),
-                    OpName(static_cast<int>(i), name, sizeof(name)));
-      allocator_.ReportOutOfMemory(what);
-      return kTfLiteError;
-    }
+    if (allocator_.out_of_memory()) return ReportOpOutOfMemory("prepare", i);
     if (status != kTfLiteOk) {
       MicroPrintf("operator %d (%s) failed to prepare", static_cast<int>(i),
                   OpName(static_cast<int>(i), name, sizeof(name)));

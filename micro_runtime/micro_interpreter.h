@@ -87,6 +87,8 @@ class MicroInterpreter {
   void FreeOps();
   void Fail();
   const char* OpName(int op_index, char* buffer, size_t size) const;
+  // Logs "arena too small ... while allocating <phase> of operator N (NAME)".
+  TfLiteStatus ReportOpOutOfMemory(const char* phase, size_t op_index) const;
   TfLiteTensor* IoTensor(const flatbuffers::Vector<int32_t>* list, size_t index, const char* what);
 
   const uint8_t* model_data_;
