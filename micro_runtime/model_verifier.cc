@@ -385,8 +385,7 @@ bool CheckQuantization(const tflite::Tensor* t, int index) {
 bool CheckTensor(const tflite::Model* model, const uint8_t* data, const tflite::Tensor* t, int index,
                  uint32_t num_buffers) {
   const TfLiteType type = static_cast<TfLiteType>(t->type());
-  if (type != kTfLiteFloat32 && type != kTfLiteInt32 && type != kTfLiteUInt8 && type != kTfLiteInt64 &&
-      type != kTfLiteBool && type != kTfLiteInt16 && type != kTfLiteInt8 && type != kTfLiteFloat16) {
+  if (TypeSize(type) == 0) {  // exactly the types kernels can hold
     TensorError(index, t,
                 " has type %d, which %s does not support "
                 "(supported: FLOAT32, FLOAT16, INT32, UINT8, INT64, BOOL, INT16, INT8)",
