@@ -15,7 +15,6 @@ the terminal summary lists retries and quarantined boards.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -79,15 +78,11 @@ def map_backend_label(hardware_map: Any, board_name: str) -> str:
 def hil_properties(board: str, elf_stem: str) -> list[tuple[str, str]]:
     """JUnit properties of the HIL run of one binary (empty if it did not run through the map).
 
-    ``elf_stem``: the binary's name; a program built from outside the tree has an ELF named
-    ``<name>_<8 hex digits>`` (see plugin.binary_build), which matches too.
+    ``elf_stem``: the stem of the ELF that ran (HilRunner records attempts under it).
     """
     from harness.hardware_map import ATTEMPTS
 
     attempts = ATTEMPTS.get((board, elf_stem))
-    if attempts is None:
-        suffixed = re.compile(re.escape(elf_stem) + r"_[0-9a-f]{8}")
-        attempts = next((a for (b, stem), a in ATTEMPTS.items() if b == board and suffixed.fullmatch(stem)), None)
     if not attempts:
         return []
     last = attempts[-1]
@@ -107,11 +102,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     outcome = yield
     report = outcome.get_result()
     board = getattr(item, "board", None)
-    binary = getattr(item, "binary", None)
-    if board is None or binary is None or report.when == "teardown":
+    outcome_of_binary = getattr(item, "outcome", None)
+    build = getattr(outcome_of_binary, "build", None)
+    if board is None or build is None or build.elf is None or report.when == "teardown":
         return
     present = {name for name, _ in item.user_properties}
-    for name, value in hil_properties(board.name, str(binary)):
+    # The ELF's own stem: a program built from outside the tree is named <binary>_<hash>.
+    for name, value in hil_properties(board.name, build.elf.stem):
         if name not in present:
             item.user_properties.append((name, value))
             report.user_properties.append((name, value))
