@@ -107,7 +107,7 @@ def _resolve_binary(binary: str, board: Board) -> Path:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from harness.log_parser import LogParser
-    from harness.runners import default_backend, get_runner
+    from harness.runners import default_backend, runner_for
 
     board = _board(args.board)
     try:
@@ -115,12 +115,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     except BuildError as error:
         _err(str(error))
         return EXIT_USAGE
-    from harness.runners.qemu import QemuRunner, icount_problem
+    from harness.runners.qemu import icount_problem
 
     icount = getattr(args, "icount", None)
     # --icount only means something to QEMU: pick it over Renode when no backend is named.
     backend = args.backend or ("qemu" if icount is not None and not board.is_host else default_backend(board))
-    runner = get_runner(backend) if icount is None or backend != "qemu" else QemuRunner(icount=icount)
+    runner = runner_for(backend, icount)
     if getattr(args, "hardware_map", None) is not None and not board.is_host:
         from harness.hardware_map import HardwareMapError, select_runner_for  # a board of the map, leased
         from harness.hil_plugin import map_backend_label

@@ -148,15 +148,6 @@ class HarnessState:
         # The map's entries say how its boards are reached (pyocd/serial/gdbremote), not --qemu etc.
         return map_backend_label(map_runner.hardware_map, board.name)
 
-    def runner_for(self, backend: str) -> Any:
-        from harness.runners import get_runner
-
-        if backend == "qemu" and self.icount is not None:
-            from harness.runners.qemu import QemuRunner
-
-            return QemuRunner(icount=self.icount)
-        return get_runner(backend)
-
     def timeout_for(self, board: Board) -> float:
         if self.timeout_s is not None:
             return self.timeout_s
@@ -212,13 +203,14 @@ class HarnessState:
         if key in self.outcomes:
             return self.outcomes[key]
         from harness.hil_plugin import runner_override
+        from harness.runners import runner_for
 
         map_runner = runner_override(self.config, board)
         outcome = BinaryOutcome(board=board, backend=self.label_for(board, map_runner))
         self.outcomes[key] = outcome
         try:
             # With a hardware map only what the map's boards need is checked, never the emulator.
-            runner = map_runner or self.runner_for(outcome.backend)
+            runner = map_runner or runner_for(outcome.backend, self.icount)
             outcome.skip = runner.unavailable_reason(board)
         except ValueError as error:  # unknown / not implemented backend
             outcome.skip = str(error)
@@ -570,13 +562,14 @@ def board_fixture(request: pytest.FixtureRequest) -> Board:
 def dut(board: Board, request: pytest.FixtureRequest) -> Any:
     """Runs binaries on the selected board/backend: ``dut.run(name)``, ``dut.expect(regex)``, ``dut.log``."""
     from harness.hil_plugin import runner_override
+    from harness.runners import runner_for
 
     state = _state(request.config)
     # The same runner the micro items use: the hardware map's boards, or the backend (with --icount).
     map_runner = runner_override(request.config, board)
     backend = state.label_for(board, map_runner)
     try:
-        runner = map_runner or state.runner_for(backend)
+        runner = map_runner or runner_for(backend, state.icount)
     except ValueError as error:  # unknown backend name
         raise pytest.UsageError(str(error)) from error
     reason = runner.unavailable_reason(board)

@@ -15,7 +15,7 @@ from pathlib import Path
 from harness.boards import Board
 from harness.runners.base import Runner, RunResult
 
-__all__ = ["RunResult", "Runner", "available_backends", "default_backend", "get_runner"]
+__all__ = ["RunResult", "Runner", "available_backends", "default_backend", "get_runner", "runner_for"]
 
 _REGISTRY: dict[str, tuple[str, str]] = {
     "host": ("harness.runners.host", "HostRunner"),
@@ -58,6 +58,15 @@ def get_runner(name: str) -> Runner:
         ) from error
     runner: Runner = getattr(module, class_name)()
     return runner
+
+
+def runner_for(backend: str, icount: int | None = None) -> Runner:
+    """The runner of ``backend``; with ``icount`` (``--icount``) a QEMU runner with that -icount shift."""
+    if backend == "qemu" and icount is not None:
+        from harness.runners.qemu import QemuRunner
+
+        return QemuRunner(icount=icount)
+    return get_runner(backend)
 
 
 class _MissingPackageRunner:
