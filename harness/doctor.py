@@ -83,15 +83,15 @@ def _probes() -> Check:
 
 def _target_problem(name: str) -> str | None:
     """pyOCD's verdict on board ``name``'s [pyocd] target (built-in, or its CMSIS pack installed)."""
-    from harness.runners.pyocd_runner import target_support_problem
+    from harness.runners.pyocd_runner import board_target_problem
 
     try:
-        table = load_board(name).section("pyocd")
+        board = load_board(name)
     except BoardError:
         return None
-    if not table.get("target"):
-        return None
-    problem = target_support_problem(str(table["target"]), table.get("pack"))
+    if not board.section("pyocd").get("target"):
+        return None  # not a pyOCD board
+    problem = board_target_problem(board)
     return f"board {name}: {problem}" if problem else None
 
 

@@ -673,12 +673,9 @@ def _tool_problem(board: Board, candidates: list[Device]) -> str | None:
     """pyOCD or the target's CMSIS pack missing on this machine: a host problem, not a board's."""
     if not any(d.backend == "pyocd" or (d.backend == "serial" and d.probe) for d in candidates):
         return None
-    from harness.runners.pyocd_runner import target_support_problem
+    from harness.runners.pyocd_runner import board_target_problem
 
-    target = board.section("pyocd").get("target")
-    if not target:
-        return f"board '{board.name}' has no [pyocd] target in {board.path / 'board.toml'}"
-    return target_support_problem(str(target), board.section("pyocd").get("pack"))
+    return board_target_problem(board)
 
 
 def _host_side(problem: str) -> RunResult:

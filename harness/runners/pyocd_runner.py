@@ -109,6 +109,14 @@ def probe_matches(wanted: str, probe: Any) -> bool:
     return uid.lower() in str(probe.unique_id).lower()
 
 
+def board_target_problem(board: Board) -> str | None:
+    """None if pyOCD can drive ``board``'s [pyocd] target; else why (no target, or pyOCD or the pack missing)."""
+    config = PyocdConfig.from_board(board)
+    if config is None:
+        return f"board '{board.name}' has no [pyocd] target in {board.path / 'board.toml'}"
+    return target_support_problem(config.target, config.pack)
+
+
 def open_session(config: PyocdConfig) -> tuple[Any | None, str | None]:
     """An opened pyOCD session on the chosen probe, or (None, error with the fix)."""
     from pyocd.core.helpers import ConnectHelper
