@@ -24,7 +24,7 @@ from typing import Any
 from pyocd.core.target import Target
 from pyocd.debug.semihost import STDOUT_FD, SemihostAgent, SemihostIOHandler
 
-from harness.runners.base import CRASH_GRACE_S, SENTINEL_GRACE_S, EndDetector
+from harness.runners.base import EndDetector
 
 SYS_EXIT = 0x18
 SYS_EXIT_EXTENDED = 0x20
@@ -186,11 +186,9 @@ def drive(
                 for poll in pollers:
                     poll()
                 next_poll = now + poll_interval_s
-            detector = sink.detector
-            if end_at is None and detector.crash_seen:
-                end_at, end_reason = now + CRASH_GRACE_S, "crash"
-            elif end_at is None and detector.ended:
-                end_at, end_reason = now + SENTINEL_GRACE_S, "end-marker"
+            grace = sink.detector.end_grace() if end_at is None else None
+            if grace is not None:
+                end_at, end_reason = now + grace[0], grace[1]
             if end_at is not None and now >= end_at:
                 return DriveOutcome(None, end_reason, False)
             if now >= deadline:

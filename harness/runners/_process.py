@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.runners.base import CRASH_GRACE_S, SENTINEL_GRACE_S, EndDetector
+from harness.runners.base import EndDetector
 
 # Longest we wait for pipes to drain after the process exited: grandchildren
 # holding the pipe open must not stall the run.
@@ -172,10 +172,9 @@ def run_process(
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     proc.wait(timeout=max(0.0, min(_POLL_S, limit - now)))
             pump_tails()
-            if end_at is None and detector.crash_seen:
-                end_at, end_reason = time.monotonic() + CRASH_GRACE_S, "crash"
-            elif end_at is None and detector.ended:
-                end_at, end_reason = time.monotonic() + SENTINEL_GRACE_S, "end-marker"
+            grace = detector.end_grace() if end_at is None else None
+            if grace is not None:
+                end_at, end_reason = time.monotonic() + grace[0], grace[1]
             code = proc.poll()
             if code is not None:
                 # Exited: collect what is still in the pipes, briefly.

@@ -139,3 +139,12 @@ class EndDetector:
     @property
     def ended(self) -> bool:
         return self.sentinel_seen or self.gtest_end_seen
+
+    def end_grace(self) -> tuple[float, str] | None:
+        """(grace seconds, end reason) once the device said it is done, else None: a HardFault
+        line ("crash"), or an end marker ("end-marker"). Runners stop reading that long after."""
+        if self.crash_seen:
+            return CRASH_GRACE_S, "crash"
+        if self.ended:
+            return SENTINEL_GRACE_S, "end-marker"
+        return None

@@ -40,7 +40,7 @@ from harness import renode_scripts as cmds
 from harness.boards import Board
 from harness.renode_scripts import RenodeConfigError, renode_path, renode_settings
 from harness.runners._process import _kill_group, _Tail
-from harness.runners.base import CRASH_GRACE_S, SENTINEL_GRACE_S, EndDetector, RunResult, captured_transports
+from harness.runners.base import EndDetector, RunResult, captured_transports
 from harness.runners.qemu import elf_problem
 
 RENODE_RUN_DIR = Path.home() / ".config" / "renode"
@@ -274,15 +274,6 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _end_grace(detector: EndDetector) -> tuple[float, str] | None:
-    """(grace, end reason) once the device said it is done: a HardFault, or an end marker."""
-    if detector.crash_seen:
-        return CRASH_GRACE_S, "crash"
-    if detector.ended:
-        return SENTINEL_GRACE_S, "end-marker"
-    return None
-
-
 class RenodeSession:
     """One Renode process with one machine per board, reused for every binary of this process."""
 
@@ -390,7 +381,7 @@ class RenodeSession:
         while True:
             pump()
             now = time.monotonic()
-            grace = _end_grace(detector) if end_at is None else None
+            grace = detector.end_grace() if end_at is None else None
             if grace is not None:
                 end_at, end_reason = now + grace[0], grace[1]
             if now >= deadline or (end_at is not None and now >= end_at):

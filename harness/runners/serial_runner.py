@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.boards import Board
-from harness.runners.base import CRASH_GRACE_S, SENTINEL_GRACE_S, RunResult
+from harness.runners.base import RunResult
 from harness.semihosting import LogSink
 
 START_MARKER = "~~~MICRO START~~~"
@@ -313,8 +313,6 @@ class SerialRunner:
                 sink.feed(data)
                 if not started and marker in sink.data:
                     started = True
-            detector = sink.detector
-            if end_at is None and detector.crash_seen:
-                end_at, end_reason = time.monotonic() + CRASH_GRACE_S, "crash"
-            elif end_at is None and detector.ended:
-                end_at, end_reason = time.monotonic() + SENTINEL_GRACE_S, "end-marker"
+            grace = sink.detector.end_grace() if end_at is None else None
+            if grace is not None:
+                end_at, end_reason = time.monotonic() + grace[0], grace[1]
