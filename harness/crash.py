@@ -17,6 +17,8 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# The boards' fault handler line (boards/cortex_m/fault.c); one per crash, in any log format.
+HARDFAULT_PREFIX = "*** HardFault:"
 HARDFAULT_RE = re.compile(
     r"\*\*\* HardFault: PC=0x(?P<pc>[0-9a-fA-F]{8}) LR=0x(?P<lr>[0-9a-fA-F]{8}) "
     r"xPSR=0x(?P<xpsr>[0-9a-fA-F]{8}) CFSR=0x(?P<cfsr>[0-9a-fA-F]{8}) HFSR=0x(?P<hfsr>[0-9a-fA-F]{8}) "
@@ -52,7 +54,11 @@ HFSR_BITS: tuple[tuple[int, str, str], ...] = (
     (30, "FORCED", "a configurable fault escalated to HardFault (its handler is disabled); see CFSR"),
     (31, "DEBUGEVT", "debug event (e.g. BKPT) with no debugger attached"),
 )
+_IACCVIOL = 1 << 0
+_DACCVIOL = 1 << 1
+_MSTKERR = 1 << 4
 _MMARVALID = 1 << 7
+_PRECISERR = 1 << 9
 _BFARVALID = 1 << 15
 _ADDR2LINE_FIX = "install gcc-arm-none-eabi (apt-get install gcc-arm-none-eabi binutils-arm-none-eabi) for file:line"
 
@@ -106,8 +112,25 @@ class CrashReport:
     def exception_number(self) -> int:
         return self.xpsr & 0x1FF  # IPSR: 0 = thread mode, else the active exception
 
+    @property
+    def access_faults(self) -> list[str]:
+        """Plain-words causes of memory-access faults (MPU/emulation guard, bus), naming the address
+        when the core recorded it (MMFAR with MMARVALID, BFAR with BFARVALID); empty for other faults."""
+        causes = []
+        if self.cfsr & _DACCVIOL:
+            at = f" at 0x{self.mmfar:08x}" if self.cfsr & _MMARVALID else " (address not recorded)"
+            causes.append(f"MemManage data access violation{at}")
+        if self.cfsr & _IACCVIOL:
+            causes.append("MemManage instruction fetch violation (execute-never or unmapped memory)")
+        if self.cfsr & _MSTKERR:
+            causes.append("MemManage fault while stacking (stack overflow into the stack guard?)")
+        if self.cfsr & _PRECISERR:
+            at = f" at 0x{self.bfar:08x}" if self.cfsr & _BFARVALID else " (address not recorded)"
+            causes.append(f"BusFault: precise data bus error{at}")
+        return causes
+
     def summary(self) -> str:
-        """One line: what went wrong and where."""
+        """One line: what went wrong and where (e.g. "MemManage data access violation at 0x60000000")."""
         names = [n for n in self.fault_names if n not in ("MMARVALID", "BFARVALID")] or ["no fault bits set"]
         where = f"PC=0x{self.pc:08x}"
         pc_frame = next((f for f in self.frames if f.role == "PC" and f.function), None)
@@ -115,6 +138,9 @@ class CrashReport:
             where += f" in {pc_frame.function}"
             if pc_frame.location:
                 where += f" ({pc_frame.location})"
+        causes = self.access_faults
+        if causes:
+            return f"HardFault: {'; '.join(causes)} [{', '.join(names)}], {where}"
         text = f"HardFault: {', '.join(names)} at {where}"
         address = self.fault_address
         if address is not None:

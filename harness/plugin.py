@@ -4,16 +4,19 @@
     pytest --board=host,bluepill -n auto         a board matrix, binaries spread over workers
     pytest micro_runtime/kernels/conv_test.cc -k Quantized --board=bluepill --qemu
 
-Items are ``<file>::<Case>[<board>]`` plus one ``<file>::_binary[<board>]`` item per binary
-that checks what no case owns (build, fit, exit status, cases run but not in the source).
+Items are ``<file>::<Case>[<board>]`` plus one ``<file>::binary-checks[<board>]`` item per binary
+(a name no C++ identifier can have) that checks what no case owns (build, fit, how the run
+ended, exit status, cases run but not in the source).
 Each binary is built (all binaries of a board in one make call) and run once per board and
 process; its items read the cached result. Under xdist (``-n``) the items of one binary on one
 board are one work unit of the plugin's scheduler (``pytest_xdist_make_scheduler``), so they
 run on one worker while node ids stay ``<file>::<Case>[<board>]`` (no ``@group`` suffix).
 
-Outcomes: failing expectation -> FAILED with the ``failed at file:line`` lines; crash or
-timeout -> ERROR on the running case (decoded fault, log tail); later cases -> ERROR "not
-reached"; emulator not installed -> SKIPPED with the install command.
+Outcomes: failing expectation -> FAILED with the failure lines; crash or timeout -> FAILED on
+the running case (decoded fault or timeout, log tail); later cases -> ERROR "not reached";
+infra problems -> ERROR; a backend that cannot run here -> ERROR naming the fix (SKIPPED only
+with ``--skip-unavailable`` / ini ``micro_skip_unavailable = true``). The terminal summary says
+how many micro cases ran, on which boards and backends.
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import re
 import shutil
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,11 +51,11 @@ if TYPE_CHECKING:
 # --hardware-map: real/emulated boards, leases, infra retry (harness/hil_plugin.py).
 pytest_plugins = ["harness.hil_plugin"]
 
-BINARY_ITEM = "_binary"
+BINARY_ITEM = "binary-checks"  # "-" cannot occur in a C++ test name
 DEFAULT_TIMEOUT_S = 120.0
 HOST_TIMEOUT_S = 60.0
 
-_CASE_RE = re.compile(r"^[ \t]*TF_LITE_MICRO_TEST\s*\(\s*(\w+)\s*\)", re.MULTILINE)
+_CASE_RE = re.compile(r"^[ \t]*TF_LITE_MICRO_TEST\s*\(\s*([\w$]+)\s*\)", re.MULTILINE)
 _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 
 
@@ -87,6 +89,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="wall-clock limit per test binary (default: the board's [run] timeout_s)")
     group.addoption("--no-micro-tests", action="store_true", default=False,
                     help="do not collect *_test.cc files (only the harness's Python tests)")
+    group.addoption("--skip-unavailable", action="store_true", default=None,
+                    help="skip micro tests whose board/backend cannot run on this machine (default: they are "
+                    "errors, so a CI without the emulator does not go green having tested nothing)")
+    parser.addini("micro_skip_unavailable", type="bool", default=False,
+                  help="skip (instead of error) micro tests whose backend cannot run here")
 
 
 @dataclass
@@ -101,7 +108,6 @@ class BinaryOutcome:
     run: RunResult | None = None
     report: BinaryReport | None = None
     log_path: Path | None = None
-    case_seconds: dict[str, float] = field(default_factory=dict)  # wall time between "Testing" lines
 
 
 @dataclass
@@ -116,6 +122,10 @@ class HarnessState:
     excluded: dict[str, dict[str, str]] = field(default_factory=dict)  # board -> test -> Makefile's note
     build_errors: dict[str, str] = field(default_factory=dict)
     outcomes: dict[tuple[str, str], BinaryOutcome] = field(default_factory=dict)
+    skip_unavailable: bool = False  # --skip-unavailable / ini micro_skip_unavailable
+    unavailable: dict[str, int] = field(default_factory=dict)  # reason -> items that could not run
+    ran: dict[str, int] = field(default_factory=dict)  # "board (backend)" -> micro cases run (controller)
+    not_run: dict[str, int] = field(default_factory=dict)  # reason -> micro items that could not run
 
     # -- choices ------------------------------------------------------------------------------
     def backend_for(self, board: Board) -> str:
@@ -228,38 +238,21 @@ class HarnessState:
         if outcome.build.error is not None or outcome.build.elf is None:
             outcome.build_error = outcome.build.error or f"{binary} was not built"
             return outcome
-        from harness.log_parser import parse_log
+        from harness.formats.reader import parse_log
 
         elf = outcome.build.elf
-        marks: list[tuple[float, str]] = []  # arrival time of each case start / summary line
-
-        def on_line(line: str) -> None:
-            text = line.strip()
-            if text.startswith("Testing ") or text.endswith("tests passed"):
-                marks.append((time.monotonic(), text))
-
         try:
-            outcome.run = runner.run(elf, board, self.timeout_for(board), on_line=on_line)
+            outcome.run = runner.run(elf, board, self.timeout_for(board))
         except Exception as error:  # a runner bug must not leave later items without a result
             outcome.run = RunResult(outcome.backend, b"", None, False, 0.0, "infra-error",
                                     infra_error=f"the {outcome.backend} runner raised {type(error).__name__}: {error}")
-        outcome.report = parse_log(outcome.run.log, outcome.run, elf, board)
-        outcome.case_seconds = _case_seconds(marks, time.monotonic())
+        cases = scan_cases(source.read_text(errors="replace")) if source.is_file() else None
+        outcome.report = parse_log(outcome.run.log, outcome.run, elf, board, expected=cases)
         log_dir = gen_dir(board) / "logs"
         log_dir.mkdir(parents=True, exist_ok=True)
         outcome.log_path = log_dir / f"{binary}.log"
         outcome.log_path.write_bytes(outcome.run.log)
         return outcome
-
-
-def _case_seconds(marks: list[tuple[float, str]], end: float) -> dict[str, float]:
-    """Wall time of each case as seen by the harness: from its "Testing" line to the next line mark."""
-    seconds: dict[str, float] = {}
-    for index, (start, text) in enumerate(marks):
-        if text.startswith("Testing "):
-            stop = marks[index + 1][0] if index + 1 < len(marks) else end
-            seconds.setdefault(text.removeprefix("Testing ").strip(), stop - start)
-    return seconds
 
 
 _STATE = pytest.StashKey[HarnessState]()
@@ -287,6 +280,11 @@ def pytest_configure(config: pytest.Config) -> None:
     except BoardError as error:
         raise pytest.UsageError(f"--board: {error}") from error
     backend = config.getoption("micro_backend")
+    if backend:
+        from harness.runners import _REGISTRY
+
+        if backend not in _REGISTRY:
+            raise pytest.UsageError(f"--backend: unknown backend '{backend}'; choose one of: {', '.join(_REGISTRY)}")
     icount = config.getoption("icount")
     if icount is not None:
         from harness.runners.qemu import icount_problem
@@ -300,7 +298,11 @@ def pytest_configure(config: pytest.Config) -> None:
         backend=backend,
         timeout_s=config.getoption("micro_timeout"),
         icount=icount,
+        skip_unavailable=bool(config.getoption("skip_unavailable") or config.getini("micro_skip_unavailable")),
     )
+    from harness import procs
+
+    procs.install_signal_handlers()  # SIGTERM/SIGHUP: end every emulator, then stop like Ctrl-C
 
 
 # <file>_test.cc::<Case or _binary>[<board>]: the node id of a micro item.
@@ -415,7 +417,11 @@ class _MicroItem(pytest.Item):
         if outcome.skip is not None:
             if outcome.skip.startswith("does not fit: "):
                 pytest.skip(outcome.skip)
-            pytest.skip(f"{outcome.backend} cannot run {self.board.name}: {outcome.skip}")
+            message = f"{outcome.backend} cannot run {self.board.name}: {outcome.skip}"
+            self.user_properties.append(("unavailable", message))
+            if state.skip_unavailable:
+                pytest.skip(message)
+            pytest.fail(f"{message} (pass --skip-unavailable to skip instead)", pytrace=False)
         if outcome.build_error is not None:
             self._setup_build_error(outcome.build_error)
         assert outcome.report is not None and outcome.run is not None
@@ -448,15 +454,8 @@ class MicroCaseItem(_MicroItem):
         report = self.outcome.report
         result = _case_result(report, self.case)
         if result is not None:
-            seconds = result.duration_s if result.duration_s is not None else self.outcome.case_seconds.get(self.case)
-            if seconds is not None:
-                self.user_properties.append(("duration_s", round(seconds, 4)))
-            if result.outcome == "crashed":
-                pytest.fail(f"{self.case} crashed on {self.board.name}: {report.summary}\n{self._context()}",
-                            pytrace=False)
-            if result.outcome == "timeout":
-                pytest.fail(f"{self.case} timed out on {self.board.name}: {report.summary}\n{self._context()}",
-                            pytrace=False)
+            if result.duration_s is not None:
+                self.user_properties.append(("duration_s", round(result.duration_s, 4)))
             return
         dead = next((c for c in report.cases if c.outcome in ("crashed", "timeout")), None)
         if report.outcome in ("crashed", "timeout"):
@@ -471,15 +470,23 @@ class MicroCaseItem(_MicroItem):
         if result is None:
             raise MicroTestFailure(
                 f"{self.case} is in {self.path.name} but the binary never ran it "
-                f"(no 'Testing {self.case}' line; binary: {report.summary})\n{self._context()}"
+                f"(binary: {report.summary})\n{self._context()}"
             )
+        if result.outcome == "crashed":
+            raise MicroTestFailure(f"{self.case} crashed on {self.board.name}: {report.summary}\n{self._context()}")
+        if result.outcome == "timeout":
+            raise MicroTestFailure(f"{self.case} timed out on {self.board.name}: {report.summary}\n{self._context()}")
+        if result.outcome == "skipped":
+            lines = "; ".join(m.strip() for m in result.messages[-3:]) or "skipped by the test"
+            pytest.skip(f"{self.case} skipped on {self.board.name}: {lines}")
         if result.outcome != "passed":
             lines = "\n".join(result.messages) or "(the case printed no failure message)"
             raise MicroTestFailure(f"{self.case} failed on {self.board.name}:\n{lines}")
 
 
 class MicroBinaryItem(_MicroItem):
-    """Checks that belong to the binary, not to one case."""
+    """Checks that belong to the binary, not to one case: it fails whenever the binary did not
+    end cleanly (crash, hang, no exit, inconsistent log), ran no test, or ran names not in the source."""
 
     def _setup_build_error(self, message: str) -> None:
         pytest.fail(message, pytrace=False)  # the full compiler output, once per binary
@@ -489,27 +496,28 @@ class MicroBinaryItem(_MicroItem):
         report = self.outcome.report
         problems = []
         ran = [c.name for c in report.cases]
-        unknown = [name for name in ran if name not in self.source_cases]
+        unknown = [name for name in dict.fromkeys(ran) if name not in self.source_cases]
         if unknown:
             problems.append(f"ran tests not found in {self.path.name} (TF_LITE_MICRO_TEST scan): {', '.join(unknown)}")
         duplicates = sorted({c for c in self.source_cases if self.source_cases.count(c) > 1})
         if duplicates:
             problems.append(f"test names defined twice in {self.path.name}: {', '.join(duplicates)}")
-        if report.outcome == "no-tests":
+        not_a_case = report.outcome == "failed" and not any(c.outcome == "failed" for c in report.cases)
+        if report.outcome in ("no-tests", "crashed", "timeout") or not_a_case:
             problems.append(report.summary)
-        elif report.outcome in ("crashed", "timeout") and not any(
-            c.outcome in ("crashed", "timeout") for c in report.cases
-        ):
-            problems.append(f"{report.summary} (outside any test)")
-        elif report.outcome == "failed" and not any(c.outcome != "passed" for c in report.cases):
-            problems.append(report.summary)
+        problems += [p for p in report.problems if p not in problems]
         if problems:
             raise MicroTestFailure(f"{self.binary} on {self.board.name}:\n" + "\n".join(problems)
                                    + "\n" + self._context())
 
 
+_SEVERITY = {"passed": 0, "skipped": 1, "failed": 2, "timeout": 3, "crashed": 4}
+
+
 def _case_result(report: BinaryReport, name: str | None) -> Any:
-    return next((c for c in report.cases if c.name == name), None)
+    """The result of case ``name``; a name that ran twice (defined twice) reports its worst run."""
+    runs = [c for c in report.cases if c.name == name]
+    return max(runs, key=lambda c: _SEVERITY.get(c.outcome, 5)) if runs else None
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -527,6 +535,49 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     renode = sys.modules.get("harness.runners.renode")  # not imported: no Renode to quit
     if renode is not None:
         renode.close_session()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Counts micro cases that ran (per board and backend) and items that could not run, on the
+    process that prints the summary (also from xdist workers' reports)."""
+    scope = xdist_scope(report.nodeid)
+    if scope is None or f"::{BINARY_ITEM}[" in report.nodeid:
+        return
+    config = getattr(report, "config", None) or _CONFIG.get("config")
+    if config is None:
+        return
+    state = _state(config)
+    props = dict(report.user_properties)
+    if "unavailable" in props and report.when == "setup":
+        reason = str(props["unavailable"])
+        state.not_run[reason] = state.not_run.get(reason, 0) + 1
+    elif report.when == "call":
+        label = f"{props.get('board', '?')} ({props.get('backend', '?')})"
+        state.ran[label] = state.ran.get(label, 0) + 1
+
+
+_CONFIG: dict[str, pytest.Config] = {}
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    _CONFIG["config"] = session.config
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Always says how many micro cases ran, where; and what could not run, with the fix."""
+    if config.getoption("no_micro_tests") or _STATE not in config.stash:
+        return
+    state = _state(config)
+    if not state.ran and not state.not_run:
+        return
+    total = sum(state.ran.values())
+    where = ", ".join(f"{label}: {count}" for label, count in sorted(state.ran.items())) or "none"
+    terminalreporter.write_line(f"harness: {total} micro test cases ran ({where})")
+    for reason, count in sorted(state.not_run.items()):
+        verb = "skipped" if state.skip_unavailable else "could not run (errors)"
+        terminalreporter.write_line(f"harness: {count} micro test items {verb}: {reason}",
+                                    red=not state.skip_unavailable)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

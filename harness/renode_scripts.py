@@ -23,7 +23,9 @@ from pathlib import Path
 
 from harness import REPO_ROOT
 from harness.boards import Board, BoardError, available_boards, load_board
-from harness.runners.base import FAIL_SENTINEL, HARDFAULT_PREFIX, PASS_SENTINEL
+from harness.crash import HARDFAULT_PREFIX
+from harness.formats.micro_test import DONE_FAILED as FAIL_SENTINEL
+from harness.formats.micro_test import DONE_PASSED as PASS_SENTINEL
 
 RENODE_DIR = REPO_ROOT / "renode"
 SEMIHOSTING_NAME = "semihosting"  # peripheral name under the CPU: <cpu>.semihosting

@@ -6,9 +6,9 @@ carry on. A test binary's exit status is the result we want, so
 ``SemihostService`` looks at r0/r1 first and handles both exits itself, then
 hands everything else to the agent.
 
-``drive()`` runs a started target until it exits, prints an end marker (plus
-a short grace), faults, or the deadline passes, pulling log bytes from
-semihosting, RTT and any other transport into one ``LogSink``. It works on
+``drive()`` runs a started target in the one run loop (``harness.runners.stream``) until
+it exits, the log format's end rule says it is done, it faults, or the deadline passes,
+pulling log bytes from semihosting, RTT and any other transport into one ``LogSink``. It works on
 anything with pyOCD's target API: a real probe's ``session.target`` or
 ``harness.gdbremote.target.GdbTarget``.
 """
@@ -24,7 +24,7 @@ from typing import Any
 from pyocd.core.target import Target
 from pyocd.debug.semihost import STDOUT_FD, SemihostAgent, SemihostIOHandler
 
-from harness.runners.base import EndDetector
+from harness.runners.stream import DeviceStream
 
 SYS_EXIT = 0x18
 SYS_EXIT_EXTENDED = 0x20
@@ -37,25 +37,28 @@ _POLL_S = 0.01
 
 
 class LogSink:
-    """All log bytes of one run, from any number of transports, in arrival order (thread safe)."""
+    """The producer side of one run's ``DeviceStream`` for the probe backends (thread safe).
 
-    def __init__(self, on_line: Callable[[str], None] | None = None) -> None:
+    Transports (semihosting writes, RTT, a UART reader thread) ``feed`` it; ``data`` is what
+    they fed so far; the run loop (``drive``, the serial runner) follows ``stream``.
+    """
+
+    def __init__(self, on_line: Callable[[str], None] | None = None, fmt: str | None = None,
+                 exit_status: bool = True) -> None:
         self._lock = threading.Lock()
         self._data = bytearray()
-        self.detector = EndDetector(on_line)
+        self.stream = DeviceStream(on_line, fmt=fmt, exit_status=exit_status)
 
     def feed(self, data: bytes) -> None:
         if not data:
             return
         with self._lock:
             self._data += data
-            self.detector.feed(data)
+        self.stream.put(data)
 
     def note(self, text: str) -> None:
         """A harness remark in the log (``[harness] ...``), on its own line."""
-        with self._lock:
-            prefix = b"" if not self._data or self._data.endswith(b"\n") else b"\n"
-        self.feed(prefix + f"[harness] {text}\n".encode())
+        self.stream.note(text)
 
     @property
     def data(self) -> bytes:
@@ -63,9 +66,10 @@ class LogSink:
             return bytes(self._data)
 
     def finish(self) -> bytes:
-        with self._lock:
-            self.detector.flush()
-            return bytes(self._data)
+        """The whole log (with the harness's remarks), once the run loop is over."""
+        self.stream.late()
+        self.stream.reader.flush()
+        return self.stream.data
 
 
 class _ConsoleHandler(SemihostIOHandler):
@@ -166,7 +170,8 @@ def drive(
     poll_interval_s: float = 0.05,
     semihost_output: bool = True,
 ) -> DriveOutcome:
-    """Runs a resumed ``target`` to the end of the test (see module doc). Never blocks past ``deadline``.
+    """Runs a resumed ``target`` in the one run loop (``sink.stream``) until the end rule, its exit,
+    a fault, or ``deadline``.
 
     ``pollers`` are called every ``poll_interval_s`` (RTT readers); they feed ``sink`` themselves.
     ``semihost_output=False`` services semihosting (exit status!) but drops what the firmware
@@ -174,57 +179,53 @@ def drive(
     """
     context = target.get_target_context()
     service = SemihostService(context, sink if semihost_output else None) if semihosting else None
-    pollers = pollers or []
-    end_at: float | None = None
-    end_reason = "timeout"
-    next_poll = 0.0
+    stream = sink.stream
     wait_halt = getattr(target, "wait_halt", None)
-    try:
-        while True:
-            now = time.monotonic()
-            if now >= next_poll:
-                for poll in pollers:
-                    poll()
-                next_poll = now + poll_interval_s
-            grace = sink.detector.end_grace() if end_at is None else None
-            if grace is not None:
-                end_at, end_reason = now + grace[0], grace[1]
-            if end_at is not None and now >= end_at:
-                return DriveOutcome(None, end_reason, False)
-            if now >= deadline:
-                return DriveOutcome(None, "timeout", True)
-            state = target.get_state()
-            if state == Target.State.HALTED:
-                if service is None:
-                    sink.note(f"core halted at pc=0x{target.read_core_register('pc'):08x} (semihosting disabled)")
-                    return DriveOutcome(None, "crash", False)
-                outcome = service.handle_halt()
-                if outcome.kind == "exit":
-                    for poll in pollers:  # what RTT still holds
-                        poll()
-                    return DriveOutcome(outcome.exit_code, "exit", False)
-                if outcome.kind == "serviced":
-                    target.resume()
-                    continue
-                sink.note(f"core halted at pc=0x{outcome.pc or 0:08x}, not on a semihosting request (breakpoint?)")
-                return DriveOutcome(None, "crash", False)
-            if state == Target.State.LOCKUP:
-                status = getattr(target, "exited_status", None)
-                if status is not None:
-                    return DriveOutcome(
-                        None, "infra-error", False, f"the debug server reported the target exited (status {status})"
-                    )
-                sink.note("core locked up (fault inside the fault handler)")
-                return DriveOutcome(None, "crash", False)
-            limit = min(deadline, end_at or deadline, next_poll)
-            wait_s = max(0.0, min(_POLL_S * 5, limit - time.monotonic()))
-            if wait_halt is not None:
-                wait_halt(wait_s)
+    stopped = False
+
+    def watch_core(budget_s: float) -> None:
+        """The semihosting transport: services the core's halts; blocks up to ``budget_s`` for one."""
+        nonlocal stopped
+        if stopped:
+            time.sleep(min(_POLL_S, budget_s))
+            return
+        state = target.get_state()
+        if state == Target.State.HALTED:
+            if service is None:
+                stopped = True
+                pc = target.read_core_register("pc")
+                stream.stop("crash", note=f"core halted at pc=0x{pc:08x} (semihosting disabled)")
+                return
+            outcome = service.handle_halt()
+            if outcome.kind == "exit":
+                stopped = True
+                stream.exit(outcome.exit_code)
+            elif outcome.kind == "serviced":
+                target.resume()
             else:
-                time.sleep(min(_POLL_S, wait_s))
+                stopped = True
+                stream.stop("crash", note=f"core halted at pc=0x{outcome.pc or 0:08x}, "
+                            "not on a semihosting request (breakpoint?)")
+            return
+        if state == Target.State.LOCKUP:
+            stopped = True
+            status = getattr(target, "exited_status", None)
+            if status is not None:
+                stream.stop("infra-error", infra_error=f"the debug server reported the target exited (status {status})")
+            else:
+                stream.stop("crash", note="core locked up (fault inside the fault handler)")
+            return
+        if wait_halt is not None:
+            wait_halt(min(budget_s, _POLL_S * 5))
+        else:
+            time.sleep(min(_POLL_S, budget_s))
+
+    try:
+        end = stream.follow(deadline, waiter=watch_core, pollers=pollers or [], poll_s=poll_interval_s)
     finally:
         if service is not None:
             service.cleanup()
+    return DriveOutcome(end.exit_code, end.end_reason, end.timed_out, end.infra_error)
 
 
 class RttPoller:

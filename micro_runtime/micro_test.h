@@ -1,11 +1,15 @@
 // A tiny unit-test framework for code that runs on microcontrollers: no
 // heap, no stdio, no exceptions. Everything goes through MicroPrintf, and the
-// output is the line protocol the harness parses (docs/log_protocol.md):
+// output is the line protocol the harness parses (docs/log_protocol.md,
+// harness/formats/micro_test.py). Every protocol line starts with "~~~MT ",
+// which no application log uses, so nothing a test prints can be taken for
+// the framework's own lines:
 //
-//   Testing <name>
-//   <expression> failed at <file>:<line> (<a> vs <b>)
-//   <passed>/<total> tests passed
-//   ~~~ALL TESTS PASSED~~~        or   ~~~SOME TESTS FAILED~~~
+//   ~~~MT BEGIN <name>
+//   ~~~MT FAIL <expression> failed at <file>:<line> (<a> vs <b>)
+//   ~~~MT END <name> PASSED|FAILED
+//   ~~~MT SUMMARY <passed>/<total> tests passed
+//   ~~~MT DONE PASSED|FAILED
 //
 // Usage:
 //   TF_LITE_MICRO_TESTS_BEGIN
@@ -86,16 +90,23 @@ inline void ReportComparisonFailure(const char* expression, const char* file, in
   char b_text[32];
   ValueKind<A>::Format(a_text, sizeof(a_text), a);
   ValueKind<B>::Format(b_text, sizeof(b_text), b);
-  MicroPrintf("%s failed at %s:%d (%s vs %s)", expression, file, line, a_text, b_text);
+  MicroPrintf("~~~MT FAIL %s failed at %s:%d (%s vs %s)", expression, file, line, a_text,
+              b_text);
   state.current_failed = true;
 }
 
 inline void ReportFailure(const char* expression, const char* file, int line) {
-  MicroPrintf("%s failed at %s:%d", expression, file, line);
+  MicroPrintf("~~~MT FAIL %s failed at %s:%d", expression, file, line);
   state.current_failed = true;
 }
 
-inline void FinishTest() {
+inline void BeginTest(const char* name) {
+  MicroPrintf("~~~MT BEGIN %s", name);
+  state.current_failed = false;
+}
+
+// Counts the test that just ran (no output).
+inline void CountTest() {
   if (state.current_failed) {
     ++state.tests_failed;
   } else {
@@ -103,14 +114,19 @@ inline void FinishTest() {
   }
 }
 
+inline void FinishTest(const char* name) {
+  CountTest();
+  MicroPrintf("~~~MT END %s %s", name, state.current_failed ? "FAILED" : "PASSED");
+}
+
 inline int Summarize() {
   const int total = state.tests_passed + state.tests_failed;
-  MicroPrintf("%d/%d tests passed", state.tests_passed, total);
+  MicroPrintf("~~~MT SUMMARY %d/%d tests passed", state.tests_passed, total);
   if (state.tests_failed == 0) {
-    MicroPrintf("~~~ALL TESTS PASSED~~~");
+    MicroPrintf("~~~MT DONE PASSED");
     return 0;
   }
-  MicroPrintf("~~~SOME TESTS FAILED~~~");
+  MicroPrintf("~~~MT DONE FAILED");
   return 1;
 }
 
@@ -128,10 +144,9 @@ inline int Summarize() {
 // Each test is a run-once loop so `break`-free early exits are not needed and
 // the body reads like a function.
 #define TF_LITE_MICRO_TEST(name)                                              \
-  MicroPrintf("Testing " #name);                                              \
-  micro_test::state.current_failed = false;                                   \
+  micro_test::BeginTest(#name);                                               \
   for (int micro_test_once_##name = 0; micro_test_once_##name < 1;            \
-       ++micro_test_once_##name, micro_test::FinishTest())
+       ++micro_test_once_##name, micro_test::FinishTest(#name))
 
 #define TF_LITE_MICRO_TESTS_END                    \
   MicroExit(micro_test::Summarize());              \

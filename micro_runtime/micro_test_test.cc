@@ -74,15 +74,15 @@ TF_LITE_MICRO_TEST(PassingComparisonsLeaveTheTestPassing) {
   TF_LITE_MICRO_EXPECT_FALSE(failed);
 }
 
-TF_LITE_MICRO_TEST(FinishTestCountsFailures) {
+TF_LITE_MICRO_TEST(CountTestCountsFailures) {
   // Simulate a failed test without printing, then restore the real state.
   const micro_test::State saved = micro_test::state;
   micro_test::state.current_failed = true;
-  micro_test::FinishTest();
+  micro_test::CountTest();
   const int failed_after_failure = micro_test::state.tests_failed;
   const int passed_after_failure = micro_test::state.tests_passed;
   micro_test::state.current_failed = false;
-  micro_test::FinishTest();
+  micro_test::CountTest();
   const int passed_after_pass = micro_test::state.tests_passed;
   micro_test::state = saved;
   TF_LITE_MICRO_EXPECT_EQ(saved.tests_failed + 1, failed_after_failure);

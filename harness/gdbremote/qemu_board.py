@@ -9,13 +9,14 @@ hardware map (``harness devices emulate``, tests/hil).
 
 from __future__ import annotations
 
-import contextlib
 import shutil
 import socket
 import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from harness import procs
 
 QEMU = "qemu-system-arm"
 LOOPBACK = "127.0.0.1"
@@ -63,10 +64,7 @@ class QemuBoard:
 
     def stop(self) -> None:
         """Ends QEMU (also what a test does to simulate a board dying)."""
-        if self.process.poll() is None:
-            self.process.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=5)
+        procs.reap(self.process)
 
     def __enter__(self) -> QemuBoard:
         return self
@@ -101,13 +99,12 @@ def start_qemu_board(
             log_path = log_dir / f"qemu-{gdb_port}.log"
         out = log_path.open("wb") if log_path is not None else subprocess.DEVNULL
         try:
-            process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+            process = procs.spawn(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
         finally:
             if log_path is not None:
                 out.close()  # type: ignore[union-attr]
         if _wait_listening(gdb_port, process, 5.0):
             return QemuBoard(machine, gdb_port, serial_port, process, log_path)
-        process.kill()
-        process.wait(timeout=5)
+        procs.reap(process)
         last = log_path.read_text(errors="replace") if log_path is not None else f"{QEMU} did not start"
     raise QemuBoardError(f"could not start an emulated {machine} board: {last.strip()[:300]}")

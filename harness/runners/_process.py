@@ -1,88 +1,52 @@
-"""Runs one emulator/native process and streams its output until the run ends.
+"""Runs one emulator/native process and streams its output into the one run loop.
 
-Shared by the process-based backends (host, QEMU, Renode). Reads the pipes
-without blocking (selectors), stops promptly after the end markers, and
-always kills the whole process group so no emulator outlives the run, also on
-KeyboardInterrupt.
+Shared by the process-based backends (host, QEMU). The pipes are read by producer threads
+into a ``DeviceStream``; a waiter thread reports the exit status after the pipes drained. The
+loop (``DeviceStream.follow``) decides the end; afterwards the whole process group is killed
+(``harness.procs.reap``), also on KeyboardInterrupt and SIGTERM, so no emulator outlives the run.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import selectors
-import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
-from harness.runners.base import EndDetector
+from harness import procs
+from harness.runners.stream import DeviceStream
 
-# Longest we wait for pipes to drain after the process exited: grandchildren
-# holding the pipe open must not stall the run.
+# Longest the exit waits for the pipes to drain: grandchildren holding a pipe open must not
+# stall the run.
 _DRAIN_S = 0.05
-_POLL_S = 0.05
 
 
 @dataclass
 class ProcessOutcome:
     log: bytes
     stderr: bytes  # only when stderr is kept apart from the log (emulator diagnostics)
-    returncode: int | None  # None when the harness killed the process
+    returncode: int | None  # None when the harness stopped the process
     timed_out: bool
     duration_s: float
-    end_reason: str  # "exit" | "end-marker" | "crash" | "timeout"
+    end_reason: str  # "exit" | "end-marker" | "no-exit" | "crash" | "timeout"
     start_error: str | None = None  # the program could not be started at all
+    case_seconds: dict[str, float] = field(default_factory=dict)
 
 
-class _Tail:
-    """Follows a file another process appends to; hands out complete lines only."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.offset = 0
-        self.pending = b""
-
-    def read_lines(self) -> bytes:
+def _pump(pipe: IO[bytes], sink: Callable[[bytes], None]) -> None:
+    fd = pipe.fileno()
+    while True:
         try:
-            with self.path.open("rb") as handle:
-                handle.seek(self.offset)
-                data = handle.read()
+            data = os.read(fd, 65536)
         except OSError:
-            return b""  # not created yet
-        self.offset += len(data)
-        self.pending += data
-        cut = self.pending.rfind(b"\n") + 1
-        complete, self.pending = self.pending[:cut], self.pending[cut:]
-        return complete
-
-    def rest(self) -> bytes:
-        rest, self.pending = self.pending, b""
-        return rest
-
-
-def _kill_group(proc: subprocess.Popen[bytes], term_first: bool) -> None:
-    """Ends the process group and reaps the leader; safe if it already exited.
-
-    The group id is the leader's pid (start_new_session), so children that outlive
-    the leader (an emulator's helpers, a forked test) are found even after it was reaped.
-    """
-    pgid = proc.pid
-    if term_first and proc.poll() is None:
-        try:
-            os.killpg(pgid, signal.SIGTERM)
-            proc.wait(timeout=1.0)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            pass
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
-    try:
-        proc.wait(timeout=5.0)
-    except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL not delivered
-        proc.kill()
-        proc.wait()
+            return
+        if not data:
+            return
+        sink(data)
 
 
 def run_process(
@@ -94,116 +58,64 @@ def run_process(
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
     term_first: bool = False,
-    log_from_stdout: bool = True,
-    tail_files: Sequence[Path] = (),
-    hold_stdin: bool = False,
+    fmt: str | None = None,
+    exit_status: bool = True,
 ) -> ProcessOutcome:
-    """Runs ``argv`` until it exits, prints an end marker (plus a grace), or times out.
+    """Runs ``argv`` until the stream's end rule, its exit, or the timeout (see module doc).
 
-    ``tail_files`` are files the program writes the device output into (Renode's UART
-    file backends); they are polled and merged into the log line by line, in arrival
-    order. With ``log_from_stdout=False`` stdout is only diagnostics (returned as stderr).
-    ``hold_stdin`` gives the program an open, silent stdin (an interactive console such as
-    Renode's monitor may quit on end-of-file).
+    ``exit_status``: the process's exit is the device's (host binary; QEMU with semihosting):
+    the end of the run then waits for it.
     """
     start = time.monotonic()
     try:
-        proc = subprocess.Popen(
+        proc = procs.spawn(
             [str(a) for a in argv],
-            stdin=subprocess.PIPE if hold_stdin else subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
             cwd=cwd,
             env=env,
-            start_new_session=True,  # own process group: one killpg ends emulator + children
         )
     except OSError as error:
         return ProcessOutcome(b"", b"", None, False, time.monotonic() - start, "exit", start_error=str(error))
 
-    detector = EndDetector(on_line)
-    log = bytearray()
+    stream = DeviceStream(on_line, fmt=fmt, exit_status=exit_status)
     err = bytearray()
-    sel = selectors.DefaultSelector()
-    if not log_from_stdout:
-        streams = {proc.stdout: err} if merge_stderr else {proc.stdout: err, proc.stderr: err}
-    else:
-        streams = {proc.stdout: log} if merge_stderr else {proc.stdout: log, proc.stderr: err}
-    tails = [_Tail(path) for path in tail_files]
+    err_lock = threading.Lock()
 
-    def pump_tails() -> None:
-        for tail in tails:
-            data = tail.read_lines()
-            if data:
-                log.extend(data)
-                detector.feed(data)
+    def keep_err(data: bytes) -> None:
+        with err_lock:
+            err.extend(data)
 
-    for stream in streams:
-        assert stream is not None
-        os.set_blocking(stream.fileno(), False)
-        sel.register(stream, selectors.EVENT_READ)
+    assert proc.stdout is not None
+    readers = [threading.Thread(target=_pump, args=(proc.stdout, stream.put), daemon=True)]
+    if proc.stderr is not None:
+        readers.append(threading.Thread(target=_pump, args=(proc.stderr, keep_err), daemon=True))
 
-    def pump(wait_s: float) -> None:
-        for key, _ in sel.select(timeout=wait_s):
-            try:
-                data = os.read(key.fd, 65536)
-            except BlockingIOError:
-                continue
-            if not data:
-                sel.unregister(key.fileobj)
-                continue
-            sink = streams[key.fileobj]  # type: ignore[index]
-            sink += data
-            if sink is log:
-                detector.feed(data)
+    def wait_exit() -> None:
+        code = proc.wait()
+        for reader in readers:
+            reader.join(_DRAIN_S)
+        stream.exit(code)
 
-    deadline = start + timeout_s
-    end_at: float | None = None
-    end_reason = "timeout"
-    timed_out = False
-    returncode: int | None = None
+    for reader in readers:
+        reader.start()
+    waiter = threading.Thread(target=wait_exit, daemon=True)
+    waiter.start()
     try:
-        while True:
-            now = time.monotonic()
-            limit = deadline if end_at is None else min(deadline, end_at)
-            if sel.get_map():
-                pump(max(0.0, min(_POLL_S, limit - now)))
-            else:
-                # Pipes closed: the process is exiting; wake the moment it does.
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    proc.wait(timeout=max(0.0, min(_POLL_S, limit - now)))
-            pump_tails()
-            grace = detector.end_grace() if end_at is None else None
-            if grace is not None:
-                end_at, end_reason = time.monotonic() + grace[0], grace[1]
-            code = proc.poll()
-            if code is not None:
-                # Exited: collect what is still in the pipes, briefly.
-                drain_until = time.monotonic() + _DRAIN_S
-                while sel.get_map() and time.monotonic() < drain_until:
-                    pump(_DRAIN_S)
-                pump_tails()
-                returncode = code
-                end_reason = "crash" if detector.crash_seen or code < 0 else "exit"
-                break
-            now = time.monotonic()
-            if end_at is not None and (now >= end_at or now >= deadline):
-                break  # end marker seen and the grace ran out: stop the device
-            if now >= deadline:
-                timed_out = True
-                end_reason = "timeout"
-                break
+        end = stream.follow(start + timeout_s)
     finally:
-        _kill_group(proc, term_first)
-        pump_tails()
-        for tail in tails:
-            rest = tail.rest()
-            log.extend(rest)
-            detector.feed(rest)
-        detector.flush()
-        sel.close()
-        if proc.stdin is not None:
-            proc.stdin.close()
-        for stream in streams:
-            if stream is not None:
-                stream.close()
-    return ProcessOutcome(bytes(log), bytes(err), returncode, timed_out, time.monotonic() - start, end_reason)
+        procs.reap(proc, term_first)
+        for reader in readers:
+            reader.join(_DRAIN_S)
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+    end = stream.finish(end)
+    returncode = end.exit_code if end.end_reason in ("exit", "crash") else None
+    if end.end_reason in ("exit", "crash") and returncode is None:
+        returncode = proc.returncode
+    with err_lock:
+        diag = bytes(err)
+    return ProcessOutcome(end.log, diag, returncode, end.timed_out, end.duration_s, end.end_reason,
+                          case_seconds=end.case_seconds)

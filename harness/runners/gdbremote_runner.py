@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.boards import Board
-from harness.runners.base import RunResult
+from harness.formats.reader import board_format
+from harness.runners.base import RunResult, exits_with_status
 from harness.semihosting import LogSink, RttPoller, drive
 
 DEFAULT_RESET = ("vector-table",)
@@ -107,7 +108,7 @@ class GdbRemoteRunner:
             return RunResult(self.name, b"", None, False, 0.0, "infra-error", infra_error=reason)
         if "rtt" in board.section("log").get("transports", []) and not config.rtt:
             config = dataclasses.replace(config, rtt=True)
-        return run_over_gdb(config, Path(elf), timeout_s, on_line, backend=self.name)
+        return run_over_gdb(config, Path(elf), timeout_s, on_line, backend=self.name, board=board)
 
 
 def run_over_gdb(
@@ -116,8 +117,12 @@ def run_over_gdb(
     timeout_s: float,
     on_line: Callable[[str], None] | None = None,
     backend: str = "gdbremote",
+    board: Board | None = None,
 ) -> RunResult:
-    """Load, reset and run ``elf`` on the core behind ``config.address`` (see module doc)."""
+    """Load, reset and run ``elf`` on the core behind ``config.address`` (see module doc).
+
+    ``board`` (when known) fixes the log format and whether the firmware exits with a status.
+    """
     # Imported here so listing backends does not pull in pyocd/elftools.
     from harness.gdbremote.elf import FirmwareError, load_firmware
     from harness.gdbremote.rsp import RspClient, RspError
@@ -126,7 +131,7 @@ def run_over_gdb(
 
     start = time.monotonic()
     deadline = start + timeout_s
-    sink = LogSink(on_line)
+    sink = LogSink(on_line, fmt=board_format(board), exit_status=board is None or exits_with_status(board))
 
     def infra(message: str) -> RunResult:
         return RunResult(backend, sink.finish(), None, False, time.monotonic() - start, "infra-error", message)

@@ -9,12 +9,17 @@ signal (Python's convention), which the log parser reports as a crash.
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
 from harness.boards import Board
+from harness.formats.reader import board_format
 from harness.runners._process import run_process
 from harness.runners.base import RunResult
+
+# Signals a test process does not send itself when it crashes: someone stopped it.
+_OUTSIDE_SIGNALS = {signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
 
 
 class HostRunner:
@@ -37,10 +42,18 @@ class HostRunner:
             return _infra(f"binary {elf} does not exist; build it first (make -C micro_runtime TARGET=host)")
         if not os.access(elf, os.X_OK):
             return _infra(f"binary {elf} is not executable; rebuild it or chmod +x it")
-        out = run_process([elf.resolve()], timeout_s, on_line, merge_stderr=True, cwd=elf.resolve().parent)
+        out = run_process([elf.resolve()], timeout_s, on_line, merge_stderr=True, cwd=elf.resolve().parent,
+                          fmt=board_format(board))
         if out.start_error is not None:
             return _infra(f"cannot start {elf}: {out.start_error}; is it a binary for this machine?")
+        if out.returncode is not None and -out.returncode in _OUTSIDE_SIGNALS:
+            name = signal.Signals(-out.returncode).name
+            return RunResult(self.name, out.log, None, False, out.duration_s, "infra-error",
+                             infra_error=f"{elf.name} was killed by {name} from outside the run "
+                             "(a CI cancel, the OOM killer, a user); run it again",
+                             case_seconds=out.case_seconds)
         return RunResult(
+            case_seconds=out.case_seconds,
             backend=self.name,
             log=out.log,
             exit_code=out.returncode,

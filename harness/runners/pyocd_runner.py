@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.boards import Board
-from harness.runners.base import RunResult
+from harness.formats.reader import board_format
+from harness.runners.base import RunResult, exits_with_status
 from harness.semihosting import LogSink, RttPoller, drive
 
 _INSTALL = "install it: pip install pyocd"
@@ -225,7 +226,7 @@ class PyocdRunner:
         start = time.monotonic()
         deadline = start + timeout_s
         config = self._config(board)
-        sink = LogSink(on_line)
+        sink = LogSink(on_line, fmt=board_format(board), exit_status=exits_with_status(board))
 
         def infra(message: str) -> RunResult:
             return RunResult(self.name, sink.finish(), None, False, time.monotonic() - start, "infra-error", message)

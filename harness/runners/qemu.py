@@ -11,25 +11,33 @@ The semihosting exit status (SYS_EXIT_EXTENDED) becomes QEMU's exit code. Board 
   icount = 4                     # optional: -icount shift=N, deterministic instruction timing
   extra_args = ["-cpu", "..."]   # optional: appended verbatim
 
+Firmware with the emulation guard word (``harness.emulation_guard``) gets it set with QEMU's
+generic loader, so an access outside the board's real memory map faults as on the chip.
+
 ``pytest --icount N`` and ``harness run --icount N`` override ``icount`` for one run (QEMU only).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 from harness.boards import Board
+from harness.emulation_guard import guard_word
+from harness.formats.reader import board_format
 from harness.runners._process import run_process
-from harness.runners.base import RunResult, captured_transports
+from harness.runners.base import RunResult, captured_transports, exits_with_status
 
 QEMU = "qemu-system-arm"
 _INSTALL = "install it: apt-get install qemu-system-arm"
 
 
 _EM_ARM = 40
+# QEMU catches SIGTERM/SIGINT/SIGHUP, prints this on stderr and exits with status 0.
+_KILLED = re.compile(r"terminating on signal \d+(?: from pid \d+)?(?: \([^)]*\))?")
 MAX_ICOUNT_SHIFT = 10  # QEMU rejects larger shifts
 
 
@@ -90,6 +98,12 @@ def qemu_command(elf: Path, board: Board, icount: int | None = None, qemu: str =
     if icount is not None:
         argv += ["-icount", f"shift={icount}"]
     argv += [str(a) for a in cfg.get("extra_args", [])]
+    guard = guard_word(elf)
+    if guard is not None:
+        # The emulation guard (harness/emulation_guard.py): written at every reset, after which the
+        # firmware's start-up restricts the MPU to the real chip's memory map.
+        address, value = guard
+        argv += ["-device", f"loader,addr=0x{address:08x},data=0x{value:08x},data-len=4"]
     argv += ["-kernel", str(elf)]
     return argv
 
@@ -132,7 +146,8 @@ class QemuRunner:
             argv = qemu_command(elf.resolve(), board, self.icount)
         except (TypeError, ValueError) as error:
             return _infra(f"{board.path / 'board.toml'}: bad [qemu] table ({error}); serial and icount are integers")
-        out = run_process(argv, timeout_s, on_line, merge_stderr=False)
+        out = run_process(argv, timeout_s, on_line, merge_stderr=False, fmt=board_format(board),
+                          exit_status=exits_with_status(board))
         if out.start_error is not None:
             return _infra(f"cannot start {QEMU}: {out.start_error}; {_INSTALL}")
         diag = out.stderr.decode("utf-8", errors="replace").strip()
@@ -145,8 +160,14 @@ class QemuRunner:
             first = diag.splitlines()[0]
             log += f"\n[qemu] {first}\n".encode()
             return RunResult(self.name, log, None, False, out.duration_s, "crash")
+        killed = _KILLED.search(diag)
+        if killed is not None or (exit_code is not None and exit_code < 0):
+            # QEMU was stopped from outside (a CI cancel, the OOM killer, a user): not the firmware's doing.
+            what = killed.group(0) if killed is not None else f"killed by signal {-(exit_code or 0)}"
+            return RunResult(self.name, log, None, False, out.duration_s, "infra-error",
+                             infra_error=f"{QEMU} was stopped from outside the run ({what}); run it again")
         errors = [line for line in diag.splitlines() if line.strip() and "warning" not in line.lower()]
-        if exit_code is not None and (exit_code < 0 or (exit_code != 0 and not log and errors)):
+        if exit_code is not None and exit_code != 0 and not log and errors:
             # QEMU itself failed: bad machine, unreadable ELF, or it was killed.
             what = " | ".join(errors) or f"{QEMU} died with status {exit_code}"
             return RunResult(
@@ -158,7 +179,8 @@ class QemuRunner:
                 "infra-error",
                 infra_error=f"{what} (command: {' '.join(argv)}); check the board's [qemu] table and the ELF",
             )
-        return RunResult(self.name, log, exit_code, out.timed_out, out.duration_s, end_reason)
+        return RunResult(self.name, log, exit_code, out.timed_out, out.duration_s, end_reason,
+                         case_seconds=out.case_seconds)
 
 
 def _infra(message: str) -> RunResult:

@@ -36,12 +36,14 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from harness import procs
 from harness import renode_scripts as cmds
 from harness.boards import Board
+from harness.formats.reader import board_format
 from harness.renode_scripts import RenodeConfigError, renode_path, renode_settings
-from harness.runners._process import _kill_group, _Tail
-from harness.runners.base import EndDetector, RunResult, captured_transports
+from harness.runners.base import RunResult, captured_transports
 from harness.runners.qemu import elf_problem
+from harness.runners.stream import DeviceStream, FileTail, StreamEnd
 
 RENODE_RUN_DIR = Path.home() / ".config" / "renode"
 INSTALL_HINT = "install it from renode.io or `pip install renode-run && renode-run download`"
@@ -295,12 +297,12 @@ class RenodeSession:
         port = _free_port()
         try:
             with self._log.open("wb") as out:
-                self._proc = subprocess.Popen(
+                # Own process group (close() ends Renode and its helpers), dies with the harness.
+                self._proc = procs.spawn(
                     cmds.renode_argv(renode, port),
                     stdin=subprocess.PIPE,  # open and silent: a console that reads stdin must not see EOF
                     stdout=out,
                     stderr=subprocess.STDOUT,
-                    start_new_session=True,  # own process group: close() ends Renode and its helpers
                 )
         except OSError as error:
             shutil.rmtree(self._dir, ignore_errors=True)
@@ -353,49 +355,35 @@ class RenodeSession:
         for command in cmds.next_binary_commands(board, elf):
             self.command(command)
         captured = captured_transports(board)
-        tails = [_Tail(path) for kind, path in (("semihosting", semi), ("uart", uart)) if kind in captured]
-        for tail in tails:
-            tail.offset = _size(tail.path)  # the files span the session: only what this binary prints
-        detector = EndDetector(on_line)
-        log = bytearray()
+        # No exit status: Renode ignores semihosting SYS_EXIT up to 1.16.1; the run ends by the log.
+        stream = DeviceStream(on_line, fmt=board_format(board), exit_status=False)
+        # The files span the session: only what this binary prints.
+        tails = [FileTail(path, stream, from_end=True) for kind, path in (("semihosting", semi), ("uart", uart))
+                 if kind in captured]
         start = time.monotonic()
         self.command(cmds.START)
-        end_reason, timed_out = self._follow(tails, detector, log, start + timeout_s)
-        duration = time.monotonic() - start
+        end = self._follow(stream, tails, start + timeout_s)
         try:
             self.command(cmds.PAUSE)
         except (RenodeSessionError, MonitorCommandError):
             self.close(graceful=False)  # the result stands; the next binary gets a fresh Renode
-        return RunResult("renode", bytes(log), None, timed_out, duration, end_reason)
+        return RunResult("renode", end.log, None, end.timed_out, end.duration_s, end.end_reason,
+                         case_seconds=end.case_seconds)
 
-    def _follow(self, tails: list[_Tail], detector: EndDetector, log: bytearray, deadline: float) -> tuple[str, bool]:
-        """Follows the output files until an end marker (+ grace), a HardFault (+ grace) or the deadline."""
+    def _follow(self, stream: DeviceStream, tails: list[FileTail], deadline: float) -> StreamEnd:
+        """Follows the output files in the one run loop; a Renode that died mid-run is an infra error."""
 
-        def pump() -> None:
-            data = b"".join(tail.read_lines() for tail in tails)  # whole lines only, file by file
-            log.extend(data)
-            detector.feed(data)
-
-        end_at: float | None = None
-        end_reason = "timeout"
-        while True:
-            pump()
-            now = time.monotonic()
-            grace = detector.end_grace() if end_at is None else None
-            if grace is not None:
-                end_at, end_reason = now + grace[0], grace[1]
-            if now >= deadline or (end_at is not None and now >= end_at):
-                break  # an end marker seen before the deadline is not a timeout, as in run_process
+        def check_alive() -> None:
             why = self._gone()
             if why is not None:
-                raise RenodeSessionError(f"{why} while the firmware ran")
-            time.sleep(_POLL_S)
-        pump()
-        rest = b"".join(tail.rest() for tail in tails)  # a last line without its newline
-        log.extend(rest)
-        detector.feed(rest)
-        detector.flush()
-        return end_reason, end_at is None
+                stream.stop("infra-error", infra_error=f"{why} while the firmware ran")
+
+        end = stream.follow(deadline, pollers=[*tails, check_alive], poll_s=_POLL_S)
+        if end.end_reason == "infra-error":
+            raise RenodeSessionError(end.infra_error or "Renode stopped while the firmware ran")
+        for tail in tails:
+            tail.rest()  # a last line without its newline
+        return stream.finish(end)
 
     def close(self, graceful: bool = True) -> None:
         """Quits Renode (``quit``, then the process group is ended); safe to call twice.
@@ -413,7 +401,7 @@ class RenodeSession:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     self._proc.wait(timeout=5.0)
             self._monitor.close()
-        _kill_group(self._proc, term_first=True)
+        procs.reap(self._proc, term_first=True)
         if self._proc.stdin is not None:
             with contextlib.suppress(OSError):
                 self._proc.stdin.close()

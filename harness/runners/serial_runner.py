@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.boards import Board
+from harness.formats.reader import board_format
 from harness.runners.base import RunResult
 from harness.semihosting import LogSink
 
@@ -167,8 +168,9 @@ class SerialReader:
             size = len(self.sink.data)
             if size != last_size:
                 last_size, last_change = size, now
-            detector = self.sink.detector
-            ended = detector.ended or detector.crash_seen
+            reader = self.sink.stream.reader  # the run loop is over: this thread may look
+            self.sink.stream.late()
+            ended = reader.complete or reader.crash_seen
             if now >= deadline or now - start >= wait_end_s + quiet_s:
                 return
             if now - last_change >= quiet_s and (ended or now - start >= wait_end_s):
@@ -246,7 +248,7 @@ class SerialRunner:
             port = open_port(config.url, config.baudrate)
         except SerialPortError as error:
             return infra(str(error))
-        sink = LogSink(on_line)
+        sink = LogSink(on_line, fmt=board_format(board), exit_status=False)  # a UART has no exit status
         try:
             with contextlib.suppress(Exception):  # not every URL handler supports it
                 port.reset_input_buffer()  # stale bytes of a previous run
@@ -286,33 +288,36 @@ class SerialRunner:
     def _read_until_end(
         self, port: Any, sink: LogSink, deadline: float, handshake: bool
     ) -> tuple[str, bool, str | None]:
+        """The UART transport in the one run loop: reads (and pokes the handshake) until the end rule."""
         marker = START_MARKER.encode()
         poke_until = time.monotonic() + HANDSHAKE_WINDOW_S if handshake else 0.0
-        next_poke = 0.0
-        started = not handshake
-        end_at: float | None = None
-        end_reason = "timeout"
-        while True:
+        state = {"next_poke": 0.0, "started": not handshake, "failed": False}
+        stream = sink.stream
+
+        def read_port(budget_s: float) -> None:
+            if state["failed"]:
+                time.sleep(min(0.05, budget_s))
+                return
             now = time.monotonic()
-            if end_at is not None and now >= end_at:
-                return end_reason, False, None
-            if now >= deadline:
-                return "timeout", True, None
-            if not started and now < poke_until and now >= next_poke:
+            if not state["started"] and now < poke_until and now >= state["next_poke"]:
                 try:
                     port.write(HANDSHAKE_BYTE)
                     port.flush()
                 except Exception as error:
-                    return "infra-error", False, f"serial port write failed: {error}"
-                next_poke = now + HANDSHAKE_INTERVAL_S
+                    state["failed"] = True
+                    stream.stop("infra-error", infra_error=f"serial port write failed: {error}")
+                    return
+                state["next_poke"] = now + HANDSHAKE_INTERVAL_S
             try:
                 data = port.read(4096)
             except Exception as error:
-                return "infra-error", False, f"serial port read failed: {error}; was the device unplugged?"
+                state["failed"] = True
+                stream.stop("infra-error", infra_error=f"serial port read failed: {error}; was the device unplugged?")
+                return
             if data:
                 sink.feed(data)
-                if not started and marker in sink.data:
-                    started = True
-            grace = sink.detector.end_grace() if end_at is None else None
-            if grace is not None:
-                end_at, end_reason = time.monotonic() + grace[0], grace[1]
+                if not state["started"] and marker in sink.data:
+                    state["started"] = True
+
+        end = stream.follow(deadline, waiter=read_port)
+        return end.end_reason, end.timed_out, end.infra_error

@@ -1,0 +1,215 @@
+"""One stream and one loop for every backend: transports only produce bytes, this decides the end.
+
+A backend starts its device, then hands ``DeviceStream.follow`` what it has:
+
+* producer threads (process pipes) call ``put(data)`` and, when the device is gone,
+  ``exit(status)`` — all through one queue, so arrival order is kept;
+* ``waiter(budget_s)``: a callable that may block up to ``budget_s`` for its own events (a
+  UART read, a debug target halting on a semihosting call) and feeds the stream itself;
+* ``pollers``: callables run every ``poll_s`` (file tails, RTT).
+
+The loop has one deadline and one end rule, taken from the log format
+(``harness.formats.reader.LogReader.end_grace``): a HardFault line ends the run after a short
+grace; the framework's own end of run (every case closed) ends it after a short grace where
+the transport has no exit status, and otherwise only opens a window in which the device must
+exit. Without either, the run ends at the device's exit or at the deadline.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.formats.reader import LogReader
+
+_EXIT_DRAIN_S = 0.05  # after an exit: bytes the transport still holds
+
+
+@dataclass
+class StreamEnd:
+    log: bytes
+    exit_code: int | None
+    timed_out: bool
+    duration_s: float
+    end_reason: str  # exit | end-marker | no-exit | crash | timeout | infra-error
+    infra_error: str | None = None
+    case_seconds: dict[str, float] = field(default_factory=dict)
+
+
+class DeviceStream:
+    def __init__(
+        self,
+        on_line: Callable[[str], None] | None = None,
+        fmt: str | None = None,
+        exit_status: bool = False,
+    ) -> None:
+        self.reader = LogReader(fmt, on_line=on_line)
+        self.exit_status = exit_status  # the transport reports the device's exit
+        self._queue: queue.SimpleQueue[tuple[str, object]] = queue.SimpleQueue()
+        self._log = bytearray()
+        self._start = time.monotonic()
+        self._stop: tuple[str, int | None, str | None] | None = None
+
+    # -- producers (any thread) -----------------------------------------------------------
+    def put(self, data: bytes) -> None:
+        if data:
+            self._queue.put(("data", bytes(data)))
+
+    def exit(self, status: int | None) -> None:
+        """The device is gone: its exit status (None when the transport cannot tell)."""
+        self._queue.put(("exit", status))
+
+    def stop(self, reason: str, note: str | None = None, infra_error: str | None = None) -> None:
+        """The transport ended the run itself: "crash" (core halted, lockup) or "infra-error"."""
+        if note:
+            self.note(note)
+        self._queue.put(("stop", (reason, infra_error)))
+
+    def note(self, text: str) -> None:
+        """A harness remark in the log (``[harness] ...``), on its own line."""
+        self._queue.put(("note", text))
+
+    # -- the loop (one thread) -------------------------------------------------------------
+    @property
+    def data(self) -> bytes:
+        """The log so far (for the loop's own thread: waiters and pollers)."""
+        return bytes(self._log)
+
+    def _take(self, kind: str, payload: object) -> None:
+        if kind == "data":
+            assert isinstance(payload, bytes)
+            self._log += payload
+            self.reader.feed(payload)
+        elif kind == "note":
+            prefix = b"" if not self._log or self._log.endswith(b"\n") else b"\n"
+            text = prefix + f"[harness] {payload}\n".encode()
+            self._log += text
+            self.reader.feed(text)
+        elif kind == "exit":
+            assert payload is None or isinstance(payload, int)
+            self._stop = self._stop or ("exit", payload, None)
+        elif kind == "stop":
+            reason, infra = payload  # type: ignore[misc]
+            self._stop = self._stop or (reason, None, infra)
+
+    def _drain(self, wait_s: float) -> None:
+        """Takes what is queued; waits up to ``wait_s`` for the first item."""
+        try:
+            kind, payload = self._queue.get(timeout=wait_s) if wait_s > 0 else self._queue.get_nowait()
+        except queue.Empty:
+            return
+        self._take(kind, payload)
+        while True:
+            try:
+                kind, payload = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            self._take(kind, payload)
+
+    def follow(
+        self,
+        deadline: float,
+        waiter: Callable[[float], None] | None = None,
+        pollers: Sequence[Callable[[], None]] = (),
+        poll_s: float = 0.05,
+    ) -> StreamEnd:
+        """Follows the device until the end rule, its exit, a transport stop, or ``deadline``."""
+        end_at: float | None = None
+        end_reason = "timeout"
+        next_poll = 0.0
+        while True:
+            now = time.monotonic()
+            if pollers and now >= next_poll:
+                for poll in pollers:
+                    poll()
+                next_poll = now + poll_s
+            limit = min(deadline, end_at if end_at is not None else deadline, next_poll if pollers else deadline)
+            budget = max(0.0, min(limit - now, 0.1))
+            if waiter is not None:
+                waiter(budget)
+                self._drain(0.0)
+            else:
+                self._drain(budget)
+            if self._stop is not None:
+                reason, code, infra = self._stop
+                if reason == "exit":
+                    self._drain(_EXIT_DRAIN_S)  # producers queue their last bytes before the exit
+                    for poll in pollers:  # what a polled transport still holds (RTT)
+                        poll()
+                    self._drain(0.0)
+                    reason = "crash" if self.reader.crash_seen else "exit"
+                return self._end(reason, code, False, infra)
+            now = time.monotonic()
+            if end_at is None:
+                grace = self.reader.end_grace(self.exit_status)
+                if grace is not None:
+                    end_at, end_reason = now + grace[0], grace[1]
+            if end_at is not None and now >= end_at:
+                return self._end(end_reason, None, False, None)
+            if now >= deadline:
+                return self._end("timeout", None, True, None)
+
+    def late(self) -> None:
+        """Takes what producers queued after the loop ended (kept in the log and the verdict)."""
+        self._drain(0.0)
+
+    def _end(self, reason: str, code: int | None, timed_out: bool, infra: str | None) -> StreamEnd:
+        return StreamEnd(
+            log=bytes(self._log),
+            exit_code=code,
+            timed_out=timed_out,
+            duration_s=time.monotonic() - self._start,
+            end_reason=reason,
+            infra_error=infra,
+            case_seconds=self.reader.case_seconds(),
+        )
+
+    def finish(self, end: StreamEnd) -> StreamEnd:
+        """``end`` with everything that arrived until the transport was closed."""
+        self.late()
+        self.reader.flush()
+        end.log = bytes(self._log)
+        end.case_seconds = self.reader.case_seconds()
+        return end
+
+
+class FileTail:
+    """A poller that follows a file another process appends to (Renode's UART file backends).
+
+    Hands whole lines to the stream as they complete; ``rest`` gives a last line without its
+    newline once the device stopped.
+    """
+
+    def __init__(self, path: Path, stream: DeviceStream, from_end: bool = False) -> None:
+        self.path = path
+        self.stream = stream
+        self.offset = _size(path) if from_end else 0
+        self.pending = b""
+
+    def __call__(self) -> None:
+        try:
+            with self.path.open("rb") as handle:
+                handle.seek(self.offset)
+                data = handle.read()
+        except OSError:
+            return  # not created yet
+        self.offset += len(data)
+        self.pending += data
+        cut = self.pending.rfind(b"\n") + 1
+        complete, self.pending = self.pending[:cut], self.pending[cut:]
+        self.stream.put(complete)
+
+    def rest(self) -> None:
+        self()
+        rest, self.pending = self.pending, b""
+        self.stream.put(rest)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
