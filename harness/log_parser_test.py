@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.log_parser import BinaryReport, LogParser, clean_line, parse_log
+from harness.formats.reader import clean_line
+from harness.log_parser import BinaryReport, LogParser, parse_log
 from harness.runners.base import RunResult
 
 LOGS = Path(__file__).parent / "testdata" / "logs"
@@ -33,67 +34,67 @@ CASES: dict[str, tuple[RunResult | None, str, str, list[tuple[str, str]], list[s
     "mt_pass.log": (
         _run(0),
         "passed",
-        "micro_test",
+        "tflm_v1",
         [("SimpleAdd", "passed"), ("BroadcastAdd", "passed"), ("QuantizedAdd", "passed")],
         ["3/3"],
     ),
     "mt_fail.log": (
         _run(1),
         "failed",
-        "micro_test",
+        "tflm_v1",
         [("SimpleAdd", "passed"), ("BroadcastAdd", "failed"), ("QuantizedAdd", "passed")],
         ["1 of 3", "BroadcastAdd"],
     ),
-    "mt_zero.log": (_run(0), "no-tests", "micro_test", [], ["no tests"]),
+    "mt_zero.log": (_run(0), "no-tests", "tflm_v1", [], ["no tests"]),
     "mt_crash.log": (
         _run(3, end="crash"),
         "crashed",
-        "micro_test",
+        "tflm_v1",
         [("AllocatesTensors", "passed"), ("InvokesModel", "crashed")],
         ["InvokesModel", "PRECISERR"],
     ),
     "mt_hang.log": (
         _run(None, timed_out=True, end="timeout"),
         "timeout",
-        "micro_test",
+        "tflm_v1",
         [("AllocatesTensors", "passed"), ("InvokesModel", "timeout")],
         ["timed out", "InvokesModel"],
     ),
-    "mt_garbage.log": (_run(0), "passed", "micro_test", [("First", "passed"), ("Second", "passed")], ["2/2"]),
+    "mt_garbage.log": (_run(0), "passed", "tflm_v1", [("First", "passed"), ("Second", "passed")], ["2/2"]),
     "mt_truncated.log": (
         None,
         "crashed",
-        "micro_test",
+        "tflm_v1",
         [("First", "passed"), ("Second", "crashed")],
-        ["without an end marker", "Second"],
+        ["before the end of the run", "Second"],
     ),
-    "mt_crlf.log": (_run(1), "failed", "micro_test", [("First", "passed"), ("Second", "failed")], ["Second"]),
-    "mt_non_utf8.log": (_run(0), "passed", "micro_test", [("Ünïcode", "passed"), ("温度", "passed")], ["2/2"]),
+    "mt_crlf.log": (_run(1), "failed", "tflm_v1", [("First", "passed"), ("Second", "failed")], ["Second"]),
+    "mt_non_utf8.log": (_run(0), "passed", "tflm_v1", [("Ünïcode", "passed"), ("温度", "passed")], ["2/2"]),
     "mt_app_lines.log": (
         _run(0),
         "passed",
-        "micro_test",
+        "tflm_v1",
         [("LoadsModel", "passed"), ("RunsInference", "passed")],
         ["2/2"],
     ),
     "mt_inconsistent.log": (
         _run(0),
         "failed",
-        "micro_test",
+        "tflm_v1",
         [("First", "passed"), ("Second", "passed")],
-        ["inconsistent", "3/3"],
+        ["inconsistent", "says 3 tests but 2 ran"],
     ),
     "mt_pass_sentinel_with_failure.log": (
         _run(0),
         "failed",
-        "micro_test",
+        "tflm_v1",
         [("First", "failed"), ("Second", "passed")],
         ["First"],
     ),
     "mt_tflm_v1.log": (
         _run(1),
         "failed",
-        "micro_test",
+        "tflm_v1",
         [("TestInterpreter", "passed"), ("TestKernelMemoryPlanning", "failed"), ("TestVariableTensorReset", "passed")],
         ["TestKernelMemoryPlanning"],
     ),
@@ -133,7 +134,7 @@ CASES: dict[str, tuple[RunResult | None, str, str, list[tuple[str, str]], list[s
         "timeout",
         "gtest",
         [("LstmTest.OneStep", "passed"), ("LstmTest.ManySteps", "timeout")],
-        ["timed out", "LstmTest.ManySteps", "without an end marker"],
+        ["timed out", "LstmTest.ManySteps", "before the end of the run"],
     ),
     # The log just stops (no run result: cut short, or the device died), mid-test.
     "gt_truncated.log": (
@@ -141,24 +142,24 @@ CASES: dict[str, tuple[RunResult | None, str, str, list[tuple[str, str]], list[s
         "crashed",
         "gtest",
         [("PoolingTest.Average", "passed"), ("PoolingTest.Max", "crashed")],
-        ["PoolingTest.Max", "without an end marker"],
+        ["PoolingTest.Max", "before the end of the run"],
     ),
     # Recorded from real runs of the bluepill port in QEMU (UART, \r\n line ends).
     "rec_bluepill_qemu_crash.log": (
         _run(3, end="crash"),
         "crashed",
-        "micro_test",
+        "tflm_v1",
         [("RunsFirst", "passed"), ("CrashesHere", "crashed")],
         ["CrashesHere", "UNDEFINSTR"],
     ),
     "rec_bluepill_qemu_fail.log": (
         _run(1),
         "failed",
-        "micro_test",
+        "tflm_v1",
         [("PassesBefore", "passed"), ("WrongProduct", "failed"), ("PassesAfter", "passed")],
         ["1 of 3", "WrongProduct"],
     ),
-    "rec_bluepill_qemu_softmax_pass.log": (_run(0), "passed", "micro_test", [], ["12/12"]),
+    "rec_bluepill_qemu_softmax_pass.log": (_run(0), "passed", "tflm_v1", [], ["12/12"]),
 }
 
 
@@ -211,7 +212,7 @@ def test_gtest_failure_block_and_durations() -> None:
 def test_exit_status_contradicting_pass_sentinel_fails() -> None:
     report = parse_log((LOGS / "mt_pass.log").read_bytes(), _run(1))
     assert report.outcome == "failed"
-    assert "exit status 1 contradicts pass sentinel" in report.summary
+    assert "exit status 1 although the log says all 3 tests passed" in report.summary
 
 
 def test_exit_without_sentinel_is_a_crash_with_tail() -> None:
@@ -250,9 +251,11 @@ def test_fail_sentinel_alone_fails() -> None:
     assert report.outcome == "failed"
 
 
-def test_pass_sentinel_without_counts_is_inconsistent() -> None:
+def test_pass_sentinel_without_counts_does_not_end_the_run() -> None:
+    """TFLM v1: a sentinel counts only after the summary line; before it, it is the case's text."""
     report = parse_log(b"Testing A\n~~~ALL TESTS PASSED~~~\n", _run(0))
-    assert report.outcome == "failed" and "inconsistent" in report.summary
+    assert report.outcome == "crashed" and "before the end of the run" in report.summary
+    assert report.cases[0].outcome == "crashed" and report.cases[0].messages == ["~~~ALL TESTS PASSED~~~"]
 
 
 def test_crash_report_attached() -> None:

@@ -59,9 +59,9 @@ def test_robot_is_valid_robot_framework() -> None:
     assert not errors
     names = [type(s).__name__ for s in model.sections]
     assert names[-4:] == ["SettingSection", "VariableSection", "KeywordSection", "TestCaseSection"]
-    assert "Register Failing Uart String    ~~~SOME TESTS FAILED~~~" in text
+    assert "Register Failing Uart String    ~~~MT DONE FAILED" in text
     assert "Register Failing Uart String    *** HardFault:" in text
-    assert "Wait For Line On Uart     ~~~ALL TESTS PASSED~~~" in text
+    assert "Wait For Line On Uart     ~~~MT DONE PASSED" in text
 
 
 @pytest.mark.parametrize(

@@ -63,7 +63,7 @@ def test_run_exit_code_and_verdict_on_host(host_programs: dict[str, Path], progr
     last = out.stdout.strip().splitlines()[-1]
     assert last.startswith(f"harness: {verdict}: {program}_test on host (host, ")
     if program != "zero":
-        assert "Testing " in out.stdout  # the device log is echoed live
+        assert "~~~MT BEGIN " in out.stdout  # the device log is echoed live
 
 
 def test_run_failure_names_the_file_and_line(host_programs: dict[str, Path]) -> None:

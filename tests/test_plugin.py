@@ -241,18 +241,18 @@ def test_dut_and_board_fixtures(pytester: pytest.Pytester, env: None, host_progr
         def test_expect_lines(dut, board):
             assert board.name == "host"
             dut.start({str(host_programs["fail"])!r})
-            assert dut.expect(r"Testing (\\w+)", timeout=10).group(1) == "PassesBefore"
-            assert dut.expect(r"Testing (\\w+)", timeout=10).group(1) == "WrongProduct"
+            assert dut.expect(r"~~~MT BEGIN (\\w+)", timeout=10).group(1) == "PassesBefore"
+            assert dut.expect(r"~~~MT BEGIN (\\w+)", timeout=10).group(1) == "WrongProduct"
             result = dut.wait()
             assert result.exit_code == 1
-            assert "~~~SOME TESTS FAILED~~~" in dut.log
+            assert "~~~MT DONE FAILED" in dut.log
             assert dut.report().outcome == "failed"
 
         def test_expect_gives_up_with_the_log_tail(dut):
             dut.run({str(host_programs["pass"])!r})
             with pytest.raises(DutError, match="not found: the device run ended") as error:
                 dut.expect("never printed", timeout=5)
-            assert "ALL TESTS PASSED" in str(error.value)
+            assert "MT DONE PASSED" in str(error.value)
     """)
     result = _run(pytester, "--board=host", "-v", "--no-micro-tests")
     result.stdout.fnmatch_lines(["*test_expect_lines[[]host[]] PASSED*"])

@@ -39,7 +39,7 @@ class TflmV1Reader(FormatReader):
 
     @classmethod
     def detects(cls, line: str) -> bool:
-        return _TESTING.match(line) is not None
+        return _TESTING.match(line) is not None or _COUNTS.match(line) is not None
 
     def line(self, text: str, raw: str, now: float) -> None:
         match = _TESTING.match(text)

@@ -79,7 +79,7 @@ def run_process(
     except OSError as error:
         return ProcessOutcome(b"", b"", None, False, time.monotonic() - start, "exit", start_error=str(error))
 
-    stream = DeviceStream(on_line, fmt=fmt, exit_status=exit_status)
+    stream = DeviceStream(on_line, fmt=fmt, exit_status=exit_status, started_at=start)
     err = bytearray()
     err_lock = threading.Lock()
 
@@ -112,10 +112,9 @@ def run_process(
             if pipe is not None:
                 pipe.close()
     end = stream.finish(end)
-    returncode = end.exit_code if end.end_reason in ("exit", "crash") else None
-    if end.end_reason in ("exit", "crash") and returncode is None:
-        returncode = proc.returncode
+    returncode = end.exit_code  # only an exit the stream saw: never the kill that ended the run
     with err_lock:
         diag = bytes(err)
-    return ProcessOutcome(end.log, diag, returncode, end.timed_out, end.duration_s, end.end_reason,
+    reason = "crash" if returncode is not None and returncode < 0 else end.end_reason  # killed by a signal
+    return ProcessOutcome(end.log, diag, returncode, end.timed_out, end.duration_s, reason,
                           case_seconds=end.case_seconds)

@@ -1,4 +1,4 @@
-"""Shared runner pieces: which transports are captured, and the end-of-run detector."""
+"""Shared runner pieces: which transports are captured, and the end rule the run loop follows."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import dataclasses
 
 import pytest
 
-from harness.runners.base import EndDetector, captured_transports
+from harness.formats.reader import LogReader
+from harness.runners.base import captured_transports
 from harness.runners.testfw import mini_board
 
 
@@ -33,23 +34,27 @@ def test_captured_transports(transports: list[str] | None, captured: tuple[str, 
 @pytest.mark.parametrize(
     ("data", "ended", "crash"),
     [
-        (b"Testing A\n~~~ALL TESTS PASSED~~~\n", True, False),
-        (b"\x00\xff~~~SOME TESTS FAILED~~~\r\n", True, False),
-        (b"[  PASSED  ] 3 tests.\n", True, False),
-        (b"[  FAILED  ] 1 test, listed below:\n", True, False),
-        (b"[  FAILED  ] S.T (0 ms)\n", False, False),
+        (b"Testing A\n1/1 tests passed\n~~~ALL TESTS PASSED~~~\n", True, False),
+        (b"Testing A\n\x00\xff0/1 tests passed\r\n~~~SOME TESTS FAILED~~~\r\n", True, False),
+        (b"Testing A\n~~~ALL TESTS PASSED~~~\n", False, False),  # a sentinel inside a case is text
+        (b"Testing A\nx 1/1 tests passed\n~~~ALL TESTS PASSED~~~ soon\n", False, False),
+        (b"[ RUN      ] S.T\n[  FAILED  ] S.T (0 ms)\n", False, False),
+        (b"[ RUN      ] S.T\n[       OK ] S.T (0 ms)\n[==========] 1 test from 1 test suite ran. (0 ms total)\n",
+         True, False),
+        (b"[  PASSED  ] 3 tests.\n", False, False),  # a summary without its run
         (b"~~~MODEL RUNNER DONE~~~\n", True, False),
         (b"model_runner: error: arena too small\n", True, False),
         (b"*** HardFault: PC=0x08000000\n", False, True),
-        (b"~~~ALL TESTS PASS", False, False),  # incomplete line: not yet
-        (b"Testing ~~~ALL TESTS PASSED~~~ soon\n", False, False),
+        (b"~~~MT BEGIN A\n~~~MT END A PASSED\n~~~MT SUMMARY 1/1 tests passed\n~~~MT DONE PASS", False, False),
+        (b"~~~MT BEGIN A\n~~~MT DONE PASSED\n", False, False),  # inside the open case
     ],
 )
-def test_end_detector(data: bytes, ended: bool, crash: bool) -> None:
+def test_end_rule(data: bytes, ended: bool, crash: bool) -> None:
+    """The end rule the run loop follows, fed one byte at a time."""
     lines: list[str] = []
-    detector = EndDetector(lines.append)
+    reader = LogReader(on_line=lines.append)
     for byte in data:
-        detector.feed(bytes([byte]))
-    assert (detector.ended, detector.crash_seen) == (ended, crash)
-    detector.flush()
+        reader.feed(bytes([byte]))
+    assert (reader.complete, reader.crash_seen) == (ended, crash)
+    reader.flush()
     assert lines and "\n" not in "".join(lines)

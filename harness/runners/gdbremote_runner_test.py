@@ -58,10 +58,25 @@ def test_pass_fail_and_crash_end_with_the_firmware_exit_status(qemu_board: QemuB
 
 
 def test_uart_is_merged_with_semihosting(qemu_board: QemuBoard, hil_firmware) -> None:  # noqa: F811
-    # UART-only firmware: the log arrives over the serial socket, the end through the sentinel.
-    run = _run(qemu_board, hil_firmware("uart"), timeout_s=15.0, serial=qemu_board.serial_url)
+    """UART-only firmware that never exits: the log arrives over the serial socket; on a board that
+    declares no exit status (``[run] exit_status = false``) the run ends at the log's end of run."""
+    import dataclasses
+
+    never_exits = {**BLUEPILL.section("run"), "exit_status": False}
+    board = dataclasses.replace(BLUEPILL, raw={**BLUEPILL.raw, "run": never_exits})
+    config = GdbRemoteConfig(qemu_board.gdb_address, serial=qemu_board.serial_url)
+    run = GdbRemoteRunner(config).run(hil_firmware("uart"), board, 15.0)
     assert run.end_reason == "end-marker", run
     assert parse_log(run.log, run).outcome == "passed"
+
+
+def test_firmware_that_never_exits_is_not_a_pass_where_exits_are_expected(
+    qemu_board: QemuBoard, hil_firmware  # noqa: F811
+) -> None:
+    """The same firmware on a board whose firmware exits over semihosting: it ended but did not exit."""
+    run = _run(qemu_board, hil_firmware("uart"), timeout_s=15.0, serial=qemu_board.serial_url)
+    assert run.end_reason == "no-exit", run
+    assert parse_log(run.log, run).outcome == "timeout"
 
 
 def test_rtt_transport_drains_more_than_the_ring_buffer(qemu_board: QemuBoard, hil_firmware) -> None:  # noqa: F811

@@ -98,12 +98,16 @@ def test_crash_by_signal(programs: dict[str, Path], mode: str, signal_name: str)
     assert report.cases[0].outcome == "crashed"
 
 
-def test_sentinel_then_linger_stops_after_grace(programs: dict[str, Path]) -> None:
+def test_end_of_run_then_linger_is_not_a_pass(programs: dict[str, Path]) -> None:
+    """A process can report its exit: printing the end of the run and then hanging is a hang."""
+    from harness.formats.reader import EXIT_AFTER_END_S
+
     start = time.monotonic()
     run = _run(programs["linger"], timeout_s=30)
-    assert time.monotonic() - start < 1.5
-    assert run.end_reason == "end-marker" and run.exit_code is None and not run.timed_out
-    assert parse_log(run.log, run).outcome == "passed"
+    assert time.monotonic() - start < EXIT_AFTER_END_S + 1.5
+    assert run.end_reason == "no-exit" and run.exit_code is None and not run.timed_out
+    report = parse_log(run.log, run)
+    assert report.outcome == "timeout" and "did not exit" in report.summary
 
 
 def test_orphan_child_does_not_stall_or_survive(programs: dict[str, Path]) -> None:
@@ -156,16 +160,25 @@ def _processes_running(needle: str) -> bool:
 
 
 @pytest.mark.parametrize(
-    "last", ["~~~MODEL RUNNER DONE~~~", "model_runner: error: arena too small", "[  PASSED  ] 1 test."]
+    "log",
+    [
+        "model_runner: model_bytes=10 arena_bytes=10 cases=0\n~~~MODEL RUNNER DONE~~~",
+        "model_runner: error: arena too small",
+        "[==========] Running 1 test from 1 test suite.\n[ RUN      ] A.B\n[       OK ] A.B (0 ms)\n"
+        "[==========] 1 test from 1 test suite ran. (0 ms total)\n[  PASSED  ] 1 test.",
+    ],
 )
-def test_other_end_markers_stop_a_lingering_binary(tmp_path: Path, last: str) -> None:
+def test_other_formats_end_then_wait_for_the_exit(tmp_path: Path, log: str) -> None:
+    """Each format's end of run opens the window for the exit; a process that lingers is stopped."""
+    from harness.formats.reader import EXIT_AFTER_END_S
+
     script = tmp_path / "linger.sh"
-    script.write_text(f"#!/bin/sh\necho 'x'\necho '{last}'\nexec sleep 30\n")
+    script.write_text(f"#!/bin/sh\necho 'x'\nprintf '%s\\n' '{log}'\nexec sleep 30\n")
     script.chmod(0o755)
     start = time.monotonic()
     run = _run(script, timeout_s=30)
-    assert time.monotonic() - start < 1.5
-    assert run.end_reason == "end-marker" and run.log.endswith(f"{last}\n".encode())
+    assert time.monotonic() - start < EXIT_AFTER_END_S + 1.5
+    assert run.end_reason == "no-exit" and run.log.endswith(f"{log.splitlines()[-1]}\n".encode())
 
 
 def test_keyboard_interrupt_kills_the_process_group(programs: dict[str, Path]) -> None:

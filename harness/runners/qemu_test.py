@@ -61,8 +61,24 @@ def test_fail(fw: Path) -> None:
     assert parse_log(run.log, run).outcome == "failed"
 
 
-def test_fail_then_halt_detected_within_a_second(fw: Path) -> None:
-    run, lines, end, _ = _timed_run(build_mini_firmware("FAIL", fw, halt=True), timeout_s=30)
+def test_end_then_halt_without_exit_is_a_hang(fw: Path) -> None:
+    """QEMU carries the semihosting exit status: a run that ends but never exits did not end cleanly."""
+    from harness.formats.reader import EXIT_AFTER_END_S
+
+    run, lines, end, _ = _timed_run(build_mini_firmware("PASS", fw, halt=True), timeout_s=30)
+    sentinel_at = next(t for t, s in lines if s == "~~~ALL TESTS PASSED~~~")
+    assert end - sentinel_at < EXIT_AFTER_END_S + 1.0
+    assert run.end_reason == "no-exit" and not run.timed_out and run.exit_code is None
+    assert parse_log(run.log, run).outcome == "timeout"
+
+
+def test_fail_then_halt_detected_within_a_second_without_exit_status(fw: Path) -> None:
+    """A board whose firmware never exits (``[run] exit_status = false``) ends at the log's end of run."""
+    lines: list[tuple[float, str]] = []
+    board = mini_board(run={"exit_status": False})
+    run = get_runner("qemu").run(build_mini_firmware("FAIL", fw, halt=True), board, 30,
+                                 on_line=lambda s: lines.append((time.monotonic(), s)))
+    end = time.monotonic()
     sentinel_at = next(t for t, s in lines if s == "~~~SOME TESTS FAILED~~~")
     assert end - sentinel_at < 1.0
     assert run.end_reason == "end-marker" and not run.timed_out and run.exit_code is None

@@ -6,8 +6,6 @@ The persistent session (monitor protocol, reset per binary, restart) is in renod
 from __future__ import annotations
 
 import json
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +13,6 @@ import pytest
 from harness.boards import load_board
 from harness.log_parser import parse_log
 from harness.runners import default_backend, get_runner, renode
-from harness.runners._process import run_process
 from harness.runners.testfw import build_mini_firmware, mini_board, toolchain_missing
 
 
@@ -96,33 +93,6 @@ def test_board_without_renode_table(no_renode: Path) -> None:
     assert "host backend" in (get_runner("renode").unavailable_reason(load_board("host")) or "")
 
 
-def test_file_tails_merge_whole_lines_and_end_at_sentinel(tmp_path: Path) -> None:
-    """run_process's file tails (the Renode runner follows its UART files with the same _Tail)."""
-    a, b = tmp_path / "a.log", tmp_path / "b.log"
-    writer = (
-        "import sys, time\n"
-        "a, b = open(sys.argv[1], 'w'), open(sys.argv[2], 'w')\n"
-        "a.write('Testing One\\nhalf of '); a.flush(); time.sleep(0.2)\n"
-        "b.write('uart line\\n'); b.flush(); time.sleep(0.2)\n"
-        "a.write('a line\\n1/1 tests passed\\n~~~ALL TESTS PASSED~~~\\n'); a.flush()\n"
-        "time.sleep(60)\n"
-    )
-    lines: list[str] = []
-    start = time.monotonic()
-    out = run_process(
-        [sys.executable, "-c", writer, a, b],
-        30,
-        lines.append,
-        merge_stderr=True,
-        log_from_stdout=False,
-        tail_files=(a, b),
-    )
-    assert time.monotonic() - start < 3
-    assert out.end_reason == "end-marker" and out.returncode is None
-    assert lines == ["Testing One", "uart line", "half of a line", "1/1 tests passed", "~~~ALL TESTS PASSED~~~"]
-    assert parse_log(out.log).outcome == "passed"
-
-
 @pytest.mark.emulator
 def test_real_renode_run(tmp_path: Path) -> None:
     if renode.find_renode() is None:
@@ -134,11 +104,3 @@ def test_real_renode_run(tmp_path: Path) -> None:
         elf = build_mini_firmware(mode, tmp_path)
         run = get_runner("renode").run(elf, board, 60)
         assert parse_log(run.log, run, elf, board).outcome == outcome, run
-
-
-def test_held_stdin_keeps_a_console_program_alive() -> None:
-    """Renode's --console monitor reads stdin; end-of-file there must not end the run."""
-    held = run_process(["cat"], 0.5, merge_stderr=True, hold_stdin=True)
-    assert held.timed_out and held.end_reason == "timeout"
-    closed = run_process(["cat"], 5, merge_stderr=True)
-    assert closed.returncode == 0 and closed.duration_s < 1

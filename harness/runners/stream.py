@@ -45,12 +45,13 @@ class DeviceStream:
         on_line: Callable[[str], None] | None = None,
         fmt: str | None = None,
         exit_status: bool = False,
+        started_at: float | None = None,
     ) -> None:
         self.reader = LogReader(fmt, on_line=on_line)
         self.exit_status = exit_status  # the transport reports the device's exit
         self._queue: queue.SimpleQueue[tuple[str, object]] = queue.SimpleQueue()
         self._log = bytearray()
-        self._start = time.monotonic()
+        self._start = time.monotonic() if started_at is None else started_at
         self._stop: tuple[str, int | None, str | None] | None = None
 
     # -- producers (any thread) -----------------------------------------------------------

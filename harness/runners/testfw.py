@@ -41,8 +41,8 @@ def build_mini_firmware(mode: str, out_dir: Path, uart: bool = False, halt: bool
     return elf
 
 
-def mini_board(**qemu: object) -> Board:
-    """A board description matching the mini firmware; ``qemu`` overrides [qemu] keys."""
+def mini_board(run: dict[str, object] | None = None, **qemu: object) -> Board:
+    """A board description matching the mini firmware; ``qemu`` overrides [qemu] keys, ``run`` is its [run]."""
     table: dict[str, object] = {"machine": "stm32vldiscovery", "serial": 0}
     table.update(qemu)
     return Board(
@@ -63,5 +63,9 @@ def mini_board(**qemu: object) -> Board:
         flash=MemoryRegion(0x08000000, 128 * 1024),
         ram=MemoryRegion(0x20000000, 8 * 1024),
         backends=("qemu",),
-        raw={"qemu": table, "renode": {"platform": "platforms/cpus/stm32f103.repl", "uart": "sysbus.usart1"}},
+        raw={
+            "qemu": table,
+            "run": dict(run or {}),
+            "renode": {"platform": "platforms/cpus/stm32f103.repl", "uart": "sysbus.usart1"},
+        },
     )

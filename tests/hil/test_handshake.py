@@ -95,7 +95,7 @@ def _read_after_a_late_open(elf: Path, board: Any, late_s: float = 0.06) -> byte
     data = b""
     with socket.create_connection(("127.0.0.1", board.serial_port), timeout=0.02) as uart:
         deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and b"~~~ALL TESTS PASSED~~~" not in data:
+        while time.monotonic() < deadline and b"~~~MT DONE PASSED" not in data:
             if not data:
                 uart.sendall(HANDSHAKE_BYTE)
             with contextlib.suppress(TimeoutError):
@@ -110,7 +110,7 @@ def test_handshake_build_loses_nothing_when_the_port_opens_late(
     assert variant.parent.parent.name == "bluepill_handshake" and START_MARKER.encode() in variant.read_bytes()
     assert START_MARKER.encode() not in plain.read_bytes()  # the plain build pytest runs is untouched
     qemu = BLUEPILL.section("qemu")
-    first_test = b"Testing QuantizeMultiplierMatchesTflite"
+    first_test = b"~~~MT BEGIN QuantizeMultiplierMatchesTflite"
     with start_qemu_board(str(qemu["machine"]), int(qemu.get("serial", 0)), tmp_path) as board:
         lost = _read_after_a_late_open(plain, board)
     assert first_test not in lost  # without the handshake the start of the log is gone
@@ -118,7 +118,7 @@ def test_handshake_build_loses_nothing_when_the_port_opens_late(
         kept = _read_after_a_late_open(variant, board)
     # The firmware waited for the byte, then printed the marker and every line.
     assert kept.startswith(START_MARKER.encode() + b"\r\n" + first_test), kept[:200]
-    assert b"~~~ALL TESTS PASSED~~~" in kept
+    assert b"~~~MT DONE PASSED" in kept
 
 
 def test_map_device_with_handshake_true_runs_the_handshake_build(

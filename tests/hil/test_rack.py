@@ -256,9 +256,9 @@ def test_dut_fixture_runs_on_the_hardware_map(rack: tuple[Path, list[Any]], tmp_
         "def test_on_the_rack(dut):\n"
         "    assert dut.backend.startswith('hil:'), dut.backend\n"
         "    dut.start('kernel_util_test')\n"
-        "    dut.expect(r'Testing \\w+', timeout=30)\n"
+        "    dut.expect(r'~~~MT BEGIN \\w+', timeout=30)\n"
         "    assert dut.wait().exit_code == 0\n"
-        "    assert '~~~ALL TESTS PASSED~~~' in dut.log\n"
+        "    assert '~~~MT DONE PASSED' in dut.log\n"
     )
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--board=bluepill", f"--hardware-map={path}",

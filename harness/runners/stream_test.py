@@ -1,0 +1,131 @@
+"""The one run loop: producers, waiters, pollers, the end rule per transport, the deadline."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+
+from harness import procs
+from harness.formats.reader import CRASH_GRACE_S, END_GRACE_S, EXIT_AFTER_END_S, parse_log
+from harness.runners.base import RunResult
+from harness.runners.stream import DeviceStream, FileTail
+
+MT_PASS = b"~~~MT BEGIN A\n~~~MT END A PASSED\n~~~MT SUMMARY 1/1 tests passed\n~~~MT DONE PASSED\n"
+
+
+def _feed_later(stream: DeviceStream, chunks: list[tuple[float, bytes]], exit_code: int | None = None) -> None:
+    def run() -> None:
+        for delay, data in chunks:
+            time.sleep(delay)
+            stream.put(data)
+        if exit_code is not None:
+            stream.exit(exit_code)
+
+    threading.Thread(target=run, daemon=True).start()
+
+
+def _result(end, backend: str = "host") -> RunResult:  # type: ignore[no-untyped-def]
+    return RunResult(backend, end.log, end.exit_code, end.timed_out, end.duration_s, end.end_reason,
+                     end.infra_error)
+
+
+def test_exit_status_transport_waits_for_the_exit_after_the_end() -> None:
+    stream = DeviceStream(exit_status=True)
+    _feed_later(stream, [(0.0, MT_PASS), (0.3, b"")], exit_code=0)
+    end = stream.finish(stream.follow(time.monotonic() + 10))
+    assert end.end_reason == "exit" and end.exit_code == 0
+    assert parse_log(end.log, _result(end)).outcome == "passed"
+
+
+def test_exit_status_transport_that_never_exits_is_not_a_pass() -> None:
+    stream = DeviceStream(exit_status=True)
+    _feed_later(stream, [(0.0, MT_PASS)])
+    start = time.monotonic()
+    end = stream.finish(stream.follow(start + 30))
+    assert EXIT_AFTER_END_S <= time.monotonic() - start < EXIT_AFTER_END_S + 1
+    assert end.end_reason == "no-exit"
+    assert parse_log(end.log, _result(end)).outcome == "timeout"
+
+
+def test_no_exit_status_ends_shortly_after_the_end_and_sees_what_follows() -> None:
+    stream = DeviceStream(exit_status=False)
+    failure = b"~~~MT BEGIN B\n~~~MT FAIL x failed at f.cc:1\n"
+    _feed_later(stream, [(0.0, MT_PASS), (END_GRACE_S / 3, failure)])
+    start = time.monotonic()
+    end = stream.finish(stream.follow(start + 30))
+    assert time.monotonic() - start < END_GRACE_S + 0.5
+    assert end.end_reason == "end-marker"
+    report = parse_log(end.log, _result(end, "serial"))
+    assert report.outcome == "failed" and "after the end of the run" in report.summary
+
+
+def test_forged_end_inside_a_case_does_not_end_the_run() -> None:
+    stream = DeviceStream(exit_status=False)
+    forged = b"~~~MT BEGIN A\n~~~MT SUMMARY 1/1 tests passed\n~~~MT DONE PASSED\n~~~ALL TESTS PASSED~~~\n"
+    _feed_later(stream, [(0.0, forged)])
+    end = stream.finish(stream.follow(time.monotonic() + 1.0))
+    assert end.end_reason == "timeout" and end.timed_out
+    assert parse_log(end.log, _result(end, "serial")).outcome == "timeout"
+
+
+def test_crash_line_ends_after_the_crash_grace() -> None:
+    stream = DeviceStream(exit_status=True)
+    crash = b"~~~MT BEGIN A\n*** HardFault: CFSR=0x00008200 HFSR=0x40000000 PC=0x08000100 LR=0x08000101\n"
+    _feed_later(stream, [(0.0, crash)])
+    start = time.monotonic()
+    end = stream.finish(stream.follow(start + 30))
+    assert time.monotonic() - start < CRASH_GRACE_S + 0.5 and end.end_reason == "crash"
+
+
+def test_transport_stop_is_an_infra_error_with_its_reason() -> None:
+    stream = DeviceStream()
+    stream.put(b"~~~MT BEGIN A\n")
+    stream.stop("infra-error", infra_error="serial port read failed")
+    end = stream.follow(time.monotonic() + 5)
+    assert end.end_reason == "infra-error" and end.infra_error == "serial port read failed"
+
+
+def test_waiter_feeds_the_stream() -> None:
+    stream = DeviceStream(exit_status=False)
+    chunks = [MT_PASS[i:i + 7] for i in range(0, len(MT_PASS), 7)]
+
+    def read(budget_s: float) -> None:
+        if chunks:
+            stream.put(chunks.pop(0))
+        else:
+            time.sleep(min(budget_s, 0.01))
+
+    end = stream.finish(stream.follow(time.monotonic() + 5, waiter=read))
+    assert end.end_reason == "end-marker" and end.log == MT_PASS
+
+
+def test_file_tails_merge_whole_lines_in_arrival_order(tmp_path: Path) -> None:
+    """Renode's UART file backends are followed by FileTail pollers."""
+    a, b = tmp_path / "a.log", tmp_path / "b.log"
+    writer = (
+        "import sys, time\n"
+        "a, b = open(sys.argv[1], 'w'), open(sys.argv[2], 'w')\n"
+        "a.write('~~~MT BEGIN One\\nhalf of '); a.flush(); time.sleep(0.2)\n"
+        "b.write('uart line\\n'); b.flush(); time.sleep(0.2)\n"
+        "a.write('a line\\n~~~MT END One PASSED\\n~~~MT SUMMARY 1/1 tests passed\\n~~~MT DONE PASSED\\n')\n"
+        "a.flush(); time.sleep(60)\n"
+    )
+    lines: list[str] = []
+    stream = DeviceStream(lines.append, exit_status=False)
+    proc = procs.spawn([sys.executable, "-c", writer, str(a), str(b)])
+    try:
+        tails = [FileTail(a, stream), FileTail(b, stream)]
+        start = time.monotonic()
+        end = stream.follow(start + 30, pollers=tails, poll_s=0.02)
+        for tail in tails:
+            tail.rest()
+        end = stream.finish(end)
+    finally:
+        procs.reap(proc)
+    assert time.monotonic() - start < 3
+    assert end.end_reason == "end-marker"
+    assert lines == ["~~~MT BEGIN One", "uart line", "half of a line", "~~~MT END One PASSED",
+                     "~~~MT SUMMARY 1/1 tests passed", "~~~MT DONE PASSED"]
+    assert parse_log(end.log).outcome == "passed"
