@@ -1,4 +1,4 @@
-"""What the format readers' tests share: recorded logs (``harness/testdata/logs``), judged whole and chunked."""
+"""What the format readers' tests share: recorded logs (``harness/testdata/logs/formats``), judged whole and chunked."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 from harness.formats.reader import BinaryReport, LogReader, parse_log
 from harness.runners.base import RunResult
 
-LOGS = Path(__file__).resolve().parent.parent / "testdata" / "logs"
+LOGS = Path(__file__).resolve().parent.parent / "testdata" / "logs" / "formats"
 
 # (run, binary outcome, [(case, case outcome)], words the summary contains)
 Expectation = tuple[RunResult | None, str, list[tuple[str, str]], list[str]]
