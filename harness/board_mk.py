@@ -19,6 +19,7 @@ from pathlib import Path
 
 from harness import REPO_ROOT
 from harness.boards import Board, BoardError, load_board
+from harness.mpu_regions import region_table, render_linker_symbols
 
 # The linker script an MCU board uses when its [build] has no linker_script.
 COMMON_LINKER_SCRIPT = REPO_ROOT / "boards" / "cortex_m" / "cortex_m.ld"
@@ -44,7 +45,8 @@ def linker_script(board: Board) -> Path | None:
 
 
 def render_memory_ld(board: Board) -> str:
-    """MEMORY regions and the stack size from [memory] / [build] stack_size."""
+    """MEMORY regions and the stack size from [memory] / [build] stack_size, and the emulation guard's
+    MPU region table (harness/mpu_regions.py) as linker symbols."""
     if board.flash is None or board.ram is None:
         raise BoardError(f"board '{board.name}' has no [memory] flash/ram; no memory map to generate")
     return (
@@ -56,6 +58,7 @@ def render_memory_ld(board: Board) -> str:
         f"  RAM   (rwx) : ORIGIN = 0x{board.ram.origin:08x}, LENGTH = {board.ram.size}\n"
         "}\n"
         f"_stack_size = {board.stack_size};\n"
+        + render_linker_symbols(region_table(board))
     )
 
 

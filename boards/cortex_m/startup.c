@@ -1,7 +1,8 @@
 /* Cortex-M start-up: vector table and reset handler.
  *
  * Reset: enable the FPU (before any code that may use it), set the stack
- * limit on ARMv8-M, copy .data from flash, zero .bss, bring up the board
+ * limit on ARMv8-M, turn the emulation guard on when an emulator asked for
+ * it (emulation_guard.c), copy .data from flash, zero .bss, bring up the board
  * (clocks, log UART) and the tick counter, run the C++ static constructors
  * (.preinit_array, then .init_array: without this, objects built by
  * constructors, e.g. self-registering tests, silently do nothing), then
@@ -21,6 +22,7 @@ extern void (*__init_array_end[])(void);
 extern int main(int argc, char** argv);
 void MicroExit(int status) __attribute__((noreturn));
 void SemihostingProbe(void);
+void EmulationGuardInit(void);
 void CortexMTicksInit(void);
 void HardFault_Handler(void);
 void SysTick_Handler(void);
@@ -70,6 +72,9 @@ __attribute__((naked)) void Reset_Handler(void) {
 }
 
 void ResetC(void) {
+  /* First, so everything after runs under it: in an emulator that set the
+   * guard word, only the real chip's memory map is accessible (MPU). */
+  EmulationGuardInit();
   const uint32_t* src = &_sidata;
   for (uint32_t* dst = &_sdata; dst < &_edata;) {
     *dst++ = *src++;
