@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from harness.formats.base import FAILED, PASSED, SKIPPED, FormatReader
+from harness.formats.base import FAILED, PASSED, SKIPPED, CaseResult, FormatReader
 
 _START = re.compile(r"^\[==========\] Running (?:(?P<total>\d+) tests? from|tests\.)")
 _RAN = re.compile(r"^\[==========\] (?P<total>\d+) tests? (?:from .* )?ran\.")
@@ -50,6 +50,8 @@ class GTestReader(FormatReader):
         self.listing: str | None = None  # "FAILED" / "SKIPPED" while a listing follows
         self.listed: dict[str, list[str]] = {"FAILED": [], "SKIPPED": []}
         self.list_sizes: dict[str, int] = {}
+        self.just_closed: CaseResult | None = None  # until the next protocol line
+        self.strays_at_close = 0
 
     @classmethod
     def detects(cls, line: str) -> bool:
@@ -68,6 +70,8 @@ class GTestReader(FormatReader):
             else:
                 self.message(raw)
             return
+        if not _CASE_END.match(text):
+            self.just_closed = None
         if match := _START.match(text):
             if self.cases or self.declared is not None:
                 self.problems.append(f"a second test run started: {text}")
@@ -106,6 +110,10 @@ class GTestReader(FormatReader):
             self.listed[tag].append(name)
             return
         case = self.current
+        again = self.just_closed
+        if case is None and again is not None and again.name == name and not self.ended:
+            self._end_again(again, tag, text)
+            return
         if case is None or case.name != name:
             if self.ended:
                 self.after_end(text)
@@ -118,6 +126,23 @@ class GTestReader(FormatReader):
         if tag == "SKIPPED" and case.outcome == PASSED:
             case.outcome = SKIPPED
         self.close_case(now, outcome, int(ms) / 1000.0 if ms is not None else None)
+        self.just_closed, self.strays_at_close = case, len(self.stray_failures)
+
+    def _end_again(self, case: CaseResult, tag: str, text: str) -> None:
+        """A second end line of the case that just ended: the first was the test's own output.
+
+        GoogleTest ends a case once, with its last line; a test that prints ``[       OK ] X``
+        and then fails is failed, with the failures printed after its forged end.
+        """
+        late = self.stray_failures[self.strays_at_close :]
+        del self.stray_failures[self.strays_at_close :]
+        case.messages.extend(late)
+        if tag == "FAILED" or late:
+            if tag != "FAILED":
+                self.problems.append(f"{case.name} reported a failure but ended OK")
+            case.outcome = FAILED
+        elif tag == "SKIPPED" and case.outcome == PASSED:
+            case.outcome = SKIPPED
 
     def finish(self) -> None:
         ran = len(self.cases)
