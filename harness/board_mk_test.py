@@ -16,6 +16,7 @@ import pytest
 from harness import REPO_ROOT, board_mk
 from harness.boards import Board, available_boards, load_board
 from harness.build import board_lock
+from harness.emulation_guard import guard_word
 
 RUNTIME = REPO_ROOT / "micro_runtime"
 GEN = RUNTIME / "gen"
@@ -104,15 +105,24 @@ def build_fixture(board: str, fixture: str, *extra: str, variant: str | None = N
     return GEN / (variant or board) / "bin" / name
 
 
-def run_qemu(board: Board, elf: Path, uart: bool = True) -> tuple[int, str]:
+def guard_args(elf: Path) -> list[str]:
+    """QEMU's loader writing the emulation guard word, as the QEMU runner does (harness/emulation_guard.py)."""
+    guard = guard_word(elf)
+    assert guard is not None, f"{elf} has no emulation guard word"
+    return ["-device", f"loader,addr=0x{guard[0]:08x},data=0x{guard[1]:08x},data-len=4"]
+
+
+def run_qemu(board: Board, elf: Path, uart: bool = True, guard: bool = True) -> tuple[int, str]:
     """QEMU with semihosting and the board's log UART both on stdout (one muxed chardev, so the
-    order is kept), or the UART discarded; QEMU's own warnings stay on stderr."""
+    order is kept), or the UART discarded; QEMU's own warnings stay on stderr. ``guard``: with the
+    emulation guard on (only the real chip's memory map accessible), like the QEMU runner."""
     cfg = board.section("qemu")
     argv = ["qemu-system-arm", "-M", cfg["machine"], "-display", "none", "-monitor", "none", "-nodefaults"]
     argv += ["-chardev", "stdio,id=log0,mux=on"]
     for _ in range(int(cfg.get("serial", 0))):
         argv += ["-serial", "null"]
     argv += ["-serial", "chardev:log0" if uart else "null"]
+    argv += guard_args(elf) if guard else []
     argv += ["-semihosting-config", "enable=on,target=native,chardev=log0", "-kernel", str(elf)]
     out = subprocess.run(argv, capture_output=True, timeout=60)
     return out.returncode, out.stdout.decode("utf-8", "replace")
@@ -132,17 +142,17 @@ def fault_fields(log: str) -> dict[str, int]:
 def test_passing_failing_and_crashing_programs(name: str) -> None:
     board = load_board(name)
     code, log = run_qemu(board, build_fixture(name, "pytester_pass.cc"))
-    assert code == 0 and "~~~ALL TESTS PASSED~~~" in log, log
+    assert code == 0 and "~~~MT DONE PASSED" in log, log
     # Semihosting and the UART are merged here: the board's one default transport prints each line once.
-    assert log.count("~~~ALL TESTS PASSED~~~") == 1 and log.count("Testing AddsUp") == 1, log
+    assert log.count("~~~MT DONE PASSED") == 1 and log.count("~~~MT BEGIN AddsUp") == 1, log
     code, log = run_qemu(board, build_fixture(name, "pytester_fail.cc"))
-    assert code == 1 and "~~~SOME TESTS FAILED~~~" in log, log
+    assert code == 1 and "~~~MT DONE FAILED" in log, log
     code, log = run_qemu(board, build_fixture(name, "null_call_fixture.cc"))
     assert code == 3, log
     fields = fault_fields(log)
     assert fields["CFSR"] & CFSR_INVSTATE and fields["PC"] == 0
     assert board.flash.origin <= fields["LR"] < board.flash.origin + board.flash.size  # the caller
-    assert "Testing CallsNull" in log and "returned" not in log
+    assert "~~~MT BEGIN CallsNull" in log and "returned" not in log
 
 
 UART_BOARDS = [name for name in MCU_BOARDS if "uart" in load_board(name).log_transports]
@@ -159,11 +169,12 @@ def test_runs_stand_alone_without_semihosting(name: str) -> None:
     elf = build_fixture(name, "pytester_pass.cc")
     cfg = board.section("qemu")
     argv = ["qemu-system-arm", "-M", cfg["machine"], "-display", "none", "-monitor", "none", "-nodefaults"]
-    argv += ["-serial", "null"] * int(cfg.get("serial", 0)) + ["-serial", "stdio", "-kernel", str(elf)]
+    argv += ["-serial", "null"] * int(cfg.get("serial", 0)) + ["-serial", "stdio", *guard_args(elf)]
+    argv += ["-kernel", str(elf)]
     with pytest.raises(subprocess.TimeoutExpired) as halted:
         subprocess.run(argv, capture_output=True, timeout=3)
     log = (halted.value.stdout or b"").decode("utf-8", "replace")
-    assert "~~~ALL TESTS PASSED~~~" in log and "HardFault" not in log, log
+    assert "~~~MT DONE PASSED" in log and "HardFault" not in log, log
 
 
 @needs_arm
@@ -213,7 +224,9 @@ def test_stack_overflow_and_bus_fault_are_reported_on_armv8m() -> None:
     board = load_board("mps2_an505")
     code, log = run_qemu(board, build_fixture("mps2_an505", "stack_overflow_fixture.cc"))
     assert code == 3 and fault_fields(log)["CFSR"] & CFSR_STKOF, log
-    code, log = run_qemu(board, build_fixture("mps2_an505", "bus_fault_fixture.cc"))
+    # Without the emulation guard the MPU is off: the store reaches the bus (with it: MemManage,
+    # tests/test_emulation_guard.py).
+    code, log = run_qemu(board, build_fixture("mps2_an505", "bus_fault_fixture.cc"), guard=False)
     fields = fault_fields(log)
     assert code == 3 and fields["CFSR"] & CFSR_PRECISERR and fields["BFAR"] == 0xFFFFFFF0, log
 
@@ -222,9 +235,11 @@ def test_stack_overflow_and_bus_fault_are_reported_on_armv8m() -> None:
 @needs_qemu
 @pytest.mark.emulator
 def test_stack_overflow_without_stack_limit_still_reports() -> None:
-    """Cortex-M3 has no MSPLIM: the stack runs off the bottom of RAM, stacking fails (STKERR), and the
-    handler, on its own stack, still prints the line instead of locking up."""
-    code, log = run_qemu(load_board("bluepill"), build_fixture("bluepill", "stack_overflow_fixture.cc"))
+    """Cortex-M3 has no MSPLIM: without the emulation guard's stack guard (as on silicon) the stack runs
+    off the bottom of RAM, stacking fails (STKERR), and the handler, on its own stack, still prints the
+    line instead of locking up."""
+    elf = build_fixture("bluepill", "stack_overflow_fixture.cc")
+    code, log = run_qemu(load_board("bluepill"), elf, guard=False)
     assert code == 3 and fault_fields(log)["CFSR"] & CFSR_STKERR, log
 
 
@@ -271,7 +286,7 @@ def test_log_transport_is_selectable() -> None:
         "bluepill", "pytester_pass.cc", "LOG_TRANSPORTS=semihosting", variant="bluepill_log_semihosting"
     )
     code, log = run_qemu(board, semi_elf, uart=False)
-    assert code == 0 and "~~~ALL TESTS PASSED~~~" in log, log
+    assert code == 0 and "~~~MT DONE PASSED" in log, log
 
 
 def test_bad_log_transport_is_rejected() -> None:
@@ -292,7 +307,7 @@ def test_semihosting_if_debugger_falls_back_to_the_uart() -> None:
     config = (GEN / variant / "board_config.h").read_text()
     assert "BOARD_LOG_SEMIHOSTING_IF_DEBUGGER 1" in config and "BOARD_LOG_SEMIHOSTING 0" in config
     code, log = run_qemu(board, elf)
-    assert code == 0 and log.count("~~~ALL TESTS PASSED~~~") == 1, log
+    assert code == 0 and log.count("~~~MT DONE PASSED") == 1, log
     code, log = run_qemu(board, elf, uart=False)
     assert code == 0 and log == ""  # the exit status still goes through semihosting
 
@@ -328,7 +343,7 @@ def test_rtt_transport_logs_through_the_control_block(tmp_path: Path) -> None:
     with start_qemu_board(str(qemu["machine"]), int(qemu.get("serial", 0)), tmp_path) as emulated:
         run = run_over_gdb(GdbRemoteConfig(emulated.gdb_address, rtt=True), elf, 60.0)
     assert (run.exit_code, run.end_reason) == (0, "exit"), run
-    assert run.log.decode().count("~~~ALL TESTS PASSED~~~") == 1, run.log
+    assert run.log.decode().count("~~~MT DONE PASSED") == 1, run.log
     assert parse_log(run.log, run).outcome == "passed"
 
 

@@ -124,3 +124,22 @@ def test_real_crash_symbolized(tmp_path: Path) -> None:
 def _line_of(text: str) -> int:
     source = (Path(__file__).parent / "testdata" / "fw" / "mini.c").read_text().splitlines()
     return next(i for i, line in enumerate(source, 1) if text in line)
+
+
+@pytest.mark.parametrize(
+    ("cfsr", "expected"),
+    [
+        # The emulation guard's MPU fault (docs/boards.md): the address from MMFAR, valid.
+        (0x00000082, "HardFault: MemManage data access violation at 0xe000ed34 [DACCVIOL, FORCED], PC=0x08001234"),
+        (0x00000002, "MemManage data access violation (address not recorded) [DACCVIOL, FORCED]"),
+        (0x00000092, "at 0xe000ed34; MemManage fault while stacking (stack overflow into the stack guard?)"),
+        (0x00008200, "HardFault: BusFault: precise data bus error at 0xe000ed38 [PRECISERR, FORCED], PC="),
+        (0x00000001, "MemManage instruction fetch violation (execute-never or unmapped memory) [IACCVIOL, FORCED]"),
+        (0x02000000, "HardFault: DIVBYZERO, FORCED at PC=0x08001234"),  # not an access fault: as before
+    ],
+)
+def test_summary_says_which_access_faulted_and_where(cfsr: int, expected: str) -> None:
+    report = parse_hardfault_line(LINE.replace("CFSR=0x00000400", f"CFSR=0x{cfsr:08x}"))
+    assert report is not None
+    assert expected in report.summary()
+    assert report.render().startswith(report.summary())

@@ -47,6 +47,7 @@ from harness.runners.base import RunResult
 
 BACKENDS = ("pyocd", "serial", "gdbremote")
 QEMU_RESET = ("monitor system_reset", "vector-table")
+EMULATED_LABEL = "emulated"  # label of the emulated rack's devices: gdbremote runs set the emulation guard
 MAX_RETRIES = 2
 LEASE_WAIT_S = 900.0  # longest a worker waits for a free board before it reports an infra error
 
@@ -396,6 +397,8 @@ def runner_for_device(device: Device, board: Board) -> Any:
                 baudrate=device.baudrate,
                 rtt="rtt" in transports,
                 handshake=device.handshake is not False,
+                # An emulated board (harness devices emulate) runs with the emulation guard on.
+                emulation_guard=EMULATED_LABEL in device.labels,
             )
         )
     from harness.runners.serial_runner import SerialConfig, SerialRunner
@@ -779,7 +782,7 @@ def emulated_rack(board: Board, count: int, log_dir: Path | None = None) -> tupl
                     serial=qemu.serial_url,
                     # A full machine reset also clears the UART, so no byte of an earlier run stays queued.
                     reset=list(QEMU_RESET),
-                    labels=["emulated"],
+                    labels=[EMULATED_LABEL],
                 )
             )
     except Exception:

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,18 @@ def copy_fixture(pytester: pytest.Pytester, name: str) -> Path:
 
 def plugin_args() -> list[str]:
     return [] if plugin_installed() else ["-p", "harness.plugin"]
+
+
+def junit_cases(path: Path) -> dict[str, tuple[str, str, dict[str, str]]]:
+    """'<file>::<case>[<board>]' of a JUnit XML report -> (outcome, message text, properties)."""
+    cases = {}
+    for case in ET.parse(path).getroot().iter("testcase"):
+        outcome, text = "passed", ""
+        for kind in ("failure", "error", "skipped"):
+            node = case.find(kind)
+            if node is not None:
+                outcome, text = kind, (node.get("message") or "") + "\n" + (node.text or "")
+        props = {p.get("name", ""): p.get("value", "") for p in case.iter("property")}
+        file = case.get("classname", "").removesuffix(".cc").split(".")[-1]
+        cases[f"{file}::{case.get('name')}"] = (outcome, text, props)
+    return cases

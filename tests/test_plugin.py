@@ -12,11 +12,11 @@ import shutil
 import subprocess
 import sys
 import time
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from harness_helpers import MCU_BOARD, PROGRAMS, copy_fixture, plugin_args, requires_mcu, subprocess_env
+from harness_helpers import junit_cases as _junit
 
 from harness.plugin import scan_cases
 
@@ -39,21 +39,6 @@ def env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _run(pytester: pytest.Pytester, *args: str, timeout: float = 600) -> pytest.RunResult:
     return pytester.runpytest_subprocess(*plugin_args(), "-p", "no:randomly", *args, timeout=timeout)
-
-
-def _junit(path: Path) -> dict[str, tuple[str, str, dict[str, str]]]:
-    """testcase name -> (outcome, message text, properties)."""
-    cases = {}
-    for case in ET.parse(path).getroot().iter("testcase"):
-        outcome, text = "passed", ""
-        for kind in ("failure", "error", "skipped"):
-            node = case.find(kind)
-            if node is not None:
-                outcome, text = kind, (node.get("message") or "") + "\n" + (node.text or "")
-        props = {p.get("name", ""): p.get("value", "") for p in case.iter("property")}
-        file = case.get("classname", "").removesuffix(".cc").split(".")[-1]
-        cases[f"{file}::{case.get('name')}"] = (outcome, text, props)
-    return cases
 
 
 def _check_expected(cases: dict[str, tuple[str, str, dict[str, str]]], board: str, programs: tuple[str, ...]) -> None:

@@ -13,6 +13,7 @@ Board file, table ``[gdbremote]`` (a hardware-map device overrides each key):
   reset = ["monitor reset halt"]    # commands after loading; "monitor X" or "vector-table"
   trap_semihost = true              # plant breakpoints on BKPT 0xAB (emulators that fault on BKPT)
   serial = "socket://127.0.0.1:4000"  # optional UART to merge
+  emulation_guard = false           # true: an emulator; set the emulation guard word before running
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.boards import Board
+from harness.emulation_guard import guard_word
 from harness.formats.reader import board_format
 from harness.runners.base import RunResult, exits_with_status
 from harness.semihosting import LogSink, RttPoller, drive
@@ -43,6 +45,9 @@ class GdbRemoteConfig:
     baudrate: int = 115200
     handshake: bool = True  # poke the UART start handshake (harmless for firmware without it)
     rtt: bool = False  # poll the SEGGER RTT up channel 0 (also on when the board's [log] transports has "rtt")
+    # Write the emulation guard word (harness/emulation_guard.py) after loading and resetting: only for
+    # an emulator behind the server (the emulated rack's QEMU), never for a real board.
+    emulation_guard: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
     @staticmethod
@@ -61,6 +66,7 @@ class GdbRemoteConfig:
             baudrate=int(table.get("baudrate", 115200)),
             rtt=bool(table.get("rtt", False)),
             handshake=bool(table.get("handshake", True)),
+            emulation_guard=bool(table.get("emulation_guard", False)),
         )
 
 
@@ -164,6 +170,10 @@ def run_over_gdb(
                 client.monitor(step[len("monitor ") :], timeout_s=10.0)
             else:
                 return infra(f"unknown reset step {step!r}; use 'vector-table' or 'monitor <command>'")
+        if config.emulation_guard:
+            guard = guard_word(elf)
+            if guard is not None:
+                target.write32(*guard)
         target.last_stop = None
         if config.trap_semihost:
             target.trap_semihost_sites(firmware.semihost_sites)
