@@ -1,7 +1,9 @@
 # Generated from boards/netduinoplus2/board.toml by harness.renode_scripts; do not edit.
 # Netduino Plus 2, STM32F405RG (Cortex-M4F, 1 MB flash, 128 KB RAM)
-# Runs one micro_test firmware and passes when it reports ~~~ALL TESTS PASSED~~~:
+# Runs one micro_test firmware and passes when it reports ~~~MT DONE PASSED:
 #   renode-test renode/netduinoplus2.robot --variable ELF:@/abs/path/fw.elf
+# Renode 1.14.0 or newer (no keyword from a later release); the semihosting syntax
+# follows Renode's version (CPU.SemihostingHandler in master since 2026-06-08).
 
 *** Settings ***
 Suite Setup                   Setup
@@ -12,22 +14,34 @@ Resource                      ${RENODEKEYWORDS}
 *** Variables ***
 ${ELF}                        @${CURDIR}/fw.elf
 ${PLATFORM}                   @platforms/cpus/stm32f4.repl
-${LOG_UART}                   sysbus.usart2
+${UART}                       sysbus.usart2
 ${TIMEOUT}                    120
+${END}                        ~~~MT DONE PASSED|~~~MT DONE FAILED|[*][*][*] HardFault:
 
 *** Keywords ***
 Create Board
+    [Documentation]           Creates the machine; returns the peripheral the log goes to.
     Execute Command           mach create "netduinoplus2"
     Execute Command           machine LoadPlatformDescription ${PLATFORM}
-    Execute Command           machine LoadPlatformDescriptionFromString "semihosting: UART.SemihostingUart @ cpu"
+    ${version}=               Execute Command    version
+    ${handler}=               Evaluate    (lambda m: m is None or tuple(map(int, m.group(1, 2, 3))) > (1, 16, 1) or (tuple(map(int, m.group(1, 2, 3))) == (1, 16, 1) and re.search('[-+]([0-9]{8})', m.group(4)) is not None and re.search('[-+]([0-9]{8})', m.group(4)).group(1) >= '20260608'))(re.search('version ([0-9]+)[.]([0-9]+)[.]([0-9]+)[^(]*[(]([^)]*)[)]', $version))    modules=re
+    IF    ${handler}
+        Execute Command       machine LoadPlatformDescriptionFromString "semihosting: CPU.SemihostingHandler @ cpu"
+        Execute Command       machine LoadPlatformDescriptionFromString "console: UART.SemihostingUart @ semihosting"
+        ${semihosting}=       Set Variable    sysbus.cpu.semihosting.console
+    ELSE
+        Execute Command       machine LoadPlatformDescriptionFromString "semihosting: UART.SemihostingUart @ cpu"
+        ${semihosting}=       Set Variable    sysbus.cpu.semihosting
+    END
+    Execute Command           sysbus.nvic Frequency 16000000
     Execute Command           sysbus.cpu VectorTableOffset 0x08000000
     Execute Command           sysbus LoadELF ${ELF}
+    RETURN                    ${UART}
 
 *** Test Cases ***
 Firmware Passes Its Tests
-    Create Board
-    Create Terminal Tester    ${LOG_UART}    timeout=${TIMEOUT}
-    Register Failing Uart String    ~~~SOME TESTS FAILED~~~
-    Register Failing Uart String    *** HardFault:
+    ${log}=                   Create Board
+    Create Terminal Tester    ${log}    timeout=${TIMEOUT}
     Start Emulation
-    Wait For Line On Uart     ~~~ALL TESTS PASSED~~~
+    ${end}=                   Wait For Line On Uart    ${END}    treatAsRegex=true
+    Should Contain            ${end.line}    ~~~MT DONE PASSED

@@ -1,19 +1,28 @@
 """Runs firmware ELFs in one persistent Renode (renode.io) per process (= per pytest worker).
 
 Renode is started once, headless, with its monitor on a local TCP port
-(``renode --disable-xwt --plain --port N``); the harness drives it over that port. Each board
-gets one machine, created on first use, whose log UART and semihosting pseudo-UART write into
-files (``CreateFileBackend``) that the runner follows. Per binary: ``machine Reset``, load the
-ELF, ``start``, follow the files from where they were, ``pause``. The exact monitor commands are
-in ``harness.renode_scripts`` (one place). Renode has no semihosting exit, so runs end at the end
-marker (plus a short grace), a HardFault line, or the timeout; ``exit_code`` is therefore None.
-If the session breaks (Renode died, monitor silent), it is restarted once for that binary; a
-second failure is an infra error naming the cause. ``close_session()`` quits Renode (the pytest
-plugin calls it at session finish; ``atexit`` covers other callers).
+(``renode --disable-xwt --plain --port N``); the harness drives it over that port. The first
+command is ``version``: it picks the semihosting syntax (``renode_scripts.uses_semihosting_handler``).
+Each board gets one machine, created on first use, whose log UART and semihosting pseudo-UART
+write into files (``CreateFileBackend``) that the runner follows. Per binary: ``machine Reset``,
+SysTick at the board's clock, load the ELF (plus the emulation guard word, when there is one),
+release the CPU, ``start``, follow the files from where they were, ``pause``, halt the CPU again
+(``start`` resumes every machine, so idle machines are kept halted). The exact monitor commands are
+in ``harness.renode_scripts`` (one place). Up to 1.16.1 Renode ignores semihosting ``SYS_EXIT``, and
+master only halts the CPU on it, so runs end by the log: the end marker (plus a short grace), a
+HardFault line, or the timeout; ``exit_code`` is therefore None. If the session breaks (Renode
+died, monitor silent), it is restarted once for that binary; a second failure is an infra error
+naming the cause. ``close_session()`` quits Renode (the pytest plugin calls it at session
+finish; ``atexit`` covers other callers).
 
-Implemented to Renode's documented monitor interface; not exercised against a real Renode on
-the machine it was written on (Renode was not installable there): the tests drive a fake
-monitor that speaks the same line protocol.
+The monitor protocol follows Renode's source (renode-infrastructure
+src/Emulator/Main/Utilities/SocketServerProvider.cs, src/UI/CommandLineInterface.cs; the AntShell
+terminal in renode's lib/AntShell): telnet negotiation first, output queued from start-up until a
+client connects (so the banner and first prompt are not lost), input buffered and handled one
+line at a time after the prompt, every typed character echoed, newlines written as ``\n\r``,
+errors as plain lines (``--plain``: no colour). A reply is therefore matched to its command by the
+command's echo. Checked against that source and a fake monitor built to the same rules
+(renode_test_fake.py); not run against a real Renode here (Renode was not installable).
 
 Where Renode is looked for, in order: ``$RENODE`` (the executable or its folder),
 ``renode`` on PATH, the folder of ``renode-test`` on PATH, and renode-run's downloads (``~/.config/renode``:
@@ -92,16 +101,11 @@ def find_renode(home: Path | None = None) -> Path | None:
     return next((path for _, path in renode_candidates(home) if path is not None), None)
 
 
-# Renode (.NET) start-up to its first monitor prompt; generous for a loaded CI machine.
+# Renode (.NET) start-up to the answer of its first command; generous for a loaded CI machine.
 STARTUP_TIMEOUT_S = 60.0
 # One monitor command; LoadPlatformDescription parses the whole platform and can take seconds.
 COMMAND_TIMEOUT_S = 60.0
 _POLL_S = 0.05
-# No prompt after connecting (it may have been printed before we connected): an empty line
-# makes the monitor print one again.
-_NUDGE_S = 1.0
-# After the first prompt, nudges may still be answered: read until the monitor is quiet this long.
-_SETTLE_S = 0.3
 
 # The monitor port speaks telnet: drop option negotiation (IAC WILL/WONT/DO/DONT x),
 # subnegotiation (IAC SB ... IAC SE) and the other two-byte IAC commands.
@@ -110,10 +114,13 @@ _IAC_RE = re.compile(rb"\xff(?:[\xfb-\xfe].|\xfa.*?\xff\xf0|[\xf0-\xf9\xff])", r
 _ANSI_RE = re.compile(r"\x1b(?:\[[0-9;?]*[A-Za-z@`~]|[()][A-Za-z0-9]|[=>78])")
 # The prompt: "(monitor) " or "(<current machine>) ".
 _PROMPT_RE = re.compile(r"\(([^()\n]+)\) ?")
-# How the monitor reports a command it could not carry out (it keeps running).
+# How the monitor reports a command it could not carry out (it keeps running): the WriteError
+# texts of renode-infrastructure src/Emulator/Extensions/UserInterface/Monitor.cs, MonitorCommands.cs
+# and Commands/MachCommand.cs ("Machine {0} not found." has no other marker).
 _ERROR_RE = re.compile(
     r"There was an error executing command|No such command or device|Bad parameters for command|"
-    r"Could not tokenize|Could not find|^Error\b",
+    r"Could not tokenize|Could not find|No such variable|^Machine .* not found\.|^No machine selected|"
+    r"^Wrong machine number|Cannot load ELF|^Error\b",
     re.IGNORECASE,
 )
 
@@ -127,16 +134,13 @@ class MonitorCommandError(Exception):
 
 
 def monitor_lines(raw: bytes) -> list[str]:
-    """The lines the monitor printed, without telnet negotiation and terminal codes.
+    """The lines the monitor printed, without telnet negotiation, terminal codes and carriage returns.
 
-    A carriage return redraws the line from its start, so what follows the last one wins.
+    AntShell ends lines with ``\n\r`` (output) or ``\r\n`` (errors), and marks a wrap at the
+    terminal's width with `` \r`` (only when the client reported a width; we do not).
     """
     text = _ANSI_RE.sub("", _IAC_RE.sub(b"", raw).decode("utf-8", errors="replace"))
-    lines = []
-    for line in text.split("\n"):
-        parts = [part for part in line.split("\r") if part.strip()]
-        lines.append(parts[-1] if parts else "")
-    return lines
+    return [line.replace(" \r", "").replace("\r", "") for line in text.split("\n")]
 
 
 def prompt_name(lines: Sequence[str]) -> str | None:
@@ -145,16 +149,32 @@ def prompt_name(lines: Sequence[str]) -> str | None:
     return match.group(1) if match else None
 
 
-def reply_lines(lines: Sequence[str], command: str) -> list[str]:
-    """A command's answer: the output before the final prompt, without the echo of the command."""
-    out = []
-    for line in lines[:-1]:
-        bare = line.strip()
-        # The echo may follow the previous prompt on the same line after a redraw.
-        echo = bare.split(") ", 1)[1].strip() if _PROMPT_RE.match(bare) and ") " in bare else bare
-        if bare and echo != command.strip() and bare != command.strip():
-            out.append(bare)
-    return out
+def echo_index(lines: Sequence[str], command: str) -> int | None:
+    """Index of the first complete line that is the echo of ``command`` (after any prompts), or None.
+
+    The monitor echoes what it reads only once it handles that line, after the prompt of
+    everything before it; so the echo marks where this command's answer begins, whatever
+    earlier output (a banner, extra prompts) came first.
+    """
+    wanted = command.strip()
+    for index, line in enumerate(lines[:-1]):  # the last line is not complete yet
+        text = line.strip()
+        while (prompt := _PROMPT_RE.match(text)) is not None and text != wanted:
+            text = text[prompt.end():].strip()
+        if text == wanted:
+            return index
+    return None
+
+
+def reply_lines(lines: Sequence[str], command: str) -> list[str] | None:
+    """A command's answer, once complete: the lines after its echo up to the final prompt.
+
+    None while the answer is incomplete (no echo yet, or no prompt after it).
+    """
+    echo = echo_index(lines, command)
+    if echo is None or echo == len(lines) - 1 or prompt_name(lines) is None:
+        return None
+    return [line.strip() for line in lines[echo + 1:-1] if line.strip()]
 
 
 def monitor_errors(lines: Sequence[str]) -> list[str]:
@@ -168,6 +188,7 @@ class MonitorClient:
         self._sock = sock
         self._gone = gone  # why Renode cannot answer any more (exited), or None
         self.prompt: str | None = None
+        self.version = ""  # Renode's answer to `version`
 
     @classmethod
     def connect(cls, port: int, deadline: float, gone: Callable[[], str | None]) -> MonitorClient:
@@ -184,8 +205,11 @@ class MonitorClient:
                 time.sleep(0.2)
         client = cls(sock, gone)
         try:
-            client._read_reply("(first prompt)", deadline, nudge=True)
-            client._settle()
+            # Typed at once: the monitor buffers input until its shell is up, then echoes and answers
+            # it after the banner and first prompt. No empty "nudge" lines, whose extra prompts
+            # could arrive late and be taken for the next command's answer.
+            client._send(cmds.VERSION)
+            client.version = " ".join(client._read_reply(cmds.VERSION, deadline))
         except BaseException:
             client.close()
             raise
@@ -194,7 +218,7 @@ class MonitorClient:
     def command(self, command: str, timeout_s: float = COMMAND_TIMEOUT_S) -> list[str]:
         """Runs ``command``; its output lines (echo and prompt removed)."""
         self._send(command)
-        return reply_lines(self._read_reply(command, time.monotonic() + timeout_s), command)
+        return self._read_reply(command, time.monotonic() + timeout_s)
 
     def send_only(self, command: str) -> None:
         """Sends without waiting for a prompt (``quit`` closes the connection instead of answering)."""
@@ -226,33 +250,30 @@ class MonitorClient:
             raise RenodeSessionError(f"Renode closed the monitor connection: {self._why(None)}")
         return data
 
-    def _read_reply(self, command: str, deadline: float, nudge: bool = False) -> list[str]:
+    def _read_reply(self, command: str, deadline: float) -> list[str]:
+        """Reads until the echo of ``command`` and a prompt after it; the lines in between.
+
+        Anything before the echo (the start-up banner, prompts) is not part of the answer. After
+        the final prompt the monitor sends nothing until it reads the next line, so no byte of a
+        later answer is consumed here.
+        """
         raw = b""
-        next_nudge = time.monotonic() + _NUDGE_S
         while True:
             lines = monitor_lines(raw)
-            name = prompt_name(lines)
-            if name is not None:
-                self.prompt = name
-                return lines
+            reply = reply_lines(lines, command)
+            if reply is not None:
+                self.prompt = prompt_name(lines)
+                return reply
             now = time.monotonic()
             why = self._gone()
             if why is not None:
                 raise RenodeSessionError(why)
             if now >= deadline:
-                said = " | ".join(line for line in lines if line.strip())[-300:] or "nothing"
+                said = " | ".join(line.strip() for line in lines if line.strip())[-300:] or "nothing"
                 raise RenodeSessionError(f"Renode's monitor did not answer `{command}` (it printed: {said})")
-            if nudge and now >= next_nudge:
-                self._send("")
-                next_nudge = now + _NUDGE_S
             data = self._recv(min(_POLL_S * 4, deadline - now))
             if data:
                 raw += data
-
-    def _settle(self) -> None:
-        """Discards prompts still coming in answer to nudges, so replies stay in step with commands."""
-        while self._recv(_SETTLE_S) is not None:
-            pass
 
     def _why(self, error: OSError | None) -> str:
         # A closed connection usually means Renode is exiting: give it a moment to say how.
@@ -313,6 +334,8 @@ class RenodeSession:
         except BaseException:
             self.close(graceful=False)
             raise
+        self.version = self._monitor.version
+        self.semihosting_handler = cmds.uses_semihosting_handler(self.version)
 
     def _gone(self) -> str | None:
         code = self._proc.poll()
@@ -340,20 +363,36 @@ class RenodeSession:
             raise MonitorCommandError(self._board_errors[board.name])
         if board.name not in self._machines:
             uart, semi = self._dir / f"{board.name}-uart.log", self._dir / f"{board.name}-semihosting.log"
+            commands = cmds.create_machine_commands(board, renode_path(uart), renode_path(semi),
+                                                    self.semihosting_handler)
             try:
-                for command in cmds.create_machine_commands(board, renode_path(uart), renode_path(semi)):
+                for command in commands:
                     self.command(command)
             except MonitorCommandError as error:
-                # Half-created: creating it again would clash with its name. Report it for every binary.
-                self._board_errors[board.name] = f"cannot create the {board.name} machine: {error}"
+                # Half-created: remove it, so `start` does not run it (it would run whatever its CPU
+                # finds). Reported for every binary of the board, without trying again.
+                with contextlib.suppress(MonitorCommandError):
+                    self.command(f'mach rem "{board.name}"')
+                syntax = "CPU.SemihostingHandler" if self.semihosting_handler else "UART.SemihostingUart on the CPU"
+                self._board_errors[board.name] = (
+                    f"cannot create the {board.name} machine: {error} "
+                    f"(Renode {self.version or 'of unknown version'}; semihosting as {syntax})"
+                )
                 raise MonitorCommandError(self._board_errors[board.name]) from error
             self._machines[board.name] = (uart, semi)
         return self._machines[board.name]
 
     def run(self, elf: Path, board: Board, timeout_s: float, on_line: Callable[[str], None] | None) -> RunResult:
         uart, semi = self.machine(board)
-        for command in cmds.next_binary_commands(board, elf):
-            self.command(command)
+        try:
+            for command in cmds.next_binary_commands(board, elf, cmds.emulation_guard(elf)):
+                self.command(command)
+        except MonitorCommandError:
+            # Renode's reset may have released the CPU (master's CortexM.Reset does): halt it again,
+            # or the next `start` would run this machine with no firmware loaded.
+            with contextlib.suppress(MonitorCommandError):
+                self.command(cmds.halt_command(board, True))
+            raise
         captured = captured_transports(board)
         # No exit status: Renode ignores semihosting SYS_EXIT up to 1.16.1; the run ends by the log.
         stream = DeviceStream(on_line, fmt=board_format(board), exit_status=False)
@@ -365,6 +404,7 @@ class RenodeSession:
         end = self._follow(stream, tails, start + timeout_s)
         try:
             self.command(cmds.PAUSE)
+            self.command(cmds.halt_command(board, True))  # idle until its next binary: later `start`s skip it
         except (RenodeSessionError, MonitorCommandError):
             self.close(graceful=False)  # the result stands; the next binary gets a fresh Renode
         return RunResult("renode", end.log, None, end.timed_out, end.duration_s, end.end_reason,

@@ -1,18 +1,41 @@
 #!/usr/bin/env python3
 """A stand-in ``renode`` for the session tests (harness/runners/renode_session_test.py).
 
-Renode is not installable here; this fake speaks only the monitor's line protocol as Renode
-documents it: ``--port N`` serves a telnet-style monitor (negotiation bytes, coloured
-``(monitor) ``/``(<machine>) `` prompts, echo of each command line), a handful of commands
-answer the way Renode's do, and ``CreateFileBackend`` files receive the "firmware" output.
-It proves nothing about Renode itself, only that the harness's side of the protocol holds.
+Renode is not installable here. This fake is as strict as the real monitor on every point the
+harness relies on, each taken from Renode's source (renode-infrastructure src/Emulator/...,
+renode's lib/AntShell):
+
+- ``--port N`` serves a telnet monitor (Main/Utilities/SocketServerProvider.cs): the same
+  negotiation bytes first; output written before a client connects is queued, not lost.
+- The shell (AntShell Shell.cs, CommandLine.cs, NavigableTerminalEmulator.cs) prints the banner
+  (the version line) and a prompt, then handles input one line at a time: each typed character is
+  echoed on its own, ``\\r`` or ``\\n`` is Enter (an empty line just prints a new prompt), a
+  newline is written as ``\\n\\r``, command output lines end ``\\r\\n\\r`` (WriteLine) and errors
+  ``\\r\\n`` (WriteError), then the prompt: ``(monitor) `` or ``(<machine>) ``, coloured unless
+  ``--plain``.
+- Commands: ``version``; ``mach create/set/rem "name"`` (``Machine x not found.``, as
+  MachCommand.cs says it); ``machine LoadPlatformDescription`` for the two bundled platforms it
+  knows (any other file: ``Could not find file``); ``machine LoadPlatformDescriptionFromString``
+  for semihosting in the syntax of the fake's version (UART.SemihostingUart on the CPU up to
+  1.16.1; CPU.SemihostingHandler + UART on the handler in master since 2026-06-08; the other one
+  is refused); ``machine Reset``; ``<uart> CreateFileBackend``; ``<cpu> VectorTableOffset``;
+  ``<cpu> IsHalted``; ``<nvic> Frequency``; ``sysbus WriteDoubleWord``; ``sysbus LoadELF`` (refused
+  unless the emulation is paused: "Cannot load ELF on an unpaused machine."); ``start`` (runs every
+  machine whose CPU is not halted), ``pause``, ``quit``. Unknown peripherals and commands:
+  ``No such command or device``.
+
+It proves the harness's side of the protocol, not how a real Renode behaves beyond these rules.
 
 The "firmware" is the text after the first line of the loaded ELF file: each line is written to
-the log UART's file; ``SLEEP s`` waits, ``HANG`` runs until paused, ``DIE`` ends the process.
-$FAKE_RENODE lists behaviours (comma-separated): ``no-banner`` (no prompt until a line
-arrives), ``bad-platform`` (LoadPlatformDescription fails), ``die-once`` (exits at the first
-``start`` of the test: marker in $FAKE_RENODE_RECORD's folder), ``silent-load`` (never answers
-LoadELF). Every command is appended to $FAKE_RENODE_RECORD as ``<pid> <command>``.
+the machine's first sysbus UART file backend; ``SLEEP s`` waits, ``HANG`` runs until paused,
+``DIE`` ends the process, ``SYSTICK`` writes ``systick <Hz>`` (the NVIC's frequency).
+$FAKE_RENODE_VERSION is the version line (default: a 1.16.1 release). $FAKE_RENODE lists
+behaviours (comma-separated): ``slow-start`` (banner and prompt 1.5 s after connecting),
+``stray-prompt`` (one more prompt, 0.5 s late, ahead of the first command's echo, as the late
+answer to an empty line would come),
+``die-once`` (exits at the first ``start`` of the test: marker in $FAKE_RENODE_RECORD's folder),
+``silent-load`` (never answers LoadELF). Every command is appended to $FAKE_RENODE_RECORD as
+``<pid> <command>``, and each machine a ``start`` runs as ``<pid> (running) <machine>``.
 """
 
 from __future__ import annotations
@@ -23,141 +46,301 @@ import socket
 import sys
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
-IAC_NEGOTIATION = b"\xff\xfd\x00\xff\xfb\x01\xff\xfb\x03\xff\xfc\x22"  # DO BINARY, WILL ECHO, ...
+# SocketServerProvider.ListenerThreadBody: DO BINARY, DO NAWS, WILL ECHO, WILL SUPPRESS-GO-AHEAD, WONT LINEMODE.
+IAC_NEGOTIATION = bytes([255, 253, 0, 255, 253, 31, 255, 251, 1, 255, 251, 3, 255, 252, 34])
 BEHAVIOUR = set(filter(None, os.environ.get("FAKE_RENODE", "").split(",")))
 RECORD = Path(os.environ["FAKE_RENODE_RECORD"])
+VERSION = os.environ.get("FAKE_RENODE_VERSION", "Renode, version 1.16.1 (9c4e1d0a-202602161200)")
+RED, YELLOW, RESET = "\x1b[31m", "\x1b[33m", "\x1b[0m"
+# The bundled platforms the fake knows, with the peripherals the harness may name.
+PLATFORMS = {
+    "platforms/cpus/stm32f103.repl": ["cpu", "nvic", "usart1", "usart2", "usart3", "usart4", "usart5"],
+    "platforms/cpus/stm32f4.repl": ["cpu", "nvic", "usart1", "usart2", "usart3", "uart4", "uart5"],
+}
+PLATFORM_SYSTICK_HZ = 72_000_000  # what both .repl files give the NVIC
+
+
+def handler_version(text: str) -> bool:
+    """CPU.SemihostingHandler from master 2026-06-08 on (a 1.16.1 build of that date or later)."""
+    match = re.search(r"version (\d+)\.(\d+)\.(\d+)[^(]*\(([^)]*)\)", text)
+    assert match, text
+    release = tuple(int(x) for x in match.group(1, 2, 3))
+    built = re.search(r"[-+](\d{8})", match.group(4))
+    return release > (1, 16, 1) or (release == (1, 16, 1) and built is not None and built.group(1) >= "20260608")
+
+
+HANDLER = handler_version(VERSION)
+
+
+def record(line: str) -> None:
+    with RECORD.open("a") as handle:
+        handle.write(f"{os.getpid()} {line}\n")
 
 
 def token_path(token: str) -> Path:
     return Path(token.removeprefix("@").replace("\\ ", " "))
 
 
-class Fake:
-    def __init__(self, conn: socket.socket) -> None:
-        self.conn = conn
-        self.prompt = "monitor"
-        self.machines: set[str] = set()
-        self.backends: dict[tuple[str, str], Path] = {}  # (machine, peripheral) -> file
-        self.elf: Path | None = None
-        self.stop = threading.Event()
-        self.firmware: threading.Thread | None = None
+class CommandError(Exception):
+    """What the monitor prints with WriteError."""
 
-    def send(self, text: str) -> None:
-        self.conn.sendall(text.encode())
 
-    def show_prompt(self) -> None:
-        self.send(f"\x1b[33m({self.prompt}) \x1b[0m")
+@dataclass
+class Machine:
+    name: str
+    peripherals: dict[str, str] = field(default_factory=lambda: {"sysbus": "bus"})  # path -> kind
+    backends: dict[str, Path] = field(default_factory=dict)
+    elf: Path | None = None
+    position: int = 0  # next firmware line
+    halted: bool = False
+    systick_hz: int = PLATFORM_SYSTICK_HZ
+    stop: threading.Event = field(default_factory=threading.Event)
+    thread: threading.Thread | None = None
 
-    def halt(self) -> None:
+    def halt_thread(self) -> None:
         self.stop.set()
-        if self.firmware is not None:
-            self.firmware.join()
-        self.firmware = None
+        if self.thread is not None:
+            self.thread.join()
+        self.thread = None
 
-    def run_firmware(self, lines: list[str], out: Path) -> None:
-        for line in lines:
-            if self.stop.is_set():
-                return
+    def run_firmware(self) -> None:
+        assert self.elf is not None
+        lines = self.elf.read_text(errors="replace").split("\n", 1)[1].splitlines()
+        out = next(path for name, path in self.backends.items() if name.count(".") == 1)
+        while self.position < len(lines) and not self.stop.is_set():
+            line = lines[self.position]
             if line.startswith("SLEEP "):
                 time.sleep(float(line.split()[1]))
             elif line == "HANG":
                 self.stop.wait()
+                return
             elif line == "DIE":
                 os._exit(5)
             else:
                 with out.open("a") as handle:
-                    handle.write(line + "\n")
+                    handle.write((f"systick {self.systick_hz}" if line == "SYSTICK" else line) + "\n")
+            self.position += 1
 
-    def handle(self, cmd: str) -> str:
+
+class Monitor:
+    def __init__(self, conn: socket.socket, plain: bool) -> None:
+        self.conn = conn
+        self.plain = plain
+        self.machines: dict[str, Machine] = {}
+        self.current: Machine | None = None
+        self.started = False
+
+    # --------------------------------------------------------------- terminal output --
+    def send(self, text: str) -> None:
+        self.conn.sendall(text.encode())
+
+    def coloured(self, text: str, colour: str) -> str:
+        return text if self.plain else f"{colour}{text}{RESET}"
+
+    def prompt(self) -> None:
+        if self.current is None:
+            self.send(self.coloured("(monitor) ", RED))
+        else:
+            self.send(self.coloured(f"({self.current.name}) ", YELLOW))
+
+    def write_line(self, text: str) -> None:  # ICommandInteractionExtensions.WriteLine
+        self.send((text + "\n\r").replace("\n", "\r\n"))
+
+    def write_error(self, text: str) -> None:  # CommandInteraction.WriteError
+        self.send(self.coloured(text + "\r\n", RED))
+
+    # ---------------------------------------------------------------------- commands --
+    def machine(self) -> Machine:
+        if self.current is None:
+            raise CommandError("No such command or device: machine")
+        return self.current
+
+    def peripheral(self, path: str) -> str:
+        kind = self.machine().peripherals.get(path) if self.current is not None else None
+        if kind is None:
+            raise CommandError(f"No such command or device: {path}")
+        return kind
+
+    def handle(self, cmd: str) -> None:
         words = cmd.split()
-        if not words:
-            return ""
-        if cmd.startswith("mach create "):
-            self.prompt = cmd.split('"')[1]
-            self.machines.add(self.prompt)
-            return ""
-        if cmd.startswith("mach set "):
-            name = cmd.split('"')[1]
-            if name not in self.machines:
-                return f"There was an error executing command '{cmd}'\nNo such machine: {name}"
-            self.prompt = name
-            return ""
-        if cmd.startswith("machine LoadPlatformDescription "):
-            if "bad-platform" in BEHAVIOUR:
-                return f"There was an error executing command '{cmd}'\nCould not find file '{words[-1]}'"
-            return ""
-        if cmd.startswith("machine LoadPlatformDescriptionFromString ") or "VectorTableOffset" in cmd:
-            return ""
-        if len(words) == 4 and words[1] == "CreateFileBackend":
-            self.backends[self.prompt, words[0]] = token_path(words[2])
-            self.backends[self.prompt, words[0]].touch()
-            return ""
-        if cmd == "machine Reset":
-            self.halt()
-            return ""
-        if words[:2] == ["sysbus", "LoadELF"]:
-            if "silent-load" in BEHAVIOUR:
-                time.sleep(3600)
-            path = token_path(cmd.split(" ", 2)[2])
-            if not path.is_file():
-                return f"There was an error executing command '{cmd}'\nCould not find file '{path}'"
-            self.elf = path
-            return ""
-        if cmd == "start":
-            marker = RECORD.parent / "died-once"
-            if "die-once" in BEHAVIOUR and not marker.exists():
-                marker.touch()
-                print("fake renode: dying at start", flush=True)
-                os._exit(3)
-            assert self.elf is not None
-            lines = self.elf.read_text(errors="replace").split("\n", 1)[1].splitlines()
-            out = next(path for (machine, name), path in self.backends.items()
-                       if machine == self.prompt and not name.endswith("semihosting"))
-            self.stop = threading.Event()
-            self.firmware = threading.Thread(target=self.run_firmware, args=(lines, out), daemon=True)
-            self.firmware.start()
-            return "Starting emulation..."
-        if cmd == "pause":
-            self.halt()
-            return "Pausing emulation..."
-        return f"No such command or device: {words[0]}"
+        if cmd == "version":
+            self.write_line(VERSION)
+        elif words[0] == "mach":
+            self.mach(cmd, words)
+        elif words[:2] == ["machine", "LoadPlatformDescription"] and len(words) == 3:
+            self.load_platform(cmd, words[2])
+        elif words[:2] == ["machine", "LoadPlatformDescriptionFromString"]:
+            self.load_string(cmd, cmd.split(" ", 2)[2])
+        elif cmd == "machine Reset":
+            machine = self.machine()
+            machine.halt_thread()
+            machine.position = 0
+            machine.systick_hz = PLATFORM_SYSTICK_HZ  # LimitTimer.Reset: back to the initial frequency
+            if HANDLER:
+                machine.halted = False  # master's CortexM.Reset releases the CPU; 1.16.1 and older do not
+        elif words[:2] == ["sysbus", "LoadELF"] and len(words) >= 3:
+            self.load_elf(cmd, token_path(cmd.split(" ", 2)[2]))
+        elif words[:2] == ["sysbus", "WriteDoubleWord"] and len(words) == 4:
+            self.machine()
+            int(words[2], 0), int(words[3], 0)
+        elif cmd == "start":
+            self.start()
+        elif cmd == "pause":
+            self.write_line("Pausing emulation...")
+            for machine in self.machines.values():
+                machine.halt_thread()
+            self.started = False
+        elif len(words) >= 2:
+            self.property_or_method(cmd, words)
+        else:
+            raise CommandError(f"No such command or device: {words[0]}")
+
+    def mach(self, cmd: str, words: list[str]) -> None:
+        match = re.fullmatch(r'mach (create|set|rem) "([^"]+)"', cmd)
+        if match is None:
+            raise CommandError(f"Bad parameters for command mach {' '.join(words[1:])}")
+        action, name = match.groups()
+        if action == "create":
+            if name in self.machines:
+                raise CommandError(f"There was an error executing command '{cmd}'\r\nMachine {name} already exists.")
+            self.current = self.machines[name] = Machine(name)
+        elif name not in self.machines:
+            raise CommandError(f"Machine {name} not found.")  # MachCommand.cs: no other marker
+        elif action == "set":
+            self.current = self.machines[name]
+        else:
+            removed = self.machines.pop(name)
+            removed.halt_thread()
+            if self.current is removed:
+                self.current = None
+
+    def load_platform(self, cmd: str, token: str) -> None:
+        machine = self.machine()
+        names = PLATFORMS.get(token.removeprefix("@"))
+        if names is None:
+            raise CommandError(f"Could not find file '{token.removeprefix('@')}'")
+        for name in names:
+            machine.peripherals[f"sysbus.{name}"] = "cpu" if name == "cpu" else "nvic" if name == "nvic" else "uart"
+
+    def load_string(self, cmd: str, text: str) -> None:
+        machine = self.machine()
+        match = re.fullmatch(r'"(\w+): ([\w.]+) @ (\w+)"', text)
+        if match is None:
+            raise CommandError(f"There was an error executing command '{cmd}'\r\nSyntax error (fake: one entry only)")
+        name, kind, parent = match.groups()
+        parents = {path.rsplit(".", 1)[-1]: path for path in machine.peripherals}
+        if parent not in parents:
+            raise CommandError(f"There was an error executing command '{cmd}'\r\nCould not find '{parent}'")
+        parent_kind = machine.peripherals[parents[parent]]
+        accepted = {
+            ("UART.SemihostingUart", "cpu"): not HANDLER,  # Arm.cs up to 1.16.1
+            ("CPU.SemihostingHandler", "cpu"): HANDLER,  # Arm.cs in master
+            ("UART.SemihostingUart", "handler"): HANDLER,  # SemihostingHandler.cs in master
+        }
+        if not accepted.get((kind, parent_kind), False):
+            raise CommandError(
+                f"There was an error executing command '{cmd}'\r\n"
+                f"Error E39: '{parent}' does not accept {kind} registration (fake Renode: {VERSION})"
+            )
+        machine.peripherals[f"{parents[parent]}.{name}"] = "handler" if kind == "CPU.SemihostingHandler" else "uart"
+
+    def load_elf(self, cmd: str, path: Path) -> None:
+        machine = self.machine()
+        if "silent-load" in BEHAVIOUR:
+            time.sleep(3600)
+        if self.started:  # SystemBus.LoadELF / FileLoaderExtensions.LoadELF
+            raise CommandError(
+                f"There was an error executing command '{cmd}'\r\nCannot load ELF on an unpaused machine."
+            )
+        if not path.is_file():
+            raise CommandError(f"Could not find file '{path}'")
+        machine.elf = path
+        machine.position = 0
+
+    def start(self) -> None:
+        if self.started:
+            self.write_line("Emulation is already started. Ignoring command")
+            return
+        marker = RECORD.parent / "died-once"
+        if "die-once" in BEHAVIOUR and not marker.exists():
+            marker.touch()
+            print("fake renode: dying at start", flush=True)
+            os._exit(3)
+        self.write_line("Starting emulation...")
+        self.started = True
+        for machine in self.machines.values():  # Emulation.StartAll: every machine
+            if machine.elf is not None and not machine.halted:
+                record(f"(running) {machine.name}")
+                machine.stop = threading.Event()
+                machine.thread = threading.Thread(target=machine.run_firmware, daemon=True)
+                machine.thread.start()
+
+    def property_or_method(self, cmd: str, words: list[str]) -> None:
+        kind = self.peripheral(words[0])
+        machine = self.machine()
+        member, args = words[1], words[2:]
+        if member == "CreateFileBackend" and kind == "uart" and len(args) in (1, 2):
+            machine.backends[words[0]] = token_path(args[0])
+            machine.backends[words[0]].touch()
+        elif member == "VectorTableOffset" and kind == "cpu" and len(args) == 1:
+            int(args[0], 0)
+        elif member == "IsHalted" and kind == "cpu" and args in (["true"], ["false"]):
+            machine.halted = args == ["true"]
+        elif member == "Frequency" and kind == "nvic" and len(args) == 1:
+            machine.systick_hz = int(args[0], 0)
+        else:
+            raise CommandError(f"There was an error executing command '{cmd}'\r\nNo such member {member} of {kind}")
 
 
 def main() -> None:
-    port = int(sys.argv[sys.argv.index("--port") + 1])
+    args = sys.argv[1:]
+    if "--port" not in args or "--console" in args or "--disable-xwt" not in args:
+        print(f"fake renode: needs --disable-xwt --port N and no --console, got {args}", flush=True)
+        sys.exit(2)
+    port = int(args[args.index("--port") + 1])
     server = socket.socket()
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     server.bind(("127.0.0.1", port))
     server.listen(1)
-    with RECORD.open("a") as handle:
-        handle.write(f"{os.getpid()} (started) {' '.join(sys.argv[1:])}\n")
+    record(f"(started) {' '.join(args)}")
     conn, _ = server.accept()
-    fake = Fake(conn)
+    monitor = Monitor(conn, plain="--plain" in args)
     conn.sendall(IAC_NEGOTIATION)
-    if "no-banner" not in BEHAVIOUR:
-        fake.send("Renode, version 0.0 (fake)\r\n")
-        fake.show_prompt()
-    pending = b""
+    if "slow-start" in BEHAVIOUR:
+        time.sleep(1.5)
+    monitor.send("\n" * 3 + VERSION + "\n\r\n\r")  # ShellProvider's banner: dummy lines, version, two newlines
+    monitor.prompt()
+    stray = "stray-prompt" in BEHAVIOUR
+    line = ""
     while True:
         data = conn.recv(4096)
         if not data:
             return
-        pending += data
-        while b"\n" in pending:
-            raw, pending = pending.split(b"\n", 1)
-            cmd = raw.decode().strip()
-            with RECORD.open("a") as handle:
-                handle.write(f"{os.getpid()} {cmd}\n")
-            fake.send(cmd + "\r\n")  # the terminal echoes what was typed
-            if cmd == "quit":
-                conn.close()
-                return
-            reply = fake.handle(cmd)
-            if reply:
-                fake.send(re.sub(r"\n", "\r\n", reply) + "\r\n")
-            fake.show_prompt()
+        if stray:  # an Enter handled before this input: one more prompt ahead of its echo
+            stray = False
+            time.sleep(0.5)
+            monitor.send("\n\r")
+            monitor.prompt()
+        for char in data.decode():
+            if char not in "\r\n":
+                line += char
+                monitor.send(char)  # CommandLine.HandleCharacter: one echo per character
+                continue
+            cmd, line = line, ""
+            monitor.send("\n\r")  # NavigableTerminalEmulator.NewLine
+            if cmd.strip():
+                record(cmd)
+                if cmd == "quit":
+                    conn.close()
+                    return
+                try:
+                    monitor.handle(cmd)
+                except CommandError as error:
+                    monitor.write_error(str(error))
+            monitor.prompt()
 
 
 if __name__ == "__main__":
