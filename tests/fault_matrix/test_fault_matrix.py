@@ -67,7 +67,8 @@ def _run_matrix(pytester: pytest.Pytester, boards: str) -> dict[tuple[str, str, 
     xml = pytester.path / "matrix.xml"
     result = pytester.runpytest_subprocess(
         *plugin_args(), "-p", "no:randomly", "-p", "no:cacheprovider", f"--board={boards}",
-        f"--micro-timeout={TIMEOUT_S[boards]}", f"--junitxml={xml}", "-o", "junit_family=xunit1", "-n", "2", timeout=1200,
+        f"--micro-timeout={TIMEOUT_S[boards]}", f"--junitxml={xml}", "-o", "junit_family=xunit1", "-n", "2",
+        timeout=1200,
     )
     assert xml.is_file(), result.stdout.str()
     found = {}
