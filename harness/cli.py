@@ -106,8 +106,7 @@ def _resolve_binary(binary: str, board: Board) -> Path:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from harness.log_parser import LogParser
-    from harness.runners import default_backend, runner_for
+    from harness.formats.reader import parse_log
 
     board = _board(args.board)
     try:
@@ -115,26 +114,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     except BuildError as error:
         _err(str(error))
         return EXIT_USAGE
-    from harness.runners.qemu import icount_problem
+    from harness.runners import ResolveError, resolve_runner
 
-    icount = getattr(args, "icount", None)
-    # --icount only means something to QEMU: pick it over Renode when no backend is named.
-    backend = args.backend or ("qemu" if icount is not None and not board.is_host else default_backend(board))
-    runner = runner_for(backend, icount)
-    if getattr(args, "hardware_map", None) is not None and not board.is_host:
-        from harness.hardware_map import HardwareMapError, select_runner_for  # a board of the map, leased
-        from harness.hil_plugin import map_backend_label
-
-        try:
-            runner = select_runner_for(board, args.hardware_map)
-            backend = map_backend_label(runner.hardware_map, board.name)
-        except HardwareMapError as error:
-            _err(str(error))
-            return EXIT_USAGE
-    problem = icount_problem(backend) if icount is not None else None
-    if problem is not None:
-        _err(problem)
+    try:
+        resolved = resolve_runner(board, args.backend, getattr(args, "icount", None),
+                                  getattr(args, "hardware_map", None))
+    except ResolveError as error:
+        _err(str(error))
         return EXIT_USAGE
+    runner, backend = resolved.runner, resolved.label
     reason = runner.unavailable_reason(board)
     if reason is not None:
         _err(f"backend {backend} cannot run {board.name}: {reason}")
@@ -146,9 +134,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(line, flush=True)
 
     result = runner.run(elf, board, timeout, on_line=show)
-    parser = LogParser()
-    parser.feed(result.log)
-    report = parser.finish(result, elf, board)
+    report = parse_log(result.log, result, elf, board)
     if result.infra_error:
         _err(result.infra_error)
     if report.crash is not None:
@@ -241,6 +227,9 @@ def make_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
+    from harness import procs
+
+    procs.install_signal_handlers()  # SIGTERM/SIGHUP end every device process, then stop like Ctrl-C
     try:
         code: int = args.func(args)
     except BoardError as error:
@@ -249,6 +238,9 @@ def main(argv: list[str] | None = None) -> int:
     except BuildError as error:
         _err(str(error))
         return EXIT_USAGE
+    except procs.Terminated as stop:
+        _err(str(stop))
+        return 143
     except KeyboardInterrupt:
         _err("interrupted")
         return 130

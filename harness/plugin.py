@@ -128,35 +128,21 @@ class HarnessState:
     not_run: dict[str, int] = field(default_factory=dict)  # reason -> micro items that could not run
 
     # -- choices ------------------------------------------------------------------------------
-    def backend_for(self, board: Board) -> str:
-        from harness.runners import default_backend
+    def resolve(self, board: Board) -> Any:
+        """The runner and its report label for ``board`` (``harness.runners.resolve_runner``)."""
+        from harness.hil_plugin import runner_override
+        from harness.runners import resolve_runner
 
-        if board.is_host:
-            return "host"
-        if self.backend:
-            return self.backend
-        if self.icount is not None:
-            return "qemu"  # the only backend --icount means something to
+        return resolve_runner(board, self.backend, self.icount, map_runner=runner_override(self.config, board))
+
+    def label_for(self, board: Board) -> str:
+        """What runs the board's binaries, for reports: its backend, or ``hil:<backend>`` of the map's boards."""
+        from harness.runners import ResolveError
+
         try:
-            return default_backend(board)
-        except Exception:  # a backend module that fails to import must not stop the run
-            return "qemu"
-
-    def label_for(self, board: Board, map_runner: Any | None = None) -> str:
-        """What runs the board's binaries, for reports: its backend, or ``hil:<backend>`` of the map's boards.
-
-        ``map_runner``: the ``--hardware-map`` runner for ``board`` when the caller has it already.
-        """
-        if map_runner is None:
-            from harness.hil_plugin import runner_override
-
-            map_runner = runner_override(self.config, board)
-        if map_runner is None:
-            return self.backend_for(board)
-        from harness.hil_plugin import map_backend_label
-
-        # The map's entries say how its boards are reached (pyocd/serial/gdbremote), not --qemu etc.
-        return map_backend_label(map_runner.hardware_map, board.name)
+            return str(self.resolve(board).label)
+        except ResolveError:
+            return self.backend or "?"
 
     def timeout_for(self, board: Board) -> float:
         if self.timeout_s is not None:
@@ -212,17 +198,16 @@ class HarnessState:
         key = (str(source), board.name)
         if key in self.outcomes:
             return self.outcomes[key]
-        from harness.hil_plugin import runner_override
-        from harness.runners import runner_for
+        from harness.runners import ResolveError
 
-        map_runner = runner_override(self.config, board)
-        outcome = BinaryOutcome(board=board, backend=self.label_for(board, map_runner))
+        outcome = BinaryOutcome(board=board, backend=self.backend or "?")
         self.outcomes[key] = outcome
         try:
+            resolved = self.resolve(board)
+            runner, outcome.backend = resolved.runner, resolved.label
             # With a hardware map only what the map's boards need is checked, never the emulator.
-            runner = map_runner or runner_for(outcome.backend, self.icount)
             outcome.skip = runner.unavailable_reason(board)
-        except ValueError as error:  # unknown / not implemented backend
+        except ResolveError as error:
             outcome.skip = str(error)
         if outcome.skip is None and _in_tree(source):
             note = self.excluded_on(board).get(binary)
@@ -612,20 +597,21 @@ def board_fixture(request: pytest.FixtureRequest) -> Board:
 @pytest.fixture
 def dut(board: Board, request: pytest.FixtureRequest) -> Any:
     """Runs binaries on the selected board/backend: ``dut.run(name)``, ``dut.expect(regex)``, ``dut.log``."""
-    from harness.hil_plugin import runner_override
-    from harness.runners import runner_for
+    from harness.runners import ResolveError
 
     state = _state(request.config)
     # The same runner the micro items use: the hardware map's boards, or the backend (with --icount).
-    map_runner = runner_override(request.config, board)
-    backend = state.label_for(board, map_runner)
     try:
-        runner = map_runner or runner_for(backend, state.icount)
-    except ValueError as error:  # unknown backend name
+        resolved = state.resolve(board)
+    except ResolveError as error:
         raise pytest.UsageError(str(error)) from error
+    runner, backend = resolved.runner, resolved.label
     reason = runner.unavailable_reason(board)
     if reason is not None:
-        pytest.skip(f"{backend} cannot run {board.name}: {reason}")
+        message = f"{backend} cannot run {board.name}: {reason}"
+        if state.skip_unavailable:
+            pytest.skip(message)
+        pytest.fail(f"{message} (pass --skip-unavailable to skip instead)", pytrace=False)
     device = Dut(board, backend, state.timeout_for(board), progress=state.progress, runner=runner)
     yield device
     device.close()

@@ -29,10 +29,10 @@ import numpy as np
 
 from harness import REPO_ROOT
 from harness.boards import Board, BoardError, load_board
+from harness.formats.model_runner import DONE_MARKER, ERROR_PREFIX  # the format owns its lines
 
 RUNTIME = REPO_ROOT / "micro_runtime"
-DONE_MARKER = "~~~MODEL RUNNER DONE~~~"
-ERROR_PREFIX = "model_runner: error: "
+
 DTYPES = {"float32": "<f4", "int32": "<i4", "uint8": "u1", "int64": "<i8", "bool": "?", "int16": "<i2", "int8": "i1"}
 
 _HEADER = re.compile(r"^model_runner: model_bytes=(\d+) arena_bytes=(\d+) cases=(\d+)$")
@@ -182,14 +182,15 @@ def elf_sizes(elf: Path, board: Board) -> tuple[int, int]:
     return text + data, data + bss
 
 
-def _resolve_backend(board: Board, backend: str | None) -> str:
-    if backend:
-        return backend
-    if board.is_host:
-        return "host"
-    from harness.runners import default_backend
+def _resolve(board: Board, backend: str | None) -> tuple[Any, str]:
+    """(runner, backend label) through the one resolver; RunModelError for a bad backend."""
+    from harness.runners import ResolveError, resolve_runner
 
-    return default_backend(board)
+    try:
+        resolved = resolve_runner(board, backend)
+    except ResolveError as error:
+        raise RunModelError(str(error)) from None
+    return resolved.runner, resolved.label
 
 
 def run_model(model: Path, board: str, cases: Path, backend: str | None = None, timeout_s: float = 60,
@@ -207,13 +208,7 @@ def run_model(model: Path, board: str, cases: Path, backend: str | None = None, 
         board_info = load_board(board)
     except BoardError as error:
         raise RunModelError(str(error)) from None
-    backend_name = _resolve_backend(board_info, backend)
-    from harness.runners import get_runner
-
-    try:
-        runner = get_runner(backend_name)
-    except ValueError as error:
-        raise RunModelError(str(error)) from None
+    runner, backend_name = _resolve(board_info, backend)
     unavailable = runner.unavailable_reason(board_info)
     if unavailable:
         raise RunModelError(f"backend '{backend_name}' cannot run board '{board}': {unavailable}")
@@ -304,10 +299,11 @@ def run_app(elf: Path, board: str, backend: str | None = None, timeout_s: float 
         return 1
     if board_info.is_host:
         return subprocess.run([str(elf)], timeout=timeout_s).returncode
-    from harness.runners import get_runner
-
-    name = _resolve_backend(board_info, backend)
-    runner = get_runner(name)
+    try:
+        runner, name = _resolve(board_info, backend)
+    except RunModelError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     reason = runner.unavailable_reason(board_info)
     if reason:
         print(f"error: backend '{name}' cannot run board '{board}': {reason}", file=sys.stderr)

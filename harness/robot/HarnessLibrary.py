@@ -48,14 +48,14 @@ class HarnessLibrary:
         return load_board(board or self.board_name)
 
     def _runner(self, board: Board, backend: str | None, hardware_map: str | None) -> Any:
-        from harness.runners import default_backend, get_runner
+        from harness.runners import ResolveError, resolve_runner
 
         map_path = hardware_map or self.hardware_map
-        if map_path and not board.is_host:
-            from harness.hardware_map import select_runner_for
-
-            return select_runner_for(board, Path(map_path))
-        return get_runner(backend or self.backend or default_backend(board))
+        try:
+            chosen = backend or self.backend
+            return resolve_runner(board, chosen, hardware_map=Path(map_path) if map_path else None).runner
+        except ResolveError as error:
+            raise AssertionError(str(error)) from None
 
     def _require_run(self) -> tuple[Any, Any]:
         if self.last_run is None or self.last_report is None:
