@@ -5,7 +5,8 @@
 - shared between processes (pytest-xdist workers, parallel CLI calls): an OS file lock
   ``micro_runtime/gen/<board>/.build.lock`` lets one process build a board at a time; the others
   wait, then find everything up to date;
-- a failed build is narrowed to the binaries that failed, each with its compiler output;
+- a failed build is narrowed to the binaries that failed, each with its compiler output, and
+  leaves no ELF of them (the Makefile removes it too; this covers any other way it survived);
 - linked binaries are measured (``harness.footprint``) against the board's memory.
 """
 
@@ -234,6 +235,12 @@ def _finish_binary(board: Board, name: str, check_fit: bool, out: str | None = N
     return BinaryBuild(name, elf if problem is None else None, problem, footprint)
 
 
+def _not_built(elf: Path, message: str) -> BinaryBuild:
+    """A binary whose build failed: no ELF of older sources is left behind to run as if it were built."""
+    elf.unlink(missing_ok=True)
+    return BinaryBuild(elf.name, None, message)
+
+
 HANDSHAKE_VARIANT = "handshake"  # gen/<board>_handshake/: the Makefile's HANDSHAKE=1 build
 
 
@@ -286,7 +293,7 @@ def build(
                     message = explain_link_error(name, board, one_output) or (
                         f"build of {name} for {board.name} failed:\n{_errors_only(one_output)}"
                     )
-                    result.binaries[name] = BinaryBuild(name, None, message)
+                    result.binaries[name] = _not_built(elf_path(out, name), message)
     result.duration_s = time.monotonic() - start
     if progress is not None:
         failed = [n for n, b in result.binaries.items() if b.error]
@@ -308,7 +315,7 @@ def build_program(
         code, output = _run_make(argv, progress, name)
     if code != 0:
         message = explain_link_error(name, board, output) or f"build of {name} failed:\n{_errors_only(output)}"
-        return BinaryBuild(name, None, message)
+        return _not_built(elf_path(board, name), message)
     return _finish_binary(board, name, check_fit=True)
 
 

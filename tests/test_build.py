@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -140,3 +143,94 @@ def test_binary_too_big_for_the_board_names_numbers_and_a_board_that_fits(tmp_pa
     assert "harness_too_big_test needs " in result.error
     assert f"but {MCU_BOARD} has {board.flash.size:,} B" in result.error
     assert "try --board=" in result.error or "no board in boards/ is big enough" in result.error
+
+
+# -- builds that cannot lie: a copied checkout builds, a failed build leaves no binary --------------
+_COPY_TEST = "micro_log_test"
+_BUILD_IN_COPY = """
+import json, sys
+from harness.boards import load_board
+from harness.build import build, elf_path
+built = build(load_board("host"), [sys.argv[1]], progress=None).binaries[sys.argv[1]]
+print(json.dumps({"elf": str(built.elf) if built.elf else None, "error": built.error,
+                  "exists": elf_path("host", sys.argv[1]).exists()}))
+"""
+
+
+def _copy_checkout(to: Path) -> Path:
+    """micro_runtime (without gen/), boards and harness: what a host build needs."""
+    shutil.copytree(REPO_ROOT / "micro_runtime", to / "micro_runtime", ignore=shutil.ignore_patterns("gen"))
+    for part in ("boards", "harness"):
+        shutil.copytree(REPO_ROOT / part, to / part, ignore=shutil.ignore_patterns("__pycache__"))
+    return to
+
+
+def _build_in(root: Path, name: str = _COPY_TEST) -> dict:
+    env = dict(subprocess_env(), PYTHONPATH=str(root))
+    proc = subprocess.run([sys.executable, "-c", _BUILD_IN_COPY, name], cwd=root, capture_output=True, text=True,
+                          env=env, timeout=900, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def moved_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A checkout built in one place, then copied (gen/ with it, times kept) and built again elsewhere."""
+    if _COPY_TEST not in discover_tests():
+        pytest.skip(f"{_COPY_TEST}.cc is gone; pick another small host test")
+    first = _copy_checkout(tmp_path_factory.mktemp("checkout_a"))
+    assert _build_in(first)["error"] is None
+    moved = tmp_path_factory.mktemp("checkout_b") / "moved"
+    shutil.copytree(first, moved, symlinks=True)
+    shutil.rmtree(first)  # the old place is gone, as after a move
+    return moved
+
+
+@pytest.mark.slow
+def test_copied_checkout_builds_afresh(moved_checkout: Path) -> None:
+    result = _build_in(moved_checkout)
+    assert result["error"] is None, result["error"]
+    assert result["exists"] and Path(result["elf"]).is_relative_to(moved_checkout)
+    gen = moved_checkout / "micro_runtime" / "gen" / "host"
+    assert (gen / ".repo_root").read_text() == str(moved_checkout)
+    stale = [p for p in gen.rglob("*") if p.is_file() and p.suffix in (".mk", ".d", ".txt", ".ld")
+             and "checkout_a" in p.read_text(errors="replace")]
+    assert stale == []
+
+
+@contextmanager
+def _broken_after_a_good_build(checkout: Path, appended: str) -> Iterator[Path]:
+    """The test's source with ``appended`` after a good build of it (the ELF exists); restored after."""
+    source = checkout / "micro_runtime" / f"{_COPY_TEST}.cc"
+    good = source.read_text()
+    assert _build_in(checkout)["exists"]
+    source.write_text(good + appended)
+    try:
+        yield checkout / "micro_runtime" / "gen" / "host" / "bin" / _COPY_TEST
+    finally:
+        source.write_text(good)
+
+
+@pytest.mark.slow
+def test_failed_compile_leaves_no_binary(moved_checkout: Path) -> None:
+    with _broken_after_a_good_build(moved_checkout, "\nint this_is_not_cpp = ;\n") as elf:
+        # make alone (no harness) removes the binary of the object it failed to compile
+        make = subprocess.run(["make", "-C", str(moved_checkout / "micro_runtime"), "TARGET=host", _COPY_TEST],
+                              capture_output=True, text=True, check=False,
+                              env=dict(subprocess_env(), PYTHONPATH=str(moved_checkout)))
+        after_make = elf.exists()
+        broken = _build_in(moved_checkout)
+    assert make.returncode != 0 and "this_is_not_cpp" in make.stderr
+    assert not after_make, "a failed make left the old binary to run"
+    assert broken["elf"] is None and "error:" in broken["error"]
+    assert not broken["exists"]
+
+
+@pytest.mark.slow
+def test_failed_link_leaves_no_binary_and_no_memory_hint(moved_checkout: Path) -> None:
+    appended = "\nvoid NeverDefined();\nint g_calls_it = (NeverDefined(), 0);\n"
+    with _broken_after_a_good_build(moved_checkout, appended):
+        broken = _build_in(moved_checkout)
+    assert broken["elf"] is None and "undefined reference" in broken["error"]
+    assert not broken["exists"]
+    assert "does not fit" not in broken["error"] and "overflowed" not in broken["error"]
