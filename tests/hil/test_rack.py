@@ -106,7 +106,7 @@ def test_board_killed_mid_run_is_retried_elsewhere_and_quarantined(
     killed: list[str] = []
 
     def kill_the_leased_board(line: str) -> None:
-        if killed or not line.startswith("Testing"):
+        if killed or not line.startswith("~~~MT BEGIN"):
             return
         for device_id, board in by_id.items():  # the board this process holds the lease on
             if f"pid={os.getpid()}" in (holder(device_id, hardware_map.lock_dir) or ""):
