@@ -25,27 +25,19 @@ ALL = (PASSED, FAILED, CRASHED, TIMEOUT, INFRA)
 
 
 def classify_run(run: RunResult, report_outcome: str | None = None) -> str:
-    """The class of one run; ``report_outcome`` is the log parser's verdict when there is one."""
+    """The class of one run; ``report_outcome`` is the log's verdict (``harness.formats``) when the
+    caller has it already, else the log is judged here (the formats know every end line)."""
     if run.end_reason == "infra-error" or run.infra_error:
         return INFRA
     if not run.log.strip():
         return INFRA  # not a single byte: wiring, transport or a dead board, not the test
-    if report_outcome is not None:
-        if report_outcome in (PASSED, FAILED, CRASHED, TIMEOUT, INFRA):
-            return report_outcome
-        return FAILED  # "no-tests" and anything else the parser flags is the firmware's problem
-    if run.end_reason == "crash":
-        return CRASHED
-    if run.timed_out:
-        return TIMEOUT
-    if run.exit_code is not None:
-        return PASSED if run.exit_code == 0 else FAILED
-    text = run.log.decode("utf-8", errors="replace")
-    if "~~~SOME TESTS FAILED~~~" in text:
-        return FAILED
-    if "~~~ALL TESTS PASSED~~~" in text:
-        return PASSED
-    return CRASHED
+    if report_outcome is None:
+        from harness.formats.reader import parse_log
+
+        report_outcome = parse_log(run.log, run).outcome
+    if report_outcome in (PASSED, FAILED, CRASHED, TIMEOUT, INFRA):
+        return report_outcome
+    return FAILED  # "no-tests" and anything else the log's verdict flags is the firmware's problem
 
 
 def retryable(failure_class: str) -> bool:

@@ -227,7 +227,7 @@ class _Board:
         return result
 
 
-_PASSED = RunResult("gdbremote", b"Testing A\n~~~ALL TESTS PASSED~~~\n", 0, False, 0.1, "exit")
+_PASSED = RunResult("gdbremote", b"Testing A\n1/1 tests passed\n~~~ALL TESTS PASSED~~~\n", 0, False, 0.1, "exit")
 _RESET = "GDB server 127.0.0.1:1: Connection reset"
 _DEAD = RunResult("gdbremote", b"Testing A\n", None, False, 0.1, "infra-error", _RESET)
 
@@ -290,6 +290,7 @@ def test_board_that_failed_where_another_ran_the_binary_is_quarantined_and_retry
         "Testing A",
         f"--- infrastructure error on {first}: GDB server 127.0.0.1:1: Connection reset; retrying on {second} ---",
         "Testing A",
+        "1/1 tests passed",
         "~~~ALL TESTS PASSED~~~",
     ]
     assert list(rack.quarantined()) == [first]
