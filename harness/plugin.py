@@ -241,6 +241,7 @@ class HarnessState:
 
 
 _STATE = pytest.StashKey[HarnessState]()
+_SESSION = pytest.StashKey[str]()
 
 
 def _in_tree(source: Path) -> bool:
@@ -288,6 +289,8 @@ def pytest_configure(config: pytest.Config) -> None:
     from harness import procs
 
     procs.install_signal_handlers()  # SIGTERM/SIGHUP: end every emulator, then stop like Ctrl-C
+    if not hasattr(config, "workerinput"):  # xdist workers inherit the controller's session
+        config.stash[_SESSION] = procs.new_session()
 
 
 # <file>_test.cc::<Case or _binary>[<board>]: the node id of a micro item.
@@ -513,13 +516,31 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             state.wanted.setdefault(item.board.name, set()).add(item.binary)
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Quits this process's persistent Renode (one per xdist worker) if a Renode run started one."""
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> Any:
+    """Quits this process's persistent Renode (one per xdist worker) if a Renode run started one.
+
+    Then nothing the run started may outlive it (checked once the xdist workers are gone): what
+    still runs is killed, named on stderr, and fails the run.
+    """
     import sys
 
     renode = sys.modules.get("harness.runners.renode")  # not imported: no Renode to quit
     if renode is not None:
         renode.close_session()
+    result = yield
+    found = session.config.stash.get(_SESSION, None)
+    if found is not None:
+        from harness import procs
+
+        left = procs.end_leftovers(found)
+        if left:
+            listed = "; ".join(f"pid {pid}: {cmd[:120]}" for pid, cmd in left)
+            print(f"harness: ERROR: {len(left)} process(es) started by this run outlived it and were killed: "
+                  f"{listed}", file=sys.stderr)
+            if session.exitstatus == 0:
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    return result
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,10 +32,18 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
+# Every process spawn() starts carries the session's id in its environment, so the session can
+# find what outlived it even after it was re-parented (harness.plugin checks at the end of a run).
+SESSION_ENV = "MICRO_HARNESS_SESSION"
+SPAWNED_ENV = "MICRO_HARNESS_SPAWNED"
+
+
 def spawn(argv: Sequence[str], **kwargs: Any) -> subprocess.Popen[bytes]:
     """``subprocess.Popen`` in a new process group that dies with the harness; recorded until reaped."""
+    env = dict(kwargs.pop("env", None) or os.environ)
+    env[SPAWNED_ENV] = env.get(SESSION_ENV, str(os.getpid()))
     proc: subprocess.Popen[bytes] = subprocess.Popen(
-        list(argv), start_new_session=True, preexec_fn=_die_with_parent, **kwargs
+        list(argv), start_new_session=True, preexec_fn=_die_with_parent, env=env, **kwargs
     )
     with _lock:
         _live[proc.pid] = proc
@@ -77,6 +86,51 @@ def kill_all() -> None:
 def live_pids() -> list[int]:
     with _lock:
         return [pid for pid, proc in _live.items() if proc.poll() is None]
+
+
+def new_session() -> str:
+    """Starts a harness session: processes spawned from now on (here and in children) carry its id."""
+    session = f"{os.getpid()}-{time.time_ns()}"
+    os.environ[SESSION_ENV] = session
+    return session
+
+
+def leftovers(session: str) -> list[tuple[int, str]]:
+    """(pid, command line) of live processes that ``spawn`` started in ``session`` (any parent)."""
+    found = []
+    marker = f"{SPAWNED_ENV}={session}".encode()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as handle:
+                if marker not in handle.read().split(b"\0"):
+                    continue
+            with open(f"/proc/{entry}/stat") as handle:
+                if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    continue
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                cmdline = handle.read().replace(b"\0", b" ").decode(errors="replace").strip()
+        except OSError:
+            continue
+        found.append((int(entry), cmdline))
+    return found
+
+
+def end_leftovers(session: str, wait_s: float = 2.0) -> list[tuple[int, str]]:
+    """What of ``session`` still runs after ``wait_s``; each of those is killed. Empty: nothing leaked."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        left = leftovers(session)
+        if not left or time.monotonic() >= deadline:
+            break
+        time.sleep(0.05)
+    for pid, _ in left:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    return left
 
 
 class Terminated(KeyboardInterrupt):
