@@ -8,25 +8,15 @@ from pathlib import Path
 import pytest
 
 from harness.formats.reader import clean_line
-from harness.log_parser import BinaryReport, LogParser, parse_log
+from harness.formats.recorded_logs import parse_chunked, run_result
+from harness.log_parser import LogParser, parse_log
 from harness.runners.base import RunResult
 
 LOGS = Path(__file__).parent / "testdata" / "logs"
 
 
-def _run(exit_code: int | None = 0, *, timed_out: bool = False, end: str = "exit", backend: str = "qemu") -> RunResult:
-    return RunResult(backend, b"", exit_code, timed_out, 1.5, end)
-
-
-def _parse_chunked(data: bytes, run: RunResult | None, seed: int) -> BinaryReport:
-    rng = random.Random(seed)
-    parser = LogParser()
-    pos = 0
-    while pos < len(data):
-        size = rng.choice([1, 1, 2, 3, 7, 16, 64, 1000])
-        parser.feed(data[pos : pos + size])
-        pos += size
-    return parser.finish(run)
+_run = run_result
+_parse_chunked = parse_chunked
 
 
 # name -> (run, outcome, format, [(case, outcome)], words the summary must contain)

@@ -132,47 +132,38 @@ def test_sigterm_to_devices_emulate_leaves_nothing_running(tmp_path: Path) -> No
     _signal_when_running(argv, tmp_path, signal.SIGTERM, emulators=2)
 
 
-@requires_mcu
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT], ids=["KILL", "TERM", "INT"])
-def test_emulator_killed_from_outside_is_an_infra_error(mcu_programs: dict[str, Path], sig: int) -> None:
-    board = load_board("bluepill")
+def _run_and_kill(runner_name: str, elf: Path, board_name: str, sig: int, match: str):  # type: ignore[no-untyped-def]
+    """Runs ``elf``; a thread sends ``sig`` to the device process (cmdline contains ``match``) once
+    it has run a moment, as a CI cancel or the OOM killer would."""
     before = set(procs.live_pids())
-
-    def kill_the_emulator() -> None:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            started = [pid for pid in procs.live_pids() if pid not in before and "qemu" in _cmdline(pid)]
-            if started:
-                time.sleep(0.5)
-                os.kill(started[0], sig)
-                return
-            time.sleep(0.05)
-
-    killer = threading.Thread(target=kill_the_emulator)
-    killer.start()
-    run = get_runner("qemu").run(mcu_programs["hang"], board, 60)
-    killer.join()
-    assert run.end_reason == "infra-error" and "from outside" in (run.infra_error or ""), run
-    assert parse_log(run.log, run).outcome == "infra-error"
-
-
-def test_host_test_killed_from_outside_is_an_infra_error(host_programs: dict[str, Path]) -> None:
-    board = load_board("host")
 
     def kill_it() -> None:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            live = [pid for pid in procs.live_pids() if "hang_test" in _cmdline(pid)]
-            if live:
-                time.sleep(0.3)
-                os.kill(live[0], signal.SIGTERM)
+            started = [pid for pid in procs.live_pids() if pid not in before and match in _cmdline(pid)]
+            if started:
+                time.sleep(0.4)
+                os.kill(started[0], sig)
                 return
             time.sleep(0.02)
 
     killer = threading.Thread(target=kill_it)
     killer.start()
-    run = get_runner("host").run(host_programs["hang"], board, 60)
+    run = get_runner(runner_name).run(elf, load_board(board_name), 60)
     killer.join()
+    return run
+
+
+@requires_mcu
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT], ids=["KILL", "TERM", "INT"])
+def test_emulator_killed_from_outside_is_an_infra_error(mcu_programs: dict[str, Path], sig: int) -> None:
+    run = _run_and_kill("qemu", mcu_programs["hang"], "bluepill", sig, "qemu")
+    assert run.end_reason == "infra-error" and "from outside" in (run.infra_error or ""), run
+    assert parse_log(run.log, run).outcome == "infra-error"
+
+
+def test_host_test_killed_from_outside_is_an_infra_error(host_programs: dict[str, Path]) -> None:
+    run = _run_and_kill("host", host_programs["hang"], "host", signal.SIGTERM, "hang_test")
     assert run.end_reason == "infra-error" and "SIGTERM" in (run.infra_error or ""), run
 
 
