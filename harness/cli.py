@@ -115,7 +115,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         _err(str(error))
         return EXIT_USAGE
     from harness.runners import ResolveError, resolve_runner
+    from harness.runners.qemu import icount_problem
 
+    if board.is_host and getattr(args, "icount", None) is not None:
+        _err(icount_problem("host") or "--icount applies to QEMU runs only")  # one binary: say it, do not ignore it
+        return EXIT_USAGE
     try:
         resolved = resolve_runner(board, args.backend, getattr(args, "icount", None),
                                   getattr(args, "hardware_map", None))

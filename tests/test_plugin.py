@@ -22,12 +22,14 @@ from harness.plugin import scan_cases
 
 # What each fixture must produce, per item name (without the [board] suffix).
 EXPECTED: dict[str, dict[str, str]] = {
-    "pass": {"AddsUp": "passed", "NearEnough": "passed", "_binary": "passed"},
-    "fail": {"PassesBefore": "passed", "WrongProduct": "failure", "PassesAfter": "passed", "_binary": "passed"},
-    "crash": {"RunsFirst": "passed", "CrashesHere": "error", "NeverReached": "error", "_binary": "passed"},
-    "hang": {"Quick": "passed", "SpinsForever": "error", "AfterTheHang": "error", "_binary": "passed"},
-    "zero": {"_binary": "failure"},
-    "mismatch": {"Visible": "passed", "CompiledOut": "failure", "_binary": "failure"},
+    "pass": {"AddsUp": "passed", "NearEnough": "passed", "binary-checks": "passed"},
+    "fail": {"PassesBefore": "passed", "WrongProduct": "failure", "PassesAfter": "passed", "binary-checks": "passed"},
+    # The case that crashed or hung is a failure; later cases are not reached (errors); the binary
+    # did not end cleanly, so its own item fails too.
+    "crash": {"RunsFirst": "passed", "CrashesHere": "failure", "NeverReached": "error", "binary-checks": "failure"},
+    "hang": {"Quick": "passed", "SpinsForever": "failure", "AfterTheHang": "error", "binary-checks": "failure"},
+    "zero": {"binary-checks": "failure"},
+    "mismatch": {"Visible": "passed", "CompiledOut": "failure", "binary-checks": "failure"},
 }
 
 
@@ -69,7 +71,7 @@ def test_collects_one_item_per_case_and_board(pytester: pytest.Pytester, env: No
         "pytester_fail_test.cc::PassesBefore[host]",
         "pytester_fail_test.cc::WrongProduct[host]",
         "pytester_fail_test.cc::PassesAfter[host]",
-        "pytester_fail_test.cc::_binary[host]",
+        "pytester_fail_test.cc::binary-checks[host]",
         "pytester_fail_test.cc::PassesBefore[bluepill]",
         "*8 tests collected*",
     ])
@@ -99,8 +101,8 @@ def test_every_outcome_on_host(pytester: pytest.Pytester, env: None, tmp_path: P
     assert "not reached: binary crashed in CrashesHere" in cases["pytester_crash_test::NeverReached[host]"][1]
     assert "timed out" in cases["pytester_hang_test::SpinsForever[host]"][1]
     assert "not reached: binary timed out in SpinsForever" in cases["pytester_hang_test::AfterTheHang[host]"][1]
-    assert "no tests ran" in cases["pytester_zero_test::_binary[host]"][1]
-    mismatch = cases["pytester_mismatch_test::_binary[host]"][1]
+    assert "no tests ran" in cases["pytester_zero_test::binary-checks[host]"][1]
+    mismatch = cases["pytester_mismatch_test::binary-checks[host]"][1]
     assert "ran tests not found in pytester_mismatch_test.cc" in mismatch and "MadeByMacro" in mismatch
     assert "never ran it" in cases["pytester_mismatch_test::CompiledOut[host]"][1]
 
@@ -151,8 +153,9 @@ def test_xdist_keeps_a_binary_on_one_worker(pytester: pytest.Pytester, env: None
     # The cache holds the same node ids as a run without -n: --lf re-runs only the failures.
     result = _run(pytester, "--board=host", "--lf", "-v")
     outcomes = result.parseoutcomes()
-    assert outcomes.get("failed") == 2 and outcomes.get("errors") == 2 and "passed" not in outcomes, outcomes
-    result.stdout.fnmatch_lines(["*run-last-failure: rerun previous 4 failures*"])
+    # failed: WrongProduct, CrashesHere, the crash's and the zero binary's checks; error: NeverReached
+    assert outcomes.get("failed") == 4 and outcomes.get("errors") == 1 and "passed" not in outcomes, outcomes
+    result.stdout.fnmatch_lines(["*run-last-failure: rerun previous 5 failures*"])
 
 
 def test_build_error_shows_the_compiler_message(pytester: pytest.Pytester, env: None) -> None:
@@ -164,11 +167,14 @@ def test_build_error_shows_the_compiler_message(pytester: pytest.Pytester, env: 
     result.stdout.fnmatch_lines(["*broken_test not built for host:*broken_test.cc:3:*error:*"])
 
 
-def test_renode_absent_skips_with_the_reason(pytester: pytest.Pytester, env: None) -> None:
+def test_renode_absent_is_an_error_with_the_reason(pytester: pytest.Pytester, env: None) -> None:
     if shutil.which("renode"):
-        pytest.skip("Renode is installed here; the skip path needs a machine without it")
+        pytest.skip("Renode is installed here; the missing-Renode path needs a machine without it")
     copy_fixture(pytester, "pass")
-    result = _run(pytester, f"--board={MCU_BOARD}", "--renode", "-rs")
+    result = _run(pytester, f"--board={MCU_BOARD}", "--renode")
+    result.assert_outcomes(errors=3)
+    result.stdout.fnmatch_lines(["*renode cannot run bluepill*"])
+    result = _run(pytester, f"--board={MCU_BOARD}", "--renode", "--skip-unavailable", "-rs")
     result.assert_outcomes(skipped=3)
     result.stdout.fnmatch_lines(["*renode cannot run bluepill*"])
 
@@ -192,7 +198,8 @@ def test_hardware_map_pyocd_board_skips_with_the_maps_backend(pytester: pytest.P
     rack = _hardware_map(pytester, 'backend = "pyocd"\nprobe = "0000"')
     xml = tmp_path / "junit.xml"
     # --qemu too: an emulator backend must neither label nor gate a run on the map's boards.
-    result = _run(pytester, f"--board={MCU_BOARD}", "--qemu", f"--hardware-map={rack}", f"--junitxml={xml}", "-rs")
+    result = _run(pytester, f"--board={MCU_BOARD}", "--qemu", f"--hardware-map={rack}", f"--junitxml={xml}", "-rs",
+                  "--skip-unavailable")
     result.assert_outcomes(skipped=3)
     result.stdout.fnmatch_lines([f"*hil:pyocd cannot run {MCU_BOARD}: {problem}*"])
     result.stdout.no_fnmatch_line("*qemu cannot run*")
