@@ -25,8 +25,6 @@ from pathlib import Path
 
 from harness.formats.reader import LogReader
 
-_EXIT_DRAIN_S = 0.05  # after an exit: bytes the transport still holds
-
 
 @dataclass
 class StreamEnd:
@@ -137,7 +135,7 @@ class DeviceStream:
             if self._stop is not None:
                 reason, code, infra = self._stop
                 if reason == "exit":
-                    self._drain(_EXIT_DRAIN_S)  # producers queue their last bytes before the exit
+                    self._drain(0.0)  # producers queued their last bytes before the exit
                     for poll in pollers:  # what a polled transport still holds (RTT)
                         poll()
                     self._drain(0.0)
