@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""On-target benchmark: instructions per Invoke() of micro_runtime on Cortex-M boards under QEMU.
+
+For each model (hello_world, micro_speech and the four MLPerf Tiny models) and board, builds the model
+runner firmware (micro_runtime/model_runner/model_runner.cc, OPS=model, the board's own build), runs it
+in qemu-system-arm with the project's instruction-counting TCG plugin (benchmarks/insn_counter/) and
+``-icount shift=0`` (virtual time follows the instruction count, so SysTick interrupts, if any, fall at
+the same instructions in every run: the count is deterministic), and
+
+  * counts the guest instructions from model_runner_invoke_begin() to model_runner_invoke_end() around
+    each case's Invoke(), minus the same count for an empty begin/end pair (the markers' own calls);
+  * checks every case's outputs against the reference outputs of its cases file (TFLM's reference
+    interpreter): bit-exact, in the same run;
+  * prints a markdown table with the ratio to TFLM + CMSIS-NN's figures for the same models on the same
+    board (tflite-micro 90b983c, counted the same way; TFLM_CMSIS_NN below).
+
+Usage: python benchmarks/target_bench.py [--board netduinoplus2 ...] [--models a b ...] [--json FILE]
+Needs arm-none-eabi-gcc, qemu-system-arm (7.2, Debian 12's) and a host gcc for the plugin.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from harness.boards import load_board  # noqa: E402
+from harness.run_model import RunModelError, build_runner, elf_sizes, parse_runner_log  # noqa: E402
+from harness.runners.qemu import qemu_command  # noqa: E402
+
+EXAMPLES = REPO / "micro_runtime" / "examples"
+BENCH_MODELS = REPO / "benchmarks" / "models"
+MODELS = {
+    "hello_world_int8": EXAMPLES / "hello_world/models/hello_world_int8.tflite",
+    "micro_speech": EXAMPLES / "micro_speech/models/micro_speech_quantized.tflite",
+    "kws": BENCH_MODELS / "kws_ref_model.tflite",
+    "vww": BENCH_MODELS / "vww_96_int8.tflite",
+    "ic": BENCH_MODELS / "pretrainedResnet_quant.tflite",
+    "ad": BENCH_MODELS / "ad01_int8.tflite",
+}
+# TFLM (tflite-micro 90b983c, core -Os, kernels -O2) on netduinoplus2 under QEMU, instructions per
+# Invoke() counted with a QEMU instruction-counting plugin: (reference kernels, CMSIS-NN kernels).
+# Source: the reference model collection's README (MLPerf Tiny section); figures for the Cortex-M4F.
+TFLM_FIGURES = {
+    "hello_world_int8": (5_451, 3_570),
+    "micro_speech": (9_321_613, 1_502_234),
+    "kws": (43_113_652, 7_663_277),
+    "vww": (100_487_840, 24_079_823),
+    "ic": (107_491_402, 31_203_078),
+    "ad": (1_954_677, 583_143),
+}
+FIGURES_BOARD = "netduinoplus2"
+COUNTER_SRC = REPO / "benchmarks" / "insn_counter"
+COUNTER_SO = REPO / "micro_runtime" / "gen" / "tools" / "insn_counter.so"
+BEGIN, END = "model_runner_invoke_begin", "model_runner_invoke_end"
+
+
+class BenchError(Exception):
+    """The benchmark could not measure a model (build, run or check failed); the message says why."""
+
+
+@dataclass
+class Result:
+    model: str
+    board: str
+    instructions: list[int] = field(default_factory=list)  # per case, markers subtracted
+    marker_overhead: int | None = None
+    bit_exact: bool | None = None
+    mismatches: list[str] = field(default_factory=list)
+    flash: int | None = None
+    ram: int | None = None
+    arena: int | None = None
+    note: str = ""
+
+    @property
+    def first(self) -> int | None:
+        return self.instructions[0] if self.instructions else None
+
+
+def cases_file(model: Path) -> Path:
+    return model.with_name(model.stem + "_cases.json")
+
+
+def build_counter() -> Path:
+    """Builds the QEMU plugin (host gcc) into micro_runtime/gen/tools/ when its sources are newer."""
+    sources = [COUNTER_SRC / "insn_counter.c", COUNTER_SRC / "qemu_plugin_api.h"]
+    if COUNTER_SO.is_file() and all(COUNTER_SO.stat().st_mtime >= s.stat().st_mtime for s in sources):
+        return COUNTER_SO
+    COUNTER_SO.parent.mkdir(parents=True, exist_ok=True)
+    tmp = COUNTER_SO.with_name(f".insn_counter.{os.getpid()}.so")
+    proc = subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-fvisibility=hidden",
+                           "-o", str(tmp), str(sources[0])], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BenchError(f"building the QEMU plugin failed (install gcc):\n{proc.stderr[-2000:]}")
+    tmp.replace(COUNTER_SO)
+    return COUNTER_SO
+
+
+def marker_addresses(elf: Path, board_tool: str) -> tuple[int, int]:
+    proc = subprocess.run([board_tool, str(elf)], capture_output=True, text=True, check=True)
+    found = {}
+    for line in proc.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] in (BEGIN, END):
+            found[parts[2]] = int(parts[0], 16) & ~1  # Thumb: bit 0 marks the instruction set, not the address
+    if len(found) != 2:
+        raise BenchError(f"{elf} has no {BEGIN}/{END} markers; rebuild the model runner")
+    return found[BEGIN], found[END]
+
+
+def _as_array(value: object, dtype: str) -> np.ndarray:
+    return np.asarray(value, dtype=dtype)
+
+
+def check_outputs(parsed: dict, reference: dict) -> list[str]:
+    """Mismatches between the firmware's outputs and the cases file's expected outputs (empty: bit-exact)."""
+    problems = []
+    ref_cases = reference["cases"]
+    if len(parsed["cases"]) != len(ref_cases):
+        return [f"{len(parsed['cases'])} cases ran, the cases file has {len(ref_cases)}"]
+    for index, (got, want) in enumerate(zip(parsed["cases"], ref_cases, strict=True)):
+        expected = want.get("expected_outputs", [want.get("expected")])
+        dtypes = want.get("expected_dtypes", [want.get("expected_dtype")])
+        for o, (exp, dtype) in enumerate(zip(expected, dtypes, strict=True)):
+            if o >= len(got["outputs"]):
+                problems.append(f"case {index}: output {o} missing")
+                continue
+            ours = _as_array(got["outputs"][o]["data"], got["outputs"][o]["dtype"]).ravel()
+            ref = _as_array(exp, dtype).ravel()
+            if ours.shape != ref.shape or not np.array_equal(ours, ref):
+                if ours.shape != ref.shape:
+                    diff = "shape"
+                else:
+                    diff = f"max |diff| {int(np.max(np.abs(ours.astype(np.int64) - ref.astype(np.int64))))}"
+                problems.append(f"case {index} output {o}: differs from the reference ({diff})")
+    return problems
+
+
+def measure(name: str, board_name: str, timeout_s: float = 600) -> Result:
+    model = MODELS[name]
+    cases = cases_file(model)
+    board = load_board(board_name)
+    result = Result(name, board_name)
+    try:
+        elf = build_runner(model, board, cases)
+    except RunModelError as error:
+        raise BenchError(f"{name} on {board_name}: {str(error).splitlines()[0]}") from None
+    result.flash, result.ram = elf_sizes(elf, board)
+    begin, end = marker_addresses(elf, board.tool("nm"))
+    plugin = build_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        counts_file = Path(tmp) / "counts.txt"
+        argv = qemu_command(elf, board, icount=0)
+        argv[1:1] = ["-plugin", f"{plugin},begin=0x{begin:x},end=0x{end:x},out={counts_file}"]
+        try:
+            proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            raise BenchError(f"{name} on {board_name}: QEMU did not finish in {timeout_s:g} s") from None
+        text = proc.stdout.decode("utf-8", errors="replace")
+        try:
+            parsed = parse_runner_log(text)
+        except RunModelError as error:
+            stderr = proc.stderr.decode(errors="replace").strip()
+            raise BenchError(f"{name} on {board_name}: {error}\n{stderr[-1000:]}") from None
+        counts = [int(line) for line in counts_file.read_text().splitlines() if re.fullmatch(r"\d+", line)]
+    if len(counts) != len(parsed["cases"]) + 1:
+        raise BenchError(f"{name} on {board_name}: {len(counts)} marker counts for {len(parsed['cases'])} cases "
+                         "(expected one calibration pair plus one per case)")
+    result.marker_overhead = counts[0]
+    result.instructions = [c - counts[0] for c in counts[1:]]
+    result.arena = parsed["arena_used_bytes"]
+    result.mismatches = check_outputs(parsed, json.loads(cases.read_text()))
+    result.bit_exact = not result.mismatches
+    return result
+
+
+def _fmt(value: int | None) -> str:
+    return "n/a" if value is None else f"{value:,}"
+
+
+def render(results: list[Result]) -> str:
+    lines = [
+        "| model | board | instr/Invoke ours | TFLM + CMSIS-NN | ratio | TFLM reference kernels | ratio | "
+        "outputs | flash | arena |",
+        "|---|---|---:|---:|---:|---:|---:|---|---:|---:|",
+    ]
+    for r in results:
+        ref, cmsis = TFLM_FIGURES.get(r.model, (None, None))
+        if r.board != FIGURES_BOARD:
+            ref = cmsis = None  # TFLM's figures are for the Cortex-M4F board only
+        ours = r.first
+        ratio_cmsis = f"{ours / cmsis:.2f}x" if ours and cmsis else "n/a"
+        ratio_ref = f"{ours / ref:.2f}x" if ours and ref else "n/a"
+        outputs = "n/a" if r.bit_exact is None else ("bit-exact" if r.bit_exact else "**DIFFER**")
+        if r.note:
+            outputs = r.note
+        lines.append(f"| {r.model} | {r.board} | {_fmt(ours)} | {_fmt(cmsis)} | {ratio_cmsis} | {_fmt(ref)} | "
+                     f"{ratio_ref} | {outputs} | {_fmt(r.flash)} | {_fmt(r.arena)} |")
+    spread = [f"{r.model}/{r.board} {min(r.instructions):,}-{max(r.instructions):,}" for r in results
+              if r.instructions and min(r.instructions) != max(r.instructions)]
+    if spread:
+        lines += ["", "Instructions vary with the input (all cases, min-max): " + "; ".join(spread)]
+    for r in results:
+        for problem in r.mismatches:
+            lines.append(f"\n{r.model} on {r.board}: {problem}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--board", action="append", help="board(s) to measure (default: netduinoplus2); repeatable")
+    parser.add_argument("--models", nargs="*", default=list(MODELS), choices=list(MODELS))
+    parser.add_argument("--json", type=Path, help="also write the results as JSON to this file")
+    parser.add_argument("--timeout", type=float, default=600, help="QEMU time limit per model run, seconds")
+    args = parser.parse_args(argv)
+    boards = args.board or [FIGURES_BOARD]
+    results, failed = [], False
+    for board in boards:
+        for name in args.models:
+            try:
+                results.append(measure(name, board, args.timeout))
+            except BenchError as error:
+                message = str(error)
+                fits = "does not fit" in message
+                failed |= not fits
+                results.append(Result(name, board, note="does not fit" if fits else "failed"))
+                print(f"target_bench: {message}", file=sys.stderr)
+    print(render(results))
+    if args.json:
+        args.json.write_text(json.dumps([asdict(r) for r in results], indent=1))
+    return 1 if failed or any(r.bit_exact is False for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
