@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from harness.log_parser import BinaryReport
 
 # --hardware-map: real/emulated boards, leases, infra retry (harness/hil_plugin.py).
-pytest_plugins = ["harness.hil_plugin"]
+pytest_plugins = ["harness.hil_plugin", "harness.farm.plugin"]
 
 BINARY_ITEM = "binary-checks"  # "-" cannot occur in a C++ test name
 DEFAULT_TIMEOUT_S = 120.0
