@@ -226,6 +226,9 @@ def make_parser() -> argparse.ArgumentParser:
     from harness.hardware_map import add_devices_parser  # harness devices scan|list|clear|emulate
 
     add_devices_parser(sub)
+    from harness.farm.cli import add_farm_parser  # harness farm flaky|report|baseline|health|quarantine|junit
+
+    add_farm_parser(sub)
     return parser
 
 
