@@ -147,13 +147,13 @@ def check_outputs(parsed: dict, reference: dict) -> list[str]:
     return problems
 
 
-def measure(name: str, board_name: str, timeout_s: float = 600) -> Result:
+def measure(name: str, board_name: str, timeout_s: float = 600, make_vars: dict[str, str] | None = None) -> Result:
     model = MODELS[name]
     cases = cases_file(model)
     board = load_board(board_name)
     result = Result(name, board_name)
     try:
-        elf = build_runner(model, board, cases)
+        elf = build_runner(model, board, cases, make_vars=make_vars)
     except RunModelError as error:
         raise BenchError(f"{name} on {board_name}: {str(error).splitlines()[0]}") from None
     result.flash, result.ram = elf_sizes(elf, board)
@@ -223,13 +223,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", nargs="*", default=list(MODELS), choices=list(MODELS))
     parser.add_argument("--json", type=Path, help="also write the results as JSON to this file")
     parser.add_argument("--timeout", type=float, default=600, help="QEMU time limit per model run, seconds")
+    parser.add_argument("--make", action="append", default=[], metavar="VAR=VALUE",
+                        help="extra make variable for the firmware build, e.g. KERNEL_OPT=-Os; repeatable")
     args = parser.parse_args(argv)
+    make_vars = dict(item.split("=", 1) for item in args.make)
     boards = args.board or [FIGURES_BOARD]
     results, failed = [], False
     for board in boards:
         for name in args.models:
             try:
-                results.append(measure(name, board, args.timeout))
+                results.append(measure(name, board, args.timeout, make_vars or None))
             except BenchError as error:
                 message = str(error)
                 fits = "does not fit" in message

@@ -93,6 +93,7 @@ def render(board: Board, out_dir: Path | None = None) -> str:
         f"BOARD_SIZE := {board.toolchain_prefix}size",
         f"BOARD_ARCH_FLAGS := {_words(board.arch_flags)}",
         f"BOARD_OPT := {board.opt}",
+        f"BOARD_KERNEL_OPT := {board.kernel_opt or board.opt}",
         f"BOARD_CFLAGS := {_words(board.cflags)}",
         f"BOARD_CXXFLAGS := {_words(board.cxxflags)}",
         f"BOARD_LDFLAGS := {_words(ldflags)}",

@@ -56,6 +56,9 @@ class Board:
     uart_base: int | None = None
     timeout_s: float = 60.0
     lto: bool = False  # [build] lto: link-time optimization by default (make LTO=0/1 overrides)
+    # [build] kernel_opt: optimization of micro_runtime/kernels/ (as TFLM ships: kernels -O2, core -Os);
+    # empty: the same as opt.
+    kernel_opt: str = ""
 
     @property
     def is_host(self) -> bool:
@@ -157,6 +160,7 @@ def load_board(name: str) -> Board:
             uart_base=int(uart_base) if uart_base is not None else None,
             timeout_s=float(run.get("timeout_s", 60.0)),
             lto=bool(build.get("lto", False)),
+            kernel_opt=str(build.get("kernel_opt", "")),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise BoardError(f"{path}: missing or malformed field: {error}") from error
