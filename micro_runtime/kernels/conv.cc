@@ -7,13 +7,11 @@
 // float32, and int8 with per-channel (dimension 0) or per-tensor filter
 // scales, SAME/VALID padding, strides, dilation.
 //
-// Speed: the valid part of each window is computed once per output pixel;
-// with dilation_w == 1 a window row is one contiguous run of FW' * IC values
-// in both the input and the filter, so the work is a few long dot products.
-// int8: sum((in + offset) * f) = sum(in * f) + offset * sum(f); for windows
-// that lie fully inside the input the second term is a per-channel constant
-// folded into the bias in prepare (constant filters only).
+// This file: init, prepare (shared by every int8 eval) and the float eval.
+// The int8 eval is ConvEvalInt8 (conv.h): conv_int8.cc, the portable one, or
+// a tag-specialized replacement such as arm_dsp/conv_int8.cc.
 #include "micro_runtime/builtin_options.h"
+#include "micro_runtime/kernels/conv.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 
@@ -21,10 +19,7 @@ namespace {
 
 constexpr const char* kOp = "CONV_2D";
 
-struct OpData {
-  WindowGeometry g;
-  Int8ChannelQuant q;  // int8 only
-};
+using OpData = ConvOpData;
 
 void* Init(TfLiteContext* context, const char*, size_t) {
   return context->AllocatePersistentBuffer(context, sizeof(OpData));
@@ -75,73 +70,6 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                                  static_cast<int>(g.out_ch), 0, kFoldBias, &data->q);
 }
 
-inline int32_t Dot(const int8_t* a, const int8_t* b, int n) {
-  int32_t sum = 0;
-  for (int i = 0; i < n; ++i) sum += static_cast<int32_t>(a[i]) * b[i];
-  return sum;
-}
-
-// sum(a * b) and sum(b) together, for windows that need the offset term.
-inline int32_t DotWithOffset(const int8_t* a, const int8_t* b, int n, int32_t offset) {
-  int32_t sum = 0;
-  int32_t b_sum = 0;
-  for (int i = 0; i < n; ++i) {
-    sum += static_cast<int32_t>(a[i]) * b[i];
-    b_sum += b[i];
-  }
-  return sum + offset * b_sum;
-}
-
-TfLiteStatus EvalInt8(const OpData* data, const int8_t* input, const int8_t* filter,
-                      const int32_t* bias, int8_t* output) {
-  const WindowGeometry& g = data->g;
-  const Int8ChannelQuant& q = data->q;
-  const int in_ch = g.in_ch;
-  const int in_row_stride = g.in_w * in_ch;
-  const int f_row_stride = g.filter_w * in_ch;
-  const int f_channel_stride = g.filter_h * f_row_stride;
-  const int in_step_y = g.dilation_h * in_row_stride;
-  const int in_step_x = g.dilation_w * in_ch;
-  const int32_t input_offset = q.input_offset;
-  ForEachOutputPixel(g, [&](const WindowPos& p) {
-    const bool full = p.ny == g.filter_h && p.nx == g.filter_w;
-    const bool use_folded = full && q.folded_bias != nullptr;
-    const int8_t* in_win = input + p.in_offset;
-    const int row_len = p.nx * in_ch;  // contiguous run per window row when dilation_w == 1
-    for (int oc = 0; oc < g.out_ch; ++oc) {
-      const int8_t* f_win = filter + oc * f_channel_stride + p.fy0 * f_row_stride + p.fx0 * in_ch;
-      // The (possibly corrupt) model bias is added last with WrappingAdd, so
-      // only the bounded int8 products go through plain int32 sums (fuzzing).
-      int32_t base;
-      if (use_folded) {
-        base = q.folded_bias[oc];
-      } else {
-        base = bias != nullptr ? bias[oc] : 0;
-      }
-      int32_t acc = 0;
-      const int8_t* in_row = in_win;
-      const int8_t* f_row = f_win;
-      for (int y = 0; y < p.ny; ++y) {
-        if (g.dilation_w == 1) {
-          acc += use_folded ? Dot(in_row, f_row, row_len)
-                            : DotWithOffset(in_row, f_row, row_len, input_offset);
-        } else {
-          for (int x = 0; x < p.nx; ++x) {
-            acc += use_folded ? Dot(in_row + x * in_step_x, f_row + x * in_ch, in_ch)
-                              : DotWithOffset(in_row + x * in_step_x, f_row + x * in_ch, in_ch,
-                                              input_offset);
-          }
-        }
-        in_row += in_step_y;
-        f_row += f_row_stride;  // filter rows are dense; dilation only spreads the input
-      }
-      output[oc] = RequantizeToInt8(q, WrappingAdd(acc, base), oc);
-    }
-    output += g.out_ch;
-  });
-  return kTfLiteOk;
-}
-
 TfLiteStatus EvalFloat(const OpData* data, const TfLiteConvParams* params, const float* input,
                        const float* filter, const float* bias, float* output) {
   float act_min = 0.0f;
@@ -189,7 +117,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       return EvalFloat(data, params, input->data.f, filter->data.f,
                        bias != nullptr ? bias->data.f : nullptr, output->data.f);
     case kTfLiteInt8:
-      return EvalInt8(data, input->data.int8, filter->data.int8,
+      return ConvEvalInt8(*data, input->data.int8, filter->data.int8,
                       bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
     default:
       MicroPrintf("%s: input type %s not supported (use float32 or int8)", kOp,
