@@ -29,8 +29,11 @@ inline uint32_t Load4(const int8_t* p) {
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 inline uint32_t Sxtb16(uint32_t x) { return static_cast<uint32_t>(__sxtb16(static_cast<int32_t>(x))); }
 inline uint32_t Sxtb16Ror8(uint32_t x) {
-  // The compiler folds the rotate into SXTB16's ROR #8 operand.
-  return static_cast<uint32_t>(__sxtb16(static_cast<int32_t>((x >> 8) | (x << 24))));
+  // One instruction with SXTB16's rotate operand (GCC 12 does not fold a
+  // separate rotate into it).
+  uint32_t r;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
+  return r;
 }
 inline int32_t Smlad(uint32_t a, uint32_t b, int32_t acc) {
   return __smlad(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
