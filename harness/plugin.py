@@ -231,8 +231,9 @@ class HarnessState:
         except Exception as error:  # a runner bug must not leave later items without a result
             outcome.run = RunResult(outcome.backend, b"", None, False, 0.0, "infra-error",
                                     infra_error=f"the {outcome.backend} runner raised {type(error).__name__}: {error}")
-        cases = scan_cases(source.read_text(errors="replace")) if source.is_file() else None
-        outcome.report = parse_log(outcome.run.log, outcome.run, elf, board, expected=cases)
+        # The source's cases, for the verdict (a source with none of our macros, e.g. gtest-style, gives none).
+        cases = scan_cases(source.read_text(errors="replace")) if source.is_file() else []
+        outcome.report = parse_log(outcome.run.log, outcome.run, elf, board, expected=cases or None)
         log_dir = gen_dir(board) / "logs"
         log_dir.mkdir(parents=True, exist_ok=True)
         outcome.log_path = log_dir / f"{binary}.log"
