@@ -7,12 +7,11 @@
 // float32, and int8 with per-channel (dimension 3) or per-tensor filter
 // scales, SAME/VALID padding, strides, dilation.
 //
-// Speed: for each output pixel the valid filter rows/columns are computed
-// once (no per-tap bounds test), and a block of output channels is
-// accumulated together in registers/stack so the innermost loop is a
-// contiguous multiply-add over channels. With depth_multiplier > 1 one input
-// value feeds a run of M adjacent filter values (micro_speech: 1 x 8).
+// This file: init, prepare and the float eval; the int8 eval's channel-block
+// loop is depthwise_conv.h's, with the accumulators of depthwise_conv_int8.cc
+// (portable) or of a tag-specialized replacement (arm_dsp/).
 #include "micro_runtime/builtin_options.h"
+#include "micro_runtime/kernels/depthwise_conv.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 
@@ -22,11 +21,7 @@ constexpr const char* kOp = "DEPTHWISE_CONV_2D";
 // Output channels accumulated together by the float path (stack: 4 * 32 bytes).
 constexpr int kBlock = 32;
 
-struct OpData {
-  WindowGeometry g;
-  int32_t mult;
-  Int8ChannelQuant q;  // int8 only
-};
+using OpData = DepthwiseOpData;
 
 void* Init(TfLiteContext* context, const char*, size_t) {
   return context->AllocatePersistentBuffer(context, sizeof(OpData));
@@ -78,142 +73,6 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   if (input->type != kTfLiteInt8) return kTfLiteOk;
   return PrepareInt8ChannelQuant(kOp, context, input, filter, bias, output, params->activation,
                                  static_cast<int>(g.out_ch), 3, 0, &data->q);
-}
-
-// Requantizes `n` accumulators of channels [c0, c0 + n) into `out`.
-inline void StoreInt8(const Int8ChannelQuant& q, const int32_t* acc, int c0, int n, int8_t* out) {
-  for (int j = 0; j < n; ++j) out[j] = RequantizeToInt8(q, acc[j], c0 + j);
-}
-
-// The valid taps of one output pixel: `ny` x `nx` taps starting at `in` /
-// `filter`, with the byte steps between taps along y and x.
-struct Window {
-  const int8_t* in;
-  const int8_t* filter;
-  int ny, nx;
-  int in_step_y, in_step_x;
-  int f_step_y, f_step_x;
-};
-
-// N output channels that share one input channel (depth_multiplier > 1):
-// acc[j] += (in + offset) * filter[j]. N is a compile-time constant so the
-// accumulators live in registers across all taps.
-template <int N>
-inline void AccumulateShared(const Window& w, int32_t offset, int32_t* acc) {
-  int32_t a[N];
-  for (int j = 0; j < N; ++j) a[j] = acc[j];
-  const int8_t* in_row = w.in;
-  const int8_t* f_row = w.filter;
-  for (int y = 0; y < w.ny; ++y) {
-    const int8_t* in = in_row;
-    const int8_t* f = f_row;
-    for (int x = 0; x < w.nx; ++x) {
-      const int32_t v = *in + offset;
-#pragma GCC unroll 16
-      for (int j = 0; j < N; ++j) a[j] += v * f[j];
-      in += w.in_step_x;
-      f += w.f_step_x;
-    }
-    in_row += w.in_step_y;
-    f_row += w.f_step_y;
-  }
-  for (int j = 0; j < N; ++j) acc[j] = a[j];
-}
-
-// N output channels, each reading its own input channel (multiplier 1).
-template <int N>
-inline void AccumulateOwn(const Window& w, int32_t offset, int32_t* acc) {
-  int32_t a[N];
-  for (int j = 0; j < N; ++j) a[j] = acc[j];
-  const int8_t* in_row = w.in;
-  const int8_t* f_row = w.filter;
-  for (int y = 0; y < w.ny; ++y) {
-    const int8_t* in = in_row;
-    const int8_t* f = f_row;
-    for (int x = 0; x < w.nx; ++x) {
-#pragma GCC unroll 16
-      for (int j = 0; j < N; ++j) a[j] += (in[j] + offset) * f[j];
-      in += w.in_step_x;
-      f += w.f_step_x;
-    }
-    in_row += w.in_step_y;
-    f_row += w.f_step_y;
-  }
-  for (int j = 0; j < N; ++j) acc[j] = a[j];
-}
-
-// Leftover channels (fewer than a full block), one at a time.
-inline void AccumulateRest(const Window& w, int32_t offset, bool shared, int n, int32_t* acc) {
-  for (int j = 0; j < n; ++j) {
-    int32_t a = acc[j];
-    const int8_t* in_row = w.in + (shared ? 0 : j);
-    const int8_t* f_row = w.filter + j;
-    for (int y = 0; y < w.ny; ++y) {
-      for (int x = 0; x < w.nx; ++x) a += (in_row[x * w.in_step_x] + offset) * f_row[x * w.f_step_x];
-      in_row += w.in_step_y;
-      f_row += w.f_step_y;
-    }
-    acc[j] = a;
-  }
-}
-
-constexpr int kLanes = 8;
-
-TfLiteStatus EvalInt8(const OpData* d, const int8_t* input, const int8_t* filter, const int32_t* bias,
-                      int8_t* output) {
-  const WindowGeometry& g = d->g;
-  const int in_ch = g.in_ch;
-  const int out_ch = g.out_ch;
-  const int mult = d->mult;
-  const int32_t input_offset = d->q.input_offset;
-  const int f_row_stride = g.filter_w * out_ch;
-  Window w;
-  w.in_step_y = g.dilation_h * g.in_w * in_ch;
-  w.in_step_x = g.dilation_w * in_ch;
-  w.f_step_y = f_row_stride;
-  w.f_step_x = out_ch;
-  int32_t acc[kLanes];
-  // Channel blocks: [c0, c0 + n) of the output, all within one input channel
-  // when mult > 1.
-  const int groups = mult == 1 ? 1 : in_ch;
-  const int span = mult == 1 ? out_ch : mult;
-  ForEachOutputPixel(g, [&](const WindowPos& p) {
-    w.ny = p.ny;
-    w.nx = p.nx;
-    const int8_t* in_px = input + p.in_offset;
-    const int8_t* f_px = filter + p.fy0 * f_row_stride + p.fx0 * out_ch;
-    for (int gr = 0; gr < groups; ++gr) {
-      for (int m0 = 0; m0 < span; m0 += kLanes) {
-        const int n = span - m0 < kLanes ? span - m0 : kLanes;
-        const int c0 = gr * mult + m0;
-        // The (possibly corrupt) model bias is added after the bounded int8
-        // products, wrapping: no int32 overflow from model data (fuzzing).
-        for (int j = 0; j < n; ++j) acc[j] = 0;
-        w.filter = f_px + c0;
-        if (mult == 1) {
-          w.in = in_px + c0;
-          if (n == kLanes) {
-            AccumulateOwn<kLanes>(w, input_offset, acc);
-          } else {
-            AccumulateRest(w, input_offset, false, n, acc);
-          }
-        } else {
-          w.in = in_px + gr;
-          if (n == kLanes) {
-            AccumulateShared<kLanes>(w, input_offset, acc);
-          } else {
-            AccumulateRest(w, input_offset, true, n, acc);
-          }
-        }
-        if (bias != nullptr) {
-          for (int j = 0; j < n; ++j) acc[j] = WrappingAdd(acc[j], bias[c0 + j]);
-        }
-        StoreInt8(d->q, acc, c0, n, output + c0);
-      }
-    }
-    output += out_ch;
-  });
-  return kTfLiteOk;
 }
 
 TfLiteStatus EvalFloat(const OpData* d, const TfLiteDepthwiseConvParams* params, const float* input,
@@ -279,7 +138,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       return EvalFloat(data, params, input->data.f, filter->data.f,
                        bias != nullptr ? bias->data.f : nullptr, output->data.f);
     case kTfLiteInt8:
-      return EvalInt8(data, input->data.int8, filter->data.int8,
+      return DepthwiseEvalInt8(*data, input->data.int8, filter->data.int8,
                       bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
     default:
       MicroPrintf("%s: input type %s not supported (use float32 or int8)", kOp,

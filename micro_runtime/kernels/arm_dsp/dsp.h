@@ -7,6 +7,8 @@
 //   SXTB16 x, ROR #8: halfwords (sign-extended bytes 1 and 3 of x)
 //   SMLAD a, b, acc : acc + a.lo * b.lo + a.hi * b.hi (16 x 16 products, the
 //                     sum wraps modulo 2^32; only the Q flag notes overflow)
+//   SMLABB/SMLATB/SMLATT a, b, acc: acc + a.{lo,hi,hi} * b.{lo,lo,hi}
+//   SADD16 a, b     : halfword-wise a + b (wrapping)
 #ifndef MICRO_RUNTIME_KERNELS_ARM_DSP_DSP_H_
 #define MICRO_RUNTIME_KERNELS_ARM_DSP_DSP_H_
 
@@ -38,7 +40,30 @@ inline uint32_t Sxtb16Ror8(uint32_t x) {
 inline int32_t Smlad(uint32_t a, uint32_t b, int32_t acc) {
   return __smlad(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
 }
+inline int32_t Smlabb(uint32_t a, uint32_t b, int32_t acc) {
+  return __smlabb(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
+}
+inline int32_t Smlatb(uint32_t a, uint32_t b, int32_t acc) {
+  return __smlatb(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
+}
+inline int32_t Smlatt(uint32_t a, uint32_t b, int32_t acc) {
+  return __smlatt(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
+}
+inline uint32_t Sadd16(uint32_t a, uint32_t b) {
+  return static_cast<uint32_t>(__sadd16(static_cast<int32_t>(a), static_cast<int32_t>(b)));
+}
 #else
+inline int32_t Lo16(uint32_t a) { return static_cast<int16_t>(a & 0xFFFF); }
+inline int32_t Hi16(uint32_t a) { return static_cast<int16_t>(a >> 16); }
+inline int32_t WrapAdd(int32_t acc, int32_t p) {
+  return static_cast<int32_t>(static_cast<uint32_t>(acc) + static_cast<uint32_t>(p));
+}
+inline int32_t Smlabb(uint32_t a, uint32_t b, int32_t acc) { return WrapAdd(acc, Lo16(a) * Lo16(b)); }
+inline int32_t Smlatb(uint32_t a, uint32_t b, int32_t acc) { return WrapAdd(acc, Hi16(a) * Lo16(b)); }
+inline int32_t Smlatt(uint32_t a, uint32_t b, int32_t acc) { return WrapAdd(acc, Hi16(a) * Hi16(b)); }
+inline uint32_t Sadd16(uint32_t a, uint32_t b) {
+  return ((a + b) & 0xFFFFu) | (((a >> 16) + (b >> 16)) << 16);
+}
 inline uint32_t Sxtb16(uint32_t x) {
   const uint32_t lo = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(x & 0xFF))) & 0xFFFFu;
   const uint32_t hi = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>((x >> 16) & 0xFF)));

@@ -1,0 +1,63 @@
+// DEPTHWISE_CONV_2D int8 accumulators, portable C++ (any core); the loop is
+// depthwise_conv.h's. Cores with the DSP extension use
+// arm_dsp/depthwise_conv_int8.cc instead (board tag arm_dsp).
+#include "micro_runtime/kernels/depthwise_conv.h"
+
+namespace {
+
+using depthwise::Window;
+
+// N output channels that share one input channel (depth_multiplier > 1):
+// acc[j] += (in + offset) * filter[j]. N is a compile-time constant so the
+// accumulators live in registers across all taps.
+template <int N>
+inline void AccumulateShared(const Window& w, int32_t offset, int32_t* acc) {
+  int32_t a[N];
+  for (int j = 0; j < N; ++j) a[j] = acc[j];
+  const int8_t* in_row = w.in;
+  const int8_t* f_row = w.filter;
+  for (int y = 0; y < w.ny; ++y) {
+    const int8_t* in = in_row;
+    const int8_t* f = f_row;
+    for (int x = 0; x < w.nx; ++x) {
+      const int32_t v = *in + offset;
+#pragma GCC unroll 16
+      for (int j = 0; j < N; ++j) a[j] += v * f[j];
+      in += w.in_step_x;
+      f += w.f_step_x;
+    }
+    in_row += w.in_step_y;
+    f_row += w.f_step_y;
+  }
+  for (int j = 0; j < N; ++j) acc[j] = a[j];
+}
+
+// N output channels, each reading its own input channel (multiplier 1).
+template <int N>
+inline void AccumulateOwn(const Window& w, int32_t offset, int32_t* acc) {
+  int32_t a[N];
+  for (int j = 0; j < N; ++j) a[j] = acc[j];
+  const int8_t* in_row = w.in;
+  const int8_t* f_row = w.filter;
+  for (int y = 0; y < w.ny; ++y) {
+    const int8_t* in = in_row;
+    const int8_t* f = f_row;
+    for (int x = 0; x < w.nx; ++x) {
+#pragma GCC unroll 16
+      for (int j = 0; j < N; ++j) a[j] += (in[j] + offset) * f[j];
+      in += w.in_step_x;
+      f += w.f_step_x;
+    }
+    in_row += w.in_step_y;
+    f_row += w.f_step_y;
+  }
+  for (int j = 0; j < N; ++j) acc[j] = a[j];
+}
+
+}  // namespace
+
+TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter,
+                               const int32_t* bias, int8_t* output) {
+  return depthwise::EvalInt8Blocks(d, input, filter, bias, output, AccumulateOwn<depthwise::kLanes>,
+                                   AccumulateShared<depthwise::kLanes>);
+}
