@@ -380,6 +380,9 @@ class _MicroItem(pytest.Item):
         self.binary = binary
         self.source_cases = source_cases
         self.outcome: BinaryOutcome | None = None
+        # Micro items use no fixtures; plugins that look at every item's fixtures (labgrid's own
+        # pytest plugin, which loads whenever labgrid is installed) must find an empty list.
+        self.fixturenames: list[str] = []
         self.add_marker(pytest.mark.micro)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
