@@ -108,7 +108,7 @@ header .sub { color: #d1d9e0; font-size: 13px; }
 .pill { font-weight: 700; padding: 4px 12px; border-radius: 999px; font-size: 14px; letter-spacing: .04em; }
 .pill.green { background: var(--pass); } .pill.red { background: var(--fail); }
 main { padding: 18px 28px 40px; max-width: 1400px; }
-.tiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 12px; margin-bottom: 18px; }
+.tiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(130px, 1fr)); gap: 12px; margin-bottom: 18px; }
 .tile { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
 .tile .n { font-size: 28px; font-weight: 650; line-height: 1.1; }
 .tile .l { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .05em; }
@@ -125,7 +125,8 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 code, .case { font: 12.5px ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace; }
 .msg { color: var(--muted); font-size: 12px; max-width: 560px; overflow: hidden; text-overflow: ellipsis;
   white-space: nowrap; }
-.cell { display: inline-block; min-width: 64px; text-align: center; border-radius: 4px; color: #fff; font-size: 12px;
+.cell { display: inline-block; min-width: 64px; white-space: nowrap; text-align: center; border-radius: 4px;
+  color: #fff; font-size: 12px;
   font-weight: 600; padding: 1px 6px; }
 .passed { background: var(--pass); } .failed { background: var(--fail); } .error { background: var(--err); }
 .skipped { background: var(--skip); } .quarantined { background: var(--quar); } .none { background: #eaeef2;
@@ -207,7 +208,8 @@ def render(history: History, night: str | None = None, *, quarantine: object | N
                      "good" if tonight_rate == 1.0 else ("bad" if tonight_rate is not None else ""), delta))
     out.append(_tile(str(total), "case × board results", "",
                      f"{data.counts.get('passed', 0)} passed · {data.counts.get('failed', 0)} failed · "
-                     f"{data.counts.get('error', 0)} errors · {data.counts.get('skipped', 0)} skipped"))
+                     f"{data.counts.get('error', 0)} errors · {data.counts.get('skipped', 0)} skipped · "
+                     f"{data.counts.get('quarantined', 0)} quarantined"))
     out.append(_tile(str(len(new_failures)), "new failures", "bad" if new_failures else "good"))
     out.append(_tile(str(len(new_passes)), "new passes", "good" if new_passes else ""))
     out.append(_tile(str(len(flaky)), "flaky cases", "warn" if flaky else "good"))

@@ -20,7 +20,7 @@ def line_chart(labels: Sequence[str], series: dict[str, Sequence[float | None]],
                height: int = 200, y_format: Callable[[float], str] = lambda v: f"{v:,.0f}",
                y_range: tuple[float, float] | None = None, title: str = "") -> str:
     """One line per series over the x labels (nights); None leaves a gap. Points carry tooltips."""
-    left, right, top, bottom = 64, 12, 10, 24
+    left, right, top, bottom = 64, 24, 10, 24
     plot_w, plot_h = width - left - right, height - top - bottom
     values = [v for points in series.values() for v in points if v is not None]
     if not values or not labels:

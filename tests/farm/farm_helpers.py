@@ -30,7 +30,9 @@ def run_pytest(cwd: Path, *args: str, env: dict[str, str] | None = None, timeout
     full_env = subprocess_env()
     full_env.pop("FARM_COIN", None)
     full_env.update(env or {})
+    # labgrid's pytest plugin (installed for part 1 of the farm work) is not what these tests are about.
     cmd = [sys.executable, "-m", "pytest", *plugin_args(), "-p", "no:randomly", "-p", "no:cacheprovider",
+           "-p", "no:labgrid",
            f"--rootdir={cwd}", *args]
     if not wait:
         return subprocess.Popen(cmd, cwd=cwd, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -9,6 +9,7 @@ their own runs. The report is rendered in headless Chromium and checked on scree
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sqlite3
@@ -22,6 +23,8 @@ from harness_helpers import MCU_BOARD, junit_cases, mcu_unavailable
 from harness.farm.history import SCHEMA_VERSION, History
 
 pytestmark = pytest.mark.slow
+# Under -n the tests reading the shared farm history run on one worker, so it is made once.
+shared_farm = pytest.mark.xdist_group("farm_nights")
 
 QUARANTINE = """
 [[quarantine]]
@@ -70,6 +73,7 @@ def nights(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 
 
 # ------------------------------------------------------------------ history --
+@shared_farm
 def test_every_case_of_every_run_is_recorded_with_its_figures(nights: dict) -> None:
     out = nights["out"]
     assert out["2026-03-01"].returncode == 0, out["2026-03-01"].stdout
@@ -142,6 +146,7 @@ def test_an_old_history_file_is_migrated_and_keeps_its_records(tmp_path: Path) -
 
 
 # -------------------------------------------------------------------- flaky --
+@shared_farm
 def test_the_seeded_flaky_case_is_listed_with_its_flip_rate(nights: dict) -> None:
     out = _ok(run_harness("farm", "flaky", "--history", str(nights["db"])))
     lines = [line for line in out.splitlines() if "::" in line]
@@ -150,6 +155,7 @@ def test_the_seeded_flaky_case_is_listed_with_its_flip_rate(nights: dict) -> Non
 
 
 # --------------------------------------------------------------- quarantine --
+@shared_farm
 def test_a_quarantined_case_runs_is_reported_and_does_not_fail_the_run(nights: dict) -> None:
     result = nights["out"]["2026-03-04"]
     out = result.stdout
@@ -263,7 +269,9 @@ def test_an_unhealthy_device_is_taken_out_and_reported(tmp_path: Path) -> None:
     out = second.stdout
     assert re.search(r"health: dead-1: taken out: dead-1 \(bluepill\): 1 of 1 binary runs failed for infrastructure "
                      r"reasons \(100%\)", out), out
-    assert "quarantined" in (tmp_path / "rack.state.toml").read_text()
+    state = (tmp_path / "rack.state.toml").read_text()
+    assert "[quarantine.dead-1]" in state and "farm health: dead-1" in state  # the map's own quarantine
+    assert "is quarantined" in out  # so this run could not use it, and said so
     listing = _ok(run_harness("farm", "health", "--history", str(db), "--min-runs", "1"))
     assert listing.startswith("UNHEALTHY dead-1 (bluepill)"), listing
 
@@ -273,10 +281,14 @@ def _chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+@shared_farm
 def test_the_report_renders_in_a_real_browser(nights: dict, tmp_path: Path) -> None:
     browser = _chromium()
     if browser is None:
-        pytest.skip("chromium not found; install: apt-get install chromium (.ci/install-deps does)")
+        message = "chromium not found; install: apt-get install chromium (.ci/install-deps does)"
+        if os.environ.get("CI"):
+            pytest.fail(message)  # CI must run the browser test, never skip it
+        pytest.skip(message)
     junit = tmp_path / "merged.xml"
     xmls = sorted(str(p) for p in Path(nights["dir"]).glob("2026-*.xml"))
     merged = _ok(run_harness("farm", "junit", "-o", str(junit), *xmls))
