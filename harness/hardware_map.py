@@ -91,6 +91,7 @@ class HardwareMap:
     devices: list[Device]
     path: Path | None = None
     warnings: list[str] = field(default_factory=list)  # written as comments (harness devices scan)
+    farm: dict[str, Any] | None = None  # [farm]: boards are a labgrid coordinator's places (harness.farm)
 
     def for_board(self, board: str) -> list[Device]:
         return [d for d in self.devices if d.board == board]
@@ -249,7 +250,15 @@ def load_hardware_map(path: Path | str) -> HardwareMap:
         if device.backend == "serial" and not (device.serial or device.serial_number):
             raise HardwareMapError(f'{where}: backend serial needs serial = "/dev/ttyUSB0" (or a URL) or serial_number')
         devices.append(device)
-    return HardwareMap(devices, path)
+    farm = data.get("farm")
+    if farm is not None:
+        if not isinstance(farm, dict) or not farm.get("coordinator"):
+            raise HardwareMapError(f'{path}: [farm] needs coordinator = "HOST:PORT" (the labgrid coordinator)')
+        unknown = set(farm) - {"coordinator", "acquire_timeout_s"}
+        if unknown:
+            raise HardwareMapError(f"{path}: [farm]: unknown key(s) {', '.join(sorted(unknown))}; "
+                                   "known: acquire_timeout_s, coordinator")
+    return HardwareMap(devices, path, farm=farm)
 
 
 def dump_hardware_map(hardware_map: HardwareMap) -> str:
@@ -690,6 +699,10 @@ def select_runner_for(board: Board, hardware_map: HardwareMap | Path | str) -> H
     """The runner the pytest plugin uses for ``board`` when ``--hardware-map`` is given."""
     if not isinstance(hardware_map, HardwareMap):
         hardware_map = load_hardware_map(hardware_map)
+    if hardware_map.farm is not None:
+        from harness.farm.farm_runner import FarmRunner
+
+        return FarmRunner(hardware_map)  # type: ignore[return-value]
     return HilRunner(hardware_map)
 
 

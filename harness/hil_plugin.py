@@ -66,11 +66,18 @@ def runner_override(config: pytest.Config, board: Board) -> Any | None:
     from harness.hardware_map import MAX_RETRIES, HilRunner
 
     retries = config.getoption("hil_retries", None)
-    return HilRunner(hardware_map, max_retries=MAX_RETRIES if retries is None else max(0, retries))
+    retries = MAX_RETRIES if retries is None else max(0, retries)
+    if hardware_map.farm is not None:  # boards are a labgrid farm's places
+        from harness.farm.farm_runner import FarmRunner
+
+        return FarmRunner(hardware_map, max_retries=retries)
+    return HilRunner(hardware_map, max_retries=retries)
 
 
 def map_backend_label(hardware_map: Any, board_name: str) -> str:
     """How the map reaches a board's devices, for reports: ``hil:pyocd``, ``hil:pyocd+serial``, ..."""
+    if getattr(hardware_map, "farm", None) is not None:
+        return "hil:farm"
     backends = sorted({device.backend for device in hardware_map.for_board(board_name)})
     return "hil:" + "+".join(backends) if backends else "hil"
 

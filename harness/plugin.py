@@ -532,6 +532,9 @@ def pytest_sessionfinish(session: pytest.Session) -> Any:
     renode = sys.modules.get("harness.runners.renode")  # not imported: no Renode to quit
     if renode is not None:
         renode.close_session()
+    farm = sys.modules.get("harness.farm.farm_runner")  # labgrid places this worker still holds
+    if farm is not None:
+        farm.close_sessions()
     result = yield
     found = session.config.stash.get(_SESSION, None)
     if found is not None:

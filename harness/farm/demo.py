@@ -1,0 +1,150 @@
+"""A labgrid farm on one machine: a coordinator and N exporter "hosts" on 127.0.0.1, each
+exporting emulated boards (QEMU behind a loopback GDB stub and a raw TCP UART).
+
+    harness farm demo --board bluepill --hosts 2 --boards-per-host 1 -o farm.toml
+
+starts it and writes a hardware map whose ``[farm]`` table names the coordinator; then
+``pytest --board=bluepill --hardware-map farm.toml -n 2`` runs the micro tests across the
+hosts. Every process is started through ``harness.procs`` (own process group, dies with the
+harness) and stopped on Ctrl-C/SIGTERM or when ``FarmDemo`` closes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness import procs
+from harness.boards import Board
+from harness.farm.places import Farm, FarmError
+
+LOOPBACK = "127.0.0.1"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((LOOPBACK, 0))
+        return int(sock.getsockname()[1])
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name) or str(Path(sys.executable).with_name(name))
+    if not Path(found).exists():
+        raise FarmError(f"{name} not found; install labgrid: pip install labgrid")
+    return found
+
+
+def _wait_port(port: int, proc: subprocess.Popen[bytes], what: str, timeout_s: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise FarmError(f"{what} exited with status {proc.returncode} before it listened on {port}")
+        with contextlib.suppress(OSError), socket.create_connection((LOOPBACK, port), timeout=0.2):
+            return
+        time.sleep(0.05)
+    raise FarmError(f"{what} did not listen on {LOOPBACK}:{port} within {timeout_s:.0f} s")
+
+
+@dataclass
+class FarmDemo:
+    board: Board
+    hosts: int = 2
+    boards_per_host: int = 1
+    workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="harness-farm-")))
+    coordinator: str = ""
+    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    boards: dict[str, Any] = field(default_factory=dict)  # place name -> QemuBoard
+    exporters: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)  # host name -> process
+
+    def start(self) -> FarmDemo:
+        from harness.gdbremote.qemu_board import start_qemu_board
+
+        port = _free_port()
+        self.coordinator = f"{LOOPBACK}:{port}"
+        log = (self.workdir / "coordinator.log").open("wb")
+        coordinator = procs.spawn([_tool("labgrid-coordinator"), "--listen", self.coordinator], cwd=self.workdir,
+                                  stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+        self.processes.append(coordinator)
+        _wait_port(port, coordinator, "labgrid-coordinator")
+        qemu = self.board.section("qemu")
+        for host_index in range(1, self.hosts + 1):
+            host = f"farmhost{host_index}"
+            lines = []
+            for board_index in range(1, self.boards_per_host + 1):
+                name = f"{host}-{self.board.name}-{board_index}"
+                emulated = start_qemu_board(str(qemu["machine"]), int(qemu.get("serial", 0)),
+                                            log_dir=self.workdir / "qemu")
+                self.boards[name] = emulated
+                lines += [f"{name}:", "  NetworkSerialPort:", f"    host: {LOOPBACK}",
+                          f"    port: {emulated.serial_port}", "    protocol: raw",
+                          "  GDBServer:", f"    host: {LOOPBACK}", f"    port: {emulated.gdb_port}"]
+            config = self.workdir / f"{host}.yaml"
+            config.write_text("\n".join(lines) + "\n")
+            out = (self.workdir / f"{host}.log").open("wb")
+            exporter = procs.spawn([_tool("labgrid-exporter"), "-c", self.coordinator, "-n", host,
+                                    "--hostname", LOOPBACK, str(config)], cwd=self.workdir,
+                                   stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+            self.processes.append(exporter)
+            self.exporters[host] = exporter
+        self._create_places()
+        return self
+
+    def _create_places(self) -> None:
+        farm = Farm(self.coordinator, owner=f"{procs_owner()}-setup")
+        try:
+            deadline = time.monotonic() + 30
+            wanted = set(self.boards)
+            while time.monotonic() < deadline:  # the exporters register their resources
+                farm.sync()
+                groups = {group for exporter in farm._session.resources.values() for group in exporter}
+                if wanted <= groups:
+                    break
+                time.sleep(0.1)
+            else:
+                raise FarmError(f"the exporters did not register {sorted(wanted)}; see {self.workdir}/*.log")
+            pb2 = farm._pb2
+            stub = farm._session.stub
+            for name in sorted(self.boards):
+                host = name.split("-", 1)[0]
+                farm._run(stub.AddPlace(pb2.AddPlaceRequest(name=name)))
+                farm._run(stub.AddPlaceMatch(pb2.AddPlaceMatchRequest(placename=name, pattern=f"{host}/{name}/*")))
+                tags = {"board": self.board.name, "emulated": "1", "host": host}
+                farm._run(stub.SetPlaceTags(pb2.SetPlaceTagsRequest(placename=name, tags=tags)))
+            farm.sync()
+        finally:
+            farm.close()
+
+    def write_map(self, path: Path) -> Path:
+        path.write_text(
+            "# A labgrid device farm: boards are the coordinator's places tagged board=<name>\n"
+            f'[farm]\ncoordinator = "{self.coordinator}"\n'
+        )
+        return path
+
+    def stop(self) -> None:
+        for emulated in self.boards.values():
+            with contextlib.suppress(Exception):
+                emulated.stop()
+        for proc in reversed(self.processes):
+            procs.reap(proc, term_first=True)
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def __enter__(self) -> FarmDemo:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def procs_owner() -> str:
+    import os
+
+    return f"demo-{os.getpid()}"
