@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Where a model's instructions go on the target: executed instructions per function under QEMU.
+
+Builds the model runner like benchmarks/target_bench.py, runs it with the per-address counting plugin
+(benchmarks/insn_counter/insn_profile.c) and maps the addresses to the ELF's functions. Kernels are
+inlined into their op's Eval, so the table reads per op. The whole run is counted (setup and every case);
+the "per Invoke" column divides by the number of cases.
+
+Usage: python benchmarks/profile_target.py MODEL [--board netduinoplus2] [--top 25] [--make VAR=VALUE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from benchmarks.target_bench import MODELS, cases_file  # noqa: E402
+from harness.boards import load_board  # noqa: E402
+from harness.run_model import build_runner, parse_runner_log  # noqa: E402
+from harness.runners.qemu import qemu_command  # noqa: E402
+
+PROFILE_SRC = REPO / "benchmarks" / "insn_counter" / "insn_profile.c"
+PROFILE_SO = REPO / "micro_runtime" / "gen" / "tools" / "insn_profile.so"
+
+
+def build_plugin() -> Path:
+    if PROFILE_SO.is_file() and PROFILE_SO.stat().st_mtime >= PROFILE_SRC.stat().st_mtime:
+        return PROFILE_SO
+    PROFILE_SO.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-fvisibility=hidden",
+                    "-o", str(PROFILE_SO), str(PROFILE_SRC)], check=True)
+    return PROFILE_SO
+
+
+def functions(elf: Path, nm: str) -> tuple[list[int], list[str]]:
+    out = subprocess.run([nm, "-C", "--defined-only", "-n", str(elf)], capture_output=True, text=True,
+                         check=True).stdout
+    starts, names = [], []
+    for line in out.splitlines():
+        parts = line.split(maxsplit=2)
+        if len(parts) == 3 and parts[1] in "tTwW":
+            starts.append(int(parts[0], 16) & ~1)
+            names.append(parts[2])
+    return starts, names
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("model", choices=list(MODELS))
+    parser.add_argument("--board", default="netduinoplus2")
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--make", action="append", default=[], metavar="VAR=VALUE")
+    args = parser.parse_args(argv)
+    board = load_board(args.board)
+    model = MODELS[args.model]
+    elf = build_runner(model, board, cases_file(model), make_vars=dict(m.split("=", 1) for m in args.make) or None)
+    plugin = build_plugin()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "profile.txt"
+        argv_q = qemu_command(elf, board, icount=0)
+        argv_q[1:1] = ["-plugin", f"{plugin},out={out}"]
+        proc = subprocess.run(argv_q, stdin=subprocess.DEVNULL, capture_output=True, timeout=1200)
+        cases = len(parse_runner_log(proc.stdout.decode("utf-8", errors="replace"))["cases"])
+        counts = [(int(a, 16), int(c)) for a, c in (line.split() for line in out.read_text().splitlines())]
+    starts, names = functions(elf, board.tool("nm"))
+    per_fn: Counter[str] = Counter()
+    for addr, count in counts:
+        i = bisect.bisect_right(starts, addr) - 1
+        per_fn[names[i] if i >= 0 else f"0x{addr:x}"] += count
+    total = sum(per_fn.values())
+    print(f"{args.model} on {args.board}: {total:,} instructions in the run, {cases} cases")
+    print(f"{'per Invoke':>12} {'share':>6}  function")
+    for name, count in per_fn.most_common(args.top):
+        print(f"{count // max(cases, 1):>12,} {100 * count / total:5.1f}%  {name[:110]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
