@@ -8,20 +8,19 @@
 //   acc = bias[u] + input_offset * sum_i filter[u, i] + sum_i input[b, i] * filter[u, i]
 // and the first two terms are folded into one per-unit constant in prepare
 // when the filter (and bias) are constant, leaving a plain int8 dot product.
+//
+// This file: init, prepare and the float eval; the int8 eval is
+// fully_connected_int8.cc (portable) or a tag-specialized replacement
+// (arm_dsp/fully_connected_int8.cc), like CONV_2D's.
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/kernel_util.h"
+#include "micro_runtime/kernels/fully_connected.h"
 #include "micro_runtime/kernels/micro_ops.h"
 
 namespace {
 
 constexpr const char* kOp = "FULLY_CONNECTED";
 
-struct OpData {
-  int32_t batches;
-  int32_t input_size;
-  int32_t units;
-  Int8ChannelQuant q;  // int8 only; one channel per unit
-};
+using OpData = FullyConnectedOpData;
 
 void* Init(TfLiteContext* context, const char*, size_t) {
   return context->AllocatePersistentBuffer(context, sizeof(OpData));
@@ -125,64 +124,6 @@ TfLiteStatus EvalFloat(const OpData* data, const TfLiteFullyConnectedParams* par
   return kTfLiteOk;
 }
 
-TfLiteStatus EvalInt8(const OpData* data, const TfLiteTensor* input, const TfLiteTensor* filter,
-                      const TfLiteTensor* bias, TfLiteTensor* output) {
-  const int32_t n = data->input_size;
-  const int32_t units = data->units;
-  const int8_t* in = input->data.int8;
-  int8_t* out = output->data.int8;
-  const int32_t* b = bias != nullptr ? bias->data.i32 : nullptr;
-  const Int8ChannelQuant& q = data->q;
-  const int32_t* folded = q.folded_bias;
-  for (int32_t batch = 0; batch < data->batches; ++batch) {
-    const int8_t* w = filter->data.int8;
-    int32_t u = 0;
-    if (folded != nullptr) {
-      // Four rows at a time: each input byte is loaded once for four dot products.
-      for (; u + 4 <= units; u += 4) {
-        const int8_t* w0 = w;
-        const int8_t* w1 = w0 + n;
-        const int8_t* w2 = w1 + n;
-        const int8_t* w3 = w2 + n;
-        int32_t d0 = 0, d1 = 0, d2 = 0, d3 = 0;
-        for (int32_t i = 0; i < n; ++i) {
-          const int32_t x = in[i];
-          d0 += x * w0[i];
-          d1 += x * w1[i];
-          d2 += x * w2[i];
-          d3 += x * w3[i];
-        }
-        out[u] = RequantizeToInt8(q, WrappingAdd(folded[u], d0), u);
-        out[u + 1] = RequantizeToInt8(q, WrappingAdd(folded[u + 1], d1), u + 1);
-        out[u + 2] = RequantizeToInt8(q, WrappingAdd(folded[u + 2], d2), u + 2);
-        out[u + 3] = RequantizeToInt8(q, WrappingAdd(folded[u + 3], d3), u + 3);
-        w += 4 * n;
-      }
-    }
-    for (; u < units; ++u) {
-      int32_t dot = 0;
-      int32_t acc;
-      if (folded != nullptr) {
-        for (int32_t i = 0; i < n; ++i) dot += static_cast<int32_t>(in[i]) * w[i];
-        acc = WrappingAdd(folded[u], dot);
-      } else {
-        // Non-constant weights: the input-offset term is computed per row here.
-        int32_t row_sum = 0;
-        for (int32_t i = 0; i < n; ++i) {
-          dot += static_cast<int32_t>(in[i]) * w[i];
-          row_sum += w[i];
-        }
-        acc = WrappingAdd(dot + q.input_offset * row_sum, b != nullptr ? b[u] : 0);
-      }
-      w += n;
-      out[u] = RequantizeToInt8(q, acc, u);
-    }
-    in += n;
-    out += units;
-  }
-  return kTfLiteOk;
-}
-
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const OpData* data = static_cast<const OpData*>(node->user_data);
   const TfLiteFullyConnectedParams* params =
@@ -195,7 +136,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     case kTfLiteFloat32:
       return EvalFloat(data, params, input, filter, bias, output);
     case kTfLiteInt8:
-      return EvalInt8(data, input, filter, bias, output);
+      return FullyConnectedEvalInt8(*data, input->data.int8, filter->data.int8,
+                                    bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
     default:
       MicroPrintf("%s: input type %s not supported (use float32 or int8)", kOp,
                   TfLiteTypeName(input->type));

@@ -19,13 +19,6 @@ namespace {
 
 constexpr int kChannels = 4;
 
-// One filter word's four MACs against the unpacked input pair (x02, x13).
-#define DSP_MAC4(acc, w, x02, x13)                            \
-  do {                                                        \
-    (acc) = dsp::Smlad(dsp::Sxtb16(w), (x02), (acc));         \
-    (acc) = dsp::Smlad(dsp::Sxtb16Ror8(w), (x13), (acc));     \
-  } while (0)
-
 // acc[k] += sum(in[i] * f_k[i]) for i < n, f_k = f + k * f_stride; with
 // kSum also sums[k] += sum(f_k[i]). The general form (any K, filter sums).
 template <int K, bool kSum>
@@ -44,8 +37,8 @@ inline void DotRows(const int8_t* in, const int8_t* f, int f_stride, int n, int3
 #pragma GCC unroll 4
     for (int k = 0; k < K; ++k) {
       const uint32_t w = dsp::Load4(f + k * f_stride + i);
-      DSP_MAC4(a[k], w, x02, x13);
-      if (kSum) DSP_MAC4(s[k], w, dsp::kOnes16, dsp::kOnes16);
+      a[k] = dsp::Mac4(a[k], w, x02, x13);
+      if (kSum) s[k] = dsp::Mac4(s[k], w, dsp::kOnes16, dsp::kOnes16);
     }
   }
   for (; i < n; ++i) {
@@ -62,87 +55,11 @@ inline void DotRows(const int8_t* in, const int8_t* f, int f_stride, int n, int3
   }
 }
 
-// The hot case (4 channels, no filter sums) with the four accumulators and
-// filter pointers in named locals, so they all stay in registers.
+// The hot case (4 channels, no filter sums): dsp.h's four-row dot product.
 template <>
 inline void DotRows<4, false>(const int8_t* in, const int8_t* f, int f_stride, int n, int32_t* acc,
                               int32_t*) {
-  int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-  const int8_t* f0 = f;
-  const int8_t* f1 = f0 + f_stride;
-  const int8_t* f2 = f1 + f_stride;
-  const int8_t* f3 = f2 + f_stride;
-  int blocks = n >> 2;
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-  if (blocks > 0) {
-    // Per 4 input bytes: 1 load + 2 unpacks of the input, then per channel
-    // 1 load + 2 unpacks + 2 SMLAD; 25 instructions for 16 MACs. Written out
-    // so that all 14 values stay in registers (GCC 12 spills some of them).
-    uint32_t x, x13, w, t;
-    __asm__ volatile(
-        "1:\n"
-        "ldr %[x], [%[in]], #4\n"
-        "sxtb16 %[x13], %[x], ror #8\n"
-        "sxtb16 %[x], %[x]\n"
-        "ldr %[w], [%[f0]], #4\n"
-        "sxtb16 %[t], %[w]\n"
-        "sxtb16 %[w], %[w], ror #8\n"
-        "smlad %[a0], %[t], %[x], %[a0]\n"
-        "smlad %[a0], %[w], %[x13], %[a0]\n"
-        "ldr %[w], [%[f1]], #4\n"
-        "sxtb16 %[t], %[w]\n"
-        "sxtb16 %[w], %[w], ror #8\n"
-        "smlad %[a1], %[t], %[x], %[a1]\n"
-        "smlad %[a1], %[w], %[x13], %[a1]\n"
-        "ldr %[w], [%[f2]], #4\n"
-        "sxtb16 %[t], %[w]\n"
-        "sxtb16 %[w], %[w], ror #8\n"
-        "smlad %[a2], %[t], %[x], %[a2]\n"
-        "smlad %[a2], %[w], %[x13], %[a2]\n"
-        "ldr %[w], [%[f3]], #4\n"
-        "sxtb16 %[t], %[w]\n"
-        "sxtb16 %[w], %[w], ror #8\n"
-        "smlad %[a3], %[t], %[x], %[a3]\n"
-        "smlad %[a3], %[w], %[x13], %[a3]\n"
-        "subs %[blocks], %[blocks], #1\n"
-        "bne 1b\n"
-        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [in] "+r"(in), [f0] "+r"(f0),
-          [f1] "+r"(f1), [f2] "+r"(f2), [f3] "+r"(f3), [blocks] "+r"(blocks), [x] "=&r"(x),
-          [x13] "=&r"(x13), [w] "=&r"(w), [t] "=&r"(t)
-        :
-        : "cc", "memory");
-  }
-#else
-  for (; blocks > 0; --blocks) {
-    const uint32_t x = dsp::Load4(in);
-    in += 4;
-    const uint32_t x02 = dsp::Sxtb16(x);
-    const uint32_t x13 = dsp::Sxtb16Ror8(x);
-    const uint32_t w0 = dsp::Load4(f0);
-    f0 += 4;
-    DSP_MAC4(a0, w0, x02, x13);
-    const uint32_t w1 = dsp::Load4(f1);
-    f1 += 4;
-    DSP_MAC4(a1, w1, x02, x13);
-    const uint32_t w2 = dsp::Load4(f2);
-    f2 += 4;
-    DSP_MAC4(a2, w2, x02, x13);
-    const uint32_t w3 = dsp::Load4(f3);
-    f3 += 4;
-    DSP_MAC4(a3, w3, x02, x13);
-  }
-#endif
-  for (int i = 0; i < (n & 3); ++i) {
-    const int32_t x = in[i];
-    a0 += x * f0[i];
-    a1 += x * f1[i];
-    a2 += x * f2[i];
-    a3 += x * f3[i];
-  }
-  acc[0] = a0;
-  acc[1] = a1;
-  acc[2] = a2;
-  acc[3] = a3;
+  dsp::DotRows4(in, f, f_stride, n, acc);
 }
 
 // K output channels [oc, oc + K) of one output pixel.
