@@ -20,20 +20,19 @@ void QuantizeMultiplier(double real_multiplier, int32_t* quantized_multiplier, i
 // overflow case a == b == INT32_MIN (gemmlowp semantics).
 inline int32_t SaturatingRoundingDoublingHighMul(int32_t a, int32_t b) {
   if (a == b && a == INT32_MIN) return INT32_MAX;
+  // The reference adds 2^30 (or 1 - 2^30 for a negative product) and divides
+  // by 2^31 rounding toward zero; for every product that equals
+  // floor((ab + 2^30) / 2^31): one multiply-accumulate and a shift, no branch.
   const int64_t ab = static_cast<int64_t>(a) * static_cast<int64_t>(b);
-  int64_t v = ab + (ab >= 0 ? (int64_t{1} << 30) : (1 - (int64_t{1} << 30)));
-  // Truncating division by 2^31 without a 64-bit divide (slow on Cortex-M):
-  // bias negative values so the arithmetic shift rounds toward zero.
-  if (v < 0) v += (int64_t{1} << 31) - 1;
-  return static_cast<int32_t>(v >> 31);
+  return static_cast<int32_t>((ab + (int64_t{1} << 30)) >> 31);
 }
 
 // x / 2^exponent rounded to nearest, ties away from zero; 0 <= exponent <= 31.
 inline int32_t RoundingDivideByPOT(int32_t x, int exponent) {
-  const int32_t mask = static_cast<int32_t>((int64_t{1} << exponent) - 1);
-  const int32_t remainder = x & mask;
-  const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
-  return (x >> exponent) + (remainder > threshold ? 1 : 0);
+  const int32_t mask = static_cast<int32_t>((uint32_t{1} << exponent) - 1);
+  // remainder > (mask >> 1) + (x < 0), as remainder - (x < 0) > mask >> 1 (branch-free).
+  const int32_t remainder = (x & mask) - static_cast<int32_t>(static_cast<uint32_t>(x) >> 31);
+  return (x >> exponent) + (remainder > (mask >> 1) ? 1 : 0);
 }
 
 // a + b with two's-complement wraparound. Used where an int32 bias from the
