@@ -138,7 +138,8 @@ def cmd_junit(args: argparse.Namespace) -> int:
 
 
 def add_farm_parser(sub: Any) -> None:
-    farm = sub.add_parser("farm", help="results history: flaky cases, nightly report, gate baseline, board health")
+    farm = sub.add_parser("farm", help="device farm: labgrid places and demo; results history: flaky cases, "
+                          "nightly report, gate baseline, board health")
     fsub = farm.add_subparsers(dest="farm_command", required=True, metavar="FARM_COMMAND")
 
     def with_history(name: str, text: str) -> argparse.ArgumentParser:
@@ -179,6 +180,10 @@ def add_farm_parser(sub: Any) -> None:
     p.add_argument("-o", "--output", type=Path, required=True)
     p.add_argument("inputs", nargs="+", type=Path)
     p.set_defaults(func=cmd_junit)
+
+    from harness.farm.places_cli import add_place_commands  # demo | places | clear (the labgrid side)
+
+    add_place_commands(fsub)
 
 
 def _guard(func: Any) -> Any:

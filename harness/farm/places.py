@@ -108,6 +108,19 @@ class Farm:
         host = self.host
 
         class _Session(lg_client.ClientSession):  # the owner name this process acquires under
+            def __attrs_post_init__(self) -> None:
+                super().__attrs_post_init__()
+                # The coordinator keys a session by its connection: gRPC would share one connection
+                # between channels of the same options, so each session gets its own pool.
+                import grpc
+                from labgrid.remote.generated import labgrid_coordinator_pb2_grpc as pb2_grpc
+
+                options = [("grpc.keepalive_time_ms", 7500), ("grpc.keepalive_timeout_ms", 10000),
+                           ("grpc.http2.ping_timeout_ms", 10000), ("grpc.http2.max_pings_without_data", 0),
+                           ("grpc.use_local_subchannel_pool", 1)]
+                self.channel = grpc.aio.insecure_channel(target=self.address, options=options)
+                self.stub = pb2_grpc.CoordinatorStub(self.channel)
+
             def getuser(self) -> str:
                 return user
 
@@ -135,6 +148,7 @@ class Farm:
         return f"{self.host}/{self.user}"
 
     def _run(self, coroutine: Any, timeout_s: float = 30.0) -> Any:
+        asyncio.set_event_loop(self._loop)  # the calling thread's loop (grpc.aio looks it up)
         return self._loop.run_until_complete(asyncio.wait_for(coroutine, timeout_s))
 
     def sync(self) -> None:

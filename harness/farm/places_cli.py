@@ -1,0 +1,108 @@
+"""``harness farm demo | places | clear``: the labgrid side of the farm from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def _coordinator(args: argparse.Namespace) -> str:
+    if args.coordinator:
+        return str(args.coordinator)
+    from harness.hardware_map import load_hardware_map
+
+    hardware_map = load_hardware_map(args.hardware_map)
+    if hardware_map.farm is None:
+        raise SystemExit(f"error: {args.hardware_map} has no [farm] table; pass --coordinator HOST:PORT")
+    return str(hardware_map.farm["coordinator"])
+
+
+def cmd_places(args: argparse.Namespace) -> int:
+    from harness.farm.places import Farm, FarmError
+
+    try:
+        farm = Farm(_coordinator(args))
+    except FarmError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 4
+    try:
+        for place in farm.places(args.board):
+            state = f"acquired by {place.acquired}" if place.acquired else "free"
+            health = f"UNHEALTHY: {place.unhealthy}" if place.unhealthy else "healthy"
+            where = place.address("GDBServer")
+            print(f"{place.name:30} board={place.board or '?':14} {state:40} {health}  gdb={where}")
+    finally:
+        farm.close()
+    return 0
+
+
+def cmd_clear(args: argparse.Namespace) -> int:
+    from harness.farm.places import Farm, FarmError
+
+    try:
+        farm = Farm(_coordinator(args))
+    except FarmError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 4
+    try:
+        known = {p.name for p in farm.places()}
+        unknown = [name for name in args.places if name not in known]
+        if unknown:
+            print(f"error: no such place: {', '.join(unknown)} (known: {', '.join(sorted(known))})", file=sys.stderr)
+            return 5
+        cleared = farm.clear(args.places or None)
+    finally:
+        farm.close()
+    print(f"cleared: {', '.join(cleared) or 'nothing was unhealthy'}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from harness.boards import load_board
+    from harness.farm.demo import FarmDemo
+    from harness.farm.places import FarmError
+
+    demo = FarmDemo(load_board(args.board), hosts=args.hosts, boards_per_host=args.boards_per_host)
+    try:
+        demo.start()
+        demo.write_map(args.output)
+        print(f"labgrid coordinator {demo.coordinator}; {args.hosts} exporter host(s) with "
+              f"{len(demo.boards)} emulated {args.board} board(s): {', '.join(sorted(demo.boards))}")
+        print(f"map: {args.output}  ->  pytest --board={args.board} --hardware-map {args.output} -n {len(demo.boards)}")
+        print("Ctrl-C stops the farm", flush=True)
+        deadline = None if args.seconds is None else time.monotonic() + args.seconds
+        while deadline is None or time.monotonic() < deadline:
+            time.sleep(0.5)
+    except FarmError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 4
+    except KeyboardInterrupt:
+        pass
+    finally:
+        demo.stop()
+    return 0
+
+
+def add_place_commands(fsub: Any) -> None:
+    """Adds ``demo``, ``places`` and ``clear`` to the ``harness farm`` subcommands."""
+    p = fsub.add_parser("demo", help="a labgrid farm on this machine: coordinator + exporter hosts of emulated boards")
+    p.add_argument("--board", default="bluepill")
+    p.add_argument("--hosts", type=int, default=2, help="exporter processes, each its own 'host' (default 2)")
+    p.add_argument("--boards-per-host", type=int, default=1)
+    p.add_argument("-o", "--output", type=Path, required=True, help="hardware map to write ([farm] coordinator)")
+    p.add_argument("--seconds", type=float, default=None, help="stop after this long (default: until Ctrl-C)")
+    p.set_defaults(func=cmd_demo)
+    for name, func, text in (("places", cmd_places, "list the farm's places: board, lock holder, health"),
+                             ("clear", cmd_clear, "remove the unhealthy tag from places (all if none named)")):
+        p = fsub.add_parser(name, help=text)
+        where = p.add_mutually_exclusive_group(required=True)
+        where.add_argument("--hardware-map", type=Path, help="a map with a [farm] table")
+        where.add_argument("--coordinator", metavar="HOST:PORT")
+        if name == "places":
+            p.add_argument("--board", default=None)
+        else:
+            p.add_argument("places", nargs="*", metavar="PLACE")
+        p.set_defaults(func=func)
