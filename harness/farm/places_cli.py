@@ -20,13 +20,20 @@ def _coordinator(args: argparse.Namespace) -> str:
     return str(hardware_map.farm["coordinator"])
 
 
-def cmd_places(args: argparse.Namespace) -> int:
+def _open_farm(args: argparse.Namespace) -> Any:
+    """A client session of the farm the arguments name, or None after saying why on stderr."""
     from harness.farm.places import Farm, FarmError
 
     try:
-        farm = Farm(_coordinator(args))
+        return Farm(_coordinator(args))
     except FarmError as error:
         print(f"error: {error}", file=sys.stderr)
+        return None
+
+
+def cmd_places(args: argparse.Namespace) -> int:
+    farm = _open_farm(args)
+    if farm is None:
         return 4
     try:
         for place in farm.places(args.board):
@@ -40,12 +47,8 @@ def cmd_places(args: argparse.Namespace) -> int:
 
 
 def cmd_clear(args: argparse.Namespace) -> int:
-    from harness.farm.places import Farm, FarmError
-
-    try:
-        farm = Farm(_coordinator(args))
-    except FarmError as error:
-        print(f"error: {error}", file=sys.stderr)
+    farm = _open_farm(args)
+    if farm is None:
         return 4
     try:
         known = {p.name for p in farm.places()}
