@@ -10,6 +10,12 @@
 // instructions per channel per 4 MACs. Windows fully inside the input use the
 // folded bias (bias + offset * sum(filter), from prepare); other windows also
 // sum their valid filter values (SMLAD with 1,1) for the offset term.
+// With constant filters (folded bias) and windows of at most kColumnMax bytes,
+// windows are instead dotted as one run of FH * FW * IC bytes: straight from
+// the input when the window is one run there (1x1 convolutions), else from a
+// stack copy with the taps outside the input set to the zero point (so the
+// folded bias holds for border windows too, and short rows such as KWS's
+// first layer, 4 bytes, cost no per-row call).
 // Integer sums are exact and wrap like the portable kernel's, so the outputs
 // are bit-exact with it in any summation order.
 #include "micro_runtime/kernels/arm_dsp/dsp.h"
@@ -109,19 +115,86 @@ inline void Channels(const ConvOpData& data, const WindowPos& p, const int8_t* i
   }
 }
 
+// Largest window (FH * FW * IC bytes) the column path copies to the stack.
+constexpr int kColumnMax = 640;
+
+// The window of output pixel p as one contiguous column of FH * FW * IC
+// bytes in filter order, taps outside the input set to the input's zero
+// point (-offset): (zp + offset) * f = 0, so every window is a full one and
+// uses the folded bias. Needs dilation_w == 1.
+inline void FillColumn(const WindowGeometry& g, const WindowPos& p, const int8_t* in_win, int8_t zp,
+                       int8_t* col) {
+  const int in_ch = g.in_ch;
+  const int row_len = g.filter_w * in_ch;
+  const int before = p.fx0 * in_ch;
+  const int valid = p.nx * in_ch;
+  const int in_step_y = g.dilation_h * g.in_w * in_ch;
+  for (int fy = 0; fy < g.filter_h; ++fy, col += row_len) {
+    if (fy < p.fy0 || fy >= p.fy1) {
+      for (int i = 0; i < row_len; ++i) col[i] = zp;
+      continue;
+    }
+    int i = 0;
+    for (; i < before; ++i) col[i] = zp;
+    int j = 0;
+    for (; j + 4 <= valid; j += 4) __builtin_memcpy(col + i + j, in_win + j, 4);
+    for (; j < valid; ++j) col[i + j] = in_win[j];
+    for (i += valid; i < row_len; ++i) col[i] = zp;
+    in_win += in_step_y;
+  }
+}
+
+// All output channels of one pixel from a contiguous window of n bytes that
+// the folded bias applies to (a full window in one run, or a column).
+inline void ChannelsOfColumn(const ConvOpData& data, const int8_t* col, int n, const int8_t* filter,
+                             int8_t* out) {
+  const Int8ChannelQuant& q = data.q;
+  const int out_ch = data.g.out_ch;
+  int oc = 0;
+  for (; oc + kChannels <= out_ch; oc += kChannels) {
+    int32_t acc[kChannels] = {0, 0, 0, 0};
+    dsp::DotRows4(col, filter + oc * n, n, n, acc);
+    for (int k = 0; k < kChannels; ++k) {
+      out[oc + k] = RequantizeToInt8(q, WrappingAdd(acc[k], q.folded_bias[oc + k]), oc + k);
+    }
+  }
+  for (; oc < out_ch; ++oc) {
+    int32_t acc = 0;
+    DotRows<1, false>(col, filter + oc * n, n, n, &acc, nullptr);
+    out[oc] = RequantizeToInt8(q, WrappingAdd(acc, q.folded_bias[oc]), oc);
+  }
+}
+
 }  // namespace
 
 TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int8_t* filter,
                           const int32_t* bias, int8_t* output) {
   const WindowGeometry& g = data.g;
   const int out_ch = g.out_ch;
+  const int window = g.filter_h * g.filter_w * g.in_ch;
+  const int32_t offset = data.q.input_offset;
+  // Constant filters (folded bias), contiguous window rows and an int8 zero
+  // point: whole windows as one run (1x1, or rows that follow each other in
+  // the input), others through a zero-point-filled column when it is small.
+  const bool folded = data.q.folded_bias != nullptr && g.dilation_w == 1 && offset >= -127 && offset <= 128;
+  const bool one_run = g.filter_h == 1 || (g.filter_w == g.in_w && g.dilation_h == 1);
+  const bool use_column = folded && window <= kColumnMax;
+  int8_t column[kColumnMax];
   ForEachOutputPixel(g, [&](const WindowPos& p) {
     const int8_t* in_win = input + p.in_offset;
-    int oc = 0;
-    for (; oc + kChannels <= out_ch; oc += kChannels) {
-      Channels<kChannels>(data, p, in_win, filter, bias, oc, output + oc);
+    const bool full = p.ny == g.filter_h && p.nx == g.filter_w;
+    if (folded && full && one_run) {
+      ChannelsOfColumn(data, in_win, window, filter, output);
+    } else if (use_column) {
+      FillColumn(g, p, in_win, static_cast<int8_t>(-offset), column);
+      ChannelsOfColumn(data, column, window, filter, output);
+    } else {
+      int oc = 0;
+      for (; oc + kChannels <= out_ch; oc += kChannels) {
+        Channels<kChannels>(data, p, in_win, filter, bias, oc, output + oc);
+      }
+      for (; oc < out_ch; ++oc) Channels<1>(data, p, in_win, filter, bias, oc, output + oc);
     }
-    for (; oc < out_ch; ++oc) Channels<1>(data, p, in_win, filter, bias, oc, output + oc);
     output += out_ch;
   });
   return kTfLiteOk;
