@@ -121,8 +121,9 @@ constexpr int kColumnMax = 640;
 // The window of output pixel p as one contiguous column of FH * FW * IC
 // bytes in filter order, taps outside the input set to the input's zero
 // point (-offset): (zp + offset) * f = 0, so every window is a full one and
-// uses the folded bias. Needs dilation_w == 1.
-inline void FillColumn(const WindowGeometry& g, const WindowPos& p, const int8_t* in_win, int8_t zp,
+// uses the folded bias. Needs dilation_w == 1. Copies word by word (loop
+// pattern recognition off: the boards' memcpy/memset go byte by byte).
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) inline void FillColumn(const WindowGeometry& g, const WindowPos& p, const int8_t* in_win, int8_t zp,
                        int8_t* col) {
   const int in_ch = g.in_ch;
   const int row_len = g.filter_w * in_ch;
@@ -137,7 +138,10 @@ inline void FillColumn(const WindowGeometry& g, const WindowPos& p, const int8_t
     int i = 0;
     for (; i < before; ++i) col[i] = zp;
     int j = 0;
-    for (; j + 4 <= valid; j += 4) __builtin_memcpy(col + i + j, in_win + j, 4);
+    for (; j + 4 <= valid; j += 4) {
+      const uint32_t w = dsp::Load4(in_win + j);
+      __builtin_memcpy(col + i + j, &w, 4);
+    }
     for (; j < valid; ++j) col[i + j] = in_win[j];
     for (i += valid; i < row_len; ++i) col[i] = zp;
     in_win += in_step_y;
