@@ -40,6 +40,7 @@ TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int
   const int in_step_y = g.dilation_h * in_row_stride;
   const int in_step_x = g.dilation_w * in_ch;
   const int32_t input_offset = q.input_offset;
+  const Int8Requantizer requantize(q);
   ForEachOutputPixel(g, [&](const WindowPos& p) {
     const bool full = p.ny == g.filter_h && p.nx == g.filter_w;
     const bool use_folded = full && q.folded_bias != nullptr;
@@ -72,7 +73,7 @@ TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int
         in_row += in_step_y;
         f_row += f_row_stride;  // filter rows are dense; dilation only spreads the input
       }
-      output[oc] = RequantizeToInt8(q, WrappingAdd(acc, base), oc);
+      output[oc] = requantize(WrappingAdd(acc, base), oc);
     }
     output += g.out_ch;
   });

@@ -72,6 +72,7 @@ TfLiteStatus EvalInt8Blocks(const DepthwiseOpData& d, const int8_t* input, const
   w.f_step_y = f_row_stride;
   w.f_step_x = out_ch;
   int32_t acc[kLanes];
+  const Int8Requantizer requantize(d.q);
   // Channel blocks: [c0, c0 + n) of the output, all within one input channel when mult > 1.
   const int groups = mult == 1 ? 1 : in_ch;
   const int span = mult == 1 ? out_ch : mult;
@@ -96,7 +97,7 @@ TfLiteStatus EvalInt8Blocks(const DepthwiseOpData& d, const int8_t* input, const
         }
         for (int j = 0; j < n; ++j) {
           if (bias != nullptr) acc[j] = WrappingAdd(acc[j], bias[c0 + j]);
-          output[c0 + j] = RequantizeToInt8(d.q, acc[j], c0 + j);
+          output[c0 + j] = requantize(acc[j], c0 + j);
         }
       }
     }

@@ -31,6 +31,7 @@ TfLiteStatus EvalInt8Rows(const FullyConnectedOpData& d, const int8_t* in, const
   const int32_t units = d.units;
   const Int8ChannelQuant& q = d.q;
   const int32_t* folded = q.folded_bias;
+  const Int8Requantizer requantize(q);
   for (int32_t batch = 0; batch < d.batches; ++batch) {
     const int8_t* w = filter;
     int32_t u = 0;
@@ -38,7 +39,7 @@ TfLiteStatus EvalInt8Rows(const FullyConnectedOpData& d, const int8_t* in, const
       for (; u + 4 <= units; u += 4) {
         int32_t acc[4] = {0, 0, 0, 0};
         four(in, w, n, acc);
-        for (int k = 0; k < 4; ++k) out[u + k] = RequantizeToInt8(q, WrappingAdd(folded[u + k], acc[k]), u + k);
+        for (int k = 0; k < 4; ++k) out[u + k] = requantize(WrappingAdd(folded[u + k], acc[k]), u + k);
         w += 4 * n;
       }
     }
@@ -58,7 +59,7 @@ TfLiteStatus EvalInt8Rows(const FullyConnectedOpData& d, const int8_t* in, const
         acc = WrappingAdd(dot + q.input_offset * row_sum, b != nullptr ? b[u] : 0);
       }
       w += n;
-      out[u] = RequantizeToInt8(q, acc, u);
+      out[u] = requantize(acc, u);
     }
     in += n;
     out += units;

@@ -226,6 +226,44 @@ inline int8_t RequantizeToInt8(const Int8ChannelQuant& q, int32_t acc, int c) {
   return static_cast<int8_t>(ClampInt32(v, q.act_min, q.act_max));
 }
 
+// RequantizeToInt8 for kernel loops, same results: the op's fields are copied
+// into the object once (int8 output stores may alias the Int8ChannelQuant, so
+// a loop would reload them after every output), and the +-kMaxRequantized
+// bound is merged into the activation clamp ([act_min - zp, act_max - zp] lies
+// inside it for any sane zero point; otherwise, and for the one multiplier
+// whose doubling high multiply saturates, the general path runs).
+class Int8Requantizer {
+ public:
+  explicit Int8Requantizer(const Int8ChannelQuant& q)
+      : q_(&q), multipliers_(q.multipliers), shifts_(q.shifts), offset_(q.output_offset) {
+    const int64_t lo = static_cast<int64_t>(q.act_min) - q.output_offset;
+    const int64_t hi = static_cast<int64_t>(q.act_max) - q.output_offset;
+    merged_ = lo >= -kMaxRequantized && hi <= kMaxRequantized && lo <= hi;
+    lo_ = merged_ ? static_cast<int32_t>(lo) : 0;
+    hi_ = merged_ ? static_cast<int32_t>(hi) : 0;
+  }
+  int8_t operator()(int32_t acc, int c) const {
+    const int32_t m = multipliers_[c];
+    const int32_t shift = shifts_[c];
+    if (!merged_ || m == INT32_MIN) return RequantizeToInt8(*q_, acc, c);
+    const int left = shift > 0 ? shift : 0;
+    const int right = shift > 0 ? 0 : -shift;
+    // m != INT32_MIN: SaturatingRoundingDoublingHighMul never saturates.
+    const int64_t ab = static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(acc) << left)) * m;
+    const int32_t v = RoundingDivideByPOT(static_cast<int32_t>((ab + (int64_t{1} << 30)) >> 31), right);
+    return static_cast<int8_t>(ClampInt32(v, lo_, hi_) + offset_);
+  }
+
+ private:
+  const Int8ChannelQuant* q_;
+  const int32_t* multipliers_;
+  const int32_t* shifts_;
+  int32_t offset_;
+  int32_t lo_;
+  int32_t hi_;
+  bool merged_;
+};
+
 // ---- Shared by the NHWC windowed ops (CONV_2D, DEPTHWISE_CONV_2D, pooling) ----
 
 struct WindowGeometry {

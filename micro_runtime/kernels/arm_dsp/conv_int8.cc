@@ -153,19 +153,21 @@ __attribute__((optimize("no-tree-loop-distribute-patterns"))) inline void FillCo
 inline void ChannelsOfColumn(const ConvOpData& data, const int8_t* col, int n, const int8_t* filter,
                              int8_t* out) {
   const Int8ChannelQuant& q = data.q;
+  const Int8Requantizer requantize(q);
+  const int32_t* folded = q.folded_bias;
   const int out_ch = data.g.out_ch;
   int oc = 0;
   for (; oc + kChannels <= out_ch; oc += kChannels) {
     int32_t acc[kChannels] = {0, 0, 0, 0};
     dsp::DotRows4(col, filter + oc * n, n, n, acc);
     for (int k = 0; k < kChannels; ++k) {
-      out[oc + k] = RequantizeToInt8(q, WrappingAdd(acc[k], q.folded_bias[oc + k]), oc + k);
+      out[oc + k] = requantize(WrappingAdd(acc[k], folded[oc + k]), oc + k);
     }
   }
   for (; oc < out_ch; ++oc) {
     int32_t acc = 0;
     DotRows<1, false>(col, filter + oc * n, n, n, &acc, nullptr);
-    out[oc] = RequantizeToInt8(q, WrappingAdd(acc, q.folded_bias[oc]), oc);
+    out[oc] = requantize(WrappingAdd(acc, folded[oc]), oc);
   }
 }
 
