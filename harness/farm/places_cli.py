@@ -89,6 +89,34 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_night(args: argparse.Namespace) -> int:
+    """One night: run the micro tests on the farm (recording, quarantine, gate), then the report."""
+    import subprocess
+
+    from harness import REPO_ROOT
+
+    args.history.parent.mkdir(parents=True, exist_ok=True)
+    junit = args.junit or args.history.with_name("night.xml")
+    pytest_argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--board={args.board}",
+                   f"--history={args.history}", "--history-label=nightly", f"--junitxml={junit}",
+                   "-n", str(args.workers), "-m", "micro", *(args.paths or [str(REPO_ROOT / "micro_runtime")])]
+    if args.hardware_map is not None:
+        pytest_argv.append(f"--hardware-map={args.hardware_map}")
+    if args.quarantine is not None:
+        pytest_argv.append(f"--quarantine={args.quarantine}")
+    if args.gate:
+        pytest_argv.append(f"--gate={args.gate}")
+    print("harness farm night: " + " ".join(pytest_argv[1:]), flush=True)
+    status = subprocess.run(pytest_argv, check=False).returncode
+    report = [sys.executable, "-m", "harness", "farm", "report", "--history", str(args.history),
+              "-o", str(args.output), "--junit", str(junit)]
+    if args.quarantine is not None:
+        report += ["--quarantine", str(args.quarantine)]
+    report_status = subprocess.run(report, check=False).returncode
+    print(f"harness farm night: tests exit {status}, report {args.output} (exit {report_status})", flush=True)
+    return status or report_status
+
+
 def add_place_commands(fsub: Any) -> None:
     """Adds ``demo``, ``places`` and ``clear`` to the ``harness farm`` subcommands."""
     p = fsub.add_parser("demo", help="a labgrid farm on this machine: coordinator + exporter hosts of emulated boards")
@@ -98,6 +126,17 @@ def add_place_commands(fsub: Any) -> None:
     p.add_argument("-o", "--output", type=Path, required=True, help="hardware map to write ([farm] coordinator)")
     p.add_argument("--seconds", type=float, default=None, help="stop after this long (default: until Ctrl-C)")
     p.set_defaults(func=cmd_demo)
+    p = fsub.add_parser("night", help="one night: micro tests on the farm, recorded, gated, then the HTML report")
+    p.add_argument("--board", required=True, help="board(s), comma-separated, as pytest --board")
+    p.add_argument("--hardware-map", type=Path, default=None, help="the farm's map ([farm] coordinator)")
+    p.add_argument("--history", type=Path, required=True, metavar="PATH")
+    p.add_argument("-o", "--output", type=Path, required=True, metavar="night.html")
+    p.add_argument("--quarantine", type=Path, default=None)
+    p.add_argument("--gate", default=None, metavar="last-good|FILE")
+    p.add_argument("--junit", type=Path, default=None, help="JUnit file (default: night.xml beside the history)")
+    p.add_argument("-n", "--workers", type=int, default=2, help="pytest-xdist workers (one board each)")
+    p.add_argument("paths", nargs="*", help="test paths (default: micro_runtime)")
+    p.set_defaults(func=cmd_night)
     for name, func, text in (("places", cmd_places, "list the farm's places: board, lock holder, health"),
                              ("clear", cmd_clear, "remove the unhealthy tag from places (all if none named)")):
         p = fsub.add_parser(name, help=text)
