@@ -345,6 +345,12 @@ TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context
   }
   if (status != kTfLiteOk) return status;
 
+  bool fast = q->output_offset >= -128 && q->output_offset <= 127;
+  for (int c = 0; c < channels && fast; ++c) {
+    fast = q->multipliers[c] != INT32_MIN && q->shifts[c] <= -1 && q->shifts[c] >= -kMaxFastRightShift;
+  }
+  q->fast_requantize = fast;
+
   q->folded_bias = nullptr;
   if ((options & kFoldBias) == 0 || !filter->is_constant || (bias != nullptr && !bias->is_constant)) {
     return kTfLiteOk;

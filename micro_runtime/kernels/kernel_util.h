@@ -11,6 +11,10 @@
 
 #include "micro_runtime/common.h"
 
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#include <arm_acle.h>
+#endif
+
 // Splits a positive real multiplier into a Q31 mantissa in [2^30, 2^31) and a
 // power-of-two exponent: real ~= quantized_multiplier * 2^(shift - 31).
 // 0 gives (0, 0); multipliers below 2^-32 underflow to (0, 0).
@@ -196,6 +200,10 @@ struct Int8ChannelQuant {
   int32_t* multipliers;   // per output channel (all equal for a per-tensor filter)
   int32_t* shifts;
   int32_t* folded_bias;   // bias[c] + input_offset * sum(filter of c); nullptr if not folded
+  // Set by PrepareInt8ChannelQuant for Int8Requantizer's fast path: every
+  // channel's shift is in [-kMaxFastRightShift, -1] (right shift only), no
+  // multiplier is INT32_MIN and the output zero point is in [-128, 127].
+  bool fast_requantize;
 };
 
 // Options of PrepareInt8ChannelQuant.
@@ -226,16 +234,44 @@ inline int8_t RequantizeToInt8(const Int8ChannelQuant& q, int32_t acc, int c) {
   return static_cast<int8_t>(ClampInt32(v, q.act_min, q.act_max));
 }
 
-// RequantizeToInt8 for kernel loops, same results: the op's fields are copied
+// Largest right shift of Int8Requantizer's fast path (see its comment).
+constexpr int kMaxFastRightShift = 22;
+
+// a + b saturated to the int32 range (QADD on cores with the DSP extension).
+inline int32_t SaturatingAddInt32(int32_t a, int32_t b) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  return __qadd(a, b);
+#else
+  int32_t s;
+  if (__builtin_add_overflow(a, b, &s)) s = a < 0 ? INT32_MIN : INT32_MAX;
+  return s;
+#endif
+}
+
+// RequantizeToInt8 for kernel loops, same results. The op's fields are copied
 // into the object once (int8 output stores may alias the Int8ChannelQuant, so
-// a loop would reload them after every output), and the +-kMaxRequantized
-// bound is merged into the activation clamp ([act_min - zp, act_max - zp] lies
-// inside it for any sane zero point; otherwise, and for the one multiplier
-// whose doubling high multiply saturates, the general path runs).
+// a loop would reload them after every output).
+//
+// Fast path (q.fast_requantize, decided in prepare: right shifts r in [1, 22],
+// no left shift, zero point in int8), about 20 instructions per output:
+//   x = (acc * m + 2^30) >> 31        the doubling high multiply (m != INT32_MIN: no saturation)
+//   t = (x - (x < 0)) +sat ((2 zp + 1) << r) / 2     that is, + 2^(r-1) + (zp << r)
+//   out = clamp(t >> r, act_min, act_max)
+// Rounding x / 2^r to nearest with ties away from zero is
+// floor((x + 2^(r-1) - (x < 0)) / 2^r), and adding zp << r before the floor
+// adds zp after it. x - (x < 0) cannot wrap (x >= -2^31 + 1). When the add
+// saturates the true sum is beyond int32, and both it and the saturated value
+// shifted by r <= 22 lie beyond +-511, outside the activation range (inside
+// int8), so the clamp gives the same output. |2 zp + 1| << 22 < 2^31; the reference's +-2^29 bound
+// (kMaxRequantized) is inside the same margin. Other ops take the general
+// path: the 2^29 bound merged into the activation clamp when the zero point
+// allows, else RequantizeToInt8.
 class Int8Requantizer {
  public:
   explicit Int8Requantizer(const Int8ChannelQuant& q)
-      : q_(&q), multipliers_(q.multipliers), shifts_(q.shifts), offset_(q.output_offset) {
+      : q_(&q), multipliers_(q.multipliers), shifts_(q.shifts), fast_(q.fast_requantize),
+        offset_(q.output_offset), round_base_(2 * q.output_offset + 1), act_min_(q.act_min),
+        act_max_(q.act_max) {
     const int64_t lo = static_cast<int64_t>(q.act_min) - q.output_offset;
     const int64_t hi = static_cast<int64_t>(q.act_max) - q.output_offset;
     merged_ = lo >= -kMaxRequantized && hi <= kMaxRequantized && lo <= hi;
@@ -243,6 +279,20 @@ class Int8Requantizer {
     hi_ = merged_ ? static_cast<int32_t>(hi) : 0;
   }
   int8_t operator()(int32_t acc, int c) const {
+    if (__builtin_expect(fast_, 1)) {
+      const int32_t m = multipliers_[c];
+      const int r = -shifts_[c];
+      const int64_t ab = static_cast<int64_t>(acc) * m;
+      const int32_t x = static_cast<int32_t>((ab + (int64_t{1} << 30)) >> 31);
+      const int32_t t = SaturatingAddInt32(x - static_cast<int32_t>(static_cast<uint32_t>(x) >> 31),
+                                           static_cast<int32_t>(static_cast<uint32_t>(round_base_) << r) >> 1);
+      return static_cast<int8_t>(ClampInt32(t >> r, act_min_, act_max_));
+    }
+    return General(acc, c);
+  }
+
+ private:
+  __attribute__((noinline)) int8_t General(int32_t acc, int c) const {
     const int32_t m = multipliers_[c];
     const int32_t shift = shifts_[c];
     if (!merged_ || m == INT32_MIN) return RequantizeToInt8(*q_, acc, c);
@@ -254,11 +304,14 @@ class Int8Requantizer {
     return static_cast<int8_t>(ClampInt32(v, lo_, hi_) + offset_);
   }
 
- private:
   const Int8ChannelQuant* q_;
   const int32_t* multipliers_;
   const int32_t* shifts_;
+  bool fast_;
   int32_t offset_;
+  int32_t round_base_;
+  int32_t act_min_;
+  int32_t act_max_;
   int32_t lo_;
   int32_t hi_;
   bool merged_;

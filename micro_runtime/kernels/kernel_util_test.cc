@@ -241,4 +241,51 @@ TF_LITE_MICRO_TEST(BiasHelpersUseInputTimesWeightScale) {
   TF_LITE_MICRO_EXPECT_EQ(-6, static_cast<int>(q[1]));   // -0.3 / (0.5 * 0.1)
 }
 
+// Int8Requantizer's fast path (right shift folded with the zero point,
+// saturating add) gives RequantizeToInt8's outputs, including accumulators
+// near the int32 limits, ties, every fast shift and activation ranges.
+TF_LITE_MICRO_TEST(Int8RequantizerFastPathMatchesReference) {
+  int32_t multipliers[kMaxFastRightShift];
+  int32_t shifts[kMaxFastRightShift];
+  uint32_t seed = 12345u;
+  for (int c = 0; c < kMaxFastRightShift; ++c) {
+    seed = seed * 1664525u + 1013904223u;
+    multipliers[c] = static_cast<int32_t>((1u << 30) | (seed >> 2));
+    shifts[c] = -(c + 1);
+  }
+  const int32_t zero_points[] = {-128, -5, 0, 17, 127};
+  const int32_t ranges[][2] = {{-128, 127}, {0, 127}, {-128, -100}, {3, 60}};
+  const int32_t specials[] = {0, 1, -1, INT32_MAX, INT32_MIN, INT32_MAX - 1, INT32_MIN + 1,
+                              1 << 20, -(1 << 20), 12345678, -12345678};
+  int mismatches = 0;
+  for (int32_t zp : zero_points) {
+    for (const auto& range : ranges) {
+      Int8ChannelQuant q{};
+      q.output_offset = zp;
+      q.act_min = range[0];
+      q.act_max = range[1];
+      q.multipliers = multipliers;
+      q.shifts = shifts;
+      q.fast_requantize = true;
+      const Int8Requantizer requantize(q);
+      for (int c = 0; c < kMaxFastRightShift; ++c) {
+        for (int i = 0; i < 400; ++i) {
+          int32_t acc;
+          if (i < 11) {
+            acc = specials[i];
+          } else if (i < 40) {
+            // Ties and near-ties of the final rounding: x = k * 2^r + 2^(r-1) +- 1.
+            acc = static_cast<int32_t>((i - 25) * (int32_t{1} << (c + 1)) + (i % 3) - 1);
+          } else {
+            seed = seed * 1664525u + 1013904223u;
+            acc = static_cast<int32_t>(seed) >> (i % 12);
+          }
+          if (requantize(acc, c) != RequantizeToInt8(q, acc, c)) ++mismatches;
+        }
+      }
+    }
+  }
+  TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+}
+
 TF_LITE_MICRO_TESTS_END
