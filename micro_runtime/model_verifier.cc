@@ -364,21 +364,9 @@ bool CheckQuantization(const tflite::Tensor* t, int index) {
       return false;
     }
   }
-  if (channels > 1) {
-    const int32_t rank = t->shape() != nullptr ? static_cast<int32_t>(t->shape()->size()) : 0;
-    const int32_t dim = q->quantized_dimension();
-    if (dim < 0 || dim >= rank) {
-      TensorError(index, t, ": quantized_dimension %d is outside its rank %d", static_cast<int>(dim),
-                  static_cast<int>(rank));
-      return false;
-    }
-    const int32_t size = t->shape()->Get(static_cast<flatbuffers::uoffset_t>(dim));
-    if (size != static_cast<int32_t>(channels)) {
-      TensorError(index, t, " has %d per-channel scales but dimension %d has size %d", static_cast<int>(channels),
-                  static_cast<int>(dim), static_cast<int>(size));
-      return false;
-    }
-  }
+  // The axis and count of per-channel scales are checked where they are read: the ops that
+  // use them (filters of CONV_2D/DEPTHWISE_CONV_2D/FULLY_CONNECTED, QUANTIZE's output) check
+  // them in Prepare. Elsewhere, e.g. on an int32 bias, TFLM ignores them, and so do we.
   return true;
 }
 

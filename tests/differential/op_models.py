@@ -115,7 +115,7 @@ def fully_connected(rng: np.random.Generator, dtype: str) -> OpModel:
     return _finish(b, inputs, out, f"fully_connected_{dtype}_{batch}x{n_in}->{n_out}_{act}", cases)
 
 
-def _conv_like(rng: np.random.Generator, dtype: str, depthwise: bool) -> OpModel:
+def _conv_like(rng: np.random.Generator, dtype: str, depthwise: bool, bias_quantized_dimension: int = 0) -> OpModel:
     h, w = int(rng.integers(3, 8)), int(rng.integers(3, 8))
     c_in = int(rng.integers(1, 4))
     multiplier = int(rng.integers(1, 3)) if depthwise else 1
@@ -151,7 +151,8 @@ def _conv_like(rng: np.random.Generator, dtype: str, depthwise: bool) -> OpModel
                          zero_point=[0] * c_out, quantized_dimension=channel_axis)
         bias_scales = in_q.scale * w_scales
         bi = b.add_tensor("bias", "INT32", [c_out], data=np.round(bias / bias_scales).astype(np.int32),
-                          scale=list(bias_scales), zero_point=[0] * c_out)
+                          scale=list(bias_scales), zero_point=[0] * c_out,
+                          quantized_dimension=bias_quantized_dimension)
         version, cases = 3, _int8_cases(rng, [in_shape])
     options: dict[str, Any] = {"padding": padding, "stride_w": stride, "stride_h": stride,
                                "dilation_w_factor": dilation, "dilation_h_factor": dilation,

@@ -93,6 +93,21 @@ def test_single_op_models(op: str, dtype: str, runner_built: Path, tmp_path: Pat
     assert failures == []
 
 
+@pytest.mark.parametrize("depthwise", [False, True], ids=["CONV_2D", "DEPTHWISE_CONV_2D"])
+def test_bias_quantization_field_tflm_ignores(depthwise: bool, runner_built: Path, tmp_path: Path) -> None:
+    """A per-channel int32 bias whose quantized_dimension (3) is outside its rank (1), as converters have
+    written it: TFLM ignores a bias's quantization and runs the model (LiteRT refuses it); so do we."""
+    rng = np.random.default_rng([SEED, 77, depthwise])
+    for variant in range(4):
+        op_model = op_models._conv_like(rng, "int8", depthwise=depthwise, bias_quantized_dimension=3)
+        path = tmp_path / f"bias_qdim_{variant}.tflite"
+        path.write_bytes(op_model.model)
+        ours = oracles.run_ours(path, op_model.cases, tmp_path / f"v{variant}")
+        reference = oracles.run_tflm(path, op_model.cases)
+        for c, (got, want) in enumerate(zip(ours, reference, strict=True)):
+            assert oracles.mismatch(got[0], want[0], f"{op_model.name} case {c} vs tflm") is None
+
+
 # On the Cortex-M3 target too (32-bit build, soft float, -Os): a few random models per kernel family
 # through the model runner under QEMU, against TFLM on the host.
 TARGET_OPS = [("CONV_2D", "int8"), ("DEPTHWISE_CONV_2D", "int8"), ("FULLY_CONNECTED", "int8"), ("SOFTMAX", "int8"),
