@@ -13,6 +13,7 @@ flags and sources reach Make through ``board.mk``.
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -44,6 +45,13 @@ def linker_script(board: Board) -> Path | None:
     return None if board.is_host else COMMON_LINKER_SCRIPT
 
 
+def board_symbol(name: str) -> str:
+    """The linker symbol naming the board an MCU ELF was linked for (``BOARD_SYMBOL_PREFIX`` + name)."""
+    from harness.emulation_guard import BOARD_SYMBOL_PREFIX
+
+    return BOARD_SYMBOL_PREFIX + re.sub(r"[^A-Za-z0-9_]", "_", name)
+
+
 def render_memory_ld(board: Board) -> str:
     """MEMORY regions and the stack size from [memory] / [build] stack_size, and the emulation guard's
     MPU region table (harness/mpu_regions.py) as linker symbols."""
@@ -58,6 +66,8 @@ def render_memory_ld(board: Board) -> str:
         f"  RAM   (rwx) : ORIGIN = 0x{board.ram.origin:08x}, LENGTH = {board.ram.size}\n"
         "}\n"
         f"_stack_size = {board.stack_size};\n"
+        "/* The board this firmware is built for, read back by `harness run` (harness/emulation_guard.py). */\n"
+        f"{board_symbol(board.name)} = 1;\n"
         + render_linker_symbols(region_table(board))
     )
 

@@ -164,5 +164,8 @@ def load_board(name: str) -> Board:
         )
     except (KeyError, TypeError, ValueError) as error:
         raise BoardError(f"{path}: missing or malformed field: {error}") from error
+    if result.name != path.parent.name:  # one board, one name: its folder's (node ids, gen/<board>/, --board)
+        raise BoardError(f"{path}: [board] name '{result.name}' differs from its folder '{path.parent.name}'; "
+                         f"rename one so they match")
     _check(result, path)
     return result

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -105,6 +106,28 @@ def _resolve_binary(binary: str, board: Board) -> Path:
     return ensure_binary(board, binary)
 
 
+def wrong_board(elf: Path, board: Board) -> str | None:
+    """Why ``elf`` must not run on ``board`` (it was linked for another board), or None.
+
+    Read from the ``__harness_board_<name>`` symbol every MCU build carries (harness.board_mk); for an
+    ELF without it, from a ``micro_runtime/gen/<other board>/`` path it was built into.
+    """
+    from harness.build import GEN_DIR
+    from harness.emulation_guard import built_for
+
+    other = built_for(elf)
+    if other is None:
+        parents = elf.resolve().parents
+        if GEN_DIR in parents:
+            folder = elf.resolve().relative_to(GEN_DIR).parts[0]
+            known = {b for b in available_boards() if folder == b or folder.startswith(f"{b}_")}
+            other = max(known, key=len) if known else None
+    if other is None or other == board.name:
+        return None
+    return (f"{elf} was built for board {other}, not {board.name}; it would crash or misbehave there. "
+            f"Run it with --board {other}, or build it for {board.name}: harness build --board {board.name}")
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from harness.formats.reader import parse_log
 
@@ -113,6 +136,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         elf = _resolve_binary(args.binary, board)
     except BuildError as error:
         _err(str(error))
+        return EXIT_USAGE
+    problem = wrong_board(elf, board)
+    if problem is not None:
+        _err(problem)
         return EXIT_USAGE
     from harness.runners import ResolveError, resolve_runner
     from harness.runners.qemu import icount_problem
@@ -182,6 +209,7 @@ def cmd_run_model(args: argparse.Namespace) -> int:
 
 # -------------------------------------------------------------------- main --
 def make_parser() -> argparse.ArgumentParser:
+    from harness.argtypes import positive_bytes, positive_seconds
     from harness.runners.qemu import icount_arg
 
     parser = argparse.ArgumentParser(prog="harness", description="Build and run micro_runtime tests on boards.")
@@ -201,7 +229,8 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("binary", metavar="BINARY", help="path to an ELF, or a test name (built first)")
     p.add_argument("--board", required=True)
     p.add_argument("--backend", choices=["host", "qemu", "renode", "pyocd", "serial", "gdbremote"])
-    p.add_argument("--timeout", type=float, default=None, help="seconds (default: the board's [run] timeout_s)")
+    p.add_argument("--timeout", type=positive_seconds, default=None,
+                   help="seconds (default: the board's [run] timeout_s)")
     p.add_argument("--quiet", "-q", action="store_true", help="do not echo the device log")
     p.add_argument("--icount", type=icount_arg, default=None, metavar="N",
                    help="QEMU only: -icount shift=N, deterministic virtual time (overrides the board's [qemu] icount)")
@@ -218,7 +247,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--board", required=True)
     p.add_argument("--cases", required=True, metavar="CASES.json")
     p.add_argument("--backend", default=None)
-    p.add_argument("--arena-size", type=int, default=None, metavar="BYTES",
+    p.add_argument("--arena-size", type=positive_bytes, default=None, metavar="BYTES",
                    help="tensor arena size compiled into the runner (default: what fits the board)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr (errors still go there)")
     p.set_defaults(func=cmd_run_model)
@@ -251,6 +280,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         _err("interrupted")
         return 130
+    except BrokenPipeError:  # `harness build --list | head`: the reader is gone, stop quietly like cat does
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush does not raise again
+        return 141  # 128 + SIGPIPE, what a shell reports for a tool that died of the closed pipe
     return code
 
 

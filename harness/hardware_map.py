@@ -42,7 +42,7 @@ from typing import Any
 
 from harness.boards import Board, BoardError, load_board
 from harness.failure_classes import INFRA, classify_run
-from harness.lease import acquire_any, default_lock_dir, file_lock, holder
+from harness.lease import acquire_any, default_lock_dir, file_lock, holder, map_state_dir
 from harness.runners.base import RunResult
 
 BACKENDS = ("pyocd", "serial", "gdbremote")
@@ -100,7 +100,7 @@ class HardwareMap:
     def state_path(self) -> Path | None:
         if self.path is None:
             return None
-        return self.path.with_name(f"{self.path.stem}.state.toml")
+        return map_state_dir(self.path) / f"{self.path.stem}.state.toml"
 
     @property
     def lock_dir(self) -> Path:
@@ -123,6 +123,7 @@ class HardwareMap:
         path = self.state_path
         if path is None:
             return
+        path.parent.mkdir(parents=True, exist_ok=True)
         with file_lock(path.with_suffix(".lock")):
             current = self.quarantined()
             entry = current.get(device_id, {})
@@ -746,6 +747,64 @@ def cmd_devices_scan(args: argparse.Namespace) -> int:
     return 0 if found.devices else 1
 
 
+_LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "0.0.0.0", "")
+
+
+def _local_listening_ports() -> set[int] | None:
+    """TCP ports something listens on on this machine (from /proc; None where that is not readable)."""
+    ports: set[int] = set()
+    found = False
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        found = True
+        for line in lines:
+            fields = line.split()
+            if len(fields) > 3 and fields[3] == "0A":  # TCP_LISTEN
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports if found else None
+
+
+def _tcp_down(host: str, port: int) -> bool:
+    """True when nothing accepts connections at host:port. Local ports are looked up, not connected to
+    (a GDB stub such as QEMU's stops the target when a debugger connects)."""
+    import socket
+
+    if host in _LOCAL_HOSTS:
+        listening = _local_listening_ports()
+        if listening is not None:
+            return port not in listening
+    try:
+        with socket.create_connection((host or "127.0.0.1", port), timeout=1.0):
+            return False
+    except OSError:
+        return True
+
+
+def device_down_reason(device: Device) -> str | None:
+    """Why an unleased device cannot be reached right now (its GDB server or UART endpoint is gone), or
+    None when it looks alive or cannot be checked cheaply (e.g. a pyOCD probe)."""
+    endpoints = []
+    if device.gdb:
+        endpoints.append(("gdb", device.gdb))
+    if device.serial:
+        endpoints.append(("uart", device.serial))
+    for what, address in endpoints:
+        if address.startswith("/"):
+            if not Path(address).exists():
+                return f"{what} {address} does not exist (unplugged?)"
+            continue
+        target = address.split("://", 1)[1] if "://" in address else address
+        if "://" in address and not address.startswith(("socket://", "rfc2217://")):
+            continue  # loop://, spy://, hwgrep://: nothing to probe
+        host, _, port = target.split("/", 1)[0].rpartition(":")
+        if port.isdigit() and _tcp_down(host.strip("[]"), int(port)):
+            return f"nothing listens on {what} {address} (board or its server not running)"
+    return None
+
+
 def cmd_devices_list(args: argparse.Namespace) -> int:
     try:
         hardware_map = load_hardware_map(args.hardware_map)
@@ -756,6 +815,9 @@ def cmd_devices_list(args: argparse.Namespace) -> int:
     for device in hardware_map.devices:
         state = holder(device.id, hardware_map.lock_dir)
         status = f"leased ({state})" if state else "free"
+        down = None if state else device_down_reason(device)
+        if down is not None:
+            status = f"DOWN: {down}"
         if device.id in quarantined:
             status = f"QUARANTINED: {quarantined[device.id].get('reason', '')}"
         print(f"{device.describe()}: {status}")
@@ -767,6 +829,12 @@ def cmd_devices_clear(args: argparse.Namespace) -> int:
         hardware_map = load_hardware_map(args.hardware_map)
     except HardwareMapError as error:
         print(f"error: {error}", file=sys.stderr)
+        return 2
+    known = [device.id for device in hardware_map.devices]
+    unknown = [device_id for device_id in args.ids if device_id not in known]
+    if unknown:
+        print(f"error: no device {', '.join(unknown)} in {args.hardware_map}; its devices: "
+              f"{', '.join(known) or 'none'}", file=sys.stderr)
         return 2
     cleared = hardware_map.clear(args.ids or None)
     print(f"cleared: {', '.join(cleared) if cleared else 'nothing was quarantined'}")

@@ -26,12 +26,25 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "_"
 
 
+def map_state_dir(map_path: Path) -> Path:
+    """Where the state of a hardware map (leases, quarantine) lives: beside the map, except for a map
+    inside this repository, whose state goes to ``micro_runtime/gen/hil/`` (never the source tree)."""
+    from harness import REPO_ROOT
+
+    folder = map_path.resolve().parent
+    gen = REPO_ROOT / "micro_runtime" / "gen"
+    if (folder == REPO_ROOT or REPO_ROOT in folder.parents) and folder != gen and gen not in folder.parents:
+        return gen / "hil"
+    return folder
+
+
 def default_lock_dir(map_path: Path | None) -> Path:
-    """``<map dir>/.<map stem>.locks`` (shared by everyone using that map), else a temp folder."""
+    """``<state dir>/.<map stem>.locks`` (shared by everyone using that map; ``map_state_dir``), else a
+    temp folder."""
     if map_path is not None:
-        candidate = map_path.resolve().parent / f".{map_path.stem}.locks"
+        candidate = map_state_dir(map_path) / f".{map_path.stem}.locks"
         try:
-            candidate.mkdir(exist_ok=True)
+            candidate.mkdir(parents=True, exist_ok=True)
             if os.access(candidate, os.W_OK):
                 return candidate
         except OSError:

@@ -85,7 +85,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--icount", type=icount_arg, default=None, metavar="N",
                     help="QEMU only: run MCU boards with -icount shift=N (deterministic virtual time; "
                     "overrides the board's [qemu] icount). A usage error with a non-QEMU backend")
-    group.addoption("--micro-timeout", type=float, default=None, metavar="SECONDS",
+    from harness.argtypes import positive_seconds
+
+    group.addoption("--micro-timeout", type=positive_seconds, default=None, metavar="SECONDS",
                     help="wall-clock limit per test binary (default: the board's [run] timeout_s)")
     group.addoption("--no-micro-tests", action="store_true", default=False,
                     help="do not collect *_test.cc files (only the harness's Python tests)")
@@ -250,11 +252,14 @@ def _in_tree(source: Path) -> bool:
 
 
 def _parse_boards(values: list[str]) -> list[str]:
+    """Board names of the ``--board`` options (host when none is given); an empty name is refused."""
     names: list[str] = []
     for value in values:
         for name in value.split(","):
             name = name.strip()
-            if name and name not in names:
+            if not name:
+                raise BoardError(f"empty board name in {value!r}; known boards: {', '.join(available_boards())}")
+            if name not in names:
                 names.append(name)
     return names or ["host"]
 

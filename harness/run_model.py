@@ -149,6 +149,8 @@ def build_runner(model: Path, board: Board, cases: Path, arena_size: int | None 
     command = ["make", "-s", "--no-print-directory", "-C", str(RUNTIME), f"TARGET={board.name}", "model_runner",
                f"MODEL={model.resolve()}", f"CASES={cases.resolve()}", f"RUNNER_NAME={name}"]
     if arena_size is not None:
+        if isinstance(arena_size, bool) or not isinstance(arena_size, int) or arena_size <= 0:
+            raise RunModelError(f"arena size {arena_size!r}: give a number of bytes greater than 0")
         command.append(f"ARENA_SIZE={arena_size}")
     command += [f"{key}={value}" for key, value in (make_vars or {}).items()]
     command.append("print-MR_BIN")

@@ -1,8 +1,8 @@
 *** Settings ***
 Documentation     micro_runtime tests driven from Robot Framework with the harness's engine.
 ...               Runs on the bluepill in its emulator (QEMU, or Renode when installed):
-...               robot --pythonpath . examples/robot/micro_tests.robot
-...               On real boards: robot --pythonpath . --variable MAP:rack.toml examples/robot/micro_tests.robot
+...               robot --pythonpath . --outputdir micro_runtime/gen/robot examples/robot/micro_tests.robot
+...               On real boards: robot --pythonpath . --outputdir micro_runtime/gen/robot --variable MAP:rack.toml examples/robot/micro_tests.robot
 Library           harness.robot.HarnessLibrary    board=${BOARD}    hardware_map=${MAP}
 
 *** Variables ***
