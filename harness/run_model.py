@@ -87,7 +87,9 @@ def parse_runner_log(text: str) -> dict[str, Any]:
             # The runtime's own lines first, in the order it printed them, then the runner's verdict:
             # the runtime's "see the error above" then points at a line above it in the message.
             detail = _SEE_ABOVE.sub("", line[len(ERROR_PREFIX):])
-            raise RunModelError("\n".join([*messages[-8:], detail]))
+            from harness.op_names import explain_unresolved
+
+            raise RunModelError("\n".join([*(explain_unresolved(m) for m in messages[-8:]), detail]))
         elif line == DONE_MARKER:
             done = True
         elif line.strip():
