@@ -7,7 +7,7 @@
 //   SXTB16 x, ROR #8: halfwords (sign-extended bytes 1 and 3 of x)
 //   SMLAD a, b, acc : acc + a.lo * b.lo + a.hi * b.hi (16 x 16 products, the
 //                     sum wraps modulo 2^32; only the Q flag notes overflow)
-//   SMLABB/SMLATB/SMLATT a, b, acc: acc + a.{lo,hi,hi} * b.{lo,lo,hi}
+//   SMLABB/SMLATB/SMLABT/SMLATT a, b, acc: acc + a.{lo,hi,lo,hi} * b.{lo,lo,hi,hi}
 //   SADD16 a, b     : halfword-wise a + b (wrapping)
 #ifndef MICRO_RUNTIME_KERNELS_ARM_DSP_DSP_H_
 #define MICRO_RUNTIME_KERNELS_ARM_DSP_DSP_H_
@@ -46,6 +46,9 @@ inline int32_t Smlabb(uint32_t a, uint32_t b, int32_t acc) {
 inline int32_t Smlatb(uint32_t a, uint32_t b, int32_t acc) {
   return __smlatb(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
 }
+inline int32_t Smlabt(uint32_t a, uint32_t b, int32_t acc) {
+  return __smlabt(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
+}
 inline int32_t Smlatt(uint32_t a, uint32_t b, int32_t acc) {
   return __smlatt(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
 }
@@ -60,6 +63,7 @@ inline int32_t WrapAdd(int32_t acc, int32_t p) {
 }
 inline int32_t Smlabb(uint32_t a, uint32_t b, int32_t acc) { return WrapAdd(acc, Lo16(a) * Lo16(b)); }
 inline int32_t Smlatb(uint32_t a, uint32_t b, int32_t acc) { return WrapAdd(acc, Hi16(a) * Lo16(b)); }
+inline int32_t Smlabt(uint32_t a, uint32_t b, int32_t acc) { return WrapAdd(acc, Lo16(a) * Hi16(b)); }
 inline int32_t Smlatt(uint32_t a, uint32_t b, int32_t acc) { return WrapAdd(acc, Hi16(a) * Hi16(b)); }
 inline uint32_t Sadd16(uint32_t a, uint32_t b) {
   return ((a + b) & 0xFFFFu) | (((a >> 16) + (b >> 16)) << 16);
