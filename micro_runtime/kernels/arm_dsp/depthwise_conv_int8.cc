@@ -56,12 +56,24 @@ void AccumulateOwn(const Window& w, int32_t offset, int32_t* acc) {
   for (int j = 0; j < kLanes; ++j) acc[j] = a[j];
 }
 
+// One tap for four channels sharing one input value: `fw` holds the four
+// filter bytes, the value (+ offset) is the low (kHigh false) or high half of `in`.
+template <bool kHigh>
+inline void SharedTap(uint32_t fw, uint32_t in, int32_t& a0, int32_t& a1, int32_t& a2, int32_t& a3) {
+  const uint32_t f02 = dsp::Sxtb16(fw);
+  const uint32_t f13 = dsp::Sxtb16Ror8(fw);
+  a0 = kHigh ? dsp::Smlabt(f02, in, a0) : dsp::Smlabb(f02, in, a0);
+  a1 = kHigh ? dsp::Smlabt(f13, in, a1) : dsp::Smlabb(f13, in, a1);
+  a2 = kHigh ? dsp::Smlatt(f02, in, a2) : dsp::Smlatb(f02, in, a2);
+  a3 = kHigh ? dsp::Smlatt(f13, in, a3) : dsp::Smlatb(f13, in, a3);
+}
+
 // Output channels [0, 4) of a block sharing one input channel whose taps along
 // x are adjacent bytes (input channels 1, no x dilation: micro_speech): four
 // taps per input word, SXTB16 / SXTB16 ROR #8 + SADD16 give taps (0, 2) and
 // (1, 3) with the offset as halfwords, and each tap's product with the four
-// channels' filter halfwords is one SMLAxB / SMLAxT: about 2 instructions per
-// MAC. Scalar accumulators so that they stay in registers.
+// channels' filter halfwords is one SMLAxB / SMLAxT: about 2.4 instructions
+// per MAC. Scalar accumulators so that they stay in registers.
 inline void SharedAdjacent4(const Window& w, uint32_t offset2, int32_t offset, int32_t* acc) {
   int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
   const int fs = w.f_step_x;
@@ -77,45 +89,15 @@ inline void SharedAdjacent4(const Window& w, uint32_t offset2, int32_t offset, i
       const uint32_t i02 = dsp::Sadd16(dsp::Sxtb16(iw), offset2);
       const uint32_t i13 = dsp::Sadd16(dsp::Sxtb16Ror8(iw), offset2);
       const int8_t* f2 = f + 2 * fs;
-      uint32_t fw = dsp::Load4(f);
-      uint32_t f02 = dsp::Sxtb16(fw);
-      uint32_t f13 = dsp::Sxtb16Ror8(fw);
-      a0 = dsp::Smlabb(f02, i02, a0);
-      a1 = dsp::Smlabb(f13, i02, a1);
-      a2 = dsp::Smlatb(f02, i02, a2);
-      a3 = dsp::Smlatb(f13, i02, a3);
-      fw = dsp::Load4(f + fs);
-      f02 = dsp::Sxtb16(fw);
-      f13 = dsp::Sxtb16Ror8(fw);
-      a0 = dsp::Smlabb(f02, i13, a0);
-      a1 = dsp::Smlabb(f13, i13, a1);
-      a2 = dsp::Smlatb(f02, i13, a2);
-      a3 = dsp::Smlatb(f13, i13, a3);
-      fw = dsp::Load4(f2);
-      f02 = dsp::Sxtb16(fw);
-      f13 = dsp::Sxtb16Ror8(fw);
-      a0 = dsp::Smlabt(f02, i02, a0);
-      a1 = dsp::Smlabt(f13, i02, a1);
-      a2 = dsp::Smlatt(f02, i02, a2);
-      a3 = dsp::Smlatt(f13, i02, a3);
-      fw = dsp::Load4(f2 + fs);
-      f02 = dsp::Sxtb16(fw);
-      f13 = dsp::Sxtb16Ror8(fw);
-      a0 = dsp::Smlabt(f02, i13, a0);
-      a1 = dsp::Smlabt(f13, i13, a1);
-      a2 = dsp::Smlatt(f02, i13, a2);
-      a3 = dsp::Smlatt(f13, i13, a3);
+      SharedTap<false>(dsp::Load4(f), i02, a0, a1, a2, a3);
+      SharedTap<false>(dsp::Load4(f + fs), i13, a0, a1, a2, a3);
+      SharedTap<true>(dsp::Load4(f2), i02, a0, a1, a2, a3);
+      SharedTap<true>(dsp::Load4(f2 + fs), i13, a0, a1, a2, a3);
       f = f2 + 2 * fs;
     }
     for (; x > 0; --x) {
       const uint32_t v = static_cast<uint32_t>(*in++ + offset);
-      const uint32_t fw = dsp::Load4(f);
-      const uint32_t f02 = dsp::Sxtb16(fw);
-      const uint32_t f13 = dsp::Sxtb16Ror8(fw);
-      a0 = dsp::Smlabb(f02, v, a0);
-      a1 = dsp::Smlabb(f13, v, a1);
-      a2 = dsp::Smlatb(f02, v, a2);
-      a3 = dsp::Smlatb(f13, v, a3);
+      SharedTap<false>(dsp::Load4(f), v, a0, a1, a2, a3);
       f += fs;
     }
     in_row += w.in_step_y;
