@@ -277,6 +277,12 @@ TfLiteStatus CheckFilterOpTypes(const char* op_name, const TfLiteTensor* input,
     return kTfLiteError;
   }
   if (input->type == kTfLiteFloat32) {
+    if (filter->type == kTfLiteInt8 || filter->type == kTfLiteUInt8) {
+      MicroPrintf("%s: float32 input with an %s filter: a hybrid (dynamic-range quantized) model, which "
+                  "micro_runtime does not run (nor does TFLM); convert with full integer quantization",
+                  op_name, TfLiteTypeName(filter->type));
+      return kTfLiteError;
+    }
     if (EnsureType(op_name, "filter", filter, kTfLiteFloat32) != kTfLiteOk) return kTfLiteError;
     if (bias != nullptr) return EnsureType(op_name, "bias", bias, kTfLiteFloat32);
     return kTfLiteOk;
