@@ -225,7 +225,8 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("targets", nargs="*", metavar="TARGET", help="test binary names (default: all)")
     p.set_defaults(func=cmd_build)
 
-    p = sub.add_parser("run", help="run one binary, print its log live, then a verdict (exit 0/1/2/3/4)")
+    p = sub.add_parser("run", help="run one binary, print its log live, then a verdict (exit 0 passed, 1 failed, "
+                       "2 crashed, 3 timeout, 4 infra error or no tests, 5 usage or build error)")
     p.add_argument("binary", metavar="BINARY", help="path to an ELF, or a test name (built first)")
     p.add_argument("--board", required=True)
     p.add_argument("--backend", choices=["host", "qemu", "renode", "pyocd", "serial", "gdbremote"])

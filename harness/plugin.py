@@ -2,7 +2,7 @@
 
     pytest --board=bluepill                      all micro tests, built and run in an emulator
     pytest --board=host,bluepill -n auto         a board matrix, binaries spread over workers
-    pytest micro_runtime/kernels/conv_test.cc -k Quantized --board=bluepill --qemu
+    pytest micro_runtime/kernels/conv_test.cc -k Int8 --board=bluepill --qemu
 
 Items are ``<file>::<Case>[<board>]`` plus one ``<file>::binary-checks[<board>]`` item per binary
 (a name no C++ identifier can have) that checks what no case owns (build, fit, how the run
