@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import fcntl
 import os
+import queue
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -155,26 +157,67 @@ def make_command(board: Board, targets: Sequence[str], jobs: int | None = None, 
     ]
 
 
+def _is_step(line: str) -> bool:
+    return " -c " in line or " -o " in line
+
+
+def _planned_steps(argv: list[str], env: dict[str, str]) -> int | None:
+    """How many compile/link commands ``argv`` will run (``make --dry-run``), for the time left; None if unknown."""
+    try:
+        proc = subprocess.run([*argv, "--dry-run"], capture_output=True, text=True, errors="replace", env=env,
+                              stdin=subprocess.DEVNULL, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return sum(1 for line in proc.stdout.splitlines() if _is_step(line)) or None
+
+
+def progress_line(what: str, steps: int, total: int | None, elapsed: float) -> str:
+    """``<what>: 12/80 compile/link steps in 20 s, about 1 min 53 s left`` (no estimate before the first step)."""
+    if total is None or steps == 0:
+        return f"{what}: {steps} compile/link steps in {elapsed:.0f} s, still building"
+    left = max(0.0, elapsed / steps * (max(total, steps) - steps))
+    shown = f"{left:.0f} s" if left < 60 else f"{int(left // 60)} min {left % 60:.0f} s"
+    return f"{what}: {steps}/{max(total, steps)} compile/link steps in {elapsed:.0f} s, about {shown} left"
+
+
+def _pump(stream: Iterable[str], into: queue.Queue[str | None]) -> None:
+    for line in stream:
+        into.put(line)
+    into.put(None)
+
+
 def _run_make(argv: list[str], progress: Progress | None, what: str) -> tuple[int, str]:
-    """Runs make, collecting its output; reports progress of long builds."""
+    """Runs make, collecting its output; reports progress of long builds (with the time left) every 10 s."""
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
+    total = _planned_steps(argv, env) if progress is not None else None
     start = time.monotonic()
     next_report = start + _PROGRESS_EVERY_S
     steps = 0
     lines: list[str] = []
-    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
     proc = subprocess.Popen(
         argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
         text=True, errors="replace",
     )
     assert proc.stdout is not None
-    for line in proc.stdout:
+    # A reader thread, so progress keeps coming while one long step (an LTO link) prints nothing.
+    output: queue.Queue[str | None] = queue.Queue()
+    reader = threading.Thread(target=_pump, args=(proc.stdout, output), daemon=True)
+    reader.start()
+    while True:
+        try:
+            line = output.get(timeout=max(0.05, next_report - time.monotonic()))
+        except queue.Empty:
+            line = ""
+        if line is None:
+            break
         lines.append(line)
-        if " -c " in line or " -o " in line:
+        if _is_step(line):
             steps += 1
         now = time.monotonic()
         if progress is not None and now >= next_report:
-            progress(f"{what}: {steps} compile/link steps in {now - start:.0f} s, still building")
+            progress(progress_line(what, steps, total, now - start))
             next_report = now + _PROGRESS_EVERY_S
+    reader.join()
     return proc.wait(), "".join(lines)
 
 

@@ -21,7 +21,9 @@ how many micro cases ran, on which boards and backends.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -155,10 +157,21 @@ class HarnessState:
         return HOST_TIMEOUT_S if board.is_host else DEFAULT_TIMEOUT_S
 
     def progress(self, message: str) -> None:
-        if hasattr(self.config, "workerinput"):
-            return  # xdist worker: no terminal of its own
-        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        """One ``harness: ...`` line on the terminal now (build and run progress); none with ``-q``.
+
+        An xdist worker has no terminal reporter, but its stderr is the controller's: with capturing
+        suspended it writes the line there itself, in one write, prefixed with its id.
+        """
+        if self.config.get_verbosity() < 0:
+            return
         capture = self.config.pluginmanager.get_plugin("capturemanager")
+        worker = getattr(self.config, "workerinput", None)
+        if worker is not None:
+            line = f"\nharness: [{worker.get('workerid', '?')}] {message}\n".encode()
+            with capture.global_and_fixture_disabled() if capture is not None else contextlib.nullcontext():
+                os.write(2, line)
+            return
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is None:
             return
         if capture is not None:
@@ -166,6 +179,27 @@ class HarnessState:
                 reporter.write_line(f"harness: {message}")
         else:
             reporter.write_line(f"harness: {message}")
+
+    @contextlib.contextmanager
+    def ticking(self, what: str, every_s: float = 10.0) -> Any:
+        """Says ``<what>: still running after N s`` every ``every_s`` while the block runs."""
+        import threading
+        import time
+
+        done = threading.Event()
+        start = time.monotonic()
+
+        def tick() -> None:
+            while not done.wait(every_s):
+                self.progress(f"{what}: still running after {time.monotonic() - start:.0f} s")
+
+        thread = threading.Thread(target=tick, daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            done.set()
+            thread.join()
 
     # -- building -------------------------------------------------------------------------
     def binary_build(self, board: Board, binary: str, source: Path) -> BinaryBuild:
@@ -229,7 +263,8 @@ class HarnessState:
 
         elf = outcome.build.elf
         try:
-            outcome.run = runner.run(elf, board, self.timeout_for(board))
+            with self.ticking(f"running {binary} on {board.name} ({outcome.backend})"):
+                outcome.run = runner.run(elf, board, self.timeout_for(board))
         except Exception as error:  # a runner bug must not leave later items without a result
             outcome.run = RunResult(outcome.backend, b"", None, False, 0.0, "infra-error",
                                     infra_error=f"the {outcome.backend} runner raised {type(error).__name__}: {error}")
