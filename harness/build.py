@@ -7,7 +7,8 @@
   wait, then find everything up to date;
 - a failed build is narrowed to the binaries that failed, each with its compiler output, and
   leaves no ELF of them (the Makefile removes it too; this covers any other way it survived);
-- linked binaries are measured (``harness.footprint``) against the board's memory.
+- linked binaries are measured (``harness.footprint``) against the board's memory, and the
+  footprint report ``gen/<board>/footprint.json`` (per binary, per section, per object) is updated.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pathlib import Path
 
 from harness import REPO_ROOT
 from harness.boards import Board
-from harness.footprint import Footprint, FootprintError, measure, misfit_message
+from harness.footprint import Footprint, FootprintError, measure, misfit_message, report, write_report
 
 RUNTIME_DIR = REPO_ROOT / "micro_runtime"
 GEN_DIR = RUNTIME_DIR / "gen"
@@ -58,6 +59,7 @@ class BuildResult:
     binaries: dict[str, BinaryBuild] = field(default_factory=dict)
     duration_s: float = 0.0
     output: str = ""  # make's output of the main call
+    folder: str = ""  # gen/<folder>/ the binaries are in (the board, or a variant such as <board>_handshake)
 
     @property
     def ok(self) -> bool:
@@ -284,6 +286,24 @@ def _not_built(elf: Path, message: str) -> BinaryBuild:
     return BinaryBuild(elf.name, None, message)
 
 
+FOOTPRINT_JSON = "footprint.json"  # gen/<folder>/footprint.json: the footprint report of the last builds
+
+
+def footprint_report(board: Board, result: BuildResult) -> dict[str, object]:
+    """The footprint report (harness.footprint.report) of the binaries ``result`` built."""
+    built = {name: b.elf for name, b in result.binaries.items() if b.elf is not None}
+    return report(board, built, REPO_ROOT, result.folder or board.name)
+
+
+def _update_footprint_report(board: Board, result: BuildResult, out: str, progress: Progress | None) -> None:
+    """Merges this build's binaries into gen/<out>/footprint.json (under the board lock)."""
+    try:
+        write_report(gen_dir(out) / FOOTPRINT_JSON, footprint_report(board, result), merge_root=REPO_ROOT)
+    except OSError as error:  # the build itself succeeded; the report is a by-product
+        if progress is not None:
+            progress(f"could not write {gen_dir(out) / FOOTPRINT_JSON}: {error}")
+
+
 HANDSHAKE_VARIANT = "handshake"  # gen/<board>_handshake/: the Makefile's HANDSHAKE=1 build
 
 
@@ -309,6 +329,7 @@ def build(
     if not names:
         return result
     start = time.monotonic()
+    result.folder = f"{board.name}_{HANDSHAKE_VARIANT}" if handshake else board.name
     # A variant has its own output folder, so it takes that folder's lock, not the plain build's.
     out = f"{board.name}_{HANDSHAKE_VARIANT}" if handshake else board.name
     flags = ("HANDSHAKE=1",) if handshake else ()
@@ -337,6 +358,7 @@ def build(
                         f"build of {name} for {board.name} failed:\n{_errors_only(one_output)}"
                     )
                     result.binaries[name] = _not_built(elf_path(out, name), message)
+        _update_footprint_report(board, result, out, progress)
     result.duration_s = time.monotonic() - start
     if progress is not None:
         failed = [n for n, b in result.binaries.items() if b.error]

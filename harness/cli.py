@@ -1,13 +1,14 @@
 """``harness`` command line (also ``python -m harness``; works from a plain checkout with PYTHONPATH=<repo>).
 
     harness boards                                   boards, memory, backends usable here
-    harness build [--board B] [--list] [TARGETS]     build test binaries (incremental, all by default)
+    harness build [--board B] [--list] [--footprint-json PATH] [TARGETS]   build test binaries (incremental)
     harness run BINARY --board B [--backend X] [--timeout S] [--icount N]
     harness doctor                                   toolchains, emulators, probes; the install commands
-    harness run-model MODEL.tflite --board B --cases CASES.json [--arena-size N] [-q]  -> JSON on stdout
+    harness run-model MODEL.tflite --board B --cases CASES.json [--arena-size N] [--tolerance N] [-q]  -> JSON
 
 ``harness run`` exit codes (documented in docs/harness.md):
     0 passed, 1 failed, 2 crashed, 3 timeout, 4 infra error or no tests ran, 5 usage/build error.
+``harness run-model``: 0 ran and every case with expected outputs matched, 1 error, 3 outputs differ.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from harness.build import BuildError, build, discover_tests, elf_path, ensure_bi
 
 EXIT_CODES = {"passed": 0, "failed": 1, "crashed": 2, "timeout": 3, "infra-error": 4, "no-tests": 4}
 EXIT_USAGE = 5
+# harness run-model: 0 ran (and every case with expected outputs matched), 1 error, 3 outputs differ.
+RUN_MODEL_EXIT_ERROR = 1
+RUN_MODEL_EXIT_DIFFER = 3
 
 
 def _err(message: str) -> None:
@@ -91,6 +95,16 @@ def cmd_build(args: argparse.Namespace) -> int:
         else:
             size = built.footprint.describe(board) if built.footprint else ""
             print(f"ok    {name:40s} {size}")
+    if args.footprint_json is not None:
+        from harness.build import footprint_report
+        from harness.footprint import write_report
+
+        try:
+            write_report(args.footprint_json, footprint_report(board, result))
+        except OSError as error:
+            _err(f"cannot write the footprint report {args.footprint_json}: {error}")
+            return EXIT_USAGE
+        print(f"footprint report: {args.footprint_json}")
     return 1 if failed else 0
 
 
@@ -198,18 +212,31 @@ def cmd_run_model(args: argparse.Namespace) -> int:
 
     try:
         result = run_model(Path(args.model), args.board, Path(args.cases), args.backend,
-                           arena_size=args.arena_size, progress=None if args.quiet else progress)
+                           arena_size=args.arena_size, progress=None if args.quiet else progress,
+                           tolerance=args.tolerance, float_tolerance=args.float_tolerance)
     except (RunModelError, BuildError, BoardError, OSError, ValueError) as error:
         _err(str(error))
-        return 1
+        return RUN_MODEL_EXIT_ERROR
     json.dump(result, sys.stdout, indent=2, sort_keys=True)
     sys.stdout.write("\n")
+    if result.get("passed") is False:
+        for index in result["failed_cases"]:
+            _err(f"case {index}: {result['cases'][index].get('mismatch', 'outputs differ')}")
+        _err(f"{len(result['failed_cases'])} of {result['compared_cases']} cases differ from the expected outputs "
+             f"(--tolerance {args.tolerance}, --float-tolerance {args.float_tolerance:g})")
+        return RUN_MODEL_EXIT_DIFFER
     return 0
 
 
 # -------------------------------------------------------------------- main --
 def make_parser() -> argparse.ArgumentParser:
-    from harness.argtypes import positive_bytes, positive_seconds
+    from harness.argtypes import (
+        DEFAULT_FLOAT_TOLERANCE,
+        non_negative_float,
+        non_negative_int,
+        positive_bytes,
+        positive_seconds,
+    )
     from harness.runners.qemu import icount_arg
 
     parser = argparse.ArgumentParser(prog="harness", description="Build and run micro_runtime tests on boards.")
@@ -222,6 +249,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--board", default="host")
     p.add_argument("--jobs", "-j", type=int, default=None, help="parallel make jobs (default: CPU count)")
     p.add_argument("--list", action="store_true", help="list the test binaries and exit")
+    p.add_argument("--footprint-json", type=Path, default=None, metavar="PATH",
+                   help="also write the footprint report of the built binaries (flash/RAM per binary, per "
+                   "section, per object) to PATH; every build updates micro_runtime/gen/<board>/footprint.json")
     p.add_argument("targets", nargs="*", metavar="TARGET", help="test binary names (default: all)")
     p.set_defaults(func=cmd_build)
 
@@ -243,13 +273,19 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", "-q", action="store_true", help="only print problems")
     p.set_defaults(func=cmd_doctor)
 
-    p = sub.add_parser("run-model", help="run a .tflite model on a board with test cases; JSON on stdout")
+    p = sub.add_parser("run-model", help="run a .tflite model on a board with test cases; JSON on stdout; "
+                       "exit 0 ran (and matched every expected output), 1 error, 3 outputs differ from expected")
     p.add_argument("model", metavar="MODEL.tflite")
     p.add_argument("--board", required=True)
     p.add_argument("--cases", required=True, metavar="CASES.json")
     p.add_argument("--backend", default=None)
     p.add_argument("--arena-size", type=positive_bytes, default=None, metavar="BYTES",
                    help="tensor arena size compiled into the runner (default: what fits the board)")
+    p.add_argument("--tolerance", type=non_negative_int, default=0, metavar="N",
+                   help="integer outputs may differ from the cases' expected values by N (quantized LSBs; "
+                   "default 0: exact)")
+    p.add_argument("--float-tolerance", type=non_negative_float, default=DEFAULT_FLOAT_TOLERANCE, metavar="X",
+                   help="float32 outputs may differ by X * max(1, |expected|) (default %(default)g)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr (errors still go there)")
     p.set_defaults(func=cmd_run_model)
 

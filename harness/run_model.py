@@ -7,7 +7,10 @@ small, does not fit the board, emulator trouble -- raises :class:`RunModelError`
 message and what to do about it.
 
 Command line: ``python -m harness.run_model MODEL --board B --cases CASES.json [--backend X]`` prints the
-result as JSON.
+result as JSON; exit 3 when outputs differ from the cases' ``expected`` values (compare_outputs).
+
+Runner builds are a cache bounded per gen/ folder (``RUNNER_CACHE_SIZE``, least recently used go first,
+pruned under the build lock; see prune_runners).
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ import argparse
 import fcntl
 import hashlib
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -28,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from harness import REPO_ROOT
+from harness.argtypes import DEFAULT_FLOAT_TOLERANCE
 from harness.boards import Board, BoardError, load_board
 from harness.formats.model_runner import DONE_MARKER, ERROR_PREFIX  # the format owns its lines
 
@@ -137,12 +143,72 @@ def _does_not_fit(board: Board, output: str) -> str | None:
             "use a board with more memory, a smaller model, or a smaller ARENA_SIZE if the arena is oversized")
 
 
-def build_runner(model: Path, board: Board, cases: Path, arena_size: int | None = None,
-                 make_vars: dict[str, str] | None = None) -> Path:
-    """Builds the model runner firmware for ``board``; returns the ELF path.
+RUNNER_CACHE_SIZE = 8  # runner builds kept per gen/ folder, most recently used first
+RUNNER_CACHE_ENV = "HARNESS_RUNNER_CACHE"  # overrides RUNNER_CACHE_SIZE (a number >= 1)
+_IN_USE = ".in_use"  # gen/<b>/model_runner/<name>/.in_use: shared flock while a process runs that runner
 
-    make_vars: extra make variables (e.g. {"LTO": "0"}); they may select another gen/ folder.
+
+def runner_cache_size() -> int:
+    text = os.environ.get(RUNNER_CACHE_ENV, "")
+    try:
+        value = int(text) if text else RUNNER_CACHE_SIZE
+    except ValueError:
+        raise RunModelError(f"{RUNNER_CACHE_ENV}={text!r}: give how many runner builds to keep, 1 or more") from None
+    if value < 1:
+        raise RunModelError(f"{RUNNER_CACHE_ENV}={text!r}: give how many runner builds to keep, 1 or more")
+    return value
+
+
+def _runner_folder(elf: Path) -> Path:
+    """gen/<...>/model_runner/<name>/ of the runner ELF gen/<...>/bin/model_runner_<name>."""
+    return elf.parent.parent / "model_runner" / elf.name.removeprefix("model_runner_")
+
+
+def prune_runners(gen: Path, keep: int) -> list[str]:
+    """Deletes all but the ``keep`` most recently used runner builds under ``gen`` (a gen/<...>/ folder).
+
+    A runner's use time is its folder's mtime (touched on every build or use). The caller holds the
+    build lock, so no build is under way; a runner another process is running (a shared lock on its
+    ``.in_use``) is kept. Returns the names deleted.
     """
+    base = gen / "model_runner"
+    if not base.is_dir():
+        return []
+    folders = []
+    for folder in base.iterdir():
+        try:
+            if folder.is_dir():
+                folders.append((folder.stat().st_mtime, folder))
+        except OSError:
+            continue
+    folders.sort(reverse=True)
+    removed = []
+    for _mtime, folder in folders[keep:]:
+        try:
+            handle = (folder / _IN_USE).open("a")
+        except OSError:
+            continue
+        with handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # running in another process right now
+            elf = gen / "bin" / f"model_runner_{folder.name}"
+            for leftover in (elf, elf.with_name(elf.name + ".map")):
+                leftover.unlink(missing_ok=True)
+            shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder.name)
+    # Runner ELFs whose folder is gone (deleted by hand, or by an older harness) are not reachable.
+    for elf in (gen / "bin").glob("model_runner_*"):
+        name = elf.name.removeprefix("model_runner_").removesuffix(".map")
+        if not (base / name).is_dir():
+            elf.unlink(missing_ok=True)
+    return removed
+
+
+def _make_runner(model: Path, board: Board, cases: Path, arena_size: int | None,
+                 make_vars: dict[str, str] | None) -> Path:
+    """Runs make for the runner (the caller holds the build lock); returns the ELF path."""
     # One binary per (model, cases, arena): parallel runs with different arenas must not rebuild each
     # other's binary while it runs.
     digest = hashlib.sha1(f"{model.resolve()}|{cases.resolve()}|{arena_size}".encode()).hexdigest()[:8]
@@ -156,8 +222,7 @@ def build_runner(model: Path, board: Board, cases: Path, arena_size: int | None 
         command.append(f"ARENA_SIZE={arena_size}")
     command += [f"{key}={value}" for key, value in (make_vars or {}).items()]
     command.append("print-MR_BIN")
-    with _build_lock(board.name):
-        proc = subprocess.run(command, capture_output=True, text=True)
+    proc = subprocess.run(command, capture_output=True, text=True)
     if proc.returncode != 0:
         output = proc.stdout + proc.stderr
         reason = _does_not_fit(board, output)
@@ -176,6 +241,40 @@ def build_runner(model: Path, board: Board, cases: Path, arena_size: int | None 
     return elf
 
 
+@contextmanager
+def _runner(model: Path, board: Board, cases: Path, arena_size: int | None = None,
+            make_vars: dict[str, str] | None = None, hold: bool = True) -> Iterator[Path]:
+    """Builds the runner, marks it used and prunes the cache (under the build lock); with ``hold``
+    the runner cannot be pruned by another process until the block ends."""
+    keep = runner_cache_size()
+    with _build_lock(board.name):
+        elf = _make_runner(model, board, cases, arena_size, make_vars)
+        folder = _runner_folder(elf)
+        handle = None
+        if folder.is_dir():
+            os.utime(folder)  # most recently used
+            if hold:
+                handle = (folder / _IN_USE).open("a")
+                fcntl.flock(handle, fcntl.LOCK_SH)
+        prune_runners(elf.parent.parent, keep)
+    try:
+        yield elf
+    finally:
+        if handle is not None:
+            handle.close()
+
+
+def build_runner(model: Path, board: Board, cases: Path, arena_size: int | None = None,
+                 make_vars: dict[str, str] | None = None) -> Path:
+    """Builds the model runner firmware for ``board``; returns the ELF path.
+
+    make_vars: extra make variables (e.g. {"LTO": "0"}); they may select another gen/ folder.
+    At most ``runner_cache_size()`` runner builds stay per gen/ folder (least recently used go first).
+    """
+    with _runner(model, board, cases, arena_size, make_vars, hold=False) as elf:
+        return elf
+
+
 def elf_sizes(elf: Path, board: Board) -> tuple[int, int]:
     """(flash bytes, static RAM bytes) of a binary: text+data and data+bss as `size` reports them."""
     tool = board.tool("size") if not board.is_host else "size"
@@ -184,6 +283,72 @@ def elf_sizes(elf: Path, board: Board) -> tuple[int, int]:
         raise RunModelError(f"'{tool} {elf}' failed: {proc.stderr.strip()}; install binutils for the board")
     text, data, bss = (int(v) for v in proc.stdout.splitlines()[1].split()[:3])
     return text + data, data + bss
+
+
+def _expectations(case: dict[str, Any]) -> list[tuple[Any, str | None]] | None:
+    """The (array, dtype) each output of a case should be, or None when the case states none."""
+    if "expected_outputs" in case:
+        dtypes = case.get("expected_dtypes") or [None] * len(case["expected_outputs"])
+        return list(zip(case["expected_outputs"], dtypes, strict=False))
+    if "expected" in case:
+        return [(case["expected"], case.get("expected_dtype"))]
+    return None
+
+
+def compare_outputs(result_cases: list[dict[str, Any]], cases_file: Path, tolerance: int = 0,
+                    float_tolerance: float = DEFAULT_FLOAT_TOLERANCE) -> dict[str, Any] | None:
+    """Checks each case's outputs against the cases file's ``expected`` values; marks ``result_cases``.
+
+    Integer and bool outputs must be within ``tolerance`` (in LSBs, default exact); float32 outputs
+    within ``float_tolerance * max(1, |expected|)``. Each compared case gets ``max_abs_error`` and
+    ``passed`` (and ``mismatch`` when dtype or shape differ); returns the summary
+    ({"passed", "compared_cases", "failed_cases"}) or None when no case states expected outputs.
+    """
+    try:
+        wanted = json.loads(Path(cases_file).read_text()).get("cases", [])
+    except (OSError, ValueError, AttributeError) as error:
+        raise RunModelError(f"cannot read the expected outputs of {cases_file}: {error}") from None
+    compared, failed = 0, []
+    for index, (got, want) in enumerate(zip(result_cases, wanted, strict=False)):
+        expectations = _expectations(want) if isinstance(want, dict) else None
+        if expectations is None:
+            continue
+        compared += 1
+        worst, problems = 0.0, []
+        outputs = got.get("outputs", [])
+        if len(expectations) != len(outputs):
+            problems.append(f"{len(expectations)} expected outputs, the model has {len(outputs)}")
+        for number, ((data, dtype), output) in enumerate(zip(expectations, outputs, strict=False)):
+            if dtype is not None and dtype != output["dtype"]:
+                problems.append(f"output {number} is {output['dtype']}, expected {dtype}")
+                continue
+            ours = np.asarray(output["data"], dtype=np.float64)
+            ref = np.asarray(data, dtype=np.float64)
+            if ours.size != ref.size:
+                problems.append(f"output {number} has {ours.size} values, expected {ref.size}")
+                continue
+            ours, ref = ours.reshape(-1), ref.reshape(-1)
+            error = np.abs(ours - ref)
+            worst = max(worst, float(error.max()) if error.size else 0.0)
+            if output["dtype"] == "float32":
+                bad = error > float_tolerance * np.maximum(1.0, np.abs(ref))
+                if np.isnan(ours).any() or np.isnan(ref).any():
+                    bad |= np.isnan(ours) != np.isnan(ref)
+            else:
+                bad = error > tolerance
+            if bad.any():
+                first = int(np.argmax(bad))
+                at = f" (first at flat index {first})" if bad.size > 1 else ""
+                problems.append(f"output {number}: {int(bad.sum())} of {bad.size} values differ{at}: "
+                                f"{ours[first]:g} vs expected {ref[first]:g}")
+        got["max_abs_error"] = worst
+        got["passed"] = not problems
+        if problems:
+            got["mismatch"] = "; ".join(problems)
+            failed.append(index)
+    if compared == 0:
+        return None
+    return {"passed": not failed, "compared_cases": compared, "failed_cases": failed}
 
 
 def _resolve(board: Board, backend: str | None) -> tuple[Any, str]:
@@ -198,10 +363,13 @@ def _resolve(board: Board, backend: str | None) -> tuple[Any, str]:
 
 
 def run_model(model: Path, board: str, cases: Path, backend: str | None = None, timeout_s: float = 60,
-              arena_size: int | None = None, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+              arena_size: int | None = None, progress: Callable[[str], None] | None = None,
+              tolerance: int = 0, float_tolerance: float = DEFAULT_FLOAT_TOLERANCE) -> dict[str, Any]:
     """Builds, runs and decodes; see the module docstring and docs/model_runner.md for the result's shape.
 
     progress: called with one-line status messages (build started/finished, running on which backend).
+    tolerance / float_tolerance: how far outputs may be from the cases file's ``expected`` values
+    (compare_outputs); the result's ``passed`` says whether every compared case was within them.
     """
     say = progress or (lambda _message: None)
     model, cases = Path(model), Path(cases)
@@ -219,11 +387,11 @@ def run_model(model: Path, board: str, cases: Path, backend: str | None = None, 
     arena = "" if arena_size is None else f", arena {arena_size} bytes"
     say(f"building the model runner for {board_info.name} ({model.name}{arena}); a first build takes a while")
     started = time.monotonic()
-    elf = build_runner(model, board_info, cases, arena_size)
-    say(f"build finished in {time.monotonic() - started:.1f} s")
-    flash_bytes, ram_bytes = elf_sizes(elf, board_info)
-    say(f"running on {backend_name} ({board_info.name}, timeout {timeout_s:g} s)")
-    run = runner.run(elf, board_info, timeout_s)
+    with _runner(model, board_info, cases, arena_size) as elf:
+        say(f"build finished in {time.monotonic() - started:.1f} s")
+        flash_bytes, ram_bytes = elf_sizes(elf, board_info)
+        say(f"running on {backend_name} ({board_info.name}, timeout {timeout_s:g} s)")
+        run = runner.run(elf, board_info, timeout_s)
     if run.infra_error:
         raise RunModelError(f"{backend_name}: {run.infra_error}")
     text = run.log.decode("utf-8", errors="replace")
@@ -242,7 +410,10 @@ def run_model(model: Path, board: str, cases: Path, backend: str | None = None, 
         raise RunModelError(message) from None
     if run.exit_code not in (0, None):
         raise RunModelError(f"the model runner exited with status {run.exit_code} after finishing")
+    summary = compare_outputs(parsed["cases"], cases, tolerance, float_tolerance)
+    comparison = {} if summary is None else {**summary, "tolerance": tolerance, "float_tolerance": float_tolerance}
     return {
+        **comparison,
         "board": board_info.name,
         "backend": backend_name,
         "model": str(model),
@@ -328,6 +499,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", default=None)
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--arena-size", type=int, default=None)
+    parser.add_argument("--tolerance", type=int, default=0, help="LSBs integer outputs may differ by")
+    parser.add_argument("--float-tolerance", type=float, default=DEFAULT_FLOAT_TOLERANCE)
     parser.add_argument("--app", type=Path, help="instead: run this application ELF and exit with its status")
     args = parser.parse_args(argv)
     if args.app is not None:
@@ -335,12 +508,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.model is None or args.cases is None:
         parser.error("pass MODEL and --cases (or --app ELF)")
     try:
-        result = run_model(args.model, args.board, args.cases, args.backend, args.timeout, args.arena_size)
+        result = run_model(args.model, args.board, args.cases, args.backend, args.timeout, args.arena_size,
+                           tolerance=args.tolerance, float_tolerance=args.float_tolerance)
     except RunModelError as error:
         print(f"run-model: error: {error}", file=sys.stderr)
         return 1
     print(json.dumps(result, indent=1))
-    return 0
+    return 3 if result.get("passed") is False else 0
 
 
 if __name__ == "__main__":

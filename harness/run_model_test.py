@@ -12,7 +12,14 @@ import pytest
 
 from harness import REPO_ROOT
 from harness.boards import available_boards, load_board
-from harness.run_model import RunModelError, _does_not_fit, parse_runner_log, run_model
+from harness.run_model import (
+    RunModelError,
+    _does_not_fit,
+    compare_outputs,
+    parse_runner_log,
+    prune_runners,
+    run_model,
+)
 
 EXAMPLES = REPO_ROOT / "micro_runtime" / "examples"
 HELLO_FLOAT = EXAMPLES / "hello_world" / "models" / "hello_world_float.tflite"
@@ -113,6 +120,108 @@ def test_host_matches_reference(model: Path) -> None:
     _check_against_expected(result, _cases(model))
     assert 0 < result["arena_used_bytes"] <= result["arena_bytes"]
     assert result["flash_bytes"] > 0
+    # run_model compares with the cases' expected outputs itself: exact for int8 by default.
+    assert result["passed"] is True and result["failed_cases"] == [] and result["tolerance"] == 0
+    assert result["compared_cases"] == len(result["cases"])
+    assert all(case["passed"] is True for case in result["cases"])
+    assert max(case["max_abs_error"] for case in result["cases"]) <= result["float_tolerance"]
+
+
+@pytest.mark.parametrize("model", [HELLO_FLOAT, HELLO_INT8], ids=lambda p: p.stem)
+def test_tampered_expected_value_fails_that_case(model: Path, tmp_path: Path) -> None:
+    data = json.loads(_cases(model).read_text())
+    data["cases"][1]["expected"][0][0] += 2 if data["cases"][1]["expected_dtype"] == "int8" else 0.01
+    tampered = tmp_path / "tampered_cases.json"
+    tampered.write_text(json.dumps(data))
+    result = run_model(model, "host", tampered)
+    assert result["passed"] is False and result["failed_cases"] == [1]
+    case = result["cases"][1]
+    assert case["passed"] is False and case["max_abs_error"] == pytest.approx(2 if "int8" in model.stem else 0.01)
+    assert "1 of 1 values differ" in case["mismatch"]
+    assert all(c["passed"] for i, c in enumerate(result["cases"]) if i != 1)
+    loose = run_model(model, "host", tampered, tolerance=2, float_tolerance=0.02)
+    assert loose["passed"] is True and loose["tolerance"] == 2
+
+
+def _decoded(dtype: str, data: list) -> list[dict]:
+    return [{"outputs": [{"data": data, "dtype": dtype, "shape": [len(data)]}]}]
+
+
+def test_compare_outputs_rules(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.json"
+
+    def compare(expected: dict, got: list[dict], **kwargs: float) -> dict | None:
+        cases.write_text(json.dumps({"cases": [{"input": [0], "input_dtype": "int8", **expected}]}))
+        return compare_outputs(got, cases, **kwargs)  # type: ignore[arg-type]
+
+    assert compare({}, _decoded("int8", [1])) is None  # nothing to compare: no verdict
+    got = _decoded("int8", [1, 5])
+    assert compare({"expected": [1, 4], "expected_dtype": "int8"}, got)["passed"] is False
+    assert got[0]["max_abs_error"] == 1 and "flat index 1): 5 vs expected 4" in got[0]["mismatch"]
+    assert compare({"expected": [1, 4], "expected_dtype": "int8"}, _decoded("int8", [1, 5]), tolerance=1)["passed"]
+    got = _decoded("uint8", [1, 4])
+    assert not compare({"expected": [1, 4], "expected_dtype": "int8"}, got)["passed"]
+    assert got[0]["mismatch"] == "output 0 is uint8, expected int8"
+    got = _decoded("int8", [1, 4])
+    assert not compare({"expected": [1, 4, 0], "expected_dtype": "int8"}, got)["passed"]
+    assert "2 values, expected 3" in got[0]["mismatch"]
+    # float32: relative to the value above 1, absolute below; NaN only equals NaN
+    assert compare({"expected": [1000.0, 0.0]}, _decoded("float32", [1000.005, 5e-6]))["passed"]
+    assert not compare({"expected": [1000.0]}, _decoded("float32", [1000.02]))["passed"]
+    assert not compare({"expected": [1.0]}, _decoded("float32", [float("nan")]))["passed"]
+    # several outputs
+    two = [{"outputs": [{"data": [1], "dtype": "int8", "shape": [1]},
+                        {"data": [2.5], "dtype": "float32", "shape": [1]}]}]
+    summary = compare({"expected_outputs": [[1], [2.0]], "expected_dtypes": ["int8", "float32"]}, two)
+    assert summary == {"passed": False, "compared_cases": 1, "failed_cases": [0]}
+    assert two[0]["max_abs_error"] == 0.5 and two[0]["mismatch"].startswith("output 1:")
+
+
+# ---------------------------------------------------------- runner cache --
+def test_runner_cache_keeps_the_most_recently_used_and_the_running(tmp_path: Path) -> None:
+    import fcntl
+    import os
+
+    gen = tmp_path / "gen" / "board"
+    (gen / "bin").mkdir(parents=True)
+    for age, name in enumerate(["m_new", "m_mid", "m_old", "m_running", "m_oldest"]):
+        folder = gen / "model_runner" / name
+        folder.mkdir(parents=True)
+        (folder / "config").write_text(name)
+        (folder / ".in_use").touch()  # as a run leaves it (creating it later would touch the folder)
+        for path in (gen / "bin" / f"model_runner_{name}", gen / "bin" / f"model_runner_{name}.map", folder):
+            if not path.exists():
+                path.write_text("elf")
+            os.utime(path, (1000 - age * 10, 1000 - age * 10))
+    (gen / "bin" / "model_runner_orphan").write_text("no folder")
+    (gen / "bin" / "add_test").write_text("not a runner")
+    with (gen / "model_runner" / "m_running" / ".in_use").open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_SH)  # another process is running it
+        assert sorted(prune_runners(gen, keep=2)) == ["m_old", "m_oldest"]
+    assert sorted(p.name for p in (gen / "model_runner").iterdir()) == ["m_mid", "m_new", "m_running"]
+    assert sorted(p.name for p in (gen / "bin").iterdir()) == [
+        "add_test", "model_runner_m_mid", "model_runner_m_mid.map", "model_runner_m_new",
+        "model_runner_m_new.map", "model_runner_m_running", "model_runner_m_running.map"]
+    assert prune_runners(gen, keep=2) == ["m_running"]  # no longer running: the least recently used goes
+
+
+def test_run_model_bounds_its_runner_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.run_model import RUNNER_CACHE_ENV, RUNNER_CACHE_SIZE
+
+    assert RUNNER_CACHE_SIZE == 8
+    monkeypatch.setenv(RUNNER_CACHE_ENV, "3")
+    elves = []
+    for index in range(4):  # four different cases files: four runner builds
+        cases = tmp_path / f"cases{index}.json"
+        cases.write_text(json.dumps({"cases": [{"input": [[index]], "input_dtype": "int8"}]}))
+        elves.append(Path(run_model(HELLO_INT8, "host", cases)["elf"]))
+    # The least recently used of the four is gone, the one just run is there. (How many folders there
+    # are now depends on what other test workers build meanwhile; test_runner_cache_keeps_... counts.)
+    assert not elves[0].exists() and not (elves[0].parent.parent / "model_runner" / elves[0].name[13:]).exists()
+    assert elves[-1].exists()
+    monkeypatch.setenv(RUNNER_CACHE_ENV, "0")
+    with pytest.raises(RunModelError, match=f"{RUNNER_CACHE_ENV}='0'"):
+        run_model(HELLO_INT8, "host", tmp_path / "cases0.json")
 
 
 def _emulated(board: str) -> pytest.MarkDecorator:

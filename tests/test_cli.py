@@ -173,3 +173,33 @@ def test_run_model_arena_size_too_small_fails_with_the_runtimes_message() -> Non
     assert lines[0] == f"harness: error: arena too small: needed {used} bytes, have {used - 16}", lines
     assert lines[-1].endswith("AllocateTensors failed"), lines
     assert "above" not in out.stderr
+
+
+def test_run_model_exits_3_when_outputs_differ_from_expected(tmp_path: Path) -> None:
+    data = json.loads((HELLO_MODELS / "hello_world_int8_cases.json").read_text())
+    data["cases"][3]["expected"][0][0] -= 3
+    tampered = tmp_path / "tampered_cases.json"
+    tampered.write_text(json.dumps(data))
+    model = str(HELLO_MODELS / "hello_world_int8.tflite")
+    out = run_cli("run-model", model, "--board", "host", "--cases", str(tampered), "-q")
+    assert out.returncode == 3, out.stderr
+    result = json.loads(out.stdout)  # the JSON is still there, with the verdict per case
+    assert result["passed"] is False and result["failed_cases"] == [3]
+    assert result["cases"][3]["max_abs_error"] == 3 and result["cases"][0]["passed"] is True
+    assert "harness: error: case 3: output 0: 1 of 1 values differ" in out.stderr
+    assert run_cli("run-model", model, "--board", "host", "--cases", str(tampered), "-q",
+                   "--tolerance", "3").returncode == 0
+    untouched = run_cli("run-model", model, "--board", "host", "--cases",
+                        str(HELLO_MODELS / "hello_world_int8_cases.json"), "-q")
+    assert untouched.returncode == 0 and json.loads(untouched.stdout)["passed"] is True
+
+
+def test_build_footprint_json_option(tmp_path: Path) -> None:
+    target = tmp_path / "reports" / "host.json"
+    out = run_cli("build", "--board", "host", "add_test", "--footprint-json", str(target))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert f"footprint report: {target}" in out.stdout
+    report = json.loads(target.read_text())
+    assert list(report["binaries"]) == ["add_test"]  # this build's binaries only
+    entry = report["binaries"]["add_test"]
+    assert entry["flash"] > 0 and ".text" in entry["sections"] and entry["objects"]

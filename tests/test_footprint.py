@@ -94,3 +94,99 @@ def test_not_an_elf_is_a_clear_error(tmp_path: Path) -> None:
         measure(junk)
     with pytest.raises(FootprintError, match="build it first"):
         measure(tmp_path / "missing.elf")
+
+
+# ------------------------------------------------------ footprint report --
+MAP = """\
+Discarded input sections
+
+ .text.unused   0x0000000000000000       0x40 /repo/gen/obj/a.o
+
+Linker script and memory map
+
+LOAD /repo/gen/obj/a.o
+.text           0x08000000      0x130
+ *(.text*)
+ .text          0x08000000       0x80 /repo/gen/obj/a.o
+                0x08000000                main
+ .text.a_very_long_function_name_that_wraps
+                0x08000080       0x40 /repo/gen/lib/libx.a(b.o)
+ *fill*         0x080000c0       0x10
+ .text          0x080000d0       0x60 /tmp/ccAbCd.ltrans0.ltrans.o
+
+.data           0x20000000        0x8 load address 0x08000130
+ .data          0x20000000        0x8 /repo/gen/obj/a.o
+                0x00001000                _stack_size = 0x1000
+
+.debug_info     0x0000000000000000      0x999
+ .debug_info    0x0000000000000000      0x999 /repo/gen/obj/a.o
+"""
+
+
+def test_link_map_input_sections_per_object(tmp_path: Path) -> None:
+    from harness.footprint import map_input_sections
+
+    path = tmp_path / "x.map"
+    path.write_text(MAP)
+    assert map_input_sections(path, Path("/repo")) == [
+        (".text", "gen/obj/a.o", 0x80),
+        (".text", "gen/lib/libx.a(b.o)", 0x40),  # name on the line before its numbers
+        (".text", "(fill)", 0x10),
+        (".text", "<lto>.ltrans0", 0x60),  # no random temporary name: comparable across builds
+        (".data", "gen/obj/a.o", 8),
+        (".debug_info", "gen/obj/a.o", 0x999),  # binary_report drops it: not allocated in the ELF
+    ]
+
+
+def _check_report_entry(entry: dict, elf: Path, board_name: str) -> None:
+    footprint = measure(elf, load_board(board_name))
+    assert entry["flash"] == footprint.flash and entry["ram"] == footprint.ram
+    assert sum(s["flash"] for s in entry["sections"].values()) == footprint.flash
+    assert sum(s["ram"] for s in entry["sections"].values()) == footprint.ram
+    objects = entry["objects"]
+    assert objects, entry.get("objects_note")
+    # Every byte is owned by an object file (or the linker script's stack/heap entry).
+    assert sum(o["flash"] for o in objects.values()) == footprint.flash
+    assert sum(o["ram"] for o in objects.values()) == footprint.ram
+
+
+def test_build_writes_the_footprint_report_per_binary_section_and_object() -> None:
+    import json
+
+    from harness import REPO_ROOT
+    from harness.build import FOOTPRINT_JSON, build, gen_dir
+
+    board = load_board("host")
+    result = build(board, ["add_test", "conv_test"], progress=None)
+    assert result.ok, result.output
+    build(board, ["add_test"], progress=None)  # a later build of fewer binaries keeps the others' entries
+    report = json.loads((gen_dir(board) / FOOTPRINT_JSON).read_text())
+    assert report["board"] == "host" and report["schema"] == 1 and report["lto"] is False
+    for name in ("add_test", "conv_test"):
+        entry = report["binaries"][name]
+        assert entry["elf"] == f"micro_runtime/gen/host/bin/{name}"
+        _check_report_entry(entry, REPO_ROOT / entry["elf"], "host")
+    objects = report["binaries"]["add_test"]["objects"]
+    own = objects["micro_runtime/gen/host/obj/micro_runtime/kernels/add_test.cc.o"]
+    assert own["flash"] > 0 and ".text" in own["sections"]
+    assert any(name.startswith("micro_runtime/gen/host/lib/libmicro_runtime.a(") for name in objects)
+
+
+@pytest.mark.skipif(shutil.which("arm-none-eabi-gcc") is None, reason="needs apt-get install gcc-arm-none-eabi")
+def test_lto_board_report_says_per_object_figures_need_lto_0() -> None:
+    import json
+
+    from harness import REPO_ROOT
+    from harness.build import FOOTPRINT_JSON, build, gen_dir
+    from harness.footprint import LTO_NOTE
+
+    board = load_board("bluepill")
+    assert board.lto  # bluepill links with LTO by default (docs/build.md)
+    assert build(board, ["add_test"], progress=None).ok
+    report = json.loads((gen_dir(board) / FOOTPRINT_JSON).read_text())
+    assert report["lto"] is True and report["note"] == LTO_NOTE and "LTO=0" in LTO_NOTE
+    entry = report["binaries"]["add_test"]
+    assert entry["objects_note"] == LTO_NOTE
+    _check_report_entry(entry, REPO_ROOT / entry["elf"], "bluepill")
+    assert "<lto>.ltrans0" in entry["objects"] and entry["sections"][".stack"]["ram"] > 0
+    assert entry["flash"] <= report["limits"]["flash"]
