@@ -18,6 +18,7 @@ A board file can fix the format with ``[run] log_format = "<name>"``.
 
 from __future__ import annotations
 
+import functools
 import importlib
 
 from harness.formats.base import CaseResult, FormatReader
@@ -53,6 +54,7 @@ def reader_class(name: str) -> type[FormatReader]:
     return cls
 
 
-def detection_order() -> list[type[FormatReader]]:
+@functools.cache
+def detection_order() -> tuple[type[FormatReader], ...]:
     """Every reader, most specific first; a module that fails to import is an error, not skipped."""
-    return [reader_class(name) for name in FORMATS]
+    return tuple(reader_class(name) for name in FORMATS)

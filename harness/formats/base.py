@@ -45,6 +45,8 @@ class FormatReader:
 
     name = ""
     description = ""
+    # A marker that starts a protocol record even in the middle of a line (noise before it).
+    split_marker: str | None = None
 
     def __init__(self, expected: Sequence[str] | None = None) -> None:
         self.expected = list(expected) if expected is not None else None
@@ -65,10 +67,6 @@ class FormatReader:
     def line(self, text: str, raw: str, now: float) -> None:
         """One line: ``text`` stripped for matching, ``raw`` as printed (kept in messages)."""
         raise NotImplementedError
-
-    def split_marker(self) -> str | None:
-        """A marker that starts a protocol record even in the middle of a line (noise before it)."""
-        return None
 
     # -- shared helpers -------------------------------------------------------------------
     @property

@@ -31,6 +31,7 @@ _SUMMARY = re.compile(r"^(?P<passed>\d+)/(?P<total>\d+) tests passed$")
 class MicroTestReader(FormatReader):
     name = "micro_test"
     description = "micro_runtime/micro_test.h (prefixed ~~~MT records)"
+    split_marker = PREFIX
 
     def __init__(self, expected: list[str] | None = None) -> None:
         super().__init__(expected)
@@ -39,9 +40,6 @@ class MicroTestReader(FormatReader):
     @classmethod
     def detects(cls, line: str) -> bool:
         return line.startswith(PREFIX + "BEGIN ") or line.startswith(PREFIX + "DONE ")
-
-    def split_marker(self) -> str | None:
-        return PREFIX
 
     def line(self, text: str, raw: str, now: float) -> None:
         match = _RECORD.match(text)

@@ -119,8 +119,8 @@ class LogReader:
 
     def _split(self, printed: str) -> list[str]:
         """Noise without a newline before a prefixed record is a line of its own."""
-        markers = [self.reader.split_marker()] if self.reader is not None else [
-            cls().split_marker() for cls in detection_order()
+        markers = [self.reader.split_marker] if self.reader is not None else [
+            cls.split_marker for cls in detection_order()
         ]
         for marker in markers:
             if marker and marker in printed:

@@ -290,13 +290,6 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
 class RenodeSession:
     """One Renode process with one machine per board, reused for every binary of this process."""
 
