@@ -13,7 +13,6 @@ emulated bluepills, started by ``harness.farm.demo``):
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import threading
@@ -21,6 +20,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from harness_bench import print_table  # benchmarks/ is the script's folder
 
 from harness.boards import load_board
 from harness.build import ensure_binary
@@ -107,7 +108,6 @@ def main() -> int:
             farm.close()
         freed = freed_to_waiter(demo, args.runs)
         direct, farmed = overhead(demo, args.runs)
-    load = os.getloadavg()[0]
     rows = [
         ("place acquire + release (in-process)", f"{acquire * 1000:.1f} ms", "target <= 50 ms"),
         ("freed board -> waiting client", f"{freed:.3f} s", "target <= 2 s"),
@@ -115,10 +115,7 @@ def main() -> int:
         ("micro_log_test through the farm (acquire, run, release)", f"{farmed:.3f} s", ""),
         ("farm overhead per binary", f"{farmed - direct:+.3f} s", "target <= 0.100 s"),
     ]
-    width = max(len(r[0]) for r in rows)
-    print(f"{'measurement'.ljust(width)}  {'median':>9}  note   ({args.runs} runs, load average {load:.1f})")
-    for label, value, note in rows:
-        print(f"{label.ljust(width)}  {value:>9}  {note}")
+    print_table(rows, f"{args.runs} runs")
     return 0
 
 

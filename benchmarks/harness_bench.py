@@ -163,13 +163,18 @@ def main() -> int:
         rows.append((f"pytest --board={args.board} micro_runtime, clean", f"{times['clean_s']:.1f} s", ""))
         rows.append((f"pytest --board={args.board} micro_runtime, no change", f"{times['incremental_s']:.1f} s", ""))
 
+    print_table(rows, f"board {args.board}, {args.runs} runs")
+    return 0
+
+
+def print_table(rows: list[tuple[str, str, str]], context: str) -> None:
+    """(measurement, median, note) rows, aligned, under a header naming the run and the machine's load."""
     width = max(len(r[0]) for r in rows)
     load = os.getloadavg()[0]
-    context = f"(board {args.board}, {args.runs} runs, {os.cpu_count()} CPUs, load average {load:.1f})"
-    print(f"{'measurement'.ljust(width)}  {'median':>9}  note   {context}")
+    print(f"{'measurement'.ljust(width)}  {'median':>9}  note   ({context}, {os.cpu_count()} CPUs, "
+          f"load average {load:.1f})")
     for label, value, note in rows:
         print(f"{label.ljust(width)}  {value:>9}  {note}")
-    return 0
 
 
 if __name__ == "__main__":
