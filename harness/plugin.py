@@ -127,9 +127,6 @@ class HarnessState:
     build_errors: dict[str, str] = field(default_factory=dict)
     outcomes: dict[tuple[str, str], BinaryOutcome] = field(default_factory=dict)
     skip_unavailable: bool = False  # --skip-unavailable / ini micro_skip_unavailable
-    unavailable: dict[str, int] = field(default_factory=dict)  # reason -> items that could not run
-    ran: dict[str, int] = field(default_factory=dict)  # "board (backend)" -> micro cases run (controller)
-    not_run: dict[str, int] = field(default_factory=dict)  # reason -> micro items that could not run
 
     # -- choices ------------------------------------------------------------------------------
     def resolve(self, board: Board) -> Any:
@@ -590,31 +587,24 @@ def pytest_sessionfinish(session: pytest.Session) -> Any:
     return result
 
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Counts micro cases that ran (per board and backend) and items that could not run, on the
-    process that prints the summary (also from xdist workers' reports)."""
-    scope = xdist_scope(report.nodeid)
-    if scope is None or f"::{BINARY_ITEM}[" in report.nodeid:
-        return
-    config = getattr(report, "config", None) or _CONFIG.get("config")
-    if config is None:
-        return
-    state = _state(config)
-    props = dict(report.user_properties)
-    if "unavailable" in props and report.when == "setup":
-        reason = str(props["unavailable"])
-        state.not_run[reason] = state.not_run.get(reason, 0) + 1
-    elif report.when == "call":
-        label = f"{props.get('board', '?')} ({props.get('backend', '?')})"
-        state.ran[label] = state.ran.get(label, 0) + 1
-
-
-_CONFIG: dict[str, pytest.Config] = {}
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_sessionstart(session: pytest.Session) -> None:
-    _CONFIG["config"] = session.config
+def _micro_counts(stats: dict[str, list[Any]]) -> tuple[dict[str, int], dict[str, int]]:
+    """("board (backend)" -> micro cases run, reason -> items that could not run) from the terminal
+    reporter's reports (on the controller these include every xdist worker's)."""
+    ran: dict[str, int] = {}
+    not_run: dict[str, int] = {}
+    for reports in stats.values():
+        for report in reports:
+            nodeid = getattr(report, "nodeid", "")
+            if getattr(report, "when", None) is None or xdist_scope(nodeid) is None or f"::{BINARY_ITEM}[" in nodeid:
+                continue
+            props = dict(report.user_properties)
+            if "unavailable" in props and report.when == "setup":
+                reason = str(props["unavailable"])
+                not_run[reason] = not_run.get(reason, 0) + 1
+            elif report.when == "call":
+                label = f"{props.get('board', '?')} ({props.get('backend', '?')})"
+                ran[label] = ran.get(label, 0) + 1
+    return ran, not_run
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
@@ -622,12 +612,13 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if config.getoption("no_micro_tests") or _STATE not in config.stash:
         return
     state = _state(config)
-    if not state.ran and not state.not_run:
+    ran, not_run = _micro_counts(terminalreporter.stats)
+    if not ran and not not_run:
         return
-    total = sum(state.ran.values())
-    where = ", ".join(f"{label}: {count}" for label, count in sorted(state.ran.items())) or "none"
+    total = sum(ran.values())
+    where = ", ".join(f"{label}: {count}" for label, count in sorted(ran.items())) or "none"
     terminalreporter.write_line(f"harness: {total} micro test cases ran ({where})")
-    for reason, count in sorted(state.not_run.items()):
+    for reason, count in sorted(not_run.items()):
         verb = "skipped" if state.skip_unavailable else "could not run (errors)"
         terminalreporter.write_line(f"harness: {count} micro test items {verb}: {reason}",
                                     red=not state.skip_unavailable)
