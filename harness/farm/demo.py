@@ -12,6 +12,7 @@ harness) and stopped on Ctrl-C/SIGTERM or when ``FarmDemo`` closes.
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import socket
 import subprocess
@@ -98,27 +99,17 @@ class FarmDemo:
         return self
 
     def _create_places(self) -> None:
-        farm = Farm(self.coordinator, owner=f"{procs_owner()}-setup")
+        farm = Farm(self.coordinator, owner=f"demo-{os.getpid()}-setup")
         try:
             deadline = time.monotonic() + 30
             wanted = set(self.boards)
-            while time.monotonic() < deadline:  # the exporters register their resources
-                farm.sync()
-                groups = {group for exporter in farm._session.resources.values() for group in exporter}
-                if wanted <= groups:
-                    break
+            while not wanted <= farm.resource_groups():  # the exporters register their resources
+                if time.monotonic() >= deadline:
+                    raise FarmError(f"the exporters did not register {sorted(wanted)}; see {self.workdir}/*.log")
                 time.sleep(0.1)
-            else:
-                raise FarmError(f"the exporters did not register {sorted(wanted)}; see {self.workdir}/*.log")
-            pb2 = farm._pb2
-            stub = farm._session.stub
             for name in sorted(self.boards):
                 host = name.split("-", 1)[0]
-                farm._run(stub.AddPlace(pb2.AddPlaceRequest(name=name)))
-                farm._run(stub.AddPlaceMatch(pb2.AddPlaceMatchRequest(placename=name, pattern=f"{host}/{name}/*")))
-                tags = {"board": self.board.name, "emulated": "1", "host": host}
-                farm._run(stub.SetPlaceTags(pb2.SetPlaceTagsRequest(placename=name, tags=tags)))
-            farm.sync()
+                farm.add_place(name, f"{host}/{name}/*", {"board": self.board.name, "emulated": "1", "host": host})
         finally:
             farm.close()
 
@@ -142,9 +133,3 @@ class FarmDemo:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
-
-def procs_owner() -> str:
-    import os
-
-    return f"demo-{os.getpid()}"

@@ -250,6 +250,24 @@ class Farm:
                 freed.append(place.name)
         return freed
 
+    # -- setting places up ----------------------------------------------------------------
+    def resource_groups(self) -> set[str]:
+        """Names of the resource groups the exporters have registered with the coordinator."""
+        self.sync()
+        return {group for groups in self._session.resources.values() for group in groups}
+
+    def set_tags(self, name: str, tags: dict[str, str]) -> None:
+        """Replaces the tags of place ``name`` (labgrid sets the whole map)."""
+        self._run(self._session.stub.SetPlaceTags(self._pb2.SetPlaceTagsRequest(placename=name, tags=tags)))
+        self.sync()
+
+    def add_place(self, name: str, pattern: str, tags: dict[str, str]) -> None:
+        """Creates place ``name`` matching resources ``EXPORTER/GROUP/CLASS`` by ``pattern``, with ``tags``."""
+        stub, pb2 = self._session.stub, self._pb2
+        self._run(stub.AddPlace(pb2.AddPlaceRequest(name=name)))
+        self._run(stub.AddPlaceMatch(pb2.AddPlaceMatchRequest(placename=name, pattern=pattern)))
+        self.set_tags(name, tags)
+
     # -- health ---------------------------------------------------------------------------
     def mark_unhealthy(self, name: str, reason: str) -> None:
         place = next((p for p in self.places() if p.name == name), None)
@@ -257,16 +275,13 @@ class Farm:
             return
         tags = dict(place.tags)
         tags[UNHEALTHY_TAG] = " ".join(reason.split())[:200] or "infrastructure error"
-        self._run(self._session.stub.SetPlaceTags(self._pb2.SetPlaceTagsRequest(placename=name, tags=tags)))
-        self.sync()
+        self.set_tags(name, tags)
 
     def clear(self, names: list[str] | None = None) -> list[str]:
         cleared = []
         for place in self.places():
             if place.unhealthy and (not names or place.name in names):
-                tags = {k: v for k, v in place.tags.items() if k != UNHEALTHY_TAG}
-                self._run(self._session.stub.SetPlaceTags(self._pb2.SetPlaceTagsRequest(placename=place.name,
-                                                                                        tags=tags)))
+                self.set_tags(place.name, {k: v for k, v in place.tags.items() if k != UNHEALTHY_TAG})
                 cleared.append(place.name)
         self.sync()
         return cleared
