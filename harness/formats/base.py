@@ -17,6 +17,7 @@ The contract a reader keeps, so that no output can make a failing run pass:
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -40,7 +41,7 @@ class CaseResult:
     dropped: int = 0  # messages beyond MAX_CASE_MESSAGES
 
 
-class FormatReader:
+class FormatReader(abc.ABC):
     """Base of the per-format readers in this package (see the module doc for the contract)."""
 
     name = ""
@@ -59,14 +60,14 @@ class FormatReader:
 
     # -- detection ------------------------------------------------------------------------
     @classmethod
+    @abc.abstractmethod
     def detects(cls, line: str) -> bool:
         """True when ``line`` (stripped) is this framework's unmistakable own line."""
-        raise NotImplementedError
 
     # -- input ----------------------------------------------------------------------------
+    @abc.abstractmethod
     def line(self, text: str, raw: str, now: float) -> None:
         """One line: ``text`` stripped for matching, ``raw`` as printed (kept in messages)."""
-        raise NotImplementedError
 
     # -- shared helpers -------------------------------------------------------------------
     @property
@@ -135,5 +136,5 @@ class FormatReader:
         seen = sum(1 for c in self.cases if c.name == name)
         return seen < self.expected.count(name)
 
-    def finish(self) -> None:
+    def finish(self) -> None:  # noqa: B027 - an optional hook: formats without a summary check keep it
         """End of stream: nothing more will come (subclasses may check their summaries here)."""

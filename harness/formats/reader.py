@@ -323,4 +323,4 @@ def parse_log(
     return reader.finish(run, elf, board)
 
 
-__all__ = ["BinaryReport", "CaseResult", "LogReader", "board_format", "clean_line", "parse_log", "FAILED"]
+__all__ = ["BinaryReport", "CaseResult", "LogReader", "board_format", "clean_line", "parse_log"]

@@ -163,7 +163,6 @@ class DeviceStream:
             duration_s=time.monotonic() - self._start,
             end_reason=reason,
             infra_error=infra,
-            case_seconds=self.reader.case_seconds(),
         )
 
     def finish(self, end: StreamEnd) -> StreamEnd:
