@@ -483,8 +483,9 @@ class MicroCaseItem(_MicroItem):
         report = self.outcome.report
         result = _case_result(report, self.case)
         if result is not None:
-            if result.duration_s is not None:
-                self.user_properties.append(("duration_s", round(result.duration_s, 4)))
+            seconds = self.outcome.run.case_seconds.get(result.name) if self.outcome.run is not None else None
+            if seconds is not None:  # from the live run: a log parsed afterwards has no arrival times
+                self.user_properties.append(("duration_s", round(seconds, 4)))
             return
         dead = next((c for c in report.cases if c.outcome in ("crashed", "timeout")), None)
         if report.outcome in ("crashed", "timeout"):

@@ -65,6 +65,10 @@ class LogSink:
         with self._lock:
             return bytes(self._data)
 
+    def case_seconds(self) -> dict[str, float]:
+        """Each case's duration as the live run loop saw it (call after ``finish``)."""
+        return self.stream.reader.case_seconds()
+
     def finish(self) -> bytes:
         """The whole log (with the harness's remarks), once the run loop is over."""
         self.stream.late()

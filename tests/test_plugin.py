@@ -158,6 +158,25 @@ def test_xdist_keeps_a_binary_on_one_worker(pytester: pytest.Pytester, env: None
     result.stdout.fnmatch_lines(["*run-last-failure: rerun previous 5 failures*"])
 
 
+def test_case_duration_is_the_time_the_case_took(pytester: pytest.Pytester, env: None, tmp_path: Path) -> None:
+    """The JUnit duration_s of a case is measured on the live stream, not on the log parsed afterwards."""
+    (pytester.path / "slow_test.cc").write_text(
+        '#include "micro_runtime/micro_test.h"\n'
+        "static volatile unsigned long g_spin;\n"
+        "TF_LITE_MICRO_TESTS_BEGIN\n"
+        "TF_LITE_MICRO_TEST(Quick) {}\n"
+        "TF_LITE_MICRO_TEST(Slow) { for (g_spin = 0; g_spin < 2000000000UL; g_spin = g_spin + 1) {} }\n"
+        "TF_LITE_MICRO_TESTS_END\n")
+    xml = tmp_path / "junit.xml"
+    result = _run(pytester, "--board=host", f"--junitxml={xml}")
+    assert result.ret == 0, result.stdout.str()
+    cases = _junit(xml)
+    slow = float(cases["slow_test::Slow[host]"][2]["duration_s"])
+    quick = float(cases["slow_test::Quick[host]"][2]["duration_s"])
+    assert slow > 0.05 and quick < slow / 5, (quick, slow)
+    assert slow <= float(cases["slow_test::Slow[host]"][2]["binary_duration_s"])
+
+
 def test_build_error_shows_the_compiler_message(pytester: pytest.Pytester, env: None) -> None:
     broken = pytester.path / "broken_test.cc"
     broken.write_text('#include "micro_runtime/micro_test.h"\nTF_LITE_MICRO_TESTS_BEGIN\n'

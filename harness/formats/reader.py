@@ -182,11 +182,13 @@ class LogReader:
         return None
 
     def case_seconds(self) -> dict[str, float]:
-        """Arrival-time duration of each closed case (first of a name)."""
+        """Duration of each closed case (first of a name): the framework's own figure where the log has
+        one (gtest's ms), else the span between its start and end lines as they arrived. Only the reader
+        that followed the live stream knows the arrival times; a log parsed afterwards does not."""
         seconds: dict[str, float] = {}
         for case in self.reader.cases if self.reader is not None else []:
-            if case.started_at is not None and case.ended_at is not None:
-                seconds.setdefault(case.name, case.ended_at - case.started_at)
+            if case.ended_at is not None and case.duration_s is not None:
+                seconds.setdefault(case.name, case.duration_s)
         return seconds
 
     # -- verdict --------------------------------------------------------------------------

@@ -199,6 +199,7 @@ def run_over_gdb(
             outcome.timed_out,
             time.monotonic() - start,
             outcome.end_reason,
+            case_seconds=sink.case_seconds(),
         )
     except (RspError, SerialPortError) as error:
         return infra(f"{error} (GDB server {config.address})")

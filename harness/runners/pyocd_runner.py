@@ -276,6 +276,7 @@ class PyocdRunner:
                 time.monotonic() - start,
                 outcome.end_reason,
                 outcome.infra_error,
+                case_seconds=sink.case_seconds(),
             )
         except (pyocd_errors.Error, SerialPortError, OSError) as error:
             return infra(f"probe/flash failure: {error}; check the SWD wiring (SWDIO, SWCLK, GND, 3.3V) and power")

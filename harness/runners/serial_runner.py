@@ -283,7 +283,7 @@ class SerialRunner:
                 f"no output at all on {config.url} in {timeout_s:.0f} s: check the wiring (board TX -> adapter RX), "
                 f"the baud rate ({config.baudrate}) and that the firmware logs over this UART",
             )
-        return RunResult(self.name, log, None, timed_out, duration, end_reason)
+        return RunResult(self.name, log, None, timed_out, duration, end_reason, case_seconds=sink.case_seconds())
 
     def _read_until_end(
         self, port: Any, sink: LogSink, deadline: float, handshake: bool

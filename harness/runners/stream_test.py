@@ -129,3 +129,16 @@ def test_file_tails_merge_whole_lines_in_arrival_order(tmp_path: Path) -> None:
     assert lines == ["~~~MT BEGIN One", "uart line", "half of a line", "~~~MT END One PASSED",
                      "~~~MT SUMMARY 1/1 tests passed", "~~~MT DONE PASSED"]
     assert parse_log(end.log).outcome == "passed"
+
+
+def test_case_durations_come_from_the_live_stream() -> None:
+    """Arrival spans for formats without a time of their own; the framework's figure where there is one."""
+    stream = DeviceStream(exit_status=False)
+    _feed_later(stream, [(0.0, b"~~~MT BEGIN A\n"), (0.3, b"~~~MT END A PASSED\n~~~MT BEGIN B\n~~~MT END B PASSED\n"
+                                                      b"~~~MT SUMMARY 2/2 tests passed\n~~~MT DONE PASSED\n")])
+    end = stream.finish(stream.follow(time.monotonic() + 10))
+    assert 0.25 <= end.case_seconds["A"] < 1.0 and end.case_seconds["B"] < 0.1
+    gtest = DeviceStream(exit_status=False)
+    gtest.put(b"[==========] Running 1 test from 1 test suite.\n[ RUN      ] S.T\n[       OK ] S.T (250 ms)\n"
+              b"[==========] 1 test from 1 test suite ran. (250 ms total)\n[  PASSED  ] 1 test.\n")
+    assert gtest.finish(gtest.follow(time.monotonic() + 5)).case_seconds == {"S.T": 0.25}
