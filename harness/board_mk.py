@@ -18,8 +18,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from harness import REPO_ROOT
-from harness.boards import Board, BoardError, load_board
+from harness import PACKAGE_DIR, REPO_ROOT, project
+from harness.boards import Board, BoardError, load_board, resolve_board_path
 from harness.mpu_regions import region_table, render_linker_symbols
 
 # The linker script an MCU board uses when its [build] has no linker_script.
@@ -34,13 +34,12 @@ def linker_script(board: Board) -> Path | None:
     """The board's linker script: its own ([build] linker_script, relative to the
     board folder or the repository) or, for MCU boards, the common Cortex-M one."""
     if board.linker_script:
-        for base in (board.path, REPO_ROOT):
-            candidate = (base / board.linker_script).resolve()
-            if candidate.is_file():
-                return candidate
+        candidate = resolve_board_path(board, board.linker_script)
+        if candidate is not None and candidate.is_file():
+            return candidate
         raise BoardError(
             f"{board.path / 'board.toml'}: [build] linker_script = '{board.linker_script}' not found "
-            f"(relative to {board.path} or {REPO_ROOT})"
+            f"(relative to {board.path}, {project.current().root} or {REPO_ROOT})"
         )
     return None if board.is_host else COMMON_LINKER_SCRIPT
 
@@ -75,11 +74,13 @@ def render_memory_ld(board: Board) -> str:
 def render(board: Board, out_dir: Path | None = None) -> str:
     """The Make fragment. ``out_dir`` is where memory.ld lives (default gen/<board>/)."""
     if out_dir is None:
-        out_dir = REPO_ROOT / "micro_runtime" / "gen" / board.name
-    sources = [str(REPO_ROOT / s) for s in board.sources]
-    missing = [s for s in sources if not Path(s).is_file()]
+        out_dir = project.current().build_dir / board.name
+    resolved = {s: resolve_board_path(board, s) for s in board.sources}
+    missing = [s for s, path in resolved.items() if path is None or not path.is_file()]
     if missing:
-        raise BoardError(f"{board.path / 'board.toml'}: [build] sources not found: {', '.join(missing)}")
+        raise BoardError(f"{board.path / 'board.toml'}: [build] sources not found: {', '.join(missing)} "
+                         f"(paths are relative to {board.path}, {project.current().root} or {REPO_ROOT})")
+    sources = [str(path) for path in resolved.values()]
     ldflags = list(board.ldflags)
     link_deps: list[str] = []
     script = linker_script(board)
@@ -90,7 +91,7 @@ def render(board: Board, out_dir: Path | None = None) -> str:
         ldflags.append(f"-T{script}")
         link_deps.append(str(script))
     # How `make test` / `make run_<name>` run a binary: directly on the host, else via the harness CLI.
-    run = "" if board.is_host else f"PYTHONPATH={REPO_ROOT} $(PYTHON) -m harness run --board {board.name}"
+    run = "" if board.is_host else f"PYTHONPATH={PACKAGE_DIR.parent} $(PYTHON) -m harness run --board {board.name}"
     flash = board.flash.size if board.flash else 0
     ram = board.ram.size if board.ram else 0
     lines = [

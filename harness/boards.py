@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import REPO_ROOT
+from harness import REPO_ROOT, project
 
-BOARDS_DIR = REPO_ROOT / "boards"
+BOARDS_DIR = project.BUILTIN_BOARDS  # the built-in boards; a project's own come first (board_dirs())
 
 
 class BoardError(Exception):
@@ -79,8 +79,35 @@ LOG_TRANSPORTS = ("semihosting", "uart", "rtt", "semihosting-if-debugger")
 DEFAULT_STACK_SIZE = 4096
 
 
+def board_dirs() -> list[Path]:
+    """Where board folders are looked up, first match wins: the project's own, then the built-in ones."""
+    return [*project.current().board_dirs, BOARDS_DIR]
+
+
+def board_file(name: str) -> Path | None:
+    """``<dir>/<name>/board.toml`` of the first board folder that has it."""
+    for folder in board_dirs():
+        path = folder / name / "board.toml"
+        if path.is_file():
+            return path
+    return None
+
+
 def available_boards() -> list[str]:
-    return sorted(p.parent.name for p in BOARDS_DIR.glob("*/board.toml"))
+    return sorted({p.parent.name for folder in board_dirs() for p in folder.glob("*/board.toml")})
+
+
+def resolve_board_path(board: Board, relative: str) -> Path | None:
+    """A path named in a board file (sources, linker script): relative to the board's folder, the
+    project, or the harness's own tree (``boards/cortex_m/...``), first that exists; absolute as is."""
+    candidate = Path(relative)
+    if candidate.is_absolute():
+        return candidate if candidate.exists() else None
+    for base in (board.path, project.current().root, REPO_ROOT):
+        path = (base / candidate).resolve()
+        if path.exists():
+            return path
+    return None
 
 
 def _region(table: dict[str, Any], key: str) -> MemoryRegion | None:
@@ -116,11 +143,11 @@ def _check(board: Board, path: Path) -> None:
 
 
 def load_board(name: str) -> Board:
-    path = BOARDS_DIR / name / "board.toml"
-    if not path.is_file():
+    path = board_file(name) if name and "/" not in name and name not in (".", "..") else None
+    if path is None:
         known = ", ".join(available_boards()) or "none"
-        shown = path.relative_to(REPO_ROOT) if REPO_ROOT in path.parents else path
-        raise BoardError(f"unknown board '{name}': no {shown}; known boards: {known}")
+        where = " or ".join(str(folder / name / "board.toml") for folder in board_dirs())
+        raise BoardError(f"unknown board '{name}': no {where}; known boards: {known}")
     try:
         raw = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as error:

@@ -2,8 +2,11 @@
 
 - one make call builds every requested test binary of a board, in parallel (``-j`` = CPU count);
 - incremental: Make decides what is stale, the driver never forces a rebuild;
+- outputs go to the project's build folder (``harness.project``): ``micro_runtime/gen/`` in this
+  checkout, ``build/micro-harness/`` (or ``build-dir``) in a user's project, whose ``*_test.cc``
+  files are built with the project's sources and models (``build_test``);
 - shared between processes (pytest-xdist workers, parallel CLI calls): an OS file lock
-  ``micro_runtime/gen/<board>/.build.lock`` lets one process build a board at a time; the others
+  ``<build>/<board>/.build.lock`` lets one process build a board at a time; the others
   wait, then find everything up to date;
 - a failed build is narrowed to the binaries that failed, each with its compiler output, and
   leaves no ELF of them (the Makefile removes it too; this covers any other way it survived);
@@ -14,6 +17,7 @@
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import queue
 import re
@@ -27,12 +31,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import REPO_ROOT
+from harness import PACKAGE_DIR, REPO_ROOT, project
 from harness.boards import Board
 from harness.footprint import Footprint, FootprintError, measure, misfit_message, report, write_report
 
 RUNTIME_DIR = REPO_ROOT / "micro_runtime"
-GEN_DIR = RUNTIME_DIR / "gen"
+MODEL_TOOL = RUNTIME_DIR / "tools" / "model_to_cc.py"
 
 ARM_PACKAGES = "apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib"
 # How often a long build reports that it is still alive.
@@ -70,8 +74,25 @@ def _stderr_progress(message: str) -> None:
     print(f"harness: {message}", file=sys.stderr, flush=True)
 
 
+def gen_root() -> Path:
+    """The build folder of the project in use (one folder per board and variant inside)."""
+    return project.current().build_dir
+
+
 def gen_dir(board: Board | str) -> Path:
-    return GEN_DIR / (board if isinstance(board, str) else board.name)
+    return gen_root() / (board if isinstance(board, str) else board.name)
+
+
+def make_env() -> dict[str, str]:
+    """Make's environment: the harness importable by the Python steps of the Makefile, working for the
+    same project (its board files)."""
+    return dict(os.environ, PYTHONPATH=str(PACKAGE_DIR.parent),
+                **{project.PROJECT_ENV: project.env_value(project.current())})
+
+
+def make_paths(board: Board) -> list[str]:
+    """Where make finds the project's build folder, the board file and the harness (see the Makefile)."""
+    return [f"GEN_ROOT={gen_root()}", f"BOARD_FILE={board.path / 'board.toml'}", f"HARNESS_SRC={PACKAGE_DIR}"]
 
 
 def bin_dir(board: Board | str) -> Path:
@@ -82,22 +103,72 @@ def elf_path(board: Board | str, name: str) -> Path:
     return bin_dir(board) / name
 
 
-def discover_tests(root: Path = RUNTIME_DIR) -> dict[str, Path]:
-    """Every ``*_test.cc`` under micro_runtime (outside gen/): binary name -> source, like the Makefile."""
+_SKIPPED_DIRS = {"build", "dist", "venv", ".venv", "node_modules", "__pycache__"}
+
+
+def discover_tests(root: Path | None = None) -> dict[str, Path]:
+    """Binary name -> source of every ``*_test.cc`` the project builds: micro_runtime's (outside gen/),
+    like the Makefile, in this checkout; the project's own elsewhere (outside its build folder)."""
+    proj = project.current()
+    if root is None:
+        root = RUNTIME_DIR if proj.is_checkout else proj.root
     found: dict[str, Path] = {}
     for source in sorted(root.rglob("*_test.cc")):
-        if GEN_DIR in source.parents:
+        if gen_root() in source.parents or (RUNTIME_DIR / "gen") in source.parents:
             continue
-        found.setdefault(source.stem, source)
+        parts = source.relative_to(root).parts[:-1]
+        if any(part.startswith(".") or part in _SKIPPED_DIRS for part in parts):
+            continue
+        name = source.stem if root == RUNTIME_DIR else test_binary_name(source)
+        found.setdefault(name, source)
     return found
+
+
+def is_runtime_test(source: Path) -> bool:
+    """A micro_runtime test of this checkout, built by the Makefile's own rules (one make call per board)."""
+    return project.current().is_checkout and RUNTIME_DIR in source.resolve().parents
+
+
+def test_binary_name(source: Path) -> str:
+    """The binary of a project's test: its project-relative path without ``.cc`` (``tests/dsp_test``);
+    a file outside the project gets ``ext/<name>_<hash of its path>`` (two checkouts never share one)."""
+    resolved = source.resolve()
+    root = project.current().root
+    if resolved.is_relative_to(root):
+        return resolved.relative_to(root).with_suffix("").as_posix()
+    digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:8]
+    return f"ext/{resolved.stem}_{digest}"
+
+
+def model_data(source: Path) -> list[Path]:
+    """The generated sources of the models a project test uses: every ``X.tflite`` beside it or in its
+    ``models/`` folder becomes ``<build>/models/<project-relative folder>/X_model_data.{h,cc}`` (included as
+    ``"<folder>/X_model_data.h"``), regenerated when the model changes."""
+    folder = source.resolve().parent
+    root = project.current().root
+    generated = []
+    for model in sorted([*folder.glob("*.tflite"), *folder.glob("models/*.tflite")]):
+        rel = model.parent.relative_to(root) if model.is_relative_to(root) else Path("ext") / model.parent.name
+        out_dir = gen_root() / "models" / rel
+        out = out_dir / f"{model.stem}_model_data.cc"
+        header = out.with_suffix(".h")
+        fresh = out.is_file() and header.is_file() and out.stat().st_mtime >= max(
+            model.stat().st_mtime, MODEL_TOOL.stat().st_mtime)
+        if not fresh:
+            proc = subprocess.run([sys.executable, str(MODEL_TOOL), str(model), "--out-dir", str(out_dir),
+                                   "--name", model.stem], capture_output=True, text=True, check=False)
+            if proc.returncode != 0:
+                raise BuildError(f"model {model}: {(proc.stderr or proc.stdout).strip()}")
+        generated.append(out)
+    return generated
 
 
 def excluded_tests(board: Board) -> dict[str, str]:
     """Tests the Makefile leaves out for this board (EXCLUDED_TESTS, from requirements.mk), with its note."""
     proc = subprocess.run(
         ["make", "-s", "--no-print-directory", "-C", str(RUNTIME_DIR), f"TARGET={board.name}",
-         f"PYTHON={sys.executable}", "print-EXCLUDED_TESTS"],
-        capture_output=True, text=True, check=False, env=dict(os.environ, PYTHONPATH=str(REPO_ROOT)),
+         f"PYTHON={sys.executable}", *make_paths(board), "print-EXCLUDED_TESTS"],
+        capture_output=True, text=True, check=False, env=make_env(),
     )
     if proc.returncode != 0:
         return {}  # the build itself will report what is wrong
@@ -154,7 +225,7 @@ def board_lock(board: Board | str, progress: Progress | None = None) -> Iterator
 def make_command(board: Board, targets: Sequence[str], jobs: int | None = None, *extra: str) -> list[str]:
     jobs = jobs or os.cpu_count() or 1
     return [
-        "make", "-C", str(RUNTIME_DIR), f"TARGET={board.name}", f"PYTHON={sys.executable}",
+        "make", "-C", str(RUNTIME_DIR), f"TARGET={board.name}", f"PYTHON={sys.executable}", *make_paths(board),
         f"-j{jobs}", "--no-print-directory", *extra, *targets,
     ]
 
@@ -190,7 +261,7 @@ def _pump(stream: Iterable[str], into: queue.Queue[str | None]) -> None:
 
 def _run_make(argv: list[str], progress: Progress | None, what: str) -> tuple[int, str]:
     """Runs make, collecting its output; reports progress of long builds (with the time left) every 10 s."""
-    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
+    env = make_env()
     total = _planned_steps(argv, env) if progress is not None else None
     start = time.monotonic()
     next_report = start + _PROGRESS_EVERY_S
@@ -324,7 +395,7 @@ def build(
     the result so one broken test does not hide the others.
     """
     check_tools(board)
-    names = list(targets) if targets is not None else list(discover_tests())
+    names = list(targets) if targets is not None else list(discover_tests(RUNTIME_DIR))
     result = BuildResult(board=board.name)
     if not names:
         return result
@@ -368,15 +439,21 @@ def build(
 
 
 def build_program(
-    board: Board, source: Path, name: str, *, progress: Progress | None = _stderr_progress
+    board: Board, source: Path | Sequence[Path], name: str, *, include_dirs: Sequence[Path] = (),
+    progress: Progress | None = _stderr_progress,
 ) -> BinaryBuild:
-    """Builds a standalone program (one .cc + runtime + board) via the Makefile's ``program`` goal."""
+    """Builds a standalone program (its sources + testing library + runtime + board) via the Makefile's
+    ``program`` goal; ``include_dirs`` are -I folders for its own sources only."""
     check_tools(board)
-    source = Path(source).resolve()
-    if not source.is_file():
-        raise BuildError(f"program source {source} does not exist")
+    sources = [Path(s).resolve() for s in ([source] if isinstance(source, (str, Path)) else source)]
+    for path in sources:
+        if not path.is_file():
+            raise BuildError(f"program source {path} does not exist")
+        if any(c.isspace() for c in str(path)):
+            raise BuildError(f"program source {path}: make cannot build paths with spaces; move or rename it")
     with board_lock(board, progress):
-        argv = make_command(board, ["program"], None, f"PROGRAM_SRC={source}", f"PROGRAM_NAME={name}")
+        argv = make_command(board, ["program"], None, f"PROGRAM_SRC={' '.join(map(str, sources))}",
+                            f"PROGRAM_NAME={name}", f"PROGRAM_INCLUDES={' '.join(map(str, include_dirs))}")
         code, output = _run_make(argv, progress, name)
     if code != 0:
         message = explain_link_error(name, board, output) or f"build of {name} failed:\n{_errors_only(output)}"
@@ -384,14 +461,54 @@ def build_program(
     return _finish_binary(board, name, check_fit=True)
 
 
+def build_test(board: Board, source: Path, *, progress: Progress | None = _stderr_progress) -> BinaryBuild:
+    """A project's ``*_test.cc`` (not micro_runtime's own): the test, the project's ``sources`` and the
+    models beside it, linked with the runtime into ``<build>/<board>/bin/<test_binary_name>``."""
+    proj = project.current()
+    try:
+        sources = [source, *proj.sources(), *model_data(source)]
+    except project.ProjectError as error:
+        raise BuildError(str(error)) from error
+    includes = [*proj.include_paths(), gen_root() / "models"]
+    return build_program(board, sources, test_binary_name(source), include_dirs=includes, progress=progress)
+
+
+def build_tests(board: Board, names: Sequence[str], *, jobs: int | None = None,
+                progress: Progress | None = _stderr_progress) -> BuildResult:
+    """Builds test binaries by name (``discover_tests()``): micro_runtime's own in one make call, a
+    project's each with its sources and models; one result for all."""
+    tests = discover_tests()
+    runtime = [n for n in names if n in tests and is_runtime_test(tests[n])]
+    start = time.monotonic()
+    result = build(board, runtime, jobs=jobs, progress=progress) if runtime else BuildResult(board=board.name)
+    for name in names:
+        if name not in runtime:
+            result.binaries[name] = build_test(board, tests[name], progress=progress)
+    result.folder = result.folder or board.name
+    result.duration_s = time.monotonic() - start
+    return result
+
+
 def ensure_binary(
     board: Board, name: str, *, progress: Progress | None = _stderr_progress, handshake: bool = False
 ) -> Path:
     """Path of test binary ``name`` for ``board`` (its start-handshake variant), built (incrementally) first."""
     tests = discover_tests()
+    source = Path(name)
+    if source.name.endswith("_test.cc") and source.is_file():  # a test's source path
+        name = next((n for n, s in tests.items() if s.resolve() == source.resolve()), test_binary_name(source))
+        tests.setdefault(name, source.resolve())
     if name not in tests:
+        where = "micro_runtime" if project.current().is_checkout else str(project.current().root)
         close = ", ".join(sorted(t for t in tests if name.split("_")[0] in t)[:5]) or "run `harness build --list`"
-        raise BuildError(f"no test named '{name}' (no {name}.cc under micro_runtime); similar: {close}")
+        raise BuildError(f"no test named '{name}' (no {name}.cc under {where}); similar: {close}")
+    if not is_runtime_test(tests[name]):
+        if handshake:
+            raise BuildError(f"{name}: the start-handshake variant is built only for micro_runtime's own tests")
+        built = build_test(board, tests[name], progress=progress)
+        if built.error or built.elf is None:
+            raise BuildError(built.error or f"{name} was not built")
+        return built.elf
     built = build(board, [name], progress=progress, handshake=handshake).binaries[name]
     if built.error or built.elf is None:
         raise BuildError(built.error or f"{name} was not built")

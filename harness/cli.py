@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from harness.boards import Board, BoardError, available_boards, load_board
-from harness.build import BuildError, build, discover_tests, elf_path, ensure_binary, excluded_tests
+from harness.build import BuildError, build_tests, discover_tests, elf_path, ensure_binary, excluded_tests
 
 EXIT_CODES = {"passed": 0, "failed": 1, "crashed": 2, "timeout": 3, "infra-error": 4, "no-tests": 4}
 EXIT_USAGE = 5
@@ -82,11 +82,13 @@ def cmd_build(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     targets = args.targets
     if not targets:  # everything, except what the Makefile says does not fit this board
-        skipped = excluded_tests(board)
+        from harness import project
+
+        skipped = excluded_tests(board) if project.current().is_checkout else {}
         for name, note in sorted(skipped.items()):
             print(f"skip  {name}: {note}")
         targets = [name for name in known if name not in skipped]
-    result = build(board, targets, jobs=args.jobs)
+    result = build_tests(board, targets, jobs=args.jobs)
     failed = 0
     for name, built in sorted(result.binaries.items()):
         if built.error:
@@ -111,6 +113,8 @@ def cmd_build(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------- run --
 def _resolve_binary(binary: str, board: Board) -> Path:
     path = Path(binary)
+    if binary in discover_tests() or (path.name.endswith("_test.cc") and path.is_file()):
+        return ensure_binary(board, binary)  # a test by name or by source: built (incrementally) first
     if path.is_file():
         return path
     if "/" in binary or binary.endswith(".elf"):
@@ -124,16 +128,16 @@ def wrong_board(elf: Path, board: Board) -> str | None:
     """Why ``elf`` must not run on ``board`` (it was linked for another board), or None.
 
     Read from the ``__harness_board_<name>`` symbol every MCU build carries (harness.board_mk); for an
-    ELF without it, from a ``micro_runtime/gen/<other board>/`` path it was built into.
+    ELF without it, from a ``<build folder>/<other board>/`` path it was built into.
     """
-    from harness.build import GEN_DIR
+    from harness.build import gen_root
     from harness.emulation_guard import built_for
 
     other = built_for(elf)
     if other is None:
         parents = elf.resolve().parents
-        if GEN_DIR in parents:
-            folder = elf.resolve().relative_to(GEN_DIR).parts[0]
+        if gen_root() in parents:
+            folder = elf.resolve().relative_to(gen_root()).parts[0]
             known = {b for b in available_boards() if folder == b or folder.startswith(f"{b}_")}
             other = max(known, key=len) if known else None
     if other is None or other == board.name:

@@ -28,13 +28,16 @@ def _safe(name: str) -> str:
 
 def map_state_dir(map_path: Path) -> Path:
     """Where the state of a hardware map (leases, quarantine) lives: beside the map, except for a map
-    inside this repository, whose state goes to ``micro_runtime/gen/hil/`` (never the source tree)."""
-    from harness import REPO_ROOT
+    inside the project (this checkout, or a user's project), whose state goes to ``<build folder>/hil/``
+    (never the source tree)."""
+    from harness import REPO_ROOT, project
 
     folder = map_path.resolve().parent
-    gen = REPO_ROOT / "micro_runtime" / "gen"
-    if (folder == REPO_ROOT or REPO_ROOT in folder.parents) and folder != gen and gen not in folder.parents:
-        return gen / "hil"
+    proj = project.current()
+    gen = proj.build_dir
+    for root in {proj.root, REPO_ROOT}:
+        if (folder == root or root in folder.parents) and folder != gen and gen not in folder.parents:
+            return gen / "hil"
     return folder
 
 

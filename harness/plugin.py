@@ -22,7 +22,6 @@ how many micro cases ran, on which boards and backends.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 import shutil
@@ -32,17 +31,18 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from harness import REPO_ROOT
+from harness import REPO_ROOT, project
 from harness.boards import Board, BoardError, available_boards, load_board
 from harness.build import (
-    GEN_DIR,
     RUNTIME_DIR,
     BinaryBuild,
     BuildError,
     build,
-    build_program,
+    build_test,
     excluded_tests,
     gen_dir,
+    gen_root,
+    is_runtime_test,
 )
 from harness.dut import Dut
 from harness.runners.base import RunResult
@@ -69,12 +69,19 @@ def scan_cases(source: str) -> list[str]:
 
 
 # ------------------------------------------------------------------ options --
+def _known_boards() -> str:
+    try:
+        return ", ".join(available_boards())
+    except project.ProjectError:
+        return "see `harness boards`"
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("harness", "micro_runtime tests on boards (harness plugin)")
     group.addoption(
         "--board", action="append", default=[], metavar="NAME[,NAME...]",
         help="board(s) to build and run micro tests for; repeatable or comma-separated "
-        "(default: host). Known: " + ", ".join(available_boards()),
+        "(default: host). Known: " + _known_boards(),
     )
     group.addoption("--qemu", action="store_const", const="qemu", dest="micro_backend",
                     help="run MCU boards in QEMU")
@@ -98,6 +105,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     "errors, so a CI without the emulator does not go green having tested nothing)")
     parser.addini("micro_skip_unavailable", type="bool", default=False,
                   help="skip (instead of error) micro tests whose backend cannot run here")
+    # Read by harness.project (also for the CLI); declared here so pytest knows them.
+    parser.addini("micro_boards", type="args", help="folders of the project's own board files (<name>/board.toml)")
+    parser.addini("micro_build_dir", help="build folder of the project's micro tests (default build/micro-harness)")
+    parser.addini("micro_sources", type="args", help="sources linked into every micro test binary (globs)")
+    parser.addini("micro_include_dirs", type="args", help="include folders of the project's micro tests")
 
 
 @dataclass
@@ -200,10 +212,9 @@ class HarnessState:
 
     # -- building -------------------------------------------------------------------------
     def binary_build(self, board: Board, binary: str, source: Path) -> BinaryBuild:
-        if not _in_tree(source):
-            # Unique per source path: two checkouts' foo_test.cc must not share one ELF.
-            digest = hashlib.sha1(str(source.resolve()).encode()).hexdigest()[:8]
-            return build_program(board, source, f"{binary}_{digest}", progress=self.progress)
+        if not is_runtime_test(source):
+            # A project's own test (or a fixture firmware named on the command line): one program each.
+            return build_test(board, source, progress=self.progress)
         if board.name in self.build_errors:
             raise BuildError(self.build_errors[board.name])
         if board.name not in self.built:
@@ -242,7 +253,7 @@ class HarnessState:
             outcome.skip = runner.unavailable_reason(board)
         except ResolveError as error:
             outcome.skip = str(error)
-        if outcome.skip is None and _in_tree(source):
+        if outcome.skip is None and is_runtime_test(source):
             note = self.excluded_on(board).get(binary)
             if note is not None:  # declared too big for the board (requirements.mk)
                 outcome.skip = f"does not fit: {note}"
@@ -279,10 +290,6 @@ _STATE = pytest.StashKey[HarnessState]()
 _SESSION = pytest.StashKey[str]()
 
 
-def _in_tree(source: Path) -> bool:
-    return RUNTIME_DIR in source.resolve().parents
-
-
 def _parse_boards(values: list[str]) -> list[str]:
     """Board names of the ``--board`` options (host when none is given); an empty name is refused."""
     names: list[str] = []
@@ -299,6 +306,14 @@ def _parse_boards(values: list[str]) -> list[str]:
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "micro: a micro_runtime test case run on a board (harness plugin)")
+    try:
+        # The project whose tests, boards and build folder these are: inherited from a parent harness
+        # process (xdist workers, a run started by `harness`), else the one pytest's rootdir is in.
+        if project.inherited() is None:
+            project.use(project.load(project.find_root(config.rootpath)))
+        project.current()
+    except project.ProjectError as error:
+        raise pytest.UsageError(f"micro-harness settings: {error}") from error
     try:
         boards = [load_board(name) for name in _parse_boards(config.getoption("board"))]
     except BoardError as error:
@@ -371,11 +386,12 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if not file_path.name.endswith("_test.cc") or parent.config.getoption("no_micro_tests"):
         return None
     resolved = file_path.resolve()
-    if GEN_DIR in resolved.parents:
+    if gen_root() in resolved.parents or (RUNTIME_DIR / "gen") in resolved.parents:
         return None
-    # Elsewhere in this repository *_test.cc files are fixture firmware of other tests
+    # Elsewhere in this checkout *_test.cc files are fixture firmware of other tests
     # (tests/hil/fw, tests/fixtures): collected only when named on the command line.
-    if REPO_ROOT in resolved.parents and not _in_tree(resolved) and not _named(parent.config, resolved):
+    if project.current().is_checkout and REPO_ROOT in resolved.parents and not is_runtime_test(resolved) \
+            and not _named(parent.config, resolved):
         return None
     file: MicroTestFile = MicroTestFile.from_parent(parent, path=file_path)
     return file
@@ -554,7 +570,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """Records which in-tree binaries each board needs, so one make call builds them all."""
     state = _state(session.config)
     for item in session.items:
-        if isinstance(item, _MicroItem) and _in_tree(item.path):
+        if isinstance(item, _MicroItem) and is_runtime_test(item.path):
             state.wanted.setdefault(item.board.name, set()).add(item.binary)
 
 
@@ -630,7 +646,9 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     if config.getoption("no_micro_tests"):
         return []
     parts = [f"{b.name} ({state.label_for(b)})" for b in state.boards]
-    return [f"harness: boards {', '.join(parts)}; repo {REPO_ROOT}"]
+    proj = project.current()
+    where = f"project {proj.root} (build {proj.build_dir})"
+    return [f"harness: boards {', '.join(parts)}; {where}; runtime {REPO_ROOT / 'micro_runtime'}"]
 
 
 # ----------------------------------------------------------------- fixtures --

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ import numpy as np
 from harness import REPO_ROOT
 from harness.argtypes import DEFAULT_FLOAT_TOLERANCE
 from harness.boards import Board, BoardError, load_board
+from harness.build import elf_path, make_env, make_paths
 from harness.formats.model_runner import DONE_MARKER, ERROR_PREFIX  # the format owns its lines
 
 RUNTIME = REPO_ROOT / "micro_runtime"
@@ -113,17 +114,11 @@ def parse_runner_log(text: str) -> dict[str, Any]:
     return result
 
 
-@contextmanager
-def _build_lock(target: str) -> Iterator[None]:
-    """Serializes builds of one target: parallel test workers share gen/<target>/."""
-    lock_path = RUNTIME / "gen" / target / ".build.lock"
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    with lock_path.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+def _build_lock(target: str) -> AbstractContextManager[None]:
+    """Serializes builds of one target: parallel test workers share <build>/<target>/ (the build driver's lock)."""
+    from harness.build import board_lock
+
+    return board_lock(target)
 
 
 def _does_not_fit(board: Board, output: str) -> str | None:
@@ -214,7 +209,8 @@ def _make_runner(model: Path, board: Board, cases: Path, arena_size: int | None,
     digest = hashlib.sha1(f"{model.resolve()}|{cases.resolve()}|{arena_size}".encode()).hexdigest()[:8]
     name = re.sub(r"[^0-9A-Za-z_]", "_", model.stem) + "_" + digest
     # print-MR_BIN last: the binary's path, wherever the build variant puts gen/.
-    command = ["make", "-s", "--no-print-directory", "-C", str(RUNTIME), f"TARGET={board.name}", "model_runner",
+    command = ["make", "-s", "--no-print-directory", "-C", str(RUNTIME), f"TARGET={board.name}", *make_paths(board),
+               "model_runner",
                f"MODEL={model.resolve()}", f"CASES={cases.resolve()}", f"RUNNER_NAME={name}"]
     if arena_size is not None:
         if isinstance(arena_size, bool) or not isinstance(arena_size, int) or arena_size <= 0:
@@ -222,7 +218,7 @@ def _make_runner(model: Path, board: Board, cases: Path, arena_size: int | None,
         command.append(f"ARENA_SIZE={arena_size}")
     command += [f"{key}={value}" for key, value in (make_vars or {}).items()]
     command.append("print-MR_BIN")
-    proc = subprocess.run(command, capture_output=True, text=True)
+    proc = subprocess.run(command, capture_output=True, text=True, env=make_env())
     if proc.returncode != 0:
         output = proc.stdout + proc.stderr
         reason = _does_not_fit(board, output)
@@ -428,11 +424,11 @@ def run_model(model: Path, board: str, cases: Path, backend: str | None = None, 
 
 def host_file_runner(build: bool = True) -> Path:
     """Path of the host file runner (micro_runtime/model_runner/host_file_runner.cc), built on demand."""
-    binary = RUNTIME / "gen" / "host" / "bin" / "host_file_runner"
+    binary = elf_path("host", "host_file_runner")
     if build:
         with _build_lock("host"):
-            proc = subprocess.run(["make", "-s", "-C", str(RUNTIME), "TARGET=host", "host_file_runner"],
-                                  capture_output=True, text=True)
+            proc = subprocess.run(["make", "-s", "-C", str(RUNTIME), "TARGET=host", *make_paths(load_board("host")),
+                                   "host_file_runner"], capture_output=True, text=True, env=make_env())
         if proc.returncode != 0:
             raise RunModelError(f"building the host file runner failed:\n{(proc.stdout + proc.stderr)[-3000:]}")
     return binary

@@ -1,0 +1,154 @@
+"""The harness as another project gets it: a wheel, installed into a fresh venv, testing
+``examples/user_project`` (copied out of this checkout) on emulated boards.
+
+Nothing of the checkout is importable or readable in those runs: the wheel must bring the runtime,
+the built-in boards and the board support; the project's own board, sources and model must be found
+from its ``pyproject.toml``; builds must land in the project's build folder. The venv sees the system's
+site-packages only for pytest/xdist/pyserial (no network here); which ``harness`` it imports is checked.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from harness import REPO_ROOT
+from harness.project import PROJECT_ENV
+from tests.harness_helpers import requires_mcu
+
+pytestmark = [pytest.mark.slow, requires_mcu]
+
+EXAMPLE = REPO_ROOT / "examples" / "user_project"
+EXPECTED_CASES = {
+    ("tests.smoothing_test.cc", "FirstSampleIsTakenAsIs"), ("tests.smoothing_test.cc", "HalfWayWithAlphaOneHalf"),
+    ("tests.smoothing_test.cc", "ConvergesToAConstantInput"), ("tests.smoothing_test.cc", "QuantizeSaturates"),
+    ("tests.sine_model_test.cc", "ModelLoadsAndPredictsASine"),
+}
+
+
+def _clean_env() -> dict[str, str]:
+    """The environment of a user's shell: no checkout on PYTHONPATH, no project inherited from this run."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", PROJECT_ENV) and not k.startswith("PYTEST_")}
+    env["CI"] = "true"
+    return env
+
+
+def _tracked_copy(to: Path) -> Path:
+    """The checkout's tracked files (what a clone or an sdist has), without build outputs."""
+    listed = subprocess.run(["git", "-C", str(REPO_ROOT), "ls-files", "-z", "--cached", "--others",
+                             "--exclude-standard"], capture_output=True, check=False)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout: cannot tell source files from build outputs")
+    for rel in filter(None, listed.stdout.decode().split("\0")):
+        source = REPO_ROOT / rel
+        if source.is_file():
+            (to / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, to / rel)
+    return to
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    source = _tracked_copy(tmp_path_factory.mktemp("src"))
+    dist = tmp_path_factory.mktemp("dist")
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation",
+                           "-w", str(dist), "-q"], capture_output=True, text=True, env=_clean_env(), timeout=600,
+                          check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    wheels = list(dist.glob("micro_harness-*.whl"))
+    assert len(wheels) == 1, list(dist.iterdir())
+    return wheels[0]
+
+
+@pytest.fixture(scope="module")
+def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("venv")
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(folder)], check=True, timeout=300)
+    python = folder / "bin" / "python"
+    proc = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
+                          capture_output=True, text=True, env=_clean_env(), timeout=600, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return folder
+
+
+@pytest.fixture(scope="module")
+def user_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    project = tmp_path_factory.mktemp("user") / "sensor-firmware"
+    shutil.copytree(EXAMPLE, project, ignore=shutil.ignore_patterns("build", "__pycache__", ".pytest_cache"))
+    return project
+
+
+def test_the_wheel_carries_runtime_and_boards_but_no_build_outputs_or_runtime_tests(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    data = "harness/_data/"
+    for needed in ("micro_runtime/Makefile", "micro_runtime/micro_interpreter.cc", "micro_runtime/micro_test.h",
+                   "micro_runtime/schema/schema.fbs", "micro_runtime/tools/model_to_cc.py",
+                   "micro_runtime/model_runner/model_runner.mk", "boards/bluepill/board.toml",
+                   "boards/cortex_m/cortex_m.ld", "boards/cortex_m/startup.c", "renode/bluepill.resc"):
+        assert data + needed in names, needed
+    assert "harness/plugin.py" in names and "harness/project.py" in names
+    assert not [n for n in names if "/gen/" in n or n.endswith("_test.cc") or "__pycache__" in n]
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    text = zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "harness = harness.plugin" in text and "harness = harness.cli:main" in text
+
+
+def test_the_venv_imports_the_wheel_not_the_checkout(venv: Path, user_project: Path) -> None:
+    proc = subprocess.run([str(venv / "bin" / "python"), "-c", "import harness; print(harness.REPO_ROOT)"],
+                          capture_output=True, text=True, cwd=user_project, env=_clean_env(), check=True)
+    root = Path(proc.stdout.strip())
+    assert root.is_relative_to(venv) and root.name == "_data", root
+
+
+def test_user_project_runs_end_to_end_on_emulated_boards(venv: Path, user_project: Path) -> None:
+    """pytest in the project folder: its own board (bluepill_128k), its sources, its model, built-in bluepill."""
+    junit = user_project / "build" / "junit.xml"
+    proc = subprocess.run([str(venv / "bin" / "python"), "-m", "pytest", "--board=bluepill,bluepill_128k", "-p",
+                           "no:cacheprovider", f"--junitxml={junit}"], capture_output=True, text=True,
+                          cwd=user_project, env=_clean_env(), timeout=1200, check=False)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 0, output[-4000:]
+    assert f"project {user_project}" in output and f"build {user_project / 'build' / 'micro-harness'}" in output
+    assert "harness: 10 micro test cases ran (bluepill (qemu): 5, bluepill_128k (qemu): 5)" in output
+    cases = {(c.get("classname"), c.get("name").split("[")[0]): c for c in ET.parse(junit).iter("testcase")}
+    assert set(cases) >= EXPECTED_CASES, sorted(cases)
+    for key in EXPECTED_CASES:
+        bad = [child.tag for child in cases[key] if child.tag in ("failure", "error", "skipped")]
+        assert not bad, f"{key} did not pass: {ET.tostring(cases[key]).decode()[:500]}"
+    # Builds went to the project's build folder, with project-relative binary names; nothing into the venv.
+    for board in ("bluepill", "bluepill_128k"):
+        assert (user_project / "build" / "micro-harness" / board / "bin" / "tests" / "sine_model_test").is_file()
+    assert not list(venv.rglob("harness/_data/micro_runtime/gen"))
+
+
+def test_a_failing_user_test_fails_through_the_wheel(venv: Path, user_project: Path) -> None:
+    broken = user_project / "tests" / "broken_test.cc"
+    broken.write_text('#include "micro_runtime/micro_test.h"\n#include "smoothing.h"\n'
+                      "TF_LITE_MICRO_TESTS_BEGIN\n"
+                      "TF_LITE_MICRO_TEST(Passes) { TF_LITE_MICRO_EXPECT_EQ(7, Smoother(32767).Update(7)); }\n"
+                      "TF_LITE_MICRO_TEST(Fails) { TF_LITE_MICRO_EXPECT_EQ(1, Smoother(32767).Update(7)); }\n"
+                      "TF_LITE_MICRO_TESTS_END\n")
+    try:
+        proc = subprocess.run([str(venv / "bin" / "python"), "-m", "pytest", "--board=bluepill", "-p",
+                               "no:cacheprovider", "-rA", "tests/broken_test.cc"], capture_output=True, text=True,
+                              cwd=user_project, env=_clean_env(), timeout=600, check=False)
+    finally:
+        broken.unlink()
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 1, output[-3000:]
+    assert "PASSED tests/broken_test.cc::Passes[bluepill]" in output
+    assert "FAILED tests/broken_test.cc::Fails[bluepill]" in output
+
+
+def test_the_cli_of_the_wheel_knows_the_project_boards(venv: Path, user_project: Path) -> None:
+    proc = subprocess.run([str(venv / "bin" / "harness"), "boards"], capture_output=True, text=True,
+                          cwd=user_project / "tests", env=_clean_env(), timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "bluepill_128k" in proc.stdout and "bluepill" in proc.stdout
