@@ -12,7 +12,8 @@ enum TfLiteStatus : int32_t { kTfLiteOk = 0, kTfLiteError = 1 };
 
 // Values are the TFLite schema's TensorType values, so a model's tensor type
 // byte converts without a table.
-enum TfLiteType : int32_t {
+// One byte, so a tensor struct stays small (the arena holds one per tensor).
+enum TfLiteType : int8_t {
   kTfLiteFloat32 = 0,
   kTfLiteFloat16 = 1,
   kTfLiteInt32 = 2,
@@ -54,13 +55,13 @@ struct TfLiteFloatArray {
 
 // Affine quantization. `scale`/`zero_point` are the per-tensor (or first
 // channel's) values; `scales` is non-null for per-channel quantization and
-// then has one scale per slice along `quantized_dimension`. Zero points of
-// per-channel tensors are required to be equal (int8 weights use 0).
+// then has one scale per slice along the tensor's `quantized_dimension`.
+// Zero points of per-channel tensors are required to be equal (int8 weights
+// use 0).
 struct TfLiteQuantization {
   float scale;
   int32_t zero_point;
   const TfLiteFloatArray* scales;  // nullptr unless per-channel
-  int32_t quantized_dimension;
 };
 
 union TfLitePtrUnion {
@@ -75,13 +76,15 @@ union TfLitePtrUnion {
   bool* b;
 };
 
+// One per tensor of the model, in the arena: 28 bytes on 32-bit targets.
 struct TfLiteTensor {
   TfLitePtrUnion data;
   const TfLiteIntArray* dims;
   size_t bytes;
-  TfLiteType type;
   TfLiteQuantization params;
-  bool is_constant;  // data points into the model (flash)
+  TfLiteType type;
+  bool is_constant;               // data points into the model (flash)
+  int16_t quantized_dimension;    // axis of params.scales (per-channel only)
 };
 
 // One operator instance. `inputs`/`outputs` hold tensor indices (-1 = absent

@@ -137,7 +137,7 @@ TfLiteStatus MicroInterpreter::InitTensors() {
     tensor.params.scale = 0.0f;
     tensor.params.zero_point = 0;
     tensor.params.scales = nullptr;
-    tensor.params.quantized_dimension = 0;
+    tensor.quantized_dimension = 0;
     const tflite::QuantizationParameters* q = t->quantization();
     if (q != nullptr && q->scale() != nullptr && q->scale()->size() > 0) {
       tensor.params.scale = q->scale()->Get(0);
@@ -148,7 +148,10 @@ TfLiteStatus MicroInterpreter::InitTensors() {
         // Vector<float> has TfLiteFloatArray's layout: use it in place.
         tensor.params.scales = reinterpret_cast<const TfLiteFloatArray*>(
             reinterpret_cast<const uint8_t*>(q->scale()->data()) - sizeof(uint32_t));
-        tensor.params.quantized_dimension = q->quantized_dimension();
+        // Kernels check the axis against the shape; a value beyond int16 is
+        // out of any shape's range either way.
+        const int32_t axis = q->quantized_dimension();
+        tensor.quantized_dimension = static_cast<int16_t>(axis < -32768 ? -32768 : (axis > 32767 ? 32767 : axis));
       }
     }
   }

@@ -235,7 +235,7 @@ TF_LITE_MICRO_TEST(PerChannelQuantizationUsesTheModelsScales) {
   TF_LITE_MICRO_EXPECT_NEAR(0.125f, w->params.scales->data[2], 0.0f);
   TF_LITE_MICRO_EXPECT_NEAR(0.25f, w->params.scale, 0.0f);
   TF_LITE_MICRO_EXPECT_EQ(0, w->params.zero_point);
-  TF_LITE_MICRO_EXPECT_EQ(0, w->params.quantized_dimension);
+  TF_LITE_MICRO_EXPECT_EQ(0, w->quantized_dimension);
   TF_LITE_MICRO_EXPECT_EQ(6, w->data.int8[5]);
 }
 

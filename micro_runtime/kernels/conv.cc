@@ -67,7 +67,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                                                 "output channel"));
   if (input->type != kTfLiteInt8) return kTfLiteOk;
   return PrepareInt8ChannelQuant(kOp, context, input, filter, bias, output, params->activation,
-                                 static_cast<int>(g.out_ch), 0, kFoldBias, &data->q);
+                                 static_cast<int>(g.out_ch), 0, 0, &data->q);
 }
 
 TfLiteStatus EvalFloat(const OpData* data, const TfLiteConvParams* params, const float* input,

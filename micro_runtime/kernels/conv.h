@@ -12,8 +12,8 @@ struct ConvOpData {
   Int8ChannelQuant q;  // int8 only
 };
 
-// output = requantized conv of input with filter (+ bias, or q.folded_bias
-// for windows fully inside the input); shapes and quantization from prepare.
+// output = requantized conv of (input + input offset) with filter, + bias;
+// shapes and quantization from prepare.
 TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int8_t* filter,
                           const int32_t* bias, int8_t* output);
 

@@ -1,8 +1,8 @@
 // CONV_2D kernel tests. Cases and expected outputs come from
 // testdata/conv_cases.h (TFLM's reference interpreter on the same single-op
 // models, see micro_runtime/testing/gen_kernel_cases.py). Each int8 case also
-// runs with non-constant weights, which disables the folded-bias fast path,
-// so both int8 paths are checked against TFLM.
+// runs with non-constant weights (a filter computed by an earlier op), which
+// the kernels must treat like constant ones.
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/testdata/conv_cases.h"

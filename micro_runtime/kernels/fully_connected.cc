@@ -5,9 +5,10 @@
 // filter scales.
 //
 // int8: filter zero point is 0, so
-//   acc = bias[u] + input_offset * sum_i filter[u, i] + sum_i input[b, i] * filter[u, i]
-// and the first two terms are folded into one per-unit constant in prepare
-// when the filter (and bias) are constant, leaving a plain int8 dot product.
+//   acc = bias[u] + sum_i (input[b, i] + input_offset) * filter[u, i]
+// (the DSP kernel adds the offset while it unpacks the input, at no cost).
+// The op data holds only the requantization; the shapes come from the
+// tensors at eval.
 //
 // This file: init, prepare and the float eval; the int8 eval is
 // fully_connected_int8.cc (portable) or a tag-specialized replacement
@@ -41,43 +42,41 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     MicroPrintf("%s: filter must be 2-D [units, input_size], got rank %d", kOp, NumDimensions(filter));
     return kTfLiteError;
   }
-  data->units = SizeOfDimension(filter, 0);
-  data->input_size = SizeOfDimension(filter, 1);
+  const int32_t units = SizeOfDimension(filter, 0);
+  const int32_t input_size = SizeOfDimension(filter, 1);
   const int32_t input_elements = ElementCount(input->dims);
-  if (data->input_size <= 0 || input_elements % data->input_size != 0) {
+  if (input_size <= 0 || input_elements % input_size != 0) {
     MicroPrintf("%s: input has %d elements, not a multiple of the filter's input size %d", kOp,
-                static_cast<int>(input_elements), static_cast<int>(data->input_size));
+                static_cast<int>(input_elements), static_cast<int>(input_size));
     return kTfLiteError;
   }
-  data->batches = input_elements / data->input_size;
+  const int32_t batches = input_elements / input_size;
   // int64: prepare runs before the arena plan bounds the shapes (fuzzing).
-  if (ElementCount(output->dims) != static_cast<int64_t>(data->batches) * data->units) {
+  if (ElementCount(output->dims) != static_cast<int64_t>(batches) * units) {
     MicroPrintf("%s: output has %d elements, expected batches %d x units %d", kOp,
-                static_cast<int>(ElementCount(output->dims)), static_cast<int>(data->batches),
-                static_cast<int>(data->units));
+                static_cast<int>(ElementCount(output->dims)), static_cast<int>(batches),
+                static_cast<int>(units));
     return kTfLiteError;
   }
-  TF_LITE_ENSURE_OK(context,
-                    CheckFilterOpTypes(kOp, input, filter, bias, output, data->units, "unit"));
+  TF_LITE_ENSURE_OK(context, CheckFilterOpTypes(kOp, input, filter, bias, output, units, "unit"));
   if (input->type != kTfLiteInt8) return kTfLiteOk;
   // Per-tensor filters use the rounding path TFLite uses for this op.
   return PrepareInt8ChannelQuant(kOp, context, input, filter, bias, output, params->activation,
-                                 static_cast<int>(data->units), 0,
-                                 kFoldBias | kFullyConnectedRounding, &data->q);
+                                 static_cast<int>(units), 0, kFullyConnectedRounding, &data->q);
 }
 
-TfLiteStatus EvalFloat(const OpData* data, const TfLiteFullyConnectedParams* params,
+TfLiteStatus EvalFloat(const FullyConnectedShape& shape, const TfLiteFullyConnectedParams* params,
                        const TfLiteTensor* input, const TfLiteTensor* filter,
                        const TfLiteTensor* bias, TfLiteTensor* output) {
   float act_min = 0.0f;
   float act_max = 0.0f;
   CalculateActivationRange(params->activation, &act_min, &act_max);
-  const int32_t n = data->input_size;
+  const int32_t n = shape.input_size;
   const float* in = input->data.f;
   float* out = output->data.f;
   const float* b = bias != nullptr ? bias->data.f : nullptr;
-  const int32_t units = data->units;
-  for (int32_t batch = 0; batch < data->batches; ++batch) {
+  const int32_t units = shape.units;
+  for (int32_t batch = 0; batch < shape.batches; ++batch) {
     const float* w = filter->data.f;
     int32_t u = 0;
 #ifndef __SOFTFP__
@@ -132,11 +131,12 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* filter = GetInput(context, node, 1);
   const TfLiteTensor* bias = GetOptionalBias(context, node);
   TfLiteTensor* output = GetOutput(context, node, 0);
+  const FullyConnectedShape shape = FullyConnectedShapeOf(input, filter);
   switch (input->type) {
     case kTfLiteFloat32:
-      return EvalFloat(data, params, input, filter, bias, output);
+      return EvalFloat(shape, params, input, filter, bias, output);
     case kTfLiteInt8:
-      return FullyConnectedEvalInt8(*data, input->data.int8, filter->data.int8,
+      return FullyConnectedEvalInt8(data->q, shape, input->data.int8, filter->data.int8,
                                     bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
     default:
       MicroPrintf("%s: input type %s not supported (use float32 or int8)", kOp,

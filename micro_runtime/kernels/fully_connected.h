@@ -7,59 +7,88 @@
 
 #include "micro_runtime/kernels/kernel_util.h"
 
+// The op data is the int8 quantization only (20 bytes on 32-bit targets):
+// the shapes are read from the tensors at eval, like TFLM does.
 struct FullyConnectedOpData {
-  int32_t batches;
-  int32_t input_size;
-  int32_t units;
   Int8ChannelQuant q;  // int8 only; one channel per unit
 };
 
-// output[b, u] = requantized sum_i input[b, i] * filter[u, i] + bias[u] (+ the
-// input offset term); shapes and quantization from prepare.
-TfLiteStatus FullyConnectedEvalInt8(const FullyConnectedOpData& d, const int8_t* input,
-                                    const int8_t* filter, const int32_t* bias, int8_t* output);
+// The input viewed as [batches, input_size], input_size = filter dim 1.
+struct FullyConnectedShape {
+  int32_t batches;
+  int32_t input_size;
+  int32_t units;
+};
+
+// From the tensors; prepare has checked that the input's elements are a
+// multiple of the filter's input size and that the output matches.
+inline FullyConnectedShape FullyConnectedShapeOf(const TfLiteTensor* input, const TfLiteTensor* filter) {
+  FullyConnectedShape s;
+  s.units = SizeOfDimension(filter, 0);
+  s.input_size = SizeOfDimension(filter, 1);
+  s.batches = ElementCount(input->dims) / s.input_size;
+  return s;
+}
+
+// output[b, u] = requantized sum_i (input[b, i] + input offset) * filter[u, i] + bias[u];
+// quantization from prepare.
+TfLiteStatus FullyConnectedEvalInt8(const Int8ChannelQuant& q, const FullyConnectedShape& shape,
+                                    const int8_t* input, const int8_t* filter, const int32_t* bias,
+                                    int8_t* output);
 
 namespace fully_connected {
 
-// The int8 eval: with the bias folded in prepare (constant weights), units
-// four at a time through four(in, w, n, acc) (acc[k] += dot(in, w + k * n)
-// over n values); other units one at a time here.
+// acc[k] += sum((in[i] + offset) * w[k * n + i]) for i < n, k < 4, each input
+// byte loaded once for the four rows. Unsigned (wrapping) arithmetic: the sums
+// equal the reference's int32 sums modulo 2^32 in any order.
+inline void FourRowsPortable(const int8_t* in, const int8_t* w, int32_t n, int32_t offset, int32_t* acc) {
+  const int8_t* w0 = w;
+  const int8_t* w1 = w0 + n;
+  const int8_t* w2 = w1 + n;
+  const int8_t* w3 = w2 + n;
+  uint32_t d0 = static_cast<uint32_t>(acc[0]), d1 = static_cast<uint32_t>(acc[1]);
+  uint32_t d2 = static_cast<uint32_t>(acc[2]), d3 = static_cast<uint32_t>(acc[3]);
+  for (int32_t i = 0; i < n; ++i) {
+    const uint32_t x = static_cast<uint32_t>(in[i] + offset);
+    d0 += x * static_cast<uint32_t>(w0[i]);
+    d1 += x * static_cast<uint32_t>(w1[i]);
+    d2 += x * static_cast<uint32_t>(w2[i]);
+    d3 += x * static_cast<uint32_t>(w3[i]);
+  }
+  acc[0] = static_cast<int32_t>(d0);
+  acc[1] = static_cast<int32_t>(d1);
+  acc[2] = static_cast<int32_t>(d2);
+  acc[3] = static_cast<int32_t>(d3);
+}
+
+// The int8 eval: units four at a time through four(in, w, n, offset, acc)
+// (acc[k] += the sum above for rows w + k * n, acc[k] starting at the bias:
+// all sums wrap, so a corrupt model bias cannot overflow), the remaining
+// units one at a time here; then requantization.
 template <typename Four>
-TfLiteStatus EvalInt8Rows(const FullyConnectedOpData& d, const int8_t* in, const int8_t* filter,
-                          const int32_t* b, int8_t* out, Four four) {
-  const int32_t n = d.input_size;
-  const int32_t units = d.units;
-  const Int8ChannelQuant& q = d.q;
-  const int32_t* folded = q.folded_bias;
+TfLiteStatus EvalInt8Rows(const Int8ChannelQuant& q, const FullyConnectedShape& s, const int8_t* in,
+                          const int8_t* filter, const int32_t* b, int8_t* out, Four four) {
+  const int32_t n = s.input_size;
+  const int32_t units = s.units;
+  const int32_t offset = q.input_offset;
   const Int8Requantizer requantize(q);
-  for (int32_t batch = 0; batch < d.batches; ++batch) {
+  for (int32_t batch = 0; batch < s.batches; ++batch) {
     const int8_t* w = filter;
     int32_t u = 0;
-    if (folded != nullptr) {
-      for (; u + 4 <= units; u += 4) {
-        int32_t acc[4] = {0, 0, 0, 0};
-        four(in, w, n, acc);
-        for (int k = 0; k < 4; ++k) out[u + k] = requantize(WrappingAdd(folded[u + k], acc[k]), u + k);
-        w += 4 * n;
+    for (; u + 4 <= units; u += 4) {
+      int32_t acc[4] = {0, 0, 0, 0};
+      if (b != nullptr) {
+        for (int k = 0; k < 4; ++k) acc[k] = b[u + k];
       }
+      four(in, w, n, offset, acc);
+      for (int k = 0; k < 4; ++k) out[u + k] = requantize(acc[k], u + k);
+      w += 4 * n;
     }
     for (; u < units; ++u) {
-      int32_t dot = 0;
-      int32_t acc;
-      if (folded != nullptr) {
-        for (int32_t i = 0; i < n; ++i) dot += static_cast<int32_t>(in[i]) * w[i];
-        acc = WrappingAdd(folded[u], dot);
-      } else {
-        // Non-constant weights: the input-offset term is computed per row here.
-        int32_t row_sum = 0;
-        for (int32_t i = 0; i < n; ++i) {
-          dot += static_cast<int32_t>(in[i]) * w[i];
-          row_sum += w[i];
-        }
-        acc = WrappingAdd(dot + q.input_offset * row_sum, b != nullptr ? b[u] : 0);
-      }
+      uint32_t dot = 0;
+      for (int32_t i = 0; i < n; ++i) dot += static_cast<uint32_t>(in[i] + offset) * static_cast<uint32_t>(w[i]);
       w += n;
-      out[u] = requantize(acc, u);
+      out[u] = requantize(WrappingAdd(static_cast<int32_t>(dot), b != nullptr ? b[u] : 0), u);
     }
     in += n;
     out += units;

@@ -160,26 +160,23 @@ PaddingValues ComputePaddingHeightWidth(int stride_height, int stride_width, int
   return p;
 }
 
-TfLiteStatus PopulateConvolutionQuantizationParams(const char* op_name, const TfLiteTensor* input,
-                                                   const TfLiteTensor* filter,
-                                                   const TfLiteTensor* bias,
-                                                   const TfLiteTensor* output,
-                                                   TfLiteFusedActivation activation,
-                                                   int num_channels, int channel_dim,
-                                                   int32_t* multipliers, int32_t* shifts,
-                                                   int32_t* act_min, int32_t* act_max) {
+// The checks of TFLite's convolution quantization setup (per-channel scale
+// count and axis, positive scales, symmetric filter, int32 bias).
+static TfLiteStatus CheckConvolutionQuantization(const char* op_name, const TfLiteTensor* input,
+                                                 const TfLiteTensor* filter, const TfLiteTensor* bias,
+                                                 const TfLiteTensor* output, int num_channels,
+                                                 int channel_dim) {
   const TfLiteFloatArray* scales = filter->params.scales;
-  const bool per_channel = scales != nullptr && scales->size > 1;
-  if (per_channel) {
+  if (scales != nullptr && scales->size > 1) {
     if (scales->size != num_channels) {
       MicroPrintf("%s: filter has %d per-channel scales but %d output channels (quantize the "
                   "filter per output channel or per tensor)",
                   op_name, static_cast<int>(scales->size), num_channels);
       return kTfLiteError;
     }
-    if (filter->params.quantized_dimension != channel_dim) {
+    if (filter->quantized_dimension != channel_dim) {
       MicroPrintf("%s: filter is quantized along dimension %d, expected %d", op_name,
-                  static_cast<int>(filter->params.quantized_dimension), channel_dim);
+                  static_cast<int>(filter->quantized_dimension), channel_dim);
       return kTfLiteError;
     }
   }
@@ -198,18 +195,16 @@ TfLiteStatus PopulateConvolutionQuantizationParams(const char* op_name, const Tf
     MicroPrintf("%s: bias of an int8 op must be int32, got %s", op_name, TfLiteTypeName(bias->type));
     return kTfLiteError;
   }
-  const double input_scale = static_cast<double>(input->params.scale);
-  const double output_scale = static_cast<double>(output->params.scale);
-  for (int c = 0; c < num_channels; ++c) {
-    const float fs = per_channel ? scales->data[c]
-                                 : (scales != nullptr && scales->size == 1 ? scales->data[0]
-                                                                           : filter->params.scale);
-    const double effective = input_scale * static_cast<double>(fs) / output_scale;
-    int shift = 0;
-    QuantizeMultiplier(effective, &multipliers[c], &shift);
-    shifts[c] = shift;
-  }
-  return CalculateActivationRangeQuantized(activation, output, act_min, act_max);
+  return kTfLiteOk;
+}
+
+// input_scale * filter_scale / output_scale as a Q31 multiplier and shift
+// (the convolution path's rounding).
+static void ConvolutionMultiplier(const TfLiteTensor* input, float filter_scale,
+                                  const TfLiteTensor* output, int32_t* multiplier, int* shift) {
+  const double effective = static_cast<double>(input->params.scale) * static_cast<double>(filter_scale) /
+                           static_cast<double>(output->params.scale);
+  QuantizeMultiplier(effective, multiplier, shift);
 }
 
 TfLiteStatus GetQuantizedConvolutionMultiplier(const char* op_name, const TfLiteTensor* input,
@@ -295,14 +290,12 @@ TfLiteStatus CheckFilterOpTypes(const char* op_name, const TfLiteTensor* input,
   return EnsureType(op_name, "filter", filter, kTfLiteInt8);
 }
 
-// FULLY_CONNECTED with a per-tensor filter: TFLite's rounding for that op,
-// one multiplier copied to every unit.
-static TfLiteStatus PopulateFullyConnectedPerTensor(const char* op_name, const TfLiteTensor* input,
-                                                    const TfLiteTensor* filter,
-                                                    const TfLiteTensor* bias,
-                                                    const TfLiteTensor* output,
-                                                    TfLiteFusedActivation activation, int channels,
-                                                    Int8ChannelQuant* q) {
+// FULLY_CONNECTED with a per-tensor filter: TFLite's rounding for that op.
+static TfLiteStatus FullyConnectedPerTensorMultiplier(const char* op_name, const TfLiteTensor* input,
+                                                      const TfLiteTensor* filter,
+                                                      const TfLiteTensor* bias,
+                                                      const TfLiteTensor* output, int32_t* multiplier,
+                                                      int* shift) {
   if (filter->params.zero_point != 0) {
     MicroPrintf("%s: int8 filter zero point must be 0 (symmetric weights), got %d", op_name,
                 static_cast<int>(filter->params.zero_point));
@@ -315,14 +308,13 @@ static TfLiteStatus PopulateFullyConnectedPerTensor(const char* op_name, const T
   if (GetQuantizedConvolutionMultiplier(op_name, input, filter, output, &real) != kTfLiteOk) {
     return kTfLiteError;
   }
-  int32_t multiplier = 0;
-  int shift = 0;
-  QuantizeMultiplier(real, &multiplier, &shift);
-  for (int c = 0; c < channels; ++c) {
-    q->multipliers[c] = multiplier;
-    q->shifts[c] = shift;
-  }
-  return CalculateActivationRangeQuantized(activation, output, &q->act_min, &q->act_max);
+  QuantizeMultiplier(real, multiplier, shift);
+  return kTfLiteOk;
+}
+
+// Int8Requantizer's fast path holds for this multiplier and shift.
+static bool FastRequantizable(int32_t multiplier, int shift) {
+  return multiplier != INT32_MIN && shift <= -1 && shift >= -kMaxFastRightShift;
 }
 
 TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context,
@@ -330,50 +322,64 @@ TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context
                                      const TfLiteTensor* bias, const TfLiteTensor* output,
                                      TfLiteFusedActivation activation, int channels,
                                      int channel_dim, unsigned options, Int8ChannelQuant* q) {
-  const size_t count = static_cast<size_t>(channels);
-  q->multipliers = AllocatePersistentArray<int32_t>(context, count);
-  q->shifts = AllocatePersistentArray<int32_t>(context, count);
-  if (q->multipliers == nullptr || q->shifts == nullptr) {
-    MicroPrintf("%s: out of arena memory for %d per-channel multipliers", op_name, channels);
+  // The model verifier keeps zero points inside their type's range; hand-made
+  // tensors (kernel tests) are held to the same rule.
+  const int32_t input_zp = input->params.zero_point;
+  const int32_t output_zp = output->params.zero_point;
+  if (input_zp < -128 || input_zp > 127 || output_zp < -128 || output_zp > 127) {
+    MicroPrintf("%s: int8 zero points must lie in [-128, 127], got input %d and output %d", op_name,
+                static_cast<int>(input_zp), static_cast<int>(output_zp));
     return kTfLiteError;
   }
-  q->input_offset = -input->params.zero_point;
-  q->output_offset = output->params.zero_point;
-  const bool per_channel = filter->params.scales != nullptr && filter->params.scales->size > 1;
-  TfLiteStatus status;
+  q->multipliers = nullptr;
+  q->shifts = nullptr;
+  q->multiplier = 0;
+  q->shift = 0;
+  q->flags = 0;
+  q->input_offset = static_cast<int16_t>(-input_zp);
+  q->output_offset = static_cast<int16_t>(output_zp);
+  const TfLiteFloatArray* scales = filter->params.scales;
+  const bool per_channel = scales != nullptr && scales->size > 1;
+  bool fast = true;
+  int shift = 0;
   if ((options & kFullyConnectedRounding) != 0 && !per_channel) {
-    status = PopulateFullyConnectedPerTensor(op_name, input, filter, bias, output, activation,
-                                             channels, q);
+    TF_LITE_ENSURE_OK(context, FullyConnectedPerTensorMultiplier(op_name, input, filter, bias, output,
+                                                                 &q->multiplier, &shift));
+    q->shift = static_cast<int8_t>(shift);
+    fast = FastRequantizable(q->multiplier, shift);
   } else {
-    status = PopulateConvolutionQuantizationParams(op_name, input, filter, bias, output, activation,
-                                                   channels, channel_dim, q->multipliers, q->shifts,
-                                                   &q->act_min, &q->act_max);
+    TF_LITE_ENSURE_OK(context, CheckConvolutionQuantization(op_name, input, filter, bias, output,
+                                                            channels, channel_dim));
+    if (per_channel) {
+      // One allocation: the multipliers, then the shifts (QuantizeMultiplier
+      // keeps shifts in [-31, 30]). Out of memory is reported by the caller.
+      const size_t count = static_cast<size_t>(channels);
+      int32_t* multipliers = static_cast<int32_t*>(
+          context->AllocatePersistentBuffer(context, count * (sizeof(int32_t) + sizeof(int8_t))));
+      if (multipliers == nullptr) return kTfLiteError;
+      int8_t* shifts = reinterpret_cast<int8_t*>(multipliers + count);
+      for (int c = 0; c < channels; ++c) {
+        ConvolutionMultiplier(input, scales->data[c], output, &multipliers[c], &shift);
+        shifts[c] = static_cast<int8_t>(shift);
+        fast = fast && FastRequantizable(multipliers[c], shift);
+      }
+      q->multipliers = multipliers;
+      q->shifts = shifts;
+      q->flags = Int8ChannelQuant::kPerChannel;
+    } else {
+      const float fs = scales != nullptr && scales->size == 1 ? scales->data[0] : filter->params.scale;
+      ConvolutionMultiplier(input, fs, output, &q->multiplier, &shift);
+      q->shift = static_cast<int8_t>(shift);
+      fast = FastRequantizable(q->multiplier, shift);
+    }
   }
-  if (status != kTfLiteOk) return status;
-
-  bool fast = q->output_offset >= -128 && q->output_offset <= 127;
-  for (int c = 0; c < channels && fast; ++c) {
-    fast = q->multipliers[c] != INT32_MIN && q->shifts[c] <= -1 && q->shifts[c] >= -kMaxFastRightShift;
-  }
-  q->fast_requantize = fast;
-
-  q->folded_bias = nullptr;
-  if ((options & kFoldBias) == 0 || !filter->is_constant || (bias != nullptr && !bias->is_constant)) {
-    return kTfLiteOk;
-  }
-  q->folded_bias = AllocatePersistentArray<int32_t>(context, count);
-  if (q->folded_bias == nullptr) {
-    MicroPrintf("%s: out of arena memory for %d folded bias values", op_name, channels);
-    return kTfLiteError;
-  }
-  const int32_t per_channel_count = channels > 0 ? ElementCount(filter->dims) / channels : 0;
-  const int8_t* f = filter->data.int8;
-  for (int c = 0; c < channels; ++c) {
-    int32_t sum = 0;
-    for (int32_t i = 0; i < per_channel_count; ++i) sum += f[i];
-    f += per_channel_count;
-    q->folded_bias[c] = WrappingAdd(bias != nullptr ? bias->data.i32[c] : 0, q->input_offset * sum);
-  }
+  int32_t act_min = 0;
+  int32_t act_max = 0;
+  TF_LITE_ENSURE_OK(context, CalculateActivationRangeQuantized(activation, output, &act_min, &act_max));
+  // Inside [-128, 127]: the output is int8 (CheckFilterOpTypes).
+  q->act_min = static_cast<int8_t>(act_min);
+  q->act_max = static_cast<int8_t>(act_max);
+  if (fast) q->flags = static_cast<uint8_t>(q->flags | Int8ChannelQuant::kFastRequantize);
   return kTfLiteOk;
 }
 

@@ -124,23 +124,6 @@ PaddingValues ComputePaddingHeightWidth(int stride_height, int stride_width, int
                                         int filter_height, int filter_width, TfLitePadding padding,
                                         int* out_height, int* out_width);
 
-// Quantization setup shared by CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED
-// (int8 input/output, int8 filter, optional int32 bias): per output channel
-// multiplier/shift for input_scale * filter_scale[c] / output_scale (a
-// per-tensor filter fills every channel with the same value), plus the
-// activation range. `channel_dim` is the filter dimension that indexes output
-// channels for per-channel scales (0 for conv/FC, 3 for depthwise). Checks that
-// per-channel scale counts match and that bias scales are consistent; logs
-// `op_name` in every error.
-TfLiteStatus PopulateConvolutionQuantizationParams(const char* op_name, const TfLiteTensor* input,
-                                                   const TfLiteTensor* filter,
-                                                   const TfLiteTensor* bias,
-                                                   const TfLiteTensor* output,
-                                                   TfLiteFusedActivation activation,
-                                                   int num_channels, int channel_dim,
-                                                   int32_t* multipliers, int32_t* shifts,
-                                                   int32_t* act_min, int32_t* act_max);
-
 // FULLY_CONNECTED's per-tensor multiplier, computed like TFLite does for it:
 // float(input_scale * filter_scale) widened to double, divided by the output
 // scale (slightly different rounding from the per-channel path).
@@ -191,35 +174,47 @@ TfLiteStatus CheckFilterOpTypes(const char* op_name, const TfLiteTensor* input,
                                 const TfLiteTensor* output, int32_t channels,
                                 const char* channel_word);
 
-// Prepared int8 state of a filter op with `channels` output channels.
+// Prepared int8 state of a filter op (CONV_2D, DEPTHWISE_CONV_2D,
+// FULLY_CONNECTED). A per-tensor filter scale needs one multiplier and shift,
+// held here; only a per-channel filter gets arrays in the arena (an int32
+// multiplier and an int8 shift per output channel, one allocation).
 struct Int8ChannelQuant {
-  int32_t input_offset;   // -input zero point
-  int32_t output_offset;  // +output zero point
-  int32_t act_min;
-  int32_t act_max;
-  int32_t* multipliers;   // per output channel (all equal for a per-tensor filter)
-  int32_t* shifts;
-  int32_t* folded_bias;   // bias[c] + input_offset * sum(filter of c); nullptr if not folded
+  const int32_t* multipliers;  // per output channel; nullptr for a per-tensor filter
+  const int8_t* shifts;        // per output channel; nullptr for a per-tensor filter
+  int32_t multiplier;          // the per-tensor filter's multiplier
+  int16_t input_offset;        // -input zero point: in [-127, 128] (int8 zero points only)
+  int16_t output_offset;       // +output zero point
+  int8_t act_min;              // activation range, inside int8
+  int8_t act_max;
+  int8_t shift;                // the per-tensor filter's shift
+  uint8_t flags;               // kPerChannel | kFastRequantize
+
+  static constexpr uint8_t kPerChannel = 1u;
   // Set by PrepareInt8ChannelQuant for Int8Requantizer's fast path: every
   // channel's shift is in [-kMaxFastRightShift, -1] (right shift only), no
   // multiplier is INT32_MIN and the output zero point is in [-128, 127].
-  bool fast_requantize;
+  static constexpr uint8_t kFastRequantize = 2u;
+
+  bool per_channel() const { return (flags & kPerChannel) != 0; }
+  bool fast_requantize() const { return (flags & kFastRequantize) != 0; }
+  int32_t multiplier_of(int c) const { return per_channel() ? multipliers[c] : multiplier; }
+  int shift_of(int c) const { return per_channel() ? shifts[c] : shift; }
 };
 
 // Options of PrepareInt8ChannelQuant.
 enum Int8QuantOptions : unsigned {
-  // Precompute folded_bias when filter and bias are constant; the filter's
-  // values of channel c must be the c-th contiguous run of
-  // ElementCount(filter) / channels values (CONV_2D, FULLY_CONNECTED).
-  kFoldBias = 1u,
   // A per-tensor filter scale uses FULLY_CONNECTED's multiplier rounding
   // (GetQuantizedConvolutionMultiplier) instead of the per-channel one.
   kFullyConnectedRounding = 2u,
 };
 
-// Allocates the per-channel arrays and fills `q`: offsets, multipliers and
-// shifts (PopulateConvolutionQuantizationParams, or the FULLY_CONNECTED
-// per-tensor path), activation range and, with kFoldBias, the folded bias.
+// Checks the int8 quantization of a filter op with `channels` output
+// channels and fills `q`: offsets, activation range and the multipliers and
+// shifts for input_scale * filter_scale[c] / output_scale. Per-channel
+// filter scales (along filter dimension `channel_dim`: 0 for CONV_2D and
+// FULLY_CONNECTED, 3 for DEPTHWISE_CONV_2D) get per-channel arrays from the
+// arena; a per-tensor scale is kept in `q` itself (FULLY_CONNECTED's
+// rounding with kFullyConnectedRounding). Logs `op_name` in every error.
 TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context,
                                      const TfLiteTensor* input, const TfLiteTensor* filter,
                                      const TfLiteTensor* bias, const TfLiteTensor* output,
@@ -228,9 +223,7 @@ TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context
 
 // Accumulator of output channel c -> int8 output value.
 inline int8_t RequantizeToInt8(const Int8ChannelQuant& q, int32_t acc, int c) {
-  const int32_t v =
-      MultiplyByQuantizedMultiplier(acc, q.multipliers[c], static_cast<int>(q.shifts[c])) +
-      q.output_offset;
+  const int32_t v = MultiplyByQuantizedMultiplier(acc, q.multiplier_of(c), q.shift_of(c)) + q.output_offset;
   return static_cast<int8_t>(ClampInt32(v, q.act_min, q.act_max));
 }
 
@@ -269,9 +262,10 @@ inline int32_t SaturatingAddInt32(int32_t a, int32_t b) {
 class Int8Requantizer {
  public:
   explicit Int8Requantizer(const Int8ChannelQuant& q)
-      : q_(&q), multipliers_(q.multipliers), shifts_(q.shifts), fast_(q.fast_requantize),
-        offset_(q.output_offset), round_base_(2 * q.output_offset + 1), act_min_(q.act_min),
-        act_max_(q.act_max) {
+      : q_(&q), multipliers_(q.multipliers), shifts_(q.shifts),
+        mode_(!q.fast_requantize() ? kGeneral : (q.per_channel() ? kFastChannels : kFastTensor)),
+        multiplier_(q.multiplier), shift_(q.shift), offset_(q.output_offset), round_base_(2 * q.output_offset + 1),
+        act_min_(q.act_min), act_max_(q.act_max) {
     const int64_t lo = static_cast<int64_t>(q.act_min) - q.output_offset;
     const int64_t hi = static_cast<int64_t>(q.act_max) - q.output_offset;
     merged_ = lo >= -kMaxRequantized && hi <= kMaxRequantized && lo <= hi;
@@ -279,22 +273,28 @@ class Int8Requantizer {
     hi_ = merged_ ? static_cast<int32_t>(hi) : 0;
   }
   int8_t operator()(int32_t acc, int c) const {
-    if (__builtin_expect(fast_, 1)) {
-      const int32_t m = multipliers_[c];
-      const int r = -shifts_[c];
-      const int64_t ab = static_cast<int64_t>(acc) * m;
-      const int32_t x = static_cast<int32_t>((ab + (int64_t{1} << 30)) >> 31);
-      const int32_t t = SaturatingAddInt32(x - static_cast<int32_t>(static_cast<uint32_t>(x) >> 31),
-                                           static_cast<int32_t>(static_cast<uint32_t>(round_base_) << r) >> 1);
-      return static_cast<int8_t>(ClampInt32(t >> r, act_min_, act_max_));
-    }
+    // Per-channel filters first: CONV_2D and DEPTHWISE_CONV_2D layers are.
+    if (__builtin_expect(mode_ == kFastChannels, 1)) return Fast(acc, multipliers_[c], shifts_[c]);
+    if (mode_ == kFastTensor) return Fast(acc, multiplier_, shift_);
     return General(acc, c);
   }
 
  private:
+  enum Mode : uint8_t { kFastChannels, kFastTensor, kGeneral };
+
+  int8_t Fast(int32_t acc, int32_t m, int shift) const {
+    const int r = -shift;
+    const int64_t ab = static_cast<int64_t>(acc) * m;
+    const int32_t x = static_cast<int32_t>((ab + (int64_t{1} << 30)) >> 31);
+    const int32_t t = SaturatingAddInt32(x - static_cast<int32_t>(static_cast<uint32_t>(x) >> 31),
+                                         static_cast<int32_t>(static_cast<uint32_t>(round_base_) << r) >> 1);
+    return static_cast<int8_t>(ClampInt32(t >> r, act_min_, act_max_));
+  }
+
   __attribute__((noinline)) int8_t General(int32_t acc, int c) const {
-    const int32_t m = multipliers_[c];
-    const int32_t shift = shifts_[c];
+    const bool per_channel = multipliers_ != nullptr;
+    const int32_t m = per_channel ? multipliers_[c] : multiplier_;
+    const int32_t shift = per_channel ? shifts_[c] : shift_;
     if (!merged_ || m == INT32_MIN) return RequantizeToInt8(*q_, acc, c);
     const int left = shift > 0 ? shift : 0;
     const int right = shift > 0 ? 0 : -shift;
@@ -306,8 +306,10 @@ class Int8Requantizer {
 
   const Int8ChannelQuant* q_;
   const int32_t* multipliers_;
-  const int32_t* shifts_;
-  bool fast_;
+  const int8_t* shifts_;
+  Mode mode_;
+  int32_t multiplier_;
+  int32_t shift_;
   int32_t offset_;
   int32_t round_base_;
   int32_t act_min_;

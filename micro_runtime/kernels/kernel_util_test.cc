@@ -246,12 +246,12 @@ TF_LITE_MICRO_TEST(BiasHelpersUseInputTimesWeightScale) {
 // near the int32 limits, ties, every fast shift and activation ranges.
 TF_LITE_MICRO_TEST(Int8RequantizerFastPathMatchesReference) {
   int32_t multipliers[kMaxFastRightShift];
-  int32_t shifts[kMaxFastRightShift];
+  int8_t shifts[kMaxFastRightShift];
   uint32_t seed = 12345u;
   for (int c = 0; c < kMaxFastRightShift; ++c) {
     seed = seed * 1664525u + 1013904223u;
     multipliers[c] = static_cast<int32_t>((1u << 30) | (seed >> 2));
-    shifts[c] = -(c + 1);
+    shifts[c] = static_cast<int8_t>(-(c + 1));
   }
   const int32_t zero_points[] = {-128, -5, 0, 17, 127};
   const int32_t ranges[][2] = {{-128, 127}, {0, 127}, {-128, -100}, {3, 60}};
@@ -261,12 +261,12 @@ TF_LITE_MICRO_TEST(Int8RequantizerFastPathMatchesReference) {
   for (int32_t zp : zero_points) {
     for (const auto& range : ranges) {
       Int8ChannelQuant q{};
-      q.output_offset = zp;
-      q.act_min = range[0];
-      q.act_max = range[1];
+      q.output_offset = static_cast<int16_t>(zp);
+      q.act_min = static_cast<int8_t>(range[0]);
+      q.act_max = static_cast<int8_t>(range[1]);
       q.multipliers = multipliers;
       q.shifts = shifts;
-      q.fast_requantize = true;
+      q.flags = Int8ChannelQuant::kPerChannel | Int8ChannelQuant::kFastRequantize;
       const Int8Requantizer requantize(q);
       for (int c = 0; c < kMaxFastRightShift; ++c) {
         for (int i = 0; i < 400; ++i) {

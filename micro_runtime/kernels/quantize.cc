@@ -32,7 +32,7 @@ TfLiteStatus QuantizePrepare(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteFloatArray* scales = output->params.scales;
   const bool per_channel = scales != nullptr && scales->size > 1;
   if (per_channel) {
-    const int32_t axis = output->params.quantized_dimension;
+    const int32_t axis = output->quantized_dimension;
     if (input->type != kTfLiteFloat32 || axis < 0 || axis >= NumDimensions(output) ||
         scales->size != SizeOfDimension(output, axis)) {
       MicroPrintf("%s: per-channel output needs float32 input and one scale per channel of the "
@@ -96,7 +96,7 @@ TfLiteStatus QuantizeInvoke(TfLiteContext* context, TfLiteNode* node) {
   }
   // Per-channel: element i belongs to channel (i / inner) % channels, where
   // inner is the number of elements after the quantized dimension.
-  const int32_t axis = output->params.quantized_dimension;
+  const int32_t axis = output->quantized_dimension;
   int32_t inner = 1;
   for (int d = axis + 1; d < NumDimensions(output); ++d) inner *= SizeOfDimension(output, d);
   const int32_t channels = scales->size;

@@ -22,7 +22,7 @@ static TfLiteTensor MakeTensor(void* data, const TfLiteIntArray* dims, TfLiteTyp
   t.params.scale = 0.0f;
   t.params.zero_point = 0;
   t.params.scales = nullptr;
-  t.params.quantized_dimension = 0;
+  t.quantized_dimension = 0;
   t.is_constant = is_constant;
   return t;
 }
@@ -63,7 +63,7 @@ TfLiteTensor CreatePerChannelQuantizedTensor(int8_t* data, const TfLiteIntArray*
   t.params.scale = scales->data[0];
   t.params.zero_point = 0;
   t.params.scales = scales;
-  t.params.quantized_dimension = quantized_dimension;
+  t.quantized_dimension = static_cast<int16_t>(quantized_dimension);
   return t;
 }
 

@@ -5,6 +5,7 @@
 // (make TARGET=host TAGS=arm_dsp).
 //   SXTB16 x        : halfwords (sign-extended bytes 0 and 2 of x)
 //   SXTB16 x, ROR #8: halfwords (sign-extended bytes 1 and 3 of x)
+//   SXTAB16 a, x (, ROR #8): halfword-wise a + SXTB16 x (, ROR #8) (wrapping)
 //   SMLAD a, b, acc : acc + a.lo * b.lo + a.hi * b.hi (16 x 16 products, the
 //                     sum wraps modulo 2^32; only the Q flag notes overflow)
 //   SMLABB/SMLATB/SMLABT/SMLATT a, b, acc: acc + a.{lo,hi,lo,hi} * b.{lo,lo,hi,hi}
@@ -35,6 +36,14 @@ inline uint32_t Sxtb16Ror8(uint32_t x) {
   // separate rotate into it).
   uint32_t r;
   __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
+  return r;
+}
+inline uint32_t Sxtab16(uint32_t a, uint32_t x) {
+  return static_cast<uint32_t>(__sxtab16(static_cast<int32_t>(a), static_cast<int32_t>(x)));
+}
+inline uint32_t Sxtab16Ror8(uint32_t a, uint32_t x) {
+  uint32_t r;
+  __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(a), "r"(x));
   return r;
 }
 inline int32_t Smlad(uint32_t a, uint32_t b, int32_t acc) {
@@ -74,6 +83,8 @@ inline uint32_t Sxtb16(uint32_t x) {
   return lo | (hi << 16);
 }
 inline uint32_t Sxtb16Ror8(uint32_t x) { return Sxtb16((x >> 8) | (x << 24)); }
+inline uint32_t Sxtab16(uint32_t a, uint32_t x) { return Sadd16(a, Sxtb16(x)); }
+inline uint32_t Sxtab16Ror8(uint32_t a, uint32_t x) { return Sadd16(a, Sxtb16Ror8(x)); }
 inline int32_t Smlad(uint32_t a, uint32_t b, int32_t acc) {
   const int32_t p0 = static_cast<int16_t>(a & 0xFFFF) * static_cast<int16_t>(b & 0xFFFF);
   const int32_t p1 = static_cast<int16_t>(a >> 16) * static_cast<int16_t>(b >> 16);
@@ -81,42 +92,50 @@ inline int32_t Smlad(uint32_t a, uint32_t b, int32_t acc) {
 }
 #endif
 
-// Both 16-bit halves 1: SMLAD with it adds the two halfwords of the other operand.
-constexpr uint32_t kOnes16 = 0x00010001u;
-
 // acc + the four products of filter word w's bytes with the unpacked input
 // pair (x02: bytes 0 and 2, x13: bytes 1 and 3, as halfwords).
 inline int32_t Mac4(int32_t acc, uint32_t w, uint32_t x02, uint32_t x13) {
   return Smlad(Sxtb16Ror8(w), x13, Smlad(Sxtb16(w), x02, acc));
 }
 
-// acc[k] += sum(in[i] * f[k * f_stride + i]) for i < n, k < 4: four dot
-// products of one int8 row with four int8 rows (CONV_2D's four output
-// channels, FULLY_CONNECTED's four units), all values in registers.
-inline void DotRows4(const int8_t* in, const int8_t* f, int f_stride, int n, int32_t* acc) {
+// Both halfwords of an input offset, for SXTAB16.
+inline uint32_t Offset16x2(int32_t offset) { return (static_cast<uint32_t>(offset) & 0xFFFFu) * 0x00010001u; }
+
+// acc[k] += sum((in[i] + offset) * f[k * f_stride + i]) for i < n, k < 4: four
+// dot products of one int8 row with four int8 rows (CONV_2D's four output
+// channels, FULLY_CONNECTED's four units), all values in registers. The
+// offset is added while the input word is unpacked (SXTAB16 instead of
+// SXTB16: no extra instruction), so no filter sums are needed. The offset is
+// minus an int8 zero point (Int8ChannelQuant), so in + offset lies in
+// [-255, 255] and fits the halfword lanes.
+inline void DotRows4(const int8_t* in, const int8_t* f, int f_stride, int n, int32_t offset, int32_t* acc) {
   int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+  const uint32_t off = Offset16x2(offset);
   const int8_t* f0 = f;
-  const int8_t* f1 = f0 + f_stride;
-  const int8_t* f2 = f1 + f_stride;
-  const int8_t* f3 = f2 + f_stride;
+  const int8_t* f2 = f + 2 * f_stride;
   int blocks = n >> 2;
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   if (blocks > 0) {
-    // Per 4 input bytes: 1 load + 2 unpacks of the input, then per channel
-    // 1 load + 2 unpacks + 2 SMLAD; 25 instructions for 16 MACs. Written out
-    // so that all 14 values stay in registers (GCC 12 spills some of them).
+    // Per 4 input bytes: 1 load + 2 unpacks (with the offset) of the input,
+    // then per row 1 load + 2 unpacks + 2 SMLAD; 25 instructions for 16 MACs.
+    // Rows 1 and 3 are addressed from rows 0 and 2 (after their post-increment)
+    // with one stride register, so all 14 values stay in registers.
+    // All operands in-out (copies): GCC 12 finds no registers for input-only
+    // operands at this pressure when the caller loops around the call.
+    int step = f_stride - 4;
+    uint32_t offset2 = off;
     uint32_t x, x13, w, t;
     __asm__ volatile(
         "1:\n"
         "ldr %[x], [%[in]], #4\n"
-        "sxtb16 %[x13], %[x], ror #8\n"
-        "sxtb16 %[x], %[x]\n"
+        "sxtab16 %[x13], %[off], %[x], ror #8\n"
+        "sxtab16 %[x], %[off], %[x]\n"
         "ldr %[w], [%[f0]], #4\n"
         "sxtb16 %[t], %[w]\n"
         "sxtb16 %[w], %[w], ror #8\n"
         "smlad %[a0], %[t], %[x], %[a0]\n"
         "smlad %[a0], %[w], %[x13], %[a0]\n"
-        "ldr %[w], [%[f1]], #4\n"
+        "ldr %[w], [%[f0], %[step]]\n"
         "sxtb16 %[t], %[w]\n"
         "sxtb16 %[w], %[w], ror #8\n"
         "smlad %[a1], %[t], %[x], %[a1]\n"
@@ -126,7 +145,7 @@ inline void DotRows4(const int8_t* in, const int8_t* f, int f_stride, int n, int
         "sxtb16 %[w], %[w], ror #8\n"
         "smlad %[a2], %[t], %[x], %[a2]\n"
         "smlad %[a2], %[w], %[x13], %[a2]\n"
-        "ldr %[w], [%[f3]], #4\n"
+        "ldr %[w], [%[f2], %[step]]\n"
         "sxtb16 %[t], %[w]\n"
         "sxtb16 %[w], %[w], ror #8\n"
         "smlad %[a3], %[t], %[x], %[a3]\n"
@@ -134,26 +153,28 @@ inline void DotRows4(const int8_t* in, const int8_t* f, int f_stride, int n, int
         "subs %[blocks], %[blocks], #1\n"
         "bne 1b\n"
         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [in] "+r"(in), [f0] "+r"(f0),
-          [f1] "+r"(f1), [f2] "+r"(f2), [f3] "+r"(f3), [blocks] "+r"(blocks), [x] "=&r"(x),
+          [f2] "+r"(f2), [blocks] "+r"(blocks), [off] "+r"(offset2), [step] "+r"(step), [x] "=&r"(x),
           [x13] "=&r"(x13), [w] "=&r"(w), [t] "=&r"(t)
         :
         : "cc", "memory");
   }
 #else
-  for (; blocks > 0; --blocks, in += 4, f0 += 4, f1 += 4, f2 += 4, f3 += 4) {
-    const uint32_t x02 = Sxtb16(Load4(in)), x13 = Sxtb16Ror8(Load4(in));
+  for (; blocks > 0; --blocks, in += 4, f0 += 4, f2 += 4) {
+    const uint32_t x02 = Sxtab16(off, Load4(in)), x13 = Sxtab16Ror8(off, Load4(in));
     a0 = Mac4(a0, Load4(f0), x02, x13);
-    a1 = Mac4(a1, Load4(f1), x02, x13);
+    a1 = Mac4(a1, Load4(f0 + f_stride), x02, x13);
     a2 = Mac4(a2, Load4(f2), x02, x13);
-    a3 = Mac4(a3, Load4(f3), x02, x13);
+    a3 = Mac4(a3, Load4(f2 + f_stride), x02, x13);
   }
 #endif
-  for (int i = 0; i < (n & 3); ++i) {
-    const int32_t x = in[i];
-    a0 += x * f0[i];
-    a1 += x * f1[i];
-    a2 += x * f2[i];
-    a3 += x * f3[i];
+  const int8_t* f1 = f0 + f_stride;
+  const int8_t* f3 = f2 + f_stride;
+  for (int i = 0; i < (n & 3); ++i) {  // wrapping, like SMLAD (acc may start at a model's bias)
+    const uint32_t x = static_cast<uint32_t>(in[i] + offset);
+    a0 = static_cast<int32_t>(static_cast<uint32_t>(a0) + x * static_cast<uint32_t>(f0[i]));
+    a1 = static_cast<int32_t>(static_cast<uint32_t>(a1) + x * static_cast<uint32_t>(f1[i]));
+    a2 = static_cast<int32_t>(static_cast<uint32_t>(a2) + x * static_cast<uint32_t>(f2[i]));
+    a3 = static_cast<int32_t>(static_cast<uint32_t>(a3) + x * static_cast<uint32_t>(f3[i]));
   }
   acc[0] = a0;
   acc[1] = a1;
