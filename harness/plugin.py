@@ -51,7 +51,8 @@ if TYPE_CHECKING:
     from harness.log_parser import BinaryReport
 
 # --hardware-map: real/emulated boards, leases, infra retry (harness/hil_plugin.py).
-pytest_plugins = ["harness.hil_plugin", "harness.farm.plugin"]
+# dut / dut_factory / count fixtures and per-test DUT logs (harness/dut_plugin.py).
+pytest_plugins = ["harness.hil_plugin", "harness.farm.plugin", "harness.dut_plugin"]
 
 BINARY_ITEM = "binary-checks"  # "-" cannot occur in a C++ test name
 DEFAULT_TIMEOUT_S = 120.0
@@ -270,12 +271,21 @@ class HarnessState:
         from harness.formats.reader import parse_log
 
         elf = outcome.build.elf
+        from harness.case_limits import CaseLimitError, case_limits
+        from harness.runners.control import RunControl
+
+        try:  # per-case limits (// harness: timeout=S, [run] case_timeout_s), enforced by the run loop
+            control = RunControl(case_limits=case_limits(source, board))
+        except CaseLimitError as error:
+            outcome.build_error = str(error)
+            return outcome
         try:
-            with self.ticking(f"running {binary} on {board.name} ({outcome.backend})"):
+            with self.ticking(f"running {binary} on {board.name} ({outcome.backend})"), control.active():
                 outcome.run = runner.run(elf, board, self.timeout_for(board))
         except Exception as error:  # a runner bug must not leave later items without a result
             outcome.run = RunResult(outcome.backend, b"", None, False, 0.0, "infra-error",
                                     infra_error=f"the {outcome.backend} runner raised {type(error).__name__}: {error}")
+        outcome.run.case_timeout = control.case_timeout
         # The source's cases, for the verdict (a source with none of our macros, e.g. gtest-style, gives none).
         cases = scan_cases(source.read_text(errors="replace")) if source.is_file() else []
         outcome.report = parse_log(outcome.run.log, outcome.run, elf, board, expected=cases or None)
@@ -409,6 +419,12 @@ class MicroTestFile(pytest.File):
         except OSError as error:
             raise self.CollectError(f"cannot read {self.path}: {error.strerror}") from error
         cases = scan_cases(source)
+        from harness.case_limits import CaseLimitError, source_case_timeouts
+
+        try:
+            source_case_timeouts(source, self.path)
+        except CaseLimitError as error:
+            raise self.CollectError(str(error)) from error
         unique = list(dict.fromkeys(cases))
         binary = self.path.stem
         items: list[pytest.Item] = []
@@ -672,27 +688,7 @@ def board_fixture(request: pytest.FixtureRequest) -> Board:
     return _state(request.config).boards[0]
 
 
-@pytest.fixture
-def dut(board: Board, request: pytest.FixtureRequest) -> Any:
-    """Runs binaries on the selected board/backend: ``dut.run(name)``, ``dut.expect(regex)``, ``dut.log``."""
-    from harness.runners import ResolveError
-
-    state = _state(request.config)
-    # The same runner the micro items use: the hardware map's boards, or the backend (with --icount).
-    try:
-        resolved = state.resolve(board)
-    except ResolveError as error:
-        raise pytest.UsageError(str(error)) from error
-    runner, backend = resolved.runner, resolved.label
-    reason = runner.unavailable_reason(board)
-    if reason is not None:
-        message = f"{backend} cannot run {board.name}: {reason}"
-        if state.skip_unavailable:
-            pytest.skip(message)
-        pytest.fail(f"{message} (pass --skip-unavailable to skip instead)", pytrace=False)
-    device = Dut(board, backend, state.timeout_for(board), progress=state.progress, runner=runner)
-    yield device
-    device.close()
+# dut, dut_factory, count and the per-test DUT logs: harness/dut_plugin.py
 
 
 __all__ = ["Dut", "MicroBinaryItem", "MicroCaseItem", "MicroTestFile", "scan_cases"]

@@ -1,6 +1,7 @@
 // The hooks a platform port (board support code under boards/<board>/)
 // provides. The library only calls DebugLog; test and runner mains call the
-// rest. Host implementations live in boards/host/.
+// rest (DebugRead only firmware that takes input). Host implementations
+// live in boards/host/.
 #ifndef MICRO_RUNTIME_PLATFORM_H_
 #define MICRO_RUNTIME_PLATFORM_H_
 
@@ -9,6 +10,15 @@
 extern "C" {
 // Writes a NUL-terminated string to the board's log transport, unchanged.
 void DebugLog(const char* s);
+// Reads one byte the test sent to the device (dut.write() in a pytest test)
+// without waiting, from the input side of the log transport: stdin on the
+// host, the log UART's receiver on MCU boards that log through a UART (a
+// board without one never has input). Returns the byte (0-255),
+// MICRO_READ_NONE when no byte is waiting, or MICRO_READ_END when the input
+// is closed for good (host: end of stdin).
+#define MICRO_READ_NONE (-1)
+#define MICRO_READ_END (-2)
+int DebugRead(void);
 // Brings up the log transport (UART clocks, handshake); called first by mains.
 void MicroPlatformInit(void);
 // Ends the program with `status` (0 = success): process exit on host,

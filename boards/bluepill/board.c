@@ -25,8 +25,11 @@ void BoardInit(void) {
   (void)RCC_APB1ENR; /* read back: the clocks are on before the first peripheral access */
   /* PA2 = USART2_TX: output 50 MHz (MODE=11), alternate push-pull (CNF=10). */
   GPIOA_CRL = (GPIOA_CRL & ~(0xFu << 8)) | (0xBu << 8);
+  /* PA3 = USART2_RX (DebugRead) stays in its reset state, floating input. */
   Stm32UsartInit(BOARD_UART_BASE, USART2_BRR_115200);
 #endif
 }
 
 void BoardUartPutc(char c) { Stm32UsartPutc(BOARD_UART_BASE, c); }
+
+int BoardUartGetc(void) { return Stm32UsartGetc(BOARD_UART_BASE); }

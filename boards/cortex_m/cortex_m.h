@@ -37,6 +37,8 @@ void BoardInit(void);
 /* Writes one byte to the board's log UART, polled (only called when the
  * board's [log] transports contain "uart"). */
 void BoardUartPutc(char c);
+/* One received byte of the log UART (0-255), or -1 when none is waiting. */
+int BoardUartGetc(void);
 
 /* Semihosting (boards/cortex_m/semihosting.c). */
 void SemihostingWrite0(const char* s);
@@ -45,6 +47,9 @@ void SemihostingExit(int status) __attribute__((noreturn));
 /* Where DebugLog goes; the transport set is fixed at build time by
  * BOARD_LOG_SEMIHOSTING / _IF_DEBUGGER / UART / RTT (from [log] transports). */
 void CortexMLogWrite(const char* s);
+/* DebugRead: a byte from the log UART when the board logs through it; -1
+ * when none is waiting or the board has no UART log. */
+int CortexMLogRead(void);
 
 /* Debug Halting Control and Status Register: C_DEBUGEN (bit 0) is set while
  * a debugger is connected to the core (silicon; QEMU's GDB stub does not set it). */

@@ -41,3 +41,14 @@ void CortexMLogWrite(const char* s) {
   (void)MicroRttWrite(s, length);
 #endif
 }
+
+/* Input comes from the log UART when the board logs through it (polled,
+ * never waits). Semihosting's console input (SYS_READC) is not used: it waits
+ * for a byte, and QEMU 7.2 returns wrong bytes for it on M-profile cores. */
+int CortexMLogRead(void) {
+#if BOARD_LOG_UART
+  return BoardUartGetc();
+#else
+  return -1;
+#endif
+}

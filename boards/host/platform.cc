@@ -1,14 +1,32 @@
-// Platform hooks for the host board: DebugLog to stdout, exit() with the
-// status, a microsecond monotonic clock for timing.
+// Platform hooks for the host board: DebugLog to stdout, DebugRead from
+// stdin (without waiting), exit() with the status, a microsecond monotonic
+// clock for timing.
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "micro_runtime/platform.h"
 
 extern "C" void DebugLog(const char* s) {
   fputs(s, stdout);
   fflush(stdout);  // a crash must not lose what was already logged
+}
+
+// stdin is read with read(2), not stdio, so no byte waits in a stdio buffer
+// that poll(2) cannot see.
+extern "C" int DebugRead(void) {
+  pollfd in = {0, POLLIN, 0};
+  if (poll(&in, 1, 0) <= 0) {
+    return MICRO_READ_NONE;
+  }
+  unsigned char c;
+  const ssize_t got = read(0, &c, 1);
+  if (got == 1) {
+    return c;
+  }
+  return got == 0 ? MICRO_READ_END : MICRO_READ_NONE;
 }
 
 extern "C" void MicroPlatformInit(void) {}

@@ -20,10 +20,12 @@ void BoardInit(void) {
   RCC_AHB1ENR |= RCC_AHB1ENR_GPIOAEN;
   RCC_APB1ENR |= RCC_APB1ENR_USART2EN;
   (void)RCC_APB1ENR; /* read back: the clocks are on before the first peripheral access */
-  GPIOA_MODER = (GPIOA_MODER & ~(3u << 4)) | (2u << 4); /* PA2: alternate function */
-  GPIOA_AFRL = (GPIOA_AFRL & ~(0xFu << 8)) | (7u << 8); /* AF7 = USART2_TX */
+  GPIOA_MODER = (GPIOA_MODER & ~(0xFu << 4)) | (0xAu << 4); /* PA2, PA3: alternate function */
+  GPIOA_AFRL = (GPIOA_AFRL & ~(0xFFu << 8)) | (0x77u << 8); /* AF7 = USART2_TX, USART2_RX (DebugRead) */
   Stm32UsartInit(BOARD_UART_BASE, USART2_BRR_115200);
 #endif
 }
 
 void BoardUartPutc(char c) { Stm32UsartPutc(BOARD_UART_BASE, c); }
+
+int BoardUartGetc(void) { return Stm32UsartGetc(BOARD_UART_BASE); }

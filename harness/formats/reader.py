@@ -161,6 +161,11 @@ class LogReader:
         return self.reader.name if self.reader is not None else "unknown"
 
     @property
+    def open_case(self) -> CaseResult | None:
+        """The case started and not yet ended (None before the format is known)."""
+        return self.reader.current if self.reader is not None else None
+
+    @property
     def crash_seen(self) -> bool:
         return self.crash is not None or self.undecodable_fault is not None
 
@@ -238,6 +243,8 @@ class LogReader:
         if run is not None and exit_code is not None and exit_code < 0 and run.backend == "host":
             where = self._died(CRASHED)
             return "crashed", f"killed by signal {_signal_name(-exit_code)}{where}"
+        if run is not None and run.case_timeout is not None:
+            return self._case_timed_out(run)
         if not self.complete:
             return self._unfinished(run)
         if run is not None and run.end_reason == "no-exit":
@@ -246,6 +253,22 @@ class LogReader:
                 "(hung or kept running after its tests)"
             )
         return self._judge_complete(exit_code)
+
+    def _case_timed_out(self, run: RunResult) -> tuple[str, str]:
+        """A case ran past its own limit and the run was stopped there: never a pass, even when its
+        end line (or the whole end of the run) arrived as the run was being stopped."""
+        limit = run.case_timeout
+        assert limit is not None
+        case = self._open_case()
+        if case is not None and case.name == limit.case:
+            self._died(TIMEOUT)
+            return "timeout", f"{limit.describe()}; stopped after {run.duration_s:.1f} s, before the end of the run"
+        ended = [c for c in self.reader.cases if c.name == limit.case] if self.reader is not None else []
+        if ended:  # its end line came in with the stop: it still took its whole limit
+            ended[-1].outcome = TIMEOUT
+            ended[-1].messages.append(f"[harness] {limit.describe()}")
+        where = self._died(TIMEOUT)
+        return "timeout", f"{limit.describe()}; stopped after {run.duration_s:.1f} s{where}"
 
     def _unfinished(self, run: RunResult | None) -> tuple[str, str]:
         reader = self.reader

@@ -4,11 +4,17 @@ Shared by the process-based backends (host, QEMU). The pipes are read by produce
 into a ``DeviceStream``; a waiter thread reports the exit status after the pipes drained. The
 loop (``DeviceStream.follow``) decides the end; afterwards the whole process group is killed
 (``harness.procs.reap``), also on KeyboardInterrupt and SIGTERM, so no emulator outlives the run.
+
+When the caller's ``RunControl`` wants input (``dut.write``), the process's stdin is a pipe that a
+feeder thread writes the sent bytes to (through ``input_filter``, e.g. QEMU's mux escape);
+otherwise stdin is ``/dev/null``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import queue
 import subprocess
 import threading
 import time
@@ -18,6 +24,7 @@ from pathlib import Path
 from typing import IO
 
 from harness import procs
+from harness.runners.control import active_control
 from harness.runners.stream import DeviceStream
 
 # Longest the exit waits for the pipes to drain: grandchildren holding a pipe open must not
@@ -49,6 +56,39 @@ def _pump(pipe: IO[bytes], sink: Callable[[bytes], None]) -> None:
         sink(data)
 
 
+class _InputFeeder:
+    """Writes what the test sends to a process's stdin, in order, from its own thread (a device that
+    does not read must not block the test); stops at the first failed write (the process is gone)."""
+
+    def __init__(self, pipe: IO[bytes], transform: Callable[[bytes], bytes] | None) -> None:
+        self._pipe = pipe
+        self._transform = transform
+        self._queue: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._loop, name="device-input", daemon=True)
+        self._thread.start()
+
+    def put(self, data: bytes) -> None:
+        self._queue.put(self._transform(data) if self._transform is not None else data)
+
+    def _loop(self) -> None:
+        fd = self._pipe.fileno()
+        while True:
+            data = self._queue.get()
+            if data is None:
+                break
+            try:
+                while data:
+                    data = data[os.write(fd, data):]
+            except OSError:
+                break
+        with contextlib.suppress(OSError):
+            self._pipe.close()
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(_DRAIN_S)
+
+
 def run_process(
     argv: Sequence[str | Path],
     timeout_s: float,
@@ -60,17 +100,20 @@ def run_process(
     term_first: bool = False,
     fmt: str | None = None,
     exit_status: bool = True,
+    input_filter: Callable[[bytes], bytes] | None = None,
 ) -> ProcessOutcome:
     """Runs ``argv`` until the stream's end rule, its exit, or the timeout (see module doc).
 
     ``exit_status``: the process's exit is the device's (host binary; QEMU with semihosting):
-    the end of the run then waits for it.
+    the end of the run then waits for it. ``input_filter``: how sent bytes are encoded for stdin.
     """
     start = time.monotonic()
+    control = active_control()
+    wants_input = control is not None and control.wants_input
     try:
         proc = procs.spawn(
             [str(a) for a in argv],
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE if wants_input else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
             cwd=cwd,
@@ -80,6 +123,10 @@ def run_process(
         return ProcessOutcome(b"", b"", None, False, time.monotonic() - start, "exit", start_error=str(error))
 
     stream = DeviceStream(on_line, fmt=fmt, exit_status=exit_status, started_at=start)
+    feeder = None
+    if wants_input and control is not None and proc.stdin is not None:
+        feeder = _InputFeeder(proc.stdin, input_filter)
+        control.attach_input(feeder.put)
     err = bytearray()
     err_lock = threading.Lock()
 
@@ -105,7 +152,11 @@ def run_process(
     try:
         end = stream.follow(start + timeout_s)
     finally:
+        if control is not None:
+            control.close_input("the device's run ended")
         procs.reap(proc, term_first)
+        if feeder is not None:
+            feeder.close()
         for reader in readers:
             reader.join(_DRAIN_S)
         for pipe in (proc.stdout, proc.stderr):

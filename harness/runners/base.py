@@ -15,6 +15,7 @@ from typing import Protocol
 
 from harness.boards import Board
 from harness.formats.reader import clean_line
+from harness.runners.control import CaseTimeout
 
 __all__ = ["RunResult", "Runner", "captured_transports", "clean_line", "exits_with_status"]
 
@@ -29,6 +30,9 @@ class RunResult:
     end_reason: str  # "exit" | "end-marker" | "no-exit" | "crash" | "timeout" | "infra-error"
     infra_error: str | None = None  # emulator/probe/serial failure, with the fix
     case_seconds: dict[str, float] = field(default_factory=dict)  # arrival-time duration per case
+    # The case whose own limit ended the run (``RunControl.case_timeout``; set by the caller that
+    # gave the limits, since runners do not know them)
+    case_timeout: CaseTimeout | None = None
 
 
 class Runner(Protocol):

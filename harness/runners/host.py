@@ -1,6 +1,7 @@
 """Runs a native (host board) test binary as a subprocess.
 
-DebugLog writes to stdout and MicroExit() exits with the status; stderr is
+DebugLog writes to stdout, DebugRead reads stdin (what ``dut.write`` sends; /dev/null
+otherwise) and MicroExit() exits with the status; stderr is
 merged into the log so sanitizer reports and abort() messages stay in order
 with the test output. A negative exit code means the process died from that
 signal (Python's convention), which the log parser reports as a crash.
@@ -29,6 +30,10 @@ class HostRunner:
         if not board.is_host:
             return f"the host backend only runs native binaries; board '{board.name}' has core '{board.core}'"
         return None
+
+    def input_problem(self, board: Board) -> str | None:
+        """``dut.write`` reaches the binary's stdin (``DebugRead`` on the host board)."""
+        return self.unavailable_reason(board)
 
     def run(
         self,

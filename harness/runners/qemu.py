@@ -4,7 +4,9 @@ Semihosting output and the board's log UART share one muxed chardev on
 QEMU's stdout, so the log keeps the order the device wrote it in; QEMU's own
 diagnostics stay on stderr. A board that mirrors its log to both transports is
 captured from semihosting only (``captured_transports``), so lines are not doubled.
-The semihosting exit status (SYS_EXIT_EXTENDED) becomes QEMU's exit code. Board file keys, table ``[qemu]``:
+The semihosting exit status (SYS_EXIT_EXTENDED) becomes QEMU's exit code. The same chardev
+reads QEMU's stdin: what ``dut.write`` sends reaches the log UART's receiver (``DebugRead``),
+with the mux's escape byte (Ctrl-A) doubled so it arrives as data. Board file keys, table ``[qemu]``:
 
   machine = "stm32vldiscovery"   # required: qemu-system-arm -M <machine>
   serial = 0                     # which -serial slot is the log UART (earlier ones get "null")
@@ -108,6 +110,14 @@ def qemu_command(elf: Path, board: Board, icount: int | None = None, qemu: str =
     return argv
 
 
+_MUX_ESCAPE = b"\x01"  # QEMU's mux chardev escape (-echr default, Ctrl-A); sent twice it is one data byte
+
+
+def mux_escape(data: bytes) -> bytes:
+    """``data`` as written to a muxed stdio chardev so each byte reaches the device unchanged."""
+    return data.replace(_MUX_ESCAPE, _MUX_ESCAPE * 2)
+
+
 class QemuRunner:
     name = "qemu"
 
@@ -125,6 +135,26 @@ class QemuRunner:
         if shutil.which(QEMU) is None:
             return f"{QEMU} not found; {_INSTALL}"
         return None
+
+    def input_problem(self, board: Board) -> str | None:
+        """Why ``dut.write`` cannot reach the firmware's ``DebugRead`` here (None: it can).
+
+        Input goes to the log UART's receiver. Semihosting's console input (SYS_READC) is not
+        offered: QEMU 7.2 returns wrong bytes for it on M-profile cores.
+        """
+        reason = self.unavailable_reason(board)
+        if reason is not None:
+            return reason
+        transports = tuple(board.raw.get("log", {}).get("transports", ()))
+        if "uart" in transports and "uart" in captured_transports(board):
+            return None
+        if "uart" in transports:
+            return (f"board '{board.name}' mirrors its log to semihosting and the UART, and QEMU connects only "
+                    "semihosting, so nothing reaches the UART's receiver; log through the UART alone "
+                    f"([log] transports = [\"uart\"] in {board.path / 'board.toml'})")
+        return (f"board '{board.name}' logs through {', '.join(transports) or 'no transport'}, not a UART, so its "
+                "firmware has no input (DebugRead reads the log UART; QEMU's semihosting console input is not "
+                "usable on M-profile cores); log through the board's UART ([log] transports = [\"uart\"])")
 
     def run(
         self,
@@ -147,7 +177,7 @@ class QemuRunner:
         except (TypeError, ValueError) as error:
             return _infra(f"{board.path / 'board.toml'}: bad [qemu] table ({error}); serial and icount are integers")
         out = run_process(argv, timeout_s, on_line, merge_stderr=False, fmt=board_format(board),
-                          exit_status=exits_with_status(board))
+                          exit_status=exits_with_status(board), input_filter=mux_escape)
         if out.start_error is not None:
             return _infra(f"cannot start {QEMU}: {out.start_error}; {_INSTALL}")
         diag = out.stderr.decode("utf-8", errors="replace").strip()

@@ -13,6 +13,12 @@ The loop has one deadline and one end rule, taken from the log format
 grace; the framework's own end of run (every case closed) ends it after a short grace where
 the transport has no exit status, and otherwise only opens a window in which the device must
 exit. Without either, the run ends at the device's exit or at the deadline.
+
+A caller's ``harness.runners.control.RunControl``, active while the runner runs, reaches the
+stream without passing through the runner: it sees the raw bytes (``on_data``), can stop the run
+from another thread, and its ``case_limits`` give each test case its own deadline in the same
+loop: a case still open past its limit ends the run as a timeout of that case (the control's
+``case_timeout`` names it, its limit and where the limit came from).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.formats.reader import LogReader
+from harness.runners.control import CaseTimeout, active_control
 
 
 @dataclass
@@ -51,6 +58,9 @@ class DeviceStream:
         self._log = bytearray()
         self._start = time.monotonic() if started_at is None else started_at
         self._stop: tuple[str, int | None, str | None] | None = None
+        self.control = active_control()
+        if self.control is not None:
+            self.control.bind(self)
 
     # -- producers (any thread) -----------------------------------------------------------
     def put(self, data: bytes) -> None:
@@ -62,7 +72,8 @@ class DeviceStream:
         self._queue.put(("exit", status))
 
     def stop(self, reason: str, note: str | None = None, infra_error: str | None = None) -> None:
-        """The transport ended the run itself: "crash" (core halted, lockup) or "infra-error"."""
+        """The transport ended the run itself: "crash" (core halted, lockup) or "infra-error"; or the
+        caller did (``RunControl.stop``): "stopped"."""
         if note:
             self.note(note)
         self._queue.put(("stop", (reason, infra_error)))
@@ -82,17 +93,35 @@ class DeviceStream:
             assert isinstance(payload, bytes)
             self._log += payload
             self.reader.feed(payload)
+            self._tell(payload)
         elif kind == "note":
             prefix = b"" if not self._log or self._log.endswith(b"\n") else b"\n"
             text = prefix + f"[harness] {payload}\n".encode()
             self._log += text
             self.reader.feed(text)
+            self._tell(text)
         elif kind == "exit":
             assert payload is None or isinstance(payload, int)
             self._stop = self._stop or ("exit", payload, None)
         elif kind == "stop":
             reason, infra = payload  # type: ignore[misc]
             self._stop = self._stop or (reason, None, infra)
+
+    def _tell(self, data: bytes) -> None:
+        if self.control is not None and self.control.on_data is not None:
+            self.control.on_data(data)
+
+    def _case_due(self) -> tuple[float, CaseTimeout] | None:
+        """When the open case reaches its own limit (the control's ``case_limits``), and which limit."""
+        limits = self.control.case_limits if self.control is not None else None
+        case = self.reader.open_case
+        if not limits or case is None or case.started_at is None:
+            return None
+        found = limits.limit_for(case.name)
+        if found is None:
+            return None
+        seconds, source = found
+        return case.started_at + seconds, CaseTimeout(case.name, seconds, source)
 
     def _drain(self, wait_s: float) -> None:
         """Takes what is queued; waits up to ``wait_s`` for the first item."""
@@ -125,7 +154,9 @@ class DeviceStream:
                 for poll in pollers:
                     poll()
                 next_poll = now + poll_s
-            limit = min(deadline, end_at if end_at is not None else deadline, next_poll if pollers else deadline)
+            due = self._case_due() if end_at is None else None
+            limit = min(deadline, end_at if end_at is not None else deadline, next_poll if pollers else deadline,
+                        due[0] if due is not None else deadline)
             budget = max(0.0, min(limit - now, 0.1))
             if waiter is not None:
                 waiter(budget)
@@ -148,6 +179,12 @@ class DeviceStream:
                     end_at, end_reason = now + grace[0], grace[1]
             if end_at is not None and now >= end_at:
                 return self._end(end_reason, None, False, None)
+            due = self._case_due() if end_at is None else None  # the case open after what just arrived
+            if due is not None and now >= due[0]:
+                assert self.control is not None
+                self.control.case_timeout = due[1]
+                self._take("note", f"{due[1].describe()}; run stopped")
+                return self._end("timeout", None, True, None)
             if now >= deadline:
                 return self._end("timeout", None, True, None)
 

@@ -38,6 +38,8 @@ EXPECTED: dict[str, dict[str, str]] = {
     "big_log_test": {"ManyLines": "passed", "OneLongLine": "passed", "binary-checks": "passed"},
     "compile_error_test": {"NeverBuilt": "error", "binary-checks": "error"},
     "crashes_test": {"Before": "passed", "CallsNull": "failed", "After": "error", "binary-checks": "failed"},
+    # Hangs has its own 2 s limit (// harness: timeout=2): the run ends there, not at --micro-timeout.
+    "case_timeout_test": {"First": "passed", "Hangs": "failed", "Third": "error", "binary-checks": "failed"},
 }
 # What the failure message of an item must say (stem, item) -> words.
 MESSAGES: dict[tuple[str, str], list[str]] = {
@@ -49,19 +51,25 @@ MESSAGES: dict[tuple[str, str], list[str]] = {
     ("zero_cases_test", "binary-checks"): ["no tests ran"],
     ("forged_done_then_exit_test", "ForgesThenExits"): ["crashed"],
     ("forged_pass_then_fail_test", "binary-checks"): ["summary printed inside case Forges"],
+    ("case_timeout_test", "Hangs"): ["timed out", "case timeout of 2 s",
+                                     "// harness: timeout=2 at case_timeout_test.cc:14"],
+    ("case_timeout_test", "Third"): ["not reached", "Hangs"],
 }
+# Binaries whose run must end well before --micro-timeout (wall seconds of the whole binary, per board).
+MAX_BINARY_S: dict[str, dict[str, float]] = {"case_timeout_test": {"host": 4.0, "bluepill": 6.0}}
 
 
-def _outcome(case: ET.Element) -> tuple[str, str]:
+def _outcome(case: ET.Element) -> tuple[str, str, dict[str, str]]:
+    props = {p.get("name", ""): p.get("value", "") for p in case.iter("property")}
     for tag in ("failure", "error", "skipped"):
         node = case.find(tag)
         if node is not None:
             text = (node.get("message") or "") + "\n" + (node.text or "")
-            return ("failed" if tag == "failure" else tag), text
-    return "passed", ""
+            return ("failed" if tag == "failure" else tag), text, props
+    return "passed", "", props
 
 
-def _run_matrix(pytester: pytest.Pytester, boards: str) -> dict[tuple[str, str, str], tuple[str, str]]:
+def _run_matrix(pytester: pytest.Pytester, boards: str) -> dict[tuple[str, str, str], tuple[str, str, dict[str, str]]]:
     for source in FW.glob("*_test.cc"):
         shutil.copyfile(source, pytester.path / source.name)
     xml = pytester.path / "matrix.xml"
@@ -80,11 +88,15 @@ def _run_matrix(pytester: pytest.Pytester, boards: str) -> dict[tuple[str, str, 
     return found
 
 
-def _check(found: dict[tuple[str, str, str], tuple[str, str]], board: str) -> None:
+def _check(found: dict[tuple[str, str, str], tuple[str, str, dict[str, str]]], board: str) -> None:
     wrong = []
     for stem, items in EXPECTED.items():
         for name, expected in items.items():
-            got, text = found.get((stem, name, board), ("missing", ""))
+            got, text, props = found.get((stem, name, board), ("missing", "", {}))
+            limit = MAX_BINARY_S.get(stem, {}).get(board)
+            took = float(props.get("binary_duration_s", "inf"))
+            if limit is not None and name == "binary-checks" and not took < limit:
+                wrong.append(f"{stem}[{board}]: the run took {props.get('binary_duration_s')} s, expected < {limit} s")
             if got != expected:
                 wrong.append(f"{stem}::{name}[{board}]: expected {expected}, got {got}: {text[:300]}")
             for word in MESSAGES.get((stem, name), []):

@@ -1,0 +1,113 @@
+"""Per-case time limits of a micro test binary: a comment beside the case, or the board's default.
+
+    // harness: timeout=5
+    TF_LITE_MICRO_TEST(SlowCase) { ... }
+
+    TF_LITE_MICRO_TEST(OtherCase) {  // harness: timeout=0.5
+
+A ``// harness: timeout=S`` comment on the line above a ``TF_LITE_MICRO_TEST(Name)`` or at the end
+of that line gives that case S seconds; every other case gets the board's ``[run] case_timeout_s``
+when the board file sets one. ``--micro-timeout`` / ``[run] timeout_s`` stay the limit of the
+whole binary. The run loop (``harness.runners.stream``) enforces them: a case still open past its
+limit ends the run as a timeout of that case.
+
+A ``// harness:`` comment that is not beside a case, names an unknown setting or gives no positive
+number is an error (the file does not collect), so a typo never silently drops a limit.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from harness import REPO_ROOT
+from harness.runners.control import CaseLimits
+
+if TYPE_CHECKING:
+    from harness.boards import Board
+
+__all__ = ["CaseLimitError", "board_case_timeout", "case_limits", "source_case_timeouts"]
+
+# The case macro as harness.plugin.scan_cases finds it (comments blanked first, lines kept).
+_CASE_RE = re.compile(r"^[ \t]*TF_LITE_MICRO_TEST\s*\(\s*([\w$]+)\s*\)", re.MULTILINE)
+_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_HARNESS_RE = re.compile(r"//\s*harness\s*:(?P<body>.*)$")
+_SETTING_RE = re.compile(r"^\s*(?P<key>[A-Za-z_]\w*)\s*=\s*(?P<value>\S+)\s*$")
+_SECONDS_RE = re.compile(r"^(?P<number>\d+(?:\.\d*)?|\.\d+)s?$")
+
+
+class CaseLimitError(ValueError):
+    """A malformed per-case limit: a bad ``// harness:`` comment or ``[run] case_timeout_s``."""
+
+
+def _seconds(text: str) -> float | None:
+    match = _SECONDS_RE.match(text)
+    if match is None:
+        return None
+    value = float(match["number"])
+    return value if value > 0 else None
+
+
+def _where(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(REPO_ROOT))
+    except ValueError:
+        return str(path)
+
+
+def source_case_timeouts(source: str, path: Path) -> dict[str, tuple[float, str]]:
+    """Case name -> (seconds, where it came from) of the ``// harness: timeout=S`` comments in ``source``."""
+    code = _COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), source)
+    lines = source.splitlines()
+    case_at = {code.count("\n", 0, m.start()): m.group(1) for m in _CASE_RE.finditer(code)}  # 0-based line
+    found: dict[str, tuple[float, str]] = {}
+    for index, line in enumerate(lines):
+        comment = _HARNESS_RE.search(line)
+        if comment is None:
+            continue
+        where = f"{path.name}:{index + 1}"
+        own_line = line[: comment.start()].strip()
+        if index in case_at:
+            case = case_at[index]
+        elif not own_line and index + 1 in case_at:
+            case = case_at[index + 1]
+        else:
+            raise CaseLimitError(f"{_where(path)}:{index + 1}: '// harness:' comment is not beside a "
+                                 "TF_LITE_MICRO_TEST(...): put it on the line above the case or at the end of its line")
+        setting = _SETTING_RE.match(comment["body"])
+        if setting is None or setting["key"] != "timeout":
+            raise CaseLimitError(f"{_where(path)}:{index + 1}: unknown harness setting {comment['body'].strip()!r}; "
+                                 "the one setting is '// harness: timeout=SECONDS'")
+        seconds = _seconds(setting["value"])
+        if seconds is None:
+            raise CaseLimitError(f"{_where(path)}:{index + 1}: timeout={setting['value']} is not a number of "
+                                 "seconds > 0 (e.g. '// harness: timeout=5' or 'timeout=0.5')")
+        if case in found:
+            raise CaseLimitError(f"{_where(path)}:{index + 1}: {case} already has a timeout ({found[case][1]})")
+        found[case] = (seconds, f"// harness: timeout={setting['value']} at {where}")
+    return found
+
+
+def board_case_timeout(board: Board) -> tuple[float, str] | None:
+    """The board file's default per-case limit, ``[run] case_timeout_s``, and where it is written."""
+    value = board.section("run").get("case_timeout_s")
+    if value is None:
+        return None
+    toml = board.path / "board.toml"
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise CaseLimitError(f"{_where(toml)}: [run] case_timeout_s must be a number of seconds > 0, not {value!r}")
+    return float(value), f"[run] case_timeout_s = {value:g} in {_where(toml)}"
+
+
+def case_limits(source_path: Path, board: Board) -> CaseLimits:
+    """The limits of every case of the binary built from ``source_path`` when run on ``board``."""
+    try:
+        source = Path(source_path).read_text(errors="replace")
+    except OSError:
+        source = ""
+    limits = CaseLimits(per_case=source_case_timeouts(source, Path(source_path)))
+    default = board_case_timeout(board)
+    if default is not None:
+        limits.default_s, limits.default_source = default
+    return limits

@@ -1,0 +1,164 @@
+"""What a caller adds to one run without the runner knowing: raw output, input, stop, case deadlines.
+
+A ``RunControl`` is made by whoever calls ``runner.run`` (the ``dut`` fixture, the pytest items)
+and activated around that call, in the same thread::
+
+    control = RunControl(on_data=..., case_limits=limits, wants_input=True)
+    with control.active():
+        result = runner.run(elf, board, timeout_s)
+
+Every backend feeds one ``harness.runners.stream.DeviceStream``, created in the thread that
+called ``run``; the stream binds itself to the active control. So, for every backend alike:
+
+* ``on_data`` sees every byte the device printed, as it arrives (not only whole lines);
+* ``stop()`` ends the run from another thread (end reason ``stopped``);
+* ``case_limits`` give each test case its own deadline, enforced by the stream's one loop; when
+  one passes, ``case_timeout`` says which case, its limit and where the limit came from.
+
+Input is the one thing a backend must wire itself: a backend that can send bytes to the device
+(a process's stdin, QEMU's serial chardev) calls ``attach_input`` once the device runs and says
+so in ``input_problem(board)`` (None: it can). ``send`` queues bytes until then.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from harness.boards import Board
+    from harness.runners.stream import DeviceStream
+
+__all__ = ["CaseLimits", "CaseTimeout", "InputClosed", "RunControl", "active_control", "input_problem"]
+
+
+@dataclass(frozen=True)
+class CaseTimeout:
+    """A test case that ran longer than its own limit."""
+
+    case: str
+    seconds: float
+    source: str  # where the limit came from, e.g. "// harness: timeout=2 at hang_test.cc:12"
+
+    def describe(self) -> str:
+        return f"{self.case} ran longer than its case timeout of {self.seconds:g} s ({self.source})"
+
+
+@dataclass
+class CaseLimits:
+    """Per-case time limits: ``per_case`` name -> (seconds, source); ``default_s`` for the other cases."""
+
+    per_case: dict[str, tuple[float, str]] = field(default_factory=dict)
+    default_s: float | None = None
+    default_source: str = ""
+
+    def limit_for(self, case: str) -> tuple[float, str] | None:
+        if case in self.per_case:
+            return self.per_case[case]
+        if self.default_s is not None:
+            return self.default_s, self.default_source
+        return None
+
+    def __bool__(self) -> bool:
+        return bool(self.per_case) or self.default_s is not None
+
+
+class InputClosed(Exception):
+    """Input sent after the device's run ended (or after the backend could no longer take it)."""
+
+
+_ACTIVE: contextvars.ContextVar[RunControl | None] = contextvars.ContextVar("harness_run_control", default=None)
+
+
+def active_control() -> RunControl | None:
+    """The control activated around the current ``runner.run`` call in this thread, if any."""
+    return _ACTIVE.get()
+
+
+def input_problem(runner: Any, board: Board) -> str | None:
+    """Why ``runner`` cannot send input to ``board``'s device (None: it can)."""
+    check = getattr(runner, "input_problem", None)
+    if check is None:
+        return f"the {getattr(runner, 'name', '?')} backend has no input channel to the device"
+    problem: str | None = check(board)
+    return problem
+
+
+class RunControl:
+    def __init__(
+        self,
+        on_data: Callable[[bytes], None] | None = None,
+        case_limits: CaseLimits | None = None,
+        wants_input: bool = False,
+    ) -> None:
+        self.on_data = on_data
+        self.case_limits = case_limits if case_limits else None
+        self.wants_input = wants_input
+        self.case_timeout: CaseTimeout | None = None  # set by the stream when a case deadline passed
+        self._lock = threading.Lock()
+        self._stream: DeviceStream | None = None
+        self._stop_note: str | None = None
+        self._writer: Callable[[bytes], None] | None = None
+        self._pending: list[bytes] = []
+        self._input_closed: str | None = None
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator[RunControl]:
+        """Makes this the control of streams created in this thread while the block runs."""
+        token = _ACTIVE.set(self)
+        try:
+            yield self
+        finally:
+            _ACTIVE.reset(token)
+            self.close_input("the device's run ended")
+
+    # -- the stream side ----------------------------------------------------------------------
+    def bind(self, stream: DeviceStream) -> None:
+        """Called by ``DeviceStream`` when it is created under this control (a retry binds again)."""
+        with self._lock:
+            self._stream = stream
+            self.case_timeout = None
+            note = self._stop_note
+        if note is not None:
+            stream.stop("stopped", note=note)
+
+    def stop(self, note: str = "stopped by the test") -> None:
+        """Ends the run (from any thread); before the stream exists, as soon as it does."""
+        with self._lock:
+            self._stop_note = note
+            stream = self._stream
+        if stream is not None:
+            stream.stop("stopped", note=note)
+
+    # -- input ---------------------------------------------------------------------------------
+    def attach_input(self, writer: Callable[[bytes], None]) -> None:
+        """The backend's way to the device's input (it must not block: queue and write elsewhere);
+        bytes sent before are handed to it now, in order."""
+        with self._lock:
+            if self._input_closed is not None:
+                return
+            self._writer = writer
+            for data in self._pending:
+                writer(data)
+            self._pending = []
+
+    def close_input(self, reason: str) -> None:
+        with self._lock:
+            if self._input_closed is None:
+                self._input_closed = reason
+            self._writer = None
+            self._pending = []
+
+    def send(self, data: bytes) -> None:
+        """Queues ``data`` for the device's input; raises InputClosed once the run is over."""
+        with self._lock:
+            if self._input_closed is not None:
+                raise InputClosed(self._input_closed)
+            if self._writer is None:
+                self._pending.append(bytes(data))
+            else:
+                self._writer(bytes(data))
