@@ -100,13 +100,16 @@ def board_case_timeout(board: Board) -> tuple[float, str] | None:
     return float(value), f"[run] case_timeout_s = {value:g} in {_where(toml)}"
 
 
-def case_limits(source_path: Path, board: Board) -> CaseLimits:
-    """The limits of every case of the binary built from ``source_path`` when run on ``board``."""
-    try:
-        source = Path(source_path).read_text(errors="replace")
-    except OSError:
-        source = ""
-    limits = CaseLimits(per_case=source_case_timeouts(source, Path(source_path)))
+def case_limits(source_path: Path | None, board: Board) -> CaseLimits:
+    """The limits of every case of the binary built from ``source_path`` (None: source unknown, only
+    the board's default) when run on ``board``."""
+    limits = CaseLimits()
+    if source_path is not None:
+        try:
+            source = Path(source_path).read_text(errors="replace")
+        except OSError:
+            source = ""
+        limits.per_case = source_case_timeouts(source, Path(source_path))
     default = board_case_timeout(board)
     if default is not None:
         limits.default_s, limits.default_source = default

@@ -182,7 +182,19 @@ def cmd_run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(line, flush=True)
 
-    result = runner.run(elf, board, timeout, on_line=show)
+    from harness.case_limits import CaseLimitError, case_limits
+    from harness.runners.control import RunControl
+
+    tests = discover_tests()
+    source = Path(args.binary) if args.binary.endswith("_test.cc") else tests.get(args.binary, tests.get(elf.name))
+    try:  # per-case limits: '// harness: timeout=S' in the source, the board's [run] case_timeout_s
+        control = RunControl(case_limits=case_limits(source, board))
+    except CaseLimitError as error:
+        _err(str(error))
+        return EXIT_USAGE
+    with control.active():
+        result = runner.run(elf, board, timeout, on_line=show)
+    result.case_timeout = control.case_timeout
     report = parse_log(result.log, result, elf, board)
     if result.infra_error:
         _err(result.infra_error)

@@ -217,3 +217,26 @@ def test_a_bad_comment_does_not_collect(pytester: pytest.Pytester) -> None:
     assert result.ret != 0
     assert "ERROR collecting bad_test.cc" in output
     assert "bad_test.cc:3: timeout=soon is not a number of seconds > 0" in output
+
+
+def test_harness_run_applies_the_case_limits() -> None:
+    from harness_helpers import run_cli
+
+    start = time.monotonic()
+    done = run_cli("run", str(MATRIX_FW / "case_timeout_test.cc"), "--board", "host", "-q", "--timeout", "30")
+    assert done.returncode == 3, done.stdout + done.stderr  # timeout
+    assert time.monotonic() - start < 25
+    assert ("TIMEOUT: case_timeout_test on host" in done.stdout
+            and "Hangs ran longer than its case timeout of 2 s (// harness: timeout=2 at case_timeout_test.cc:14)"
+            in done.stdout), done.stdout
+
+
+def test_harness_run_refuses_a_bad_comment(tmp_path: Path) -> None:
+    from harness_helpers import run_cli
+
+    source = tmp_path / "bad_comment_test.cc"
+    source.write_text('#include "micro_runtime/micro_test.h"\nTF_LITE_MICRO_TESTS_BEGIN\n'
+                      "TF_LITE_MICRO_TEST(A) {}  // harness: timeout=5m\nTF_LITE_MICRO_TESTS_END\n")
+    done = run_cli("run", str(source), "--board", "host", "-q")
+    assert done.returncode == 5, done.stdout + done.stderr
+    assert "bad_comment_test.cc:3: timeout=5m is not a number of seconds > 0" in done.stderr
