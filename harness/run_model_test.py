@@ -62,11 +62,13 @@ def test_parse_scalar_output() -> None:
 
 def test_parse_error_carries_runtime_message() -> None:
     log = ("model_runner: model_bytes=10 arena_bytes=100 cases=1\n"
-           "arena too small: needed 7584 bytes, have 100\n"
+           "arena too small: this model needs 7584 bytes (given 100); make the arena at least 7584 bytes\n"
            "model_runner: error: AllocateTensors failed\n")
     with pytest.raises(RunModelError) as error:
         parse_runner_log(log)
-    assert str(error.value).splitlines() == ["arena too small: needed 7584 bytes, have 100", "AllocateTensors failed"]
+    assert str(error.value).splitlines() == [
+        "arena too small: this model needs 7584 bytes (given 100); make the arena at least 7584 bytes",
+        "AllocateTensors failed"]
 
 
 def test_parse_error_keeps_the_runtimes_lines_in_order_before_the_verdict() -> None:

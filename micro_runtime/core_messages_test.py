@@ -8,6 +8,7 @@ Also checks that models/generate.py reproduces the committed test models.
 from __future__ import annotations
 
 import importlib.util
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -66,14 +67,45 @@ def test_verifier_messages() -> None:
     assert any(line.startswith("model flatbuffer is corrupt or truncated") for line in lines)
 
 
-def test_arena_too_small_names_the_exact_size() -> None:
+ARENA_EXACT = re.compile(r"^arena too small: this model needs (\d+) bytes \(given (\d+)\); "
+                         r"make the arena at least (\d+) bytes$")
+ARENA_AT_LEAST = re.compile(r"^arena too small: this model needs at least (\d+) bytes \(given (\d+)\); "
+                            r"with that much, the exact total is reported if it is still short$")
+
+
+def test_arena_too_small_names_the_whole_models_need() -> None:
     lines = run_test_binary("micro_allocator_test")
-    # ExactRequirementHelloWorld: the arena that worked minus one byte.
-    sizes = [line for line in lines if line.startswith("arena too small: needed ") and "at least" not in line]
-    assert sizes, lines
-    for line in sizes:
-        needed, have = line.removeprefix("arena too small: needed ").split(" bytes, have ")
-        assert int(have) == int(needed) - 1
+    too_small = [line for line in lines if line.startswith("arena too small")]
+    assert too_small and all(ARENA_EXACT.match(line) or ARENA_AT_LEAST.match(line) for line in too_small), too_small
+    # ExactRequirement*: the arena that worked minus one byte is told that arena's size.
+    exact = [ARENA_EXACT.match(line) for line in too_small]
+    one_short = [m for m in exact if m and int(m.group(2)) == int(m.group(1)) - 1]
+    assert len(one_short) >= 4, too_small
+    assert all(m.group(1) == m.group(3) for m in exact if m)
+    # TooSmallArenaIsToldTheWholeModelsNeed: every size tried after the model's own figure is told that
+    # figure, including arenas that run out in the tables-and-ops phase, not only in the tensor plan; an
+    # arena too small to hold even the tables gets a lower bound that is above what it was given.
+    start = lines.index(next(line for line in lines if line.startswith("hello_float_ref arena_used_bytes=")))
+    end = lines.index(next(line for line in lines if line.startswith("chain_greedy arena_used_bytes=")))
+    needed = int(lines[start].split("=")[1])
+    told = [line for line in lines[start:end] if line.startswith("arena too small")]
+    givens = set()
+    for line in told:
+        m = ARENA_EXACT.match(line)
+        if m:
+            assert int(m.group(1)) == needed, line
+        else:
+            m = ARENA_AT_LEAST.match(line)
+            assert int(m.group(2)) < int(m.group(1)) <= needed, line
+        givens.add(int(m.group(2)))
+    assert givens == {needed - 1, needed - 64, needed // 2, needed // 4, 48}, told
+    assert needed - 1 in {int(m.group(2)) for m in map(ARENA_EXACT.match, told) if m}
+    # ArenaShortOfOpDataIsToldTheWholeModelsNeed: 300 and 500 bytes short, the arena runs out in the ops'
+    # init (three ops of 256 bytes each), and the dry run still measures the exact total.
+    start = lines.index(next(line for line in lines if line.startswith("chain_greedy arena_used_bytes=")))
+    needed = int(lines[start].split("=")[1])
+    told = [ARENA_EXACT.match(line) for line in lines[start:] if line.startswith("arena too small")][:2]
+    assert [(int(m.group(1)), int(m.group(2))) for m in told if m] == [(needed, needed - 300), (needed, needed - 500)]
 
 
 def test_interpreter_messages() -> None:

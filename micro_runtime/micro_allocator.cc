@@ -10,9 +10,20 @@ constexpr int16_t kNoOp = 0x7fff;
 
 uint64_t AlignUp(uint64_t value, uint64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
 
-bool LargerFirst(const PlanItem* items, uint16_t a, uint16_t b) {
-  if (items[a].size != items[b].size) return items[a].size > items[b].size;
-  return a < b;  // deterministic plans
+// Strict order of items a and b for PlanOrder `how`; index last, so plans
+// are deterministic.
+bool Before(const PlanItem* items, uint16_t a, uint16_t b, PlanOrder how) {
+  const PlanItem& x = items[a];
+  const PlanItem& y = items[b];
+  if (how == PlanOrder::kLargestAreaFirst) {
+    const uint64_t area_x = static_cast<uint64_t>(x.size) * static_cast<uint32_t>(x.last - x.first + 1);
+    const uint64_t area_y = static_cast<uint64_t>(y.size) * static_cast<uint32_t>(y.last - y.first + 1);
+    if (area_x != area_y) return area_x > area_y;
+  } else if (how == PlanOrder::kEarliestFirst) {
+    if (x.first != y.first) return x.first < y.first;
+  }
+  if (x.size != y.size) return x.size > y.size;
+  return a < b;
 }
 
 uint16_t RootOf(const PlanItem* items, uint16_t index) {
@@ -29,17 +40,17 @@ void Touch(PlanItem* item, int op) {
 
 }  // namespace
 
-size_t PlanBuffers(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset) {
+size_t PlanBuffersInOrder(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset, PlanOrder how) {
   size_t n = 0;
   for (size_t i = 0; i < count; ++i) {
     if (Placeable(items[i])) order[n++] = static_cast<uint16_t>(i);
   }
-  // Shell sort (no recursion, no heap): largest first.
+  // Shell sort (no recursion, no heap).
   for (size_t gap = n / 2; gap > 0; gap /= 2) {
     for (size_t i = gap; i < n; ++i) {
       const uint16_t value = order[i];
       size_t j = i;
-      while (j >= gap && LargerFirst(items, value, order[j - gap])) {
+      while (j >= gap && Before(items, value, order[j - gap], how)) {
         order[j] = order[j - gap];
         j -= gap;
       }
@@ -76,6 +87,21 @@ size_t PlanBuffers(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_
   return static_cast<size_t>(head > max_head ? max_head : head);
 }
 
+size_t PlanBuffers(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset) {
+  size_t best_head = 0;
+  int best = 0;
+  for (int how = 0; how < kPlanOrders; ++how) {
+    const size_t head = PlanBuffersInOrder(items, count, order, by_offset, static_cast<PlanOrder>(how));
+    if (how == 0 || head < best_head) {
+      best_head = head;
+      best = how;
+    }
+  }
+  // The offsets are the last order's; place again in the best one.
+  if (best != kPlanOrders - 1) PlanBuffersInOrder(items, count, order, by_offset, static_cast<PlanOrder>(best));
+  return best_head;
+}
+
 void MicroAllocator::Init(uint8_t* arena, size_t arena_size) {
   arena_ = arena;
   arena_size_ = arena_size;
@@ -87,15 +113,17 @@ void MicroAllocator::Init(uint8_t* arena, size_t arena_size) {
 
 void MicroAllocator::Reset() {
   persistent_used_ = 0;
+  released_ = 0;
   head_used_ = 0;
   shortfall_bytes_ = 0;
-  scratch_ = nullptr;
+  out_of_memory_ = false;
+  scratch_data_ = nullptr;
   scratch_count_ = 0;
 }
 
 size_t MicroAllocator::NeededFor(size_t head_bytes, size_t extra_persistent) const {
   const uint64_t end = AlignUp(static_cast<uint64_t>(head_start_) + head_bytes, kPersistentAlignment) +
-                       persistent_used_ + AlignUp(extra_persistent, kPersistentAlignment);
+                       persistent_used_ + released_ + AlignUp(extra_persistent, kPersistentAlignment);
   const uint64_t needed = end - reinterpret_cast<uintptr_t>(arena_);
   const uint64_t max_size = static_cast<size_t>(-1);
   return static_cast<size_t>(needed > max_size ? max_size : needed);
@@ -103,27 +131,29 @@ size_t MicroAllocator::NeededFor(size_t head_bytes, size_t extra_persistent) con
 
 size_t MicroAllocator::used_bytes() const { return arena_ == nullptr ? 0 : NeededFor(head_used_, 0); }
 
+size_t MicroAllocator::LowerBoundBytes() const { return NeededFor(head_used_, shortfall_bytes_); }
+
+void MicroAllocator::Release(size_t mark) {
+  if (mark > persistent_used_) return;
+  released_ += persistent_used_ - mark;
+  persistent_used_ = mark;
+}
+
 void* MicroAllocator::AllocatePersistent(size_t bytes) {
   if (arena_ == nullptr) return nullptr;
   if (bytes > static_cast<size_t>(-1) / 2) {
-    shortfall_bytes_ = static_cast<size_t>(-1) / 2;
+    RanOut(static_cast<size_t>(-1) / 2);
     return nullptr;
   }
   const size_t size = static_cast<size_t>(AlignUp(bytes == 0 ? 1 : bytes, kPersistentAlignment));
   const uintptr_t lower = head_start_ + head_used_;
   const uintptr_t tail_low = tail_top_ - persistent_used_;
   if (tail_top_ < persistent_used_ || tail_low < lower || tail_low - lower < size) {
-    shortfall_bytes_ = size;
+    RanOut(size);
     return nullptr;
   }
   persistent_used_ += size;
   return reinterpret_cast<void*>(tail_low - size);
-}
-
-void MicroAllocator::ReportOutOfMemory(const char* what) const {
-  MicroPrintf("arena too small: needed at least %u bytes, have %u (ran out while allocating %s); "
-              "enlarge the arena",
-              static_cast<unsigned>(NeededFor(0, shortfall_bytes_)), static_cast<unsigned>(arena_size_), what);
 }
 
 TfLiteStatus MicroAllocator::RequestScratch(size_t bytes, int op_index, int* buffer_index) {
@@ -136,26 +166,35 @@ TfLiteStatus MicroAllocator::RequestScratch(size_t bytes, int op_index, int* buf
     MicroPrintf("operator %d: too many scratch buffers requested", op_index);
     return kTfLiteError;
   }
-  ScratchRecord* record = static_cast<ScratchRecord*>(AllocatePersistent(sizeof(ScratchRecord)));
-  if (record == nullptr) return kTfLiteError;  // out_of_memory() tells the caller
-  record->next = scratch_;
-  record->bytes = static_cast<uint32_t>(bytes);
-  record->op_index = op_index;
-  record->data = nullptr;
-  scratch_ = record;
+  // The request waits in the head region (free until the plan).
+  const uintptr_t lower = head_start_ + requests_bytes();
+  const uintptr_t tail_low = tail_top_ - persistent_used_;
+  if (tail_top_ < persistent_used_ || tail_low < lower || tail_low - lower < sizeof(ScratchRequest)) {
+    RanOut(sizeof(ScratchRequest));
+    return kTfLiteError;
+  }
+  ScratchRequest* request = reinterpret_cast<ScratchRequest*>(lower);
+  request->bytes = static_cast<uint32_t>(bytes);
+  request->op_index = op_index;
   *buffer_index = scratch_count_++;
+  head_used_ = requests_bytes();
   return kTfLiteOk;
 }
 
 void* MicroAllocator::GetScratch(int buffer_index) const {
-  if (buffer_index < 0 || buffer_index >= scratch_count_) return nullptr;
-  const ScratchRecord* record = scratch_;
-  for (int i = scratch_count_ - 1; i > buffer_index; --i) record = record->next;
-  return record->data;
+  if (scratch_data_ == nullptr || buffer_index < 0 || buffer_index >= scratch_count_) return nullptr;
+  return scratch_data_[buffer_index];
 }
 
-TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::SubGraph* graph,
-                                    TfLiteTensor* tensors, size_t num_tensors) {
+void MicroAllocator::ClearTags(TfLiteTensor* tensors, size_t num_tensors) {
+  for (size_t t = 0; t < num_tensors; ++t) {
+    if (!tensors[t].is_constant) tensors[t].data.raw = nullptr;
+  }
+}
+
+TfLiteStatus MicroAllocator::Plan(const tflite::Model* model, const tflite::SubGraph* graph, TfLiteTensor* tensors,
+                                  size_t num_tensors, PlanItem** items_out, size_t* first_scratch_out,
+                                  size_t* head_out, size_t* temp_out) {
   const auto* ops = graph->operators();
   const int num_ops = ops != nullptr ? static_cast<int>(ops->size()) : 0;
   const int last_op = num_ops > 0 ? num_ops - 1 : 0;
@@ -169,17 +208,20 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
     return kTfLiteError;
   }
 
-  // The planner's own bookkeeping lives where the head will go; it is read
-  // completely before any tensor data is written there.
+  // The planner's own bookkeeping lives where the head will go, after the
+  // scratch requests; both are read completely before any tensor data is
+  // written there.
   const size_t plan_bytes = count * (sizeof(PlanItem) + 2 * sizeof(uint16_t));
+  const size_t items_at = static_cast<size_t>(AlignUp(requests_bytes(), alignof(PlanItem)));
+  const size_t temp = items_at + plan_bytes;
+  *temp_out = temp;
   const uintptr_t tail_low = tail_top_ - persistent_used_;
-  if (tail_top_ < persistent_used_ || tail_low < head_start_ || tail_low - head_start_ < plan_bytes) {
-    MicroPrintf("arena too small: needed at least %u bytes, have %u (to plan %u buffers); enlarge the arena",
-                static_cast<unsigned>(NeededFor(plan_bytes, 0)), static_cast<unsigned>(arena_size_),
-                static_cast<unsigned>(count));
+  if (tail_top_ < persistent_used_ || tail_low < head_start_ || tail_low - head_start_ < temp) {
+    RanOut(0);
+    head_used_ = temp;  // what is known to be needed
     return kTfLiteError;
   }
-  PlanItem* items = reinterpret_cast<PlanItem*>(head_start_);
+  PlanItem* items = reinterpret_cast<PlanItem*>(head_start_ + items_at);
   uint16_t* order = reinterpret_cast<uint16_t*>(items + count);
   uint16_t* by_offset = order + count;
 
@@ -194,12 +236,10 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
   }
   auto item_of = [tensors](size_t t) { return ItemOf(tensors[t]); };
   const size_t first_scratch = n;
-  {
-    int index = scratch_count_ - 1;
-    for (ScratchRecord* r = scratch_; r != nullptr; r = r->next, --index) {
-      items[first_scratch + static_cast<size_t>(index)] = {r->bytes, 0, static_cast<int16_t>(r->op_index),
-                                                            static_cast<int16_t>(r->op_index)};
-    }
+  for (int i = 0; i < scratch_count_; ++i) {
+    const ScratchRequest& r = requests()[i];
+    items[first_scratch + static_cast<size_t>(i)] = {r.bytes, 0, static_cast<int16_t>(r.op_index),
+                                                      static_cast<int16_t>(r.op_index)};
   }
   auto touch = [&](int32_t t, int op) {
     if (t >= 0 && item_of(t) != kNoItem) Touch(&items[item_of(t)], op);
@@ -257,14 +297,36 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
   }
 
   const size_t head = PlanBuffers(items, count, order, by_offset);
-  if (plan_logger_ != nullptr) plan_logger_(*this, items, tensors, num_tensors, first_scratch, head, plan_bytes);
-  const size_t required_head = head > plan_bytes ? head : plan_bytes;
+  if (plan_logger_ != nullptr) plan_logger_(*this, items, tensors, num_tensors, first_scratch, head, temp);
+  *items_out = items;
+  *first_scratch_out = first_scratch;
+  *head_out = head;
+  return kTfLiteOk;
+}
+
+TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::SubGraph* graph,
+                                    TfLiteTensor* tensors, size_t num_tensors) {
+  // The scratch buffers' pointers are persistent; allocated before the plan
+  // so its bookkeeping sees the final tail.
+  uint8_t** scratch_data = nullptr;
+  if (scratch_count_ > 0) {
+    scratch_data = static_cast<uint8_t**>(AllocatePersistent(static_cast<size_t>(scratch_count_) * sizeof(uint8_t*)));
+    if (scratch_data == nullptr) return kTfLiteError;
+  }
+  PlanItem* items = nullptr;
+  size_t first_scratch = 0;
+  size_t head = 0;
+  size_t temp = 0;
+  if (Plan(model, graph, tensors, num_tensors, &items, &first_scratch, &head, &temp) != kTfLiteOk) {
+    ClearTags(tensors, num_tensors);
+    return kTfLiteError;
+  }
+  const size_t required_head = head > temp ? head : temp;
+  const uintptr_t tail_low = tail_top_ - persistent_used_;
   if (tail_low - head_start_ < head) {
-    MicroPrintf("arena too small: needed %u bytes, have %u", static_cast<unsigned>(NeededFor(required_head, 0)),
-                static_cast<unsigned>(arena_size_));
-    for (size_t t = 0; t < num_tensors; ++t) {
-      if (!tensors[t].is_constant) tensors[t].data.raw = nullptr;  // drop the item tags
-    }
+    RanOut(0);
+    head_used_ = required_head;
+    ClearTags(tensors, num_tensors);
     return kTfLiteError;
   }
 
@@ -272,21 +334,36 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
   // intact until the last read.
   for (size_t t = 0; t < num_tensors; ++t) {
     if (tensors[t].is_constant) continue;
-    const uint16_t k = item_of(t);
+    const uint16_t k = ItemOf(tensors[t]);
     tensors[t].data.raw = nullptr;
     if (k == kNoItem) continue;
     const PlanItem& item = items[RootOf(items, k)];
     if (Placeable(item)) tensors[t].data.raw = reinterpret_cast<void*>(head_start_ + item.offset);
   }
-  {
-    int index = scratch_count_ - 1;
-    for (ScratchRecord* r = scratch_; r != nullptr; r = r->next, --index) {
-      const PlanItem& item = items[first_scratch + static_cast<size_t>(index)];
-      r->data = Placeable(item) ? reinterpret_cast<uint8_t*>(head_start_ + item.offset) : nullptr;
-    }
+  for (int i = 0; i < scratch_count_; ++i) {
+    const PlanItem& item = items[first_scratch + static_cast<size_t>(i)];
+    scratch_data[i] = Placeable(item) ? reinterpret_cast<uint8_t*>(head_start_ + item.offset) : nullptr;
   }
+  scratch_data_ = scratch_data;
   head_used_ = required_head;
   return kTfLiteOk;
+}
+
+size_t MicroAllocator::MeasuredBytes(const tflite::Model* model, const tflite::SubGraph* graph,
+                                     TfLiteTensor* tensors, size_t num_tensors) {
+  // The scratch pointers Commit would allocate; counted, not allocated.
+  const size_t scratch_pointers = static_cast<size_t>(scratch_count_) * sizeof(uint8_t*);
+  PlanItem* items = nullptr;
+  size_t first_scratch = 0;
+  size_t head = 0;
+  size_t temp = 0;
+  const TfLiteStatus status = Plan(model, graph, tensors, num_tensors, &items, &first_scratch, &head, &temp);
+  ClearTags(tensors, num_tensors);
+  if (status != kTfLiteOk) {
+    shortfall_bytes_ = scratch_pointers;
+    return 0;
+  }
+  return NeededFor(head > temp ? head : temp, scratch_pointers);
 }
 
 }  // namespace micro_runtime

@@ -6,24 +6,27 @@
 //   | planned activations (head) ... free ... | persistent (tail) |
 //
 // Persistent allocations (tensor and node structs, parsed options, kernel
-// user data) are taken from the tail, 8-byte aligned, and live as long as
-// the interpreter. Non-constant tensors and kernel scratch buffers are
-// planned into the head after every op has been prepared: each buffer lives
-// from the first to the last op that touches it (model inputs from the
-// start, outputs to the end, variables always), and buffers whose lifetimes
-// do not overlap share memory. Placement is greedy, largest buffer first,
-// at the lowest 16-byte-aligned offset that does not collide with an
-// already placed buffer of overlapping lifetime. A RESHAPE output shares its
-// input's buffer (same bytes, merged lifetime), so RESHAPE copies nothing.
+// op data, the scratch buffer pointers) are taken from the tail, 8-byte
+// aligned, and live as long as the interpreter. Non-constant tensors and
+// kernel scratch buffers are planned into the head after every op has been
+// prepared: each buffer lives from the first to the last op that touches it
+// (model inputs from the start, outputs to the end, variables always), and
+// buffers whose lifetimes do not overlap share memory. Placement is greedy
+// first fit (the lowest 16-byte-aligned offset that does not collide with an
+// already placed buffer of overlapping lifetime), run in three orders --
+// largest first (TFLM's), largest size x lifetime first, earliest first --
+// keeping the smallest head. A RESHAPE output shares its input's buffer
+// (same bytes, merged lifetime), so RESHAPE copies nothing.
 //
-// When the arena is too small for the plan, the allocator computes the
-// exact requirement first, so the error "arena too small: needed N bytes,
-// have M" names the smallest arena size that works (N - 1 fails). When the
-// persistent allocations of init/prepare already exhaust the arena, the
-// later ops' needs are unknown and the message says "needed at least N".
-// The planner's bookkeeping (16 bytes per planned buffer)
-// temporarily uses the head region, so tiny models may need slightly more
-// than their activations.
+// Temporary memory: scratch requests (8 bytes each, from prepare until the
+// plan) and the planner's bookkeeping (16 bytes per planned buffer) use the
+// head region before the plan is written, so tiny models may need slightly
+// more than their activations.
+//
+// arena_used_bytes is exact: the smallest arena size (same start) that
+// works. When an arena is too small, the interpreter measures the whole
+// model's requirement with a dry run (see MicroInterpreter::AllocateTensors)
+// and names it: "arena too small: this model needs N bytes (given M)".
 #ifndef MICRO_RUNTIME_MICRO_ALLOCATOR_H_
 #define MICRO_RUNTIME_MICRO_ALLOCATOR_H_
 
@@ -48,8 +51,12 @@ struct PlanItem {
 
 // Places `count` items (those with size > 0 and first <= last):
 // writes each item's offset and returns the head size needed (the largest
-// offset + size). `order` and `by_offset` are scratch arrays of `count`
-// entries. Exposed for unit tests.
+// offset + size). First fit in each of the PlanOrder orders; the smallest
+// head wins (ties: the earlier order). `order` and `by_offset` are scratch
+// arrays of `count` entries. Exposed for unit tests.
+enum class PlanOrder : uint8_t { kLargestFirst, kLargestAreaFirst, kEarliestFirst };
+constexpr int kPlanOrders = 3;
+size_t PlanBuffersInOrder(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset, PlanOrder how);
 size_t PlanBuffers(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset);
 
 // An item that shares another item's buffer (a RESHAPE output): `offset`
@@ -65,14 +72,16 @@ class MicroAllocator {
   MicroAllocator& operator=(const MicroAllocator&) = delete;
 
   void Init(uint8_t* arena, size_t arena_size);
-  // Forgets every allocation (persistent and planned).
+  // Forgets every allocation (persistent, scratch requests, plan) and the
+  // out-of-memory state.
   void Reset();
 
   // 8-byte-aligned persistent memory from the tail. On exhaustion returns
   // nullptr and remembers the shortfall (see out_of_memory()); logs nothing,
-  // the caller reports it with the right context.
+  // the caller reports it.
   void* AllocatePersistent(size_t bytes);
-  bool out_of_memory() const { return shortfall_bytes_ > 0; }
+  // True once any allocation, scratch request or the plan did not fit.
+  bool out_of_memory() const { return out_of_memory_; }
 
   // Scratch buffers requested by op `op_index`, placed by Commit().
   TfLiteStatus RequestScratch(size_t bytes, int op_index, int* buffer_index);
@@ -80,14 +89,22 @@ class MicroAllocator {
   int scratch_count() const { return scratch_count_; }
 
   // Plans every non-constant tensor of `graph` plus the scratch buffers and
-  // points tensors[i].data at their buffers. On a too small arena logs
-  // "arena too small: needed N bytes, have M" and returns kTfLiteError.
+  // points tensors[i].data at their buffers. When the arena is too small,
+  // sets out_of_memory() and returns kTfLiteError without logging.
   TfLiteStatus Commit(const tflite::Model* model, const tflite::SubGraph* graph, TfLiteTensor* tensors,
                       size_t num_tensors);
 
-  // Logs the exact requirement (or a lower bound when the persistent part
-  // alone does not fit) after out_of_memory() became true.
-  void ReportOutOfMemory(const char* what) const;
+  // Dry run (measuring what a model needs in an arena that is too small):
+  // Mark() before an op's init, Release(mark) after its prepare gives the
+  // op's persistent memory back for the next op while counting it; then
+  // MeasuredBytes() plans the head like Commit() (tensors untouched) and
+  // returns the arena size the whole model needs, or 0 when even that does
+  // not fit (LowerBoundBytes() then says how much is known to be needed).
+  size_t Mark() const { return persistent_used_; }
+  void Release(size_t mark);
+  size_t MeasuredBytes(const tflite::Model* model, const tflite::SubGraph* graph, TfLiteTensor* tensors,
+                       size_t num_tensors);
+  size_t LowerBoundBytes() const;
 
   // Arena bytes in use: the smallest arena_size (same arena start) that
   // holds everything allocated so far.
@@ -118,24 +135,43 @@ class MicroAllocator {
   static void LogPlan(const MicroAllocator& allocator, const PlanItem* items, const TfLiteTensor* tensors,
                       size_t num_tensors, size_t first_scratch, size_t head, size_t plan_bytes);
 
-  struct ScratchRecord {
-    ScratchRecord* next;
+  // A scratch request, kept in the head region from prepare until the plan.
+  struct ScratchRequest {
     uint32_t bytes;
     int32_t op_index;
-    uint8_t* data;
   };
+  const ScratchRequest* requests() const { return reinterpret_cast<const ScratchRequest*>(head_start_); }
+  size_t requests_bytes() const { return static_cast<size_t>(scratch_count_) * sizeof(ScratchRequest); }
 
-  // The arena size needed for a head of `head_bytes` plus the current tail.
+  // Builds the planner items in the free region and places them: *head is
+  // the planned head, *temp the temporary bytes (requests and bookkeeping)
+  // the planning itself needs from the head region. Tensor data pointers
+  // carry item tags afterwards (see ItemOf) until Commit assigns or clears
+  // them. kTfLiteError (with out_of_memory()) when the bookkeeping does not
+  // fit; other errors are logged.
+  TfLiteStatus Plan(const tflite::Model* model, const tflite::SubGraph* graph, TfLiteTensor* tensors,
+                    size_t num_tensors, PlanItem** items, size_t* first_scratch, size_t* head, size_t* temp);
+  // Data pointers of non-constant tensors back to nullptr (no item tags).
+  static void ClearTags(TfLiteTensor* tensors, size_t num_tensors);
+
+  // The arena size needed for a head of `head_bytes` plus the current tail
+  // (including the persistent bytes a dry run released) and `extra_persistent`.
   size_t NeededFor(size_t head_bytes, size_t extra_persistent) const;
+  void RanOut(size_t shortfall) {
+    out_of_memory_ = true;
+    if (shortfall > shortfall_bytes_) shortfall_bytes_ = shortfall;
+  }
 
   uint8_t* arena_ = nullptr;
   size_t arena_size_ = 0;
   uintptr_t head_start_ = 0;  // first 16-aligned address of the arena
   uintptr_t tail_top_ = 0;    // arena end rounded down to 8
   size_t persistent_used_ = 0;
-  size_t head_used_ = 0;
+  size_t released_ = 0;       // persistent bytes a dry run gave back
+  size_t head_used_ = 0;      // the plan, or the scratch requests before it
   size_t shortfall_bytes_ = 0;
-  ScratchRecord* scratch_ = nullptr;  // newest first
+  bool out_of_memory_ = false;
+  uint8_t** scratch_data_ = nullptr;  // after Commit: one pointer per scratch buffer
   int scratch_count_ = 0;
   PlanLogger plan_logger_ = nullptr;
 };

@@ -22,8 +22,9 @@ void MicroAllocator::LogPlan(const MicroAllocator& allocator, const PlanItem* it
                   static_cast<unsigned>(item.offset), static_cast<int>(item.first), static_cast<int>(item.last));
     }
   }
-  MicroPrintf("plan: head %u bytes (planner bookkeeping %u), persistent %u bytes", static_cast<unsigned>(head),
-              static_cast<unsigned>(plan_bytes), static_cast<unsigned>(allocator.persistent_used_));
+  MicroPrintf("plan: head %u bytes (planner bookkeeping and scratch requests %u), persistent %u bytes",
+              static_cast<unsigned>(head), static_cast<unsigned>(plan_bytes),
+              static_cast<unsigned>(allocator.persistent_used_));
 }
 
 }  // namespace micro_runtime

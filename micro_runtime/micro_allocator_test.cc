@@ -1,6 +1,7 @@
 // The arena planner: buffer reuse by lifetime, alignment, RESHAPE aliasing,
-// persistent allocations, and the exact "needed N bytes" figure (N works,
-// N - 1 does not).
+// the planner's orders, persistent allocations, the exact arena_used_bytes
+// (N works, N - 1 does not) and the total a too-small arena is told
+// (core_messages_test.py checks the logged lines).
 #include "micro_runtime/micro_allocator.h"
 
 #include "micro_runtime/micro_interpreter.h"
@@ -14,7 +15,9 @@
 namespace {
 
 using micro_runtime::PlanBuffers;
+using micro_runtime::PlanBuffersInOrder;
 using micro_runtime::PlanItem;
+using micro_runtime::PlanOrder;
 using Op = tflite::BuiltinOperator;
 
 constexpr size_t kArenaSize = 4096;
@@ -76,7 +79,7 @@ TF_LITE_MICRO_TEST(OverlappingLifetimesGetDisjointAlignedMemory) {
   PlanItem items[4] = {{10, 0, 0, 1}, {33, 0, 1, 2}, {7, 0, 2, 3}, {64, 0, 0, 3}};
   uint16_t order[4];
   uint16_t by_offset[4];
-  const size_t head = PlanBuffers(items, 4, order, by_offset);
+  const size_t head = PlanBuffersInOrder(items, 4, order, by_offset, PlanOrder::kLargestFirst);
   // Largest first: the 64-byte buffer at 0, the 33-byte one after it at 64,
   // then 10 (overlaps both) at 112 and 7 (overlaps 64 and 33) at 112 too,
   // since the 10-byte buffer is dead by op 2.
@@ -88,6 +91,38 @@ TF_LITE_MICRO_TEST(OverlappingLifetimesGetDisjointAlignedMemory) {
   for (int i = 0; i < 4; ++i) {
     TF_LITE_MICRO_EXPECT_EQ(0u, items[i].offset % 16);
     for (int j = 0; j < 4; ++j) {
+      if (i != j) TF_LITE_MICRO_EXPECT(!Overlap(items[i], items[j]));
+    }
+  }
+}
+
+TF_LITE_MICRO_TEST(BestOfThePlanOrdersWins) {
+  // The same items: earliest first puts the 10-byte buffer at 64 and the
+  // 33-byte one after it, where the 7-byte one reuses the 10's place: 113.
+  PlanItem items[4] = {{10, 0, 0, 1}, {33, 0, 1, 2}, {7, 0, 2, 3}, {64, 0, 0, 3}};
+  uint16_t order[4];
+  uint16_t by_offset[4];
+  TF_LITE_MICRO_EXPECT_EQ(113u, PlanBuffers(items, 4, order, by_offset));
+  TF_LITE_MICRO_EXPECT_EQ(0u, items[3].offset);
+  TF_LITE_MICRO_EXPECT_EQ(64u, items[0].offset);
+  TF_LITE_MICRO_EXPECT_EQ(80u, items[1].offset);
+  TF_LITE_MICRO_EXPECT_EQ(64u, items[2].offset);
+}
+
+TF_LITE_MICRO_TEST(LargestFirstIsBeatenOnAMobileNetStem) {
+  // VWW's first five activations (bytes, ops): largest first stacks the
+  // 18432-byte buffers of ops 0-1 and 1-2 above the input and the 36864-byte
+  // one: 64512 bytes. Largest size x lifetime first reaches the peak of
+  // live bytes (op 2: 18432 + 36864), as TFLM's greedy planner does not.
+  PlanItem items[5] = {{27648, 0, 0, 0}, {18432, 0, 0, 1}, {18432, 0, 1, 2}, {36864, 0, 2, 3}, {9216, 0, 3, 4}};
+  uint16_t order[5];
+  uint16_t by_offset[5];
+  TF_LITE_MICRO_EXPECT_EQ(64512u, PlanBuffersInOrder(items, 5, order, by_offset, PlanOrder::kLargestFirst));
+  TF_LITE_MICRO_EXPECT_EQ(55296u, PlanBuffersInOrder(items, 5, order, by_offset, PlanOrder::kLargestAreaFirst));
+  TF_LITE_MICRO_EXPECT_EQ(55296u, PlanBuffers(items, 5, order, by_offset));
+  for (int i = 0; i < 5; ++i) {
+    TF_LITE_MICRO_EXPECT(items[i].offset + items[i].size <= 55296u);
+    for (int j = 0; j < 5; ++j) {
       if (i != j) TF_LITE_MICRO_EXPECT(!Overlap(items[i], items[j]));
     }
   }
@@ -204,6 +239,63 @@ TF_LITE_MICRO_TEST(ExactRequirementHelloWorld) {
 
 TF_LITE_MICRO_TEST(ExactRequirementOnAnUnalignedArena) {
   CheckExactRequirement(g_chain_model_data, g_chain_model_data_size, g_arena + 5);
+}
+
+// A too-small arena is told the whole model's requirement (the same figure
+// arena_used_bytes gives with a large enough arena), measured by a dry run,
+// whether the arena ran out in the tensor plan, in an op's prepare or in the
+// tables. Logs "hello_float_ref arena_used_bytes=N" and one "arena too
+// small" line per size tried; core_messages_test.py checks that every line
+// names N, or a lower bound when the arena cannot even hold the tables.
+TF_LITE_MICRO_TEST(TooSmallArenaIsToldTheWholeModelsNeed) {
+  TestResolver resolver;
+  size_t needed = 0;
+  {
+    MicroInterpreter interpreter(g_hello_float_ref_model_data, g_hello_float_ref_model_data_size, resolver, g_arena,
+                                 kArenaSize);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.AllocateTensors());
+    needed = interpreter.arena_used_bytes();
+  }
+  MicroPrintf("hello_float_ref arena_used_bytes=%u", static_cast<unsigned>(needed));
+  const size_t sizes[] = {needed - 1, needed - 64, needed / 2, needed / 4, 48};
+  for (size_t size : sizes) {
+    MicroInterpreter interpreter(g_hello_float_ref_model_data, g_hello_float_ref_model_data_size, resolver, g_arena,
+                                 size);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, interpreter.AllocateTensors());
+    TF_LITE_MICRO_EXPECT(interpreter.input(0) == nullptr);
+    // The dry run left nothing behind: the same interpreter fails again the
+    // same way, and a large enough arena still works afterwards.
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, interpreter.AllocateTensors());
+  }
+  MicroInterpreter exact(g_hello_float_ref_model_data, g_hello_float_ref_model_data_size, resolver, g_arena, needed);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, exact.AllocateTensors());
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, exact.Invoke());
+}
+
+// The chain model with 256 bytes of op data per AddOne (three of them): an
+// arena that holds the tables and one op's data but not all three runs out
+// in init, and is still told the exact total. Logs "chain_greedy
+// arena_used_bytes=N" first (core_messages_test.py).
+TF_LITE_MICRO_TEST(ArenaShortOfOpDataIsToldTheWholeModelsNeed) {
+  MicroMutableOpResolver<2> resolver;
+  resolver.AddCustom("AddOne", test_ops::Register_GREEDY_INIT());
+  resolver.AddBuiltin(Op::RESHAPE, test_ops::Register_COPY());
+  test_ops::g_init_persistent_bytes = 256;
+  size_t needed = 0;
+  {
+    MicroInterpreter interpreter(g_chain_model_data, g_chain_model_data_size, resolver, g_arena, kArenaSize);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.AllocateTensors());
+    needed = interpreter.arena_used_bytes();
+  }
+  MicroPrintf("chain_greedy arena_used_bytes=%u", static_cast<unsigned>(needed));
+  for (size_t size : {needed - 300, needed - 500}) {
+    MicroInterpreter interpreter(g_chain_model_data, g_chain_model_data_size, resolver, g_arena, size);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, interpreter.AllocateTensors());
+  }
+  MicroInterpreter exact(g_chain_model_data, g_chain_model_data_size, resolver, g_arena, needed);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, exact.AllocateTensors());
+  TF_LITE_MICRO_EXPECT_EQ(needed, exact.arena_used_bytes());
+  test_ops::g_init_persistent_bytes = 0;
 }
 
 TF_LITE_MICRO_TEST(VariableTensorsLiveThroughoutAndStartAtZero) {

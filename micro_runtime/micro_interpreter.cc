@@ -43,11 +43,13 @@ MicroInterpreter::MicroInterpreter(const uint8_t* model_data, size_t model_size,
 
 MicroInterpreter::~MicroInterpreter() { FreeOps(); }
 
+void MicroInterpreter::FreeOp(size_t i) {
+  const TfLiteRegistration* reg = nodes_[i].registration;
+  if (reg != nullptr && reg->free != nullptr) reg->free(&context_, nodes_[i].node.user_data);
+}
+
 void MicroInterpreter::FreeOps() {
-  for (size_t i = 0; i < initialized_nodes_; ++i) {
-    const TfLiteRegistration* reg = nodes_[i].registration;
-    if (reg != nullptr && reg->free != nullptr) reg->free(&context_, nodes_[i].node.user_data);
-  }
+  for (size_t i = 0; i < initialized_nodes_; ++i) FreeOp(i);
   initialized_nodes_ = 0;
 }
 
@@ -73,10 +75,8 @@ const char* MicroInterpreter::OpName(int op_index, char* buffer, size_t size) co
 }
 
 void* MicroInterpreter::ParserAllocate(void* self, size_t bytes) {
-  MicroInterpreter* interpreter = static_cast<MicroInterpreter*>(self);
-  void* memory = interpreter->allocator_.AllocatePersistent(bytes);
-  if (memory == nullptr) interpreter->allocator_.ReportOutOfMemory("operator options");
-  return memory;
+  // Out of memory is reported once, by AllocateTensors.
+  return static_cast<MicroInterpreter*>(self)->allocator_.AllocatePersistent(bytes);
 }
 
 void* MicroInterpreter::ContextAllocatePersistent(TfLiteContext* context, size_t bytes) {
@@ -104,25 +104,13 @@ void* MicroInterpreter::ContextGetScratch(TfLiteContext* context, int buffer_ind
   return self->allocator_.GetScratch(buffer_index);
 }
 
-TfLiteStatus MicroInterpreter::ReportOpOutOfMemory(const char* phase, size_t op_index) const {
-  char name[16];
-  char what[48];
-  MicroSnprintf(what, sizeof(what), "%s of operator %d (%s)", phase, static_cast<int>(op_index),
-                OpName(static_cast<int>(op_index), name, sizeof(name)));
-  allocator_.ReportOutOfMemory(what);
-  return kTfLiteError;
-}
-
 TfLiteStatus MicroInterpreter::InitTensors() {
   const auto* tensors = graph_->tensors();
   const size_t count = tensors != nullptr ? tensors->size() : 0;
   TfLiteTensor* out = nullptr;
   if (count > 0) {
     out = static_cast<TfLiteTensor*>(allocator_.AllocatePersistent(count * sizeof(TfLiteTensor)));
-    if (out == nullptr) {
-      allocator_.ReportOutOfMemory("tensor structs");
-      return kTfLiteError;
-    }
+    if (out == nullptr) return kTfLiteError;  // out of memory: AllocateTensors reports it
   }
   for (size_t i = 0; i < count; ++i) {
     const tflite::Tensor* t = tensors->Get(static_cast<flatbuffers::uoffset_t>(i));
@@ -165,10 +153,7 @@ TfLiteStatus MicroInterpreter::InitNodes() {
   const size_t count = ops != nullptr ? ops->size() : 0;
   if (count > 0) {
     nodes_ = static_cast<NodeEntry*>(allocator_.AllocatePersistent(count * sizeof(NodeEntry)));
-    if (nodes_ == nullptr) {
-      allocator_.ReportOutOfMemory("node structs");
-      return kTfLiteError;
-    }
+    if (nodes_ == nullptr) return kTfLiteError;  // out of memory: AllocateTensors reports it
   }
   num_nodes_ = count;
   for (size_t i = 0; i < count; ++i) {
@@ -200,37 +185,41 @@ TfLiteStatus MicroInterpreter::InitNodes() {
   return kTfLiteOk;
 }
 
+TfLiteStatus MicroInterpreter::InitOp(size_t i) {
+  NodeEntry& entry = nodes_[i];
+  state_ = State::kInitializing;
+  current_op_ = static_cast<int>(i);
+  if (entry.registration->init != nullptr) {
+    const char* data = static_cast<const char*>(entry.node.custom_initial_data);
+    entry.node.user_data =
+        entry.registration->init(&context_, data, static_cast<size_t>(entry.node.custom_initial_data_size));
+  }
+  initialized_nodes_ = i + 1;
+  return allocator_.out_of_memory() ? kTfLiteError : kTfLiteOk;
+}
+
+TfLiteStatus MicroInterpreter::PrepareOp(size_t i) {
+  NodeEntry& entry = nodes_[i];
+  state_ = State::kPreparing;
+  current_op_ = static_cast<int>(i);
+  const TfLiteStatus status =
+      entry.registration->prepare != nullptr ? entry.registration->prepare(&context_, &entry.node) : kTfLiteOk;
+  // Out of memory is reported by AllocateTensors, with what the model needs.
+  if (allocator_.out_of_memory()) return kTfLiteError;
+  if (status != kTfLiteOk) {
+    char name[16];
+    MicroPrintf("operator %d (%s) failed to prepare", static_cast<int>(i),
+                OpName(static_cast<int>(i), name, sizeof(name)));
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
 TfLiteStatus MicroInterpreter::AllocateSteps() {
   TF_LITE_ENSURE_OK(&context_, InitTensors());
   TF_LITE_ENSURE_OK(&context_, InitNodes());
-  char name[16];
-
-  state_ = State::kInitializing;
-  for (size_t i = 0; i < num_nodes_; ++i) {
-    NodeEntry& entry = nodes_[i];
-    current_op_ = static_cast<int>(i);
-    if (entry.registration->init != nullptr) {
-      const char* data = static_cast<const char*>(entry.node.custom_initial_data);
-      entry.node.user_data = entry.registration->init(&context_, data,
-                                                      static_cast<size_t>(entry.node.custom_initial_data_size));
-    }
-    initialized_nodes_ = i + 1;
-    if (allocator_.out_of_memory()) return ReportOpOutOfMemory("init", i);
-  }
-
-  state_ = State::kPreparing;
-  for (size_t i = 0; i < num_nodes_; ++i) {
-    NodeEntry& entry = nodes_[i];
-    current_op_ = static_cast<int>(i);
-    const TfLiteStatus status =
-        entry.registration->prepare != nullptr ? entry.registration->prepare(&context_, &entry.node) : kTfLiteOk;
-    if (allocator_.out_of_memory()) return ReportOpOutOfMemory("prepare", i);
-    if (status != kTfLiteOk) {
-      MicroPrintf("operator %d (%s) failed to prepare", static_cast<int>(i),
-                  OpName(static_cast<int>(i), name, sizeof(name)));
-      return kTfLiteError;
-    }
-  }
+  for (size_t i = 0; i < num_nodes_; ++i) TF_LITE_ENSURE_OK(&context_, InitOp(i));
+  for (size_t i = 0; i < num_nodes_; ++i) TF_LITE_ENSURE_OK(&context_, PrepareOp(i));
   current_op_ = -1;
 
   TF_LITE_ENSURE_OK(&context_, allocator_.Commit(model_, graph_, context_.tensors, context_.tensors_size));
@@ -247,6 +236,43 @@ TfLiteStatus MicroInterpreter::AllocateSteps() {
   return kTfLiteOk;
 }
 
+size_t MicroInterpreter::MeasureArena() {
+  // The same steps with each op's persistent memory given back after its
+  // prepare (counted, not kept), so the arena only has to hold the tensor
+  // and node tables, the options and one op's data at a time; then the plan.
+  allocator_.Reset();
+  if (InitTensors() != kTfLiteOk || InitNodes() != kTfLiteOk) return 0;
+  for (size_t i = 0; i < num_nodes_; ++i) {
+    const size_t mark = allocator_.Mark();
+    const bool ok = InitOp(i) == kTfLiteOk && PrepareOp(i) == kTfLiteOk;
+    // Free this op before its memory is reused (earlier ops are freed already).
+    FreeOp(i);
+    initialized_nodes_ = 0;
+    nodes_[i].node.user_data = nullptr;
+    if (!ok) return 0;
+    allocator_.Release(mark);
+  }
+  current_op_ = -1;
+  return allocator_.MeasuredBytes(model_, graph_, context_.tensors, context_.tensors_size);
+}
+
+void MicroInterpreter::ReportArenaTooSmall() {
+  const unsigned given = static_cast<unsigned>(allocator_.arena_size());
+  const size_t needed = MeasureArena();
+  if (needed > 0) {
+    MicroPrintf("arena too small: this model needs %u bytes (given %u); make the arena at least %u bytes",
+                static_cast<unsigned>(needed), given, static_cast<unsigned>(needed));
+    return;
+  }
+  // The arena cannot even hold the tensor and node tables and one op's data
+  // at a time, or a later op failed for another reason (logged above): only
+  // a lower bound is known.
+  const size_t at_least = allocator_.LowerBoundBytes();
+  MicroPrintf("arena too small: this model needs at least %u bytes (given %u); with that much, the exact "
+              "total is reported if it is still short",
+              static_cast<unsigned>(at_least > given ? at_least : given + 1u), given);
+}
+
 TfLiteStatus MicroInterpreter::AllocateTensors() {
   if (model_ == nullptr) {
     MicroPrintf("AllocateTensors: the model was rejected when the interpreter was created (see the error above)");
@@ -260,7 +286,12 @@ TfLiteStatus MicroInterpreter::AllocateTensors() {
   if (state_ == State::kFailed) Fail();  // forget the previous attempt
   allocator_.Reset();
   if (AllocateSteps() != kTfLiteOk) {
+    const bool out_of_memory = allocator_.out_of_memory();
     Fail();
+    if (out_of_memory) {
+      ReportArenaTooSmall();
+      Fail();
+    }
     allocator_.Reset();
     return kTfLiteError;
   }

@@ -84,11 +84,17 @@ class MicroInterpreter {
   TfLiteStatus AllocateSteps();
   TfLiteStatus InitTensors();
   TfLiteStatus InitNodes();
+  TfLiteStatus InitOp(size_t i);
+  TfLiteStatus PrepareOp(size_t i);
+  // Dry run after an out-of-memory failure: the arena size the whole model
+  // needs, or 0 when that could not be measured.
+  size_t MeasureArena();
+  // Logs "arena too small: this model needs N bytes (given M); ...".
+  void ReportArenaTooSmall();
+  void FreeOp(size_t i);
   void FreeOps();
   void Fail();
   const char* OpName(int op_index, char* buffer, size_t size) const;
-  // Logs "arena too small ... while allocating <phase> of operator N (NAME)".
-  TfLiteStatus ReportOpOutOfMemory(const char* phase, size_t op_index) const;
   TfLiteTensor* IoTensor(const flatbuffers::Vector<int32_t>* list, size_t index, const char* what);
 
   const uint8_t* model_data_;

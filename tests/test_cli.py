@@ -170,7 +170,8 @@ def test_run_model_arena_size_too_small_fails_with_the_runtimes_message() -> Non
     lines = out.stderr.splitlines()
     # The runtime's own lines in the order it printed them, then the runner's verdict; nothing
     # refers to messages "above" that the user never sees.
-    assert lines[0] == f"harness: error: arena too small: needed {used} bytes, have {used - 16}", lines
+    assert lines[0] == (f"harness: error: arena too small: this model needs {used} bytes (given {used - 16}); "
+                        f"make the arena at least {used} bytes"), lines
     assert lines[-1].endswith("AllocateTensors failed"), lines
     assert "above" not in out.stderr
 
