@@ -126,6 +126,12 @@ def _check(board: Board, path: Path) -> None:
         raise BoardError(
             f'{path}: [log] transports: use "semihosting" (always) or "semihosting-if-debugger", not both'
         )
+    from harness.case_limits import CaseLimitError, board_case_timeout
+
+    try:
+        board_case_timeout(board)  # [run] case_timeout_s: a number of seconds > 0
+    except CaseLimitError as error:
+        raise BoardError(str(error)) from error
     if board.is_host:
         return
     if board.flash is None or board.ram is None:

@@ -240,3 +240,12 @@ def test_harness_run_refuses_a_bad_comment(tmp_path: Path) -> None:
     done = run_cli("run", str(source), "--board", "host", "-q")
     assert done.returncode == 5, done.stdout + done.stderr
     assert "bad_comment_test.cc:3: timeout=5m is not a number of seconds > 0" in done.stderr
+
+
+def test_load_board_rejects_a_bad_board_default() -> None:
+    from harness.boards import BoardError, _check
+
+    board = _with_run(load_board("bluepill"), case_timeout_s="10")
+    with pytest.raises(BoardError, match=r"boards/bluepill/board.toml: \[run\] case_timeout_s must be a number"):
+        _check(board, board.path / "board.toml")
+    _check(_with_run(load_board("bluepill"), case_timeout_s=10), board.path / "board.toml")
