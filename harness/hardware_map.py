@@ -44,6 +44,7 @@ from harness.boards import Board, BoardError, load_board
 from harness.failure_classes import INFRA, classify_run
 from harness.lease import acquire_any, default_lock_dir, file_lock, holder, map_state_dir
 from harness.runners.base import RunResult
+from harness.runners.retry import Attempt, HostProblem, NoBoard, run_on_pool
 
 BACKENDS = ("pyocd", "serial", "gdbremote")
 QEMU_RESET = ("monitor system_reset", "vector-table")
@@ -458,30 +459,15 @@ def load_and_go(elf: Path, address: str, load: str = "memory") -> str | None:
         return f"loading {elf.name} through the GDB server {address} failed: {error}"
 
 
-@dataclass
-class Attempt:
-    device: str
-    failure_class: str
-    duration_s: float
-    infra_error: str | None = None
-    leased_at: float = 0.0  # wall-clock time.time() while the lease was held
-    released_at: float = 0.0
-
-
 # Every HIL run of this process: (board, elf stem) -> attempts, for reports (harness.hil_plugin).
 ATTEMPTS: dict[tuple[str, str], list[Attempt]] = {}
 
 
-class HostSideError(HardwareMapError):
+class HostSideError(HardwareMapError, HostProblem):
     """A fault of this machine or of the binary (unreadable ELF, missing tool): no board can help.
 
     Not retried on another board and never quarantines one.
     """
-
-
-def _first_line(text: str, limit: int = 200) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else text
-    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def listened_transports(device: Device, board: Board) -> list[str]:
@@ -583,86 +569,80 @@ class HilRunner:
         attempts: list[Attempt] = []
         self.last_attempts = attempts
         ATTEMPTS[(board.name, Path(elf).stem)] = attempts
-        problem = self.host_problem(Path(elf), board)
+        return run_on_pool(DevicePool(self), Path(elf), board, timeout_s, on_line, self.max_retries, attempts)
+
+
+class DevicePool:
+    """The hardware map's devices of a board type as a pool for the retry strategy (harness.runners.retry):
+    leases are the map's lock files, blame is quarantine."""
+
+    label = "hil"
+
+    def __init__(self, runner: HilRunner) -> None:
+        self.runner = runner
+        self.hardware_map = runner.hardware_map
+        self.handshake_elf: Path | None = None  # what handshake = true devices run, when it differs
+
+    def prepare(self, elf: Path, board: Board) -> None:
+        problem = self.runner.host_problem(elf, board)
         if problem is not None:
-            return _host_side(problem)
+            raise HostSideError(problem)
         # Built before a board is leased: nobody waits on a board while make runs.
-        handshake_elf = Path(elf)
-        if any(d.handshake for d in self._candidates(board)):
-            try:
-                handshake_elf = handshake_variant(Path(elf), board)
-            except HostSideError as error:
-                return _host_side(str(error))
-        tried: set[str] = set()
-        last: RunResult | None = None
-        for _ in range(self.max_retries + 1):
-            candidates = [d for d in self._candidates(board) if d.id not in tried]
-            if not candidates:
-                break
-            # Each process starts looking at a different board, so work spreads even when runs are short.
-            ids = [d.id for d in candidates]
-            start = os.getpid() % len(ids)
-            lease = acquire_any(ids[start:] + ids[:start], self.hardware_map.lock_dir, self.lease_wait_s)
-            if lease is None:
-                message = f"no '{board.name}' board became free within {self.lease_wait_s:.0f} s (all leased)"
-                return RunResult("hil", b"", None, False, 0.0, "infra-error", message)
-            with lease:
-                leased_at = time.time()
-                device = next(d for d in candidates if d.id == lease.device_id)
-                tried.add(device.id)
-                if attempts and on_line is not None:
-                    # The failed board's lines were already shown live: mark where the retry's begin.
-                    previous = attempts[-1]
-                    on_line(
-                        f"--- infrastructure error on {previous.device}: "
-                        f"{_first_line(previous.infra_error or 'no output at all')}; retrying on {device.id} ---"
-                    )
-                device_elf = handshake_elf if device.handshake else Path(elf)
-                try:
-                    runner = self.runner_factory(device, board)
-                    result = runner.run(device_elf, board, timeout_s, on_line)
-                except HostSideError as error:
-                    return _host_side(str(error))
-                except (HardwareMapError, OSError) as error:  # OSError: a port or socket of this board
-                    result = RunResult(device.backend, b"", None, False, 0.0, "infra-error", str(error))
-                released_at = time.time()
-            failure_class = classify_run(result)
-            silent = result.infra_error or ""
-            if failure_class == INFRA and not result.log.strip() and (not silent or silent.startswith("no output")):
-                # Say what the run listened on and what the firmware speaks: the usual cause is a mismatch.
-                detail = f" ({silent})" if silent else ""
-                result = replace(result, infra_error=no_output_reason(device, board) + detail)
-            attempts.append(
-                Attempt(device.id, failure_class, result.duration_s, result.infra_error, leased_at, released_at)
-            )
-            note = f"[harness] device {device.describe()}"
-            if device_elf != Path(elf):
-                note += f", start-handshake build {device_elf}"
-            if len(attempts) > 1:
-                earlier = "; ".join(f"{a.device}: {a.infra_error or a.failure_class}" for a in attempts[:-1])
-                note += f", retry after infrastructure error on {earlier}"
-            result = replace(result, log=note.encode() + b"\n" + result.log)
-            if failure_class != INFRA:
-                # This board ran the same binary and spoke: the boards that failed it are at fault.
-                for failed in attempts[:-1]:
-                    self.hardware_map.quarantine(failed.device, failed.infra_error or "no output at all")
-                return result
-            last = result
-        if last is None:
-            reason = self.unavailable_reason(board) or f"no usable '{board.name}' board"
-            return RunResult("hil", b"", None, False, 0.0, "infra-error", reason)
-        # No board ran it: nothing shows that the boards are at fault, so none is quarantined.
-        if len(attempts) == 1:
-            verdict = "no other board was free to tell whether the board or the firmware is at fault"
-        else:
-            verdict = "every board failed, so the firmware or this host is the likely cause, not the boards"
-        per_board = "; ".join(f"{a.device}: {_first_line(a.infra_error or 'no output at all')}" for a in attempts)
-        return replace(
-            last,
-            infra_error=f"{last.infra_error} (tried {', '.join(a.device for a in attempts)}: {verdict}; "
-            f"none quarantined. Per board: {per_board})",
-            end_reason="infra-error",
-        )
+        if any(d.handshake for d in self.runner._candidates(board)):
+            variant = handshake_variant(elf, board)
+            self.handshake_elf = variant if variant != elf else None
+
+    def acquire(self, board: Board, exclude: set[str]) -> DeviceLease:
+        candidates = [d for d in self.runner._candidates(board) if d.id not in exclude]
+        if not candidates:
+            raise NoBoard(self.runner.unavailable_reason(board) or f"no usable '{board.name}' board")
+        # Each process starts looking at a different board, so work spreads even when runs are short.
+        ids = [d.id for d in candidates]
+        start = os.getpid() % len(ids)
+        lease = acquire_any(ids[start:] + ids[:start], self.hardware_map.lock_dir, self.runner.lease_wait_s)
+        if lease is None:
+            raise NoBoard(f"no '{board.name}' board became free within {self.runner.lease_wait_s:.0f} s (all leased)")
+        device = next(d for d in candidates if d.id == lease.device_id)
+        return DeviceLease(device, lease, self.runner.runner_factory, self.handshake_elf if device.handshake else None)
+
+    def blame(self, name: str, reason: str) -> None:
+        self.hardware_map.quarantine(name, reason)
+
+
+class DeviceLease:
+    """One leased device of the map: its concrete runner (pyocd / serial / gdbremote) does the run."""
+
+    def __init__(self, device: Device, lease: Any, runner_factory: Callable[[Device, Board], Any],
+                 handshake_elf: Path | None) -> None:
+        self.device = device
+        self.name = device.id
+        self._lease = lease
+        self._runner_factory = runner_factory
+        self._handshake_elf = handshake_elf
+
+    def note(self) -> str:
+        note = f"[harness] device {self.device.describe()}"
+        if self._handshake_elf is not None:
+            note += f", start-handshake build {self._handshake_elf}"
+        return note
+
+    def run(self, elf: Path, board: Board, timeout_s: float, on_line: Callable[[str], None] | None) -> RunResult:
+        try:
+            result = self._runner_factory(self.device, board).run(self._handshake_elf or elf, board, timeout_s,
+                                                                  on_line)
+        except HostSideError:
+            raise
+        except (HardwareMapError, OSError) as error:  # OSError: a port or socket of this board
+            result = RunResult(self.device.backend, b"", None, False, 0.0, "infra-error", str(error))
+        silent = result.infra_error or ""
+        if classify_run(result) == INFRA and not result.log.strip() and (not silent or silent.startswith("no output")):
+            # Say what the run listened on and what the firmware speaks: the usual cause is a mismatch.
+            detail = f" ({silent})" if silent else ""
+            result = replace(result, infra_error=no_output_reason(self.device, board) + detail)
+        return result
+
+    def release(self) -> None:
+        self._lease.release()
 
 
 def handshake_variant(elf: Path, board: Board) -> Path:
@@ -689,11 +669,6 @@ def _tool_problem(board: Board, candidates: list[Device]) -> str | None:
     from harness.runners.pyocd_runner import board_target_problem
 
     return board_target_problem(board)
-
-
-def _host_side(problem: str) -> RunResult:
-    message = f"{problem} (a problem of the binary or of this machine: no board retried or quarantined)"
-    return RunResult("hil", b"", None, False, 0.0, "infra-error", message)
 
 
 def select_runner_for(board: Board, hardware_map: HardwareMap | Path | str) -> HilRunner:

@@ -191,7 +191,7 @@ class HarnessState:
             reporter.write_line(f"harness: {message}")
 
     @contextlib.contextmanager
-    def ticking(self, what: str, every_s: float = 10.0) -> Any:
+    def ticking(self, what: str, every_s: float = 8.0) -> Any:
         """Says ``<what>: still running after N s`` every ``every_s`` while the block runs."""
         import threading
         import time

@@ -10,9 +10,11 @@
 For each binary it acquires a healthy place tagged ``board=<board>`` (``harness.farm.places``),
 loads and runs the ELF over the place's ``GDBServer`` resource with the log from its
 ``NetworkSerialPort`` (the gdbremote backend), and releases the place, also on errors and
-signals. An infrastructure failure (no output at all, a GDB server or port that failed) tags
-the place ``unhealthy`` farm-wide and the binary is retried on another place; a test failure is
-never retried. The live log and the stored log start with a ``[harness]`` line naming the place.
+signals. Retries follow the strategy the hardware map's boards use (``harness.runners.retry``): an
+infrastructure failure (no output at all, a GDB server or port that failed) is retried on another
+place, and the failed place is tagged ``unhealthy`` farm-wide once another place ran the binary; a
+test failure is never retried. The live log and the stored log start with a ``[harness]`` line
+naming the place. Attempts are recorded like the hardware map's (JUnit ``hil_*`` properties).
 """
 
 from __future__ import annotations
@@ -21,13 +23,14 @@ import atexit
 import contextlib
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from harness.boards import Board
-from harness.failure_classes import INFRA, classify_run
-from harness.farm.places import Farm, FarmError
+from harness.farm.places import Farm, FarmError, Place
 from harness.runners.base import RunResult
+from harness.runners.retry import Attempt, HostProblem, NoBoard, run_on_pool
 
 MAX_RETRIES = 2
 ACQUIRE_TIMEOUT_S = 600.0
@@ -89,48 +92,66 @@ class FarmRunner:
 
     def run(self, elf: Path, board: Board, timeout_s: float,
             on_line: Callable[[str], None] | None = None) -> RunResult:
-        from harness.runners.gdbremote_runner import GdbRemoteConfig, GdbRemoteRunner
+        from harness.hardware_map import ATTEMPTS
+
+        attempts: list[Attempt] = []
+        ATTEMPTS[(board.name, Path(elf).stem)] = attempts
+        result = run_on_pool(PlacePool(self), Path(elf), board, timeout_s, on_line, self.max_retries, attempts)
+        self.last_places = [a.device for a in attempts]
+        return replace(result, backend="farm")
+
+
+class PlacePool:
+    """The coordinator's places tagged ``board=<board>`` as a pool for the retry strategy: leases are
+    labgrid reservations, blame is the farm-wide ``unhealthy`` tag."""
+
+    label = "farm"
+
+    def __init__(self, runner: FarmRunner) -> None:
+        self.runner = runner
+
+    def prepare(self, elf: Path, board: Board) -> None:
         from harness.runners.qemu import elf_problem
 
-        problem = elf_problem(Path(elf))  # the binary's own fault: no board could fix it, none is blamed
+        problem = elf_problem(elf)  # the binary's own fault: no board could fix it, none is blamed
         if problem is not None:
-            return RunResult("farm", b"", None, False, 0.0, "infra-error", problem)
-        notes: list[str] = []
+            raise HostProblem(problem)
 
-        def say(text: str) -> None:
-            notes.append(text)
-            if on_line is not None:
-                on_line(text)
+    def acquire(self, board: Board, exclude: set[str]) -> PlaceLease:
+        try:
+            farm = farm_session(self.runner.coordinator)
+            place = farm.acquire(board.name, exclude=exclude, timeout_s=self.runner.acquire_timeout_s)
+        except FarmError as error:
+            raise NoBoard(str(error)) from error
+        return PlaceLease(farm, place, self.runner.coordinator)
 
-        tried: set[str] = set()
-        self.last_places = []
-        result: RunResult | None = None
-        for _ in range(self.max_retries + 1):
-            try:
-                farm = farm_session(self.coordinator)
-                place = farm.acquire(board.name, exclude=tried, timeout_s=self.acquire_timeout_s)
-            except FarmError as error:
-                if result is None:
-                    return RunResult("farm", "\n".join(notes).encode(), None, False, 0.0, "infra-error", str(error))
-                say(f"[harness] no other {board.name} place to retry on: {error}")
-                break
-            tried.add(place.name)
-            self.last_places.append(place.name)
-            host, port = place.address("GDBServer") or ("", 0)
-            say(f"[harness] place {place.name} (host {place.tags.get('host', '?')}, {board.name} via labgrid "
+    def blame(self, name: str, reason: str) -> None:
+        farm_session(self.runner.coordinator).mark_unhealthy(name, reason)
+
+
+class PlaceLease:
+    """One acquired place: the gdbremote backend runs through its GDB server and serial port."""
+
+    def __init__(self, farm: Farm, place: Place, coordinator: str) -> None:
+        self.farm = farm
+        self.place = place
+        self.name = place.name
+        self.coordinator = coordinator
+
+    def note(self) -> str:
+        return (f"[harness] place {self.name} (host {self.place.tags.get('host', '?')}, via labgrid "
                 f"{self.coordinator})")
-            config = GdbRemoteConfig(f"{host}:{port}", serial=place.serial_url(),
-                                     emulation_guard=place.tags.get("emulated") == "1")
-            try:
-                result = GdbRemoteRunner(config).run(elf, board, timeout_s, on_line)
-            finally:
-                farm.release(place.name)
-            if classify_run(result) != INFRA:
-                break
-            reason = result.infra_error or "no output at all"
-            farm.mark_unhealthy(place.name, reason)
-            say(f"--- infrastructure error on {place.name}: {reason}; place tagged unhealthy ---")
-        assert result is not None
-        result.log = ("\n".join(notes) + "\n").encode() + result.log
-        result.backend = "farm"
-        return result
+
+    def run(self, elf: Path, board: Board, timeout_s: float, on_line: Callable[[str], None] | None) -> RunResult:
+        from harness.runners.gdbremote_runner import GdbRemoteConfig, GdbRemoteRunner
+
+        host, port = self.place.address("GDBServer") or ("", 0)
+        config = GdbRemoteConfig(f"{host}:{port}", serial=self.place.serial_url(),
+                                 emulation_guard=self.place.tags.get("emulated") == "1")
+        try:
+            return GdbRemoteRunner(config).run(elf, board, timeout_s, on_line)
+        except OSError as error:  # a socket or port of this place
+            return RunResult("gdbremote", b"", None, False, 0.0, "infra-error", f"place {self.name}: {error}")
+
+    def release(self) -> None:
+        self.farm.release(self.name)
