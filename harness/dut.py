@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from harness.boards import Board
-from harness.build import Progress, ensure_binary
+from harness.build import BuildError, Progress, binary_for
 from harness.runners import get_runner
 from harness.runners.base import RunResult
 from harness.runners.control import InputClosed, RunControl, input_problem
@@ -124,13 +124,12 @@ class Dut:
 
     # -- starting -------------------------------------------------------------------------
     def resolve(self, elf_or_name: str | Path) -> Path:
-        """An existing ELF path as is; a bare test name is built for the board first."""
-        path = Path(elf_or_name)
-        if path.is_file():
-            return path
-        if isinstance(elf_or_name, str) and "/" not in elf_or_name:
-            return ensure_binary(self.board, elf_or_name, progress=self._progress)
-        raise DutError(f"{elf_or_name} does not exist; pass a built ELF or the name of a *_test.cc binary")
+        """A test by name (``conv_test``, ``tests/dsp_test``) or source (``x_test.cc``), built for the board
+        first; an ELF path as it is (``harness.build.binary_for``)."""
+        try:
+            return binary_for(self.board, elf_or_name, progress=self._progress)
+        except BuildError as error:
+            raise DutError(str(error)) from error
 
     @property
     def running(self) -> bool:
@@ -242,12 +241,19 @@ class Dut:
         self.start(elf_or_name, timeout)
         return self.wait()
 
-    def stop(self, wait_s: float = STOP_WAIT_S) -> RunResult | None:
-        """Ends the running firmware now (its process is killed) and returns how the run ended."""
+    def stop(self, wait_s: float | None = None) -> RunResult | None:
+        """Ends the running firmware now (its process is killed) and returns how the run ended.
+
+        ``wait_s``: how long to wait for the runner to end (default 30 s; a runner whose run loop never
+        saw the request, which none of the harness's do, is waited for up to its run's limit + 30 s).
+        """
         if self._thread is None:
             return None
-        if self._control is not None and self._thread.is_alive():
-            self._control.stop(f"stopped by the test ({self.name}.stop())")
+        control = self._control
+        if control is not None and self._thread.is_alive():
+            control.stop(f"stopped by the test ({self.name}.stop())")
+        if wait_s is None:
+            wait_s = STOP_WAIT_S if control is None or control.bound else self.timeout_s + STOP_WAIT_S
         self._thread.join(wait_s)
         if self._thread.is_alive():
             raise DutError(f"the {self.backend} runner of {self.name} did not end within {wait_s:g} s of being stopped")

@@ -126,6 +126,12 @@ class RunControl:
         if note is not None:
             stream.stop("stopped", note=note)
 
+    @property
+    def bound(self) -> bool:
+        """Whether a stream of the run took this control (then ``stop`` reaches it)."""
+        with self._lock:
+            return self._stream is not None
+
     def stop(self, note: str = "stopped by the test") -> None:
         """Ends the run (from any thread); before the stream exists, as soon as it does."""
         with self._lock:
