@@ -513,3 +513,20 @@ def ensure_binary(
     if built.error or built.elf is None:
         raise BuildError(built.error or f"{name} was not built")
     return built.elf
+
+
+def binary_for(board: Board, what: str | Path, *, progress: Progress | None = _stderr_progress) -> Path:
+    """The ELF a user means by ``what``: a test by name (``conv_test``, ``tests/dsp_test``) or by source
+    (``path/to/x_test.cc``), built (incrementally) first; an existing file as it is; a program built
+    earlier by name (``<build>/<board>/bin/<name>``). Used by ``harness run``, ``dut`` and Robot."""
+    text, path = str(what), Path(what)
+    if text in discover_tests() or (path.name.endswith("_test.cc") and path.is_file()):
+        return ensure_binary(board, text, progress=progress)
+    if path.is_file():
+        return path
+    if "/" in text or text.endswith(".elf"):
+        raise BuildError(f"{text} does not exist; build it first (harness build --board {board.name}), or name a "
+                         "test (harness build --list)")
+    if elf_path(board, text).is_file():
+        return elf_path(board, text)
+    return ensure_binary(board, text, progress=progress)  # says which tests exist

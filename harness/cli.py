@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from harness.boards import Board, BoardError, available_boards, load_board
-from harness.build import BuildError, build_tests, discover_tests, elf_path, ensure_binary, excluded_tests
+from harness.build import BuildError, build_tests, discover_tests, excluded_tests
 
 EXIT_CODES = {"passed": 0, "failed": 1, "crashed": 2, "timeout": 3, "infra-error": 4, "no-tests": 4}
 EXIT_USAGE = 5
@@ -112,16 +112,9 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------- run --
 def _resolve_binary(binary: str, board: Board) -> Path:
-    path = Path(binary)
-    if binary in discover_tests() or (path.name.endswith("_test.cc") and path.is_file()):
-        return ensure_binary(board, binary)  # a test by name or by source: built (incrementally) first
-    if path.is_file():
-        return path
-    if "/" in binary or binary.endswith(".elf"):
-        raise BuildError(f"{binary} does not exist; build it first (harness build --board {board.name})")
-    if elf_path(board, binary).is_file() and binary not in discover_tests():
-        return elf_path(board, binary)
-    return ensure_binary(board, binary)
+    from harness.build import binary_for
+
+    return binary_for(board, binary)
 
 
 def wrong_board(elf: Path, board: Board) -> str | None:

@@ -108,7 +108,8 @@ def test_the_venv_imports_the_wheel_not_the_checkout(venv: Path, user_project: P
 
 
 def test_user_project_runs_end_to_end_on_emulated_boards(venv: Path, user_project: Path) -> None:
-    """pytest in the project folder: its own board (bluepill_128k), its sources, its model, built-in bluepill."""
+    """pytest in the project folder: its own board (bluepill_128k), its sources, its model, built-in bluepill,
+    its Python test using the dut fixture."""
     junit = user_project / "build" / "junit.xml"
     proc = subprocess.run([str(venv / "bin" / "python"), "-m", "pytest", "--board=bluepill,bluepill_128k", "-p",
                            "no:cacheprovider", f"--junitxml={junit}"], capture_output=True, text=True,
@@ -119,6 +120,9 @@ def test_user_project_runs_end_to_end_on_emulated_boards(venv: Path, user_projec
     assert "harness: 10 micro test cases ran (bluepill (qemu): 5, bluepill_128k (qemu): 5)" in output
     cases = {(c.get("classname"), c.get("name").split("[")[0]): c for c in ET.parse(junit).iter("testcase")}
     assert set(cases) >= EXPECTED_CASES, sorted(cases)
+    for board in ("bluepill", "bluepill_128k"):  # the project's Python test through the wheel's dut fixture
+        key = ("tests.test_sine_dut", f"test_the_model_test_reports_its_case[{board}]")
+        assert key in {(c.get("classname"), c.get("name")) for c in ET.parse(junit).iter("testcase")}, key
     for key in EXPECTED_CASES:
         bad = [child.tag for child in cases[key] if child.tag in ("failure", "error", "skipped")]
         assert not bad, f"{key} did not pass: {ET.tostring(cases[key]).decode()[:500]}"

@@ -65,12 +65,13 @@ class HarnessLibrary:
     # ----------------------------------------------------------------- keywords
     @keyword("Build Micro Test")
     def build_micro_test(self, name: str, board: str | None = None) -> str:
-        """Builds test binary ``name`` (a ``*_test.cc`` under micro_runtime) for the board; returns the ELF path."""
-        from harness.build import BuildError, ensure_binary
+        """Builds test binary ``name`` (a test of micro_runtime or of the project, by name or ``*_test.cc`` path)
+        for the board; returns the ELF path."""
+        from harness.build import BuildError, binary_for
 
         target = self._board(board)
         try:
-            elf = ensure_binary(target, name, progress=None)
+            elf = binary_for(target, name, progress=None)
         except BuildError as error:
             raise AssertionError(str(error)) from None
         logger.info(f"built {name} for {target.name}: {elf}")
