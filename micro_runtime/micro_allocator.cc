@@ -121,9 +121,13 @@ void MicroAllocator::Reset() {
   scratch_count_ = 0;
 }
 
-size_t MicroAllocator::NeededFor(size_t head_bytes, size_t extra_persistent) const {
-  const uint64_t end = AlignUp(static_cast<uint64_t>(head_start_) + head_bytes, kPersistentAlignment) +
-                       persistent_used_ + released_ + AlignUp(extra_persistent, kPersistentAlignment);
+size_t MicroAllocator::NeededFor(size_t head_bytes, size_t extra_tail) const {
+  // The tail's layout below the 8-aligned arena end does not depend on the
+  // arena size, so the smallest arena ends at the first multiple of 8 that
+  // leaves room for the head below the whole tail.
+  const uint64_t end = AlignUp(static_cast<uint64_t>(head_start_) + head_bytes + persistent_used_ + released_ +
+                                   extra_tail,
+                               kPersistentAlignment);
   const uint64_t needed = end - reinterpret_cast<uintptr_t>(arena_);
   const uint64_t max_size = static_cast<size_t>(-1);
   return static_cast<size_t>(needed > max_size ? max_size : needed);
@@ -136,24 +140,36 @@ size_t MicroAllocator::LowerBoundBytes() const { return NeededFor(head_used_, sh
 void MicroAllocator::Release(size_t mark) {
   if (mark > persistent_used_) return;
   released_ += persistent_used_ - mark;
-  persistent_used_ = mark;
+  // Keep the next allocation at the 8-byte phase it would have had.
+  const size_t phase = released_ % kPersistentAlignment;
+  persistent_used_ = mark + phase;
+  released_ -= phase;
+}
+
+size_t MicroAllocator::TailGrowth(size_t bytes) const {
+  const uint64_t size = AlignUp(bytes == 0 ? 1 : bytes, kPersistentMinAlignment);
+  const uint64_t align = size % kPersistentAlignment == 0 ? kPersistentAlignment : kPersistentMinAlignment;
+  // Distances below the (8-aligned) tail top: the block's start rounded away from it.
+  const uint64_t growth = AlignUp(persistent_used_ + size, align) - persistent_used_;
+  const uint64_t max_growth = static_cast<size_t>(-1) / 2;
+  return static_cast<size_t>(growth > max_growth ? max_growth : growth);
 }
 
 void* MicroAllocator::AllocatePersistent(size_t bytes) {
   if (arena_ == nullptr) return nullptr;
-  if (bytes > static_cast<size_t>(-1) / 2) {
-    RanOut(static_cast<size_t>(-1) / 2);
+  if (bytes > static_cast<size_t>(-1) / 4) {
+    RanOut(static_cast<size_t>(-1) / 4);
     return nullptr;
   }
-  const size_t size = static_cast<size_t>(AlignUp(bytes == 0 ? 1 : bytes, kPersistentAlignment));
+  const size_t growth = TailGrowth(bytes);
   const uintptr_t lower = head_start_ + head_used_;
   const uintptr_t tail_low = tail_top_ - persistent_used_;
-  if (tail_top_ < persistent_used_ || tail_low < lower || tail_low - lower < size) {
-    RanOut(size);
+  if (tail_top_ < persistent_used_ || tail_low < lower || tail_low - lower < growth) {
+    RanOut(growth);
     return nullptr;
   }
-  persistent_used_ += size;
-  return reinterpret_cast<void*>(tail_low - size);
+  persistent_used_ += growth;
+  return reinterpret_cast<void*>(tail_top_ - persistent_used_);
 }
 
 TfLiteStatus MicroAllocator::RequestScratch(size_t bytes, int op_index, int* buffer_index) {
@@ -352,7 +368,8 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
 size_t MicroAllocator::MeasuredBytes(const tflite::Model* model, const tflite::SubGraph* graph,
                                      TfLiteTensor* tensors, size_t num_tensors) {
   // The scratch pointers Commit would allocate; counted, not allocated.
-  const size_t scratch_pointers = static_cast<size_t>(scratch_count_) * sizeof(uint8_t*);
+  const size_t scratch_pointers =
+      scratch_count_ > 0 ? TailGrowth(static_cast<size_t>(scratch_count_) * sizeof(uint8_t*)) : 0;
   PlanItem* items = nullptr;
   size_t first_scratch = 0;
   size_t head = 0;

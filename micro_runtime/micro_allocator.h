@@ -6,8 +6,9 @@
 //   | planned activations (head) ... free ... | persistent (tail) |
 //
 // Persistent allocations (tensor and node structs, parsed options, kernel
-// op data, the scratch buffer pointers) are taken from the tail, 8-byte
-// aligned, and live as long as the interpreter. Non-constant tensors and
+// op data, the scratch buffer pointers) are taken from the tail, aligned to
+// 8 bytes when their size is a multiple of 8 and to 4 otherwise, and live as
+// long as the interpreter. Non-constant tensors and
 // kernel scratch buffers are planned into the head after every op has been
 // prepared: each buffer lives from the first to the last op that touches it
 // (model inputs from the start, outputs to the end, variables always), and
@@ -39,7 +40,11 @@
 namespace micro_runtime {
 
 constexpr size_t kTensorAlignment = 16;     // head buffers: enough for any SIMD/DMA use
-constexpr size_t kPersistentAlignment = 8;  // tail: enough for int64/double/pointers
+// Tail allocations: 8-byte aligned when their size is a multiple of 8 (every
+// type of alignment 8 -- int64, double, structs with them or with 64-bit
+// pointers -- has such a size), else 4-byte aligned (sizes rounded up to 4).
+constexpr size_t kPersistentAlignment = 8;
+constexpr size_t kPersistentMinAlignment = 4;
 
 // One buffer for the planner: size and lifetime in op indices (inclusive).
 struct PlanItem {
@@ -76,9 +81,9 @@ class MicroAllocator {
   // out-of-memory state.
   void Reset();
 
-  // 8-byte-aligned persistent memory from the tail. On exhaustion returns
-  // nullptr and remembers the shortfall (see out_of_memory()); logs nothing,
-  // the caller reports it.
+  // Persistent memory from the tail (aligned to 8 when `bytes` is a multiple
+  // of 8, else to 4). On exhaustion returns nullptr and remembers the
+  // shortfall (see out_of_memory()); logs nothing, the caller reports it.
   void* AllocatePersistent(size_t bytes);
   // True once any allocation, scratch request or the plan did not fit.
   bool out_of_memory() const { return out_of_memory_; }
@@ -95,8 +100,10 @@ class MicroAllocator {
                       size_t num_tensors);
 
   // Dry run (measuring what a model needs in an arena that is too small):
-  // Mark() before an op's init, Release(mark) after its prepare gives the
-  // op's persistent memory back for the next op while counting it; then
+  // Mark() once before the ops, Release(mark) after each op's prepare gives
+  // the op's persistent memory back for the next op while counting it (the
+  // next op starts at the same 8-byte phase as it would without the
+  // release, so its padding is the same); then
   // MeasuredBytes() plans the head like Commit() (tensors untouched) and
   // returns the arena size the whole model needs, or 0 when even that does
   // not fit (LowerBoundBytes() then says how much is known to be needed).
@@ -155,8 +162,11 @@ class MicroAllocator {
   static void ClearTags(TfLiteTensor* tensors, size_t num_tensors);
 
   // The arena size needed for a head of `head_bytes` plus the current tail
-  // (including the persistent bytes a dry run released) and `extra_persistent`.
-  size_t NeededFor(size_t head_bytes, size_t extra_persistent) const;
+  // (including the persistent bytes a dry run released) and `extra_tail`.
+  size_t NeededFor(size_t head_bytes, size_t extra_tail) const;
+  // How much the tail grows (padding included) for an allocation of `bytes`
+  // now; sets *size/*align to the rounded size and alignment.
+  size_t TailGrowth(size_t bytes) const;
   void RanOut(size_t shortfall) {
     out_of_memory_ = true;
     if (shortfall > shortfall_bytes_) shortfall_bytes_ = shortfall;

@@ -175,13 +175,15 @@ TF_LITE_MICRO_TEST(PersistentAllocationsComeFromTheTail) {
   micro_runtime::MicroAllocator allocator;
   allocator.Init(g_arena, 256);
   uint8_t* a = static_cast<uint8_t*>(allocator.AllocatePersistent(10));
+  uint8_t* c = static_cast<uint8_t*>(allocator.AllocatePersistent(16));
   uint8_t* b = static_cast<uint8_t*>(allocator.AllocatePersistent(3));
-  TF_LITE_MICRO_EXPECT(a != nullptr && b != nullptr);
-  TF_LITE_MICRO_EXPECT_EQ(g_arena + 256 - 16, a);  // 10 rounded up to 8-byte units
-  TF_LITE_MICRO_EXPECT_EQ(a - 8, b);
-  TF_LITE_MICRO_EXPECT_EQ(24u, allocator.persistent_bytes());
-  TF_LITE_MICRO_EXPECT_EQ(24u, allocator.used_bytes());
-  TF_LITE_MICRO_EXPECT(allocator.AllocatePersistent(232) != nullptr);  // exactly the rest
+  TF_LITE_MICRO_EXPECT(a != nullptr && b != nullptr && c != nullptr);
+  TF_LITE_MICRO_EXPECT_EQ(g_arena + 256 - 12, a);  // 10 rounded up to 4-byte units, 4-aligned
+  TF_LITE_MICRO_EXPECT_EQ(g_arena + 256 - 32, c);  // a multiple of 8: 8-aligned (4 bytes of padding)
+  TF_LITE_MICRO_EXPECT_EQ(c - 4, b);
+  TF_LITE_MICRO_EXPECT_EQ(36u, allocator.persistent_bytes());
+  TF_LITE_MICRO_EXPECT_EQ(40u, allocator.used_bytes());  // the smallest arena ends at a multiple of 8
+  TF_LITE_MICRO_EXPECT(allocator.AllocatePersistent(220) != nullptr);  // exactly the rest
   TF_LITE_MICRO_EXPECT(!allocator.out_of_memory());
   TF_LITE_MICRO_EXPECT(allocator.AllocatePersistent(1) == nullptr);
   TF_LITE_MICRO_EXPECT(allocator.out_of_memory());

@@ -242,8 +242,8 @@ size_t MicroInterpreter::MeasureArena() {
   // and node tables, the options and one op's data at a time; then the plan.
   allocator_.Reset();
   if (InitTensors() != kTfLiteOk || InitNodes() != kTfLiteOk) return 0;
+  const size_t mark = allocator_.Mark();
   for (size_t i = 0; i < num_nodes_; ++i) {
-    const size_t mark = allocator_.Mark();
     const bool ok = InitOp(i) == kTfLiteOk && PrepareOp(i) == kTfLiteOk;
     // Free this op before its memory is reused (earlier ops are freed already).
     FreeOp(i);
