@@ -12,7 +12,10 @@ the same instructions in every run: the count is deterministic), and
   * checks every case's outputs against the reference outputs of its cases file (TFLM's reference
     interpreter): bit-exact, in the same run;
   * prints a markdown table with the ratio to TFLM + CMSIS-NN's figures for the same models on the same
-    board (tflite-micro 90b983c, counted the same way; TFLM_CMSIS_NN below).
+    board (tflite-micro 90b983c, counted the same way; TFLM_FIGURES below);
+  * prints the arena each model needs on the board (the runtime's arena_used_bytes: the smallest arena that
+    works, 32-bit structs and pointers) beside TFLM's arena for the same model on the same board, with
+    reference and with CMSIS-NN kernels (TFLM_ARENA below), and the ratios.
 
 Usage: python benchmarks/target_bench.py [--board netduinoplus2 ...] [--models a b ...] [--json FILE]
 Needs arm-none-eabi-gcc, qemu-system-arm (7.2, Debian 12's) and a host gcc for the plugin.
@@ -59,6 +62,16 @@ TFLM_FIGURES = {
     "vww": (100_487_840, 24_079_823),
     "ic": (107_491_402, 31_203_078),
     "ad": (1_954_677, 583_143),
+}
+# TFLM's arena for the same models on the same board (bytes, 32-bit target; the same source):
+# (reference kernels, CMSIS-NN kernels).
+TFLM_ARENA = {
+    "hello_world_int8": (676, 772),
+    "micro_speech": (6_788, 6_836),
+    "kws": (22_772, 22_820),
+    "vww": (100_660, 100_708),
+    "ic": (54_340, 54_996),
+    "ad": (2_260, 2_580),
 }
 FIGURES_BOARD = "netduinoplus2"
 COUNTER_SRC = REPO / "benchmarks" / "insn_counter"
@@ -189,24 +202,41 @@ def _fmt(value: int | None) -> str:
     return "n/a" if value is None else f"{value:,}"
 
 
+def _ratio(ours: int | None, theirs: int | None) -> str:
+    return f"{ours / theirs:.2f}x" if ours and theirs else "n/a"
+
+
+def render_arena(results: list[Result]) -> str:
+    """The arena table: ours on the board beside TFLM's (reference kernels, CMSIS-NN kernels), with ratios."""
+    lines = [
+        "| model | board | arena ours | TFLM reference kernels | ratio | TFLM + CMSIS-NN | ratio |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        ref, cmsis = TFLM_ARENA.get(r.model, (None, None)) if r.board == FIGURES_BOARD else (None, None)
+        lines.append(f"| {r.model} | {r.board} | {_fmt(r.arena)} | {_fmt(ref)} | {_ratio(r.arena, ref)} | "
+                     f"{_fmt(cmsis)} | {_ratio(r.arena, cmsis)} |")
+    return "\n".join(lines)
+
+
 def render(results: list[Result]) -> str:
     lines = [
         "| model | board | instr/Invoke ours | TFLM + CMSIS-NN | ratio | TFLM reference kernels | ratio | "
-        "outputs | flash | arena |",
-        "|---|---|---:|---:|---:|---:|---:|---|---:|---:|",
+        "outputs | flash |",
+        "|---|---|---:|---:|---:|---:|---:|---|---:|",
     ]
     for r in results:
         ref, cmsis = TFLM_FIGURES.get(r.model, (None, None))
         if r.board != FIGURES_BOARD:
             ref = cmsis = None  # TFLM's figures are for the Cortex-M4F board only
         ours = r.first
-        ratio_cmsis = f"{ours / cmsis:.2f}x" if ours and cmsis else "n/a"
-        ratio_ref = f"{ours / ref:.2f}x" if ours and ref else "n/a"
+        ratio_cmsis = _ratio(ours, cmsis)
+        ratio_ref = _ratio(ours, ref)
         outputs = "n/a" if r.bit_exact is None else ("bit-exact" if r.bit_exact else "**DIFFER**")
         if r.note:
             outputs = r.note
         lines.append(f"| {r.model} | {r.board} | {_fmt(ours)} | {_fmt(cmsis)} | {ratio_cmsis} | {_fmt(ref)} | "
-                     f"{ratio_ref} | {outputs} | {_fmt(r.flash)} | {_fmt(r.arena)} |")
+                     f"{ratio_ref} | {outputs} | {_fmt(r.flash)} |")
     spread = [f"{r.model}/{r.board} {min(r.instructions):,}-{max(r.instructions):,}" for r in results
               if r.instructions and min(r.instructions) != max(r.instructions)]
     if spread:
@@ -214,6 +244,7 @@ def render(results: list[Result]) -> str:
     for r in results:
         for problem in r.mismatches:
             lines.append(f"\n{r.model} on {r.board}: {problem}")
+    lines += ["", "Arena (bytes; ours: arena_used_bytes on the board):", "", render_arena(results)]
     return "\n".join(lines)
 
 

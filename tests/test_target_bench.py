@@ -1,8 +1,9 @@
 """The on-target benchmark (benchmarks/target_bench.py) in CI: a bounded subset, not a timing test.
 
 hello_world_int8 and the MLPerf Tiny anomaly detector run on netduinoplus2 under QEMU with the
-project's instruction-counting plugin; the outputs must be bit-exact with the reference and the counts
-present, positive and deterministic. The full table (all six models) is docs/benchmarks.md's.
+project's instruction-counting plugin; the outputs must be bit-exact with the reference, the counts
+present, positive and deterministic, and the arena on the board no larger than TFLM's there (reference
+kernels, the smaller of TFLM's two figures). The full tables (all six models) are docs/benchmarks.md's.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ def test_hello_world_counts_are_deterministic_and_outputs_bit_exact() -> None:
     assert "| hello_world_int8 | netduinoplus2 |" in table and "bit-exact" in table
     ratio = first.first / target_bench.TFLM_FIGURES["hello_world_int8"][1]
     assert f"{ratio:.2f}x" in table
+    tflm_arena = target_bench.TFLM_ARENA["hello_world_int8"][0]
+    assert first.arena == again.arena and 0 < first.arena <= tflm_arena
+    arena_row = f"| {first.arena:,} | {tflm_arena:,} | {first.arena / tflm_arena:.2f}x |"
+    assert arena_row in target_bench.render_arena([first])
 
 
 def test_anomaly_detector_bit_exact_with_counts() -> None:
@@ -44,6 +49,8 @@ def test_anomaly_detector_bit_exact_with_counts() -> None:
     assert result.bit_exact, result.mismatches
     assert len(result.instructions) == 3 and min(result.instructions) > 100_000
     assert result.flash and result.flash > 276_976  # the model is in flash
+    # Per-tensor layers keep one multiplier and shift in their op data: no per-unit arrays (1,672 units).
+    assert 768 < result.arena <= target_bench.TFLM_ARENA["ad"][0]
 
 
 def test_mismatch_is_reported() -> None:
