@@ -11,8 +11,9 @@ constexpr int16_t kNoOp = 0x7fff;
 uint64_t AlignUp(uint64_t value, uint64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
 
 // Strict order of items a and b for PlanOrder `how`; index last, so plans
-// are deterministic.
-bool Before(const PlanItem* items, uint16_t a, uint16_t b, PlanOrder how) {
+// are deterministic. Out of line: the sort's only call, inlined it costs
+// flash for nothing (planning runs once).
+__attribute__((noinline)) bool Before(const PlanItem* items, uint16_t a, uint16_t b, PlanOrder how) {
   const PlanItem& x = items[a];
   const PlanItem& y = items[b];
   if (how == PlanOrder::kLargestAreaFirst) {
