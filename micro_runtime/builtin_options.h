@@ -46,9 +46,14 @@ struct TfLiteSoftmaxParams {
   float beta;
 };
 
-// ADD and MUL.
+// ADD, SUB, MUL and DIV.
 struct TfLiteArithmeticParams {
   TfLiteFusedActivation activation;
+};
+
+// LEAKY_RELU: y = x for x > 0, alpha * x otherwise.
+struct TfLiteLeakyReluParams {
+  float alpha;
 };
 
 // RESHAPE: new_shape from options when the model gives no shape tensor.

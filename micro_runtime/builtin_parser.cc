@@ -97,21 +97,27 @@ constexpr FieldSpec kFields[] = {
              kActivation, 0),
     // SOFTMAX: 22
     MR_FIELD(SoftmaxOptions, VT_BETA, TfLiteSoftmaxParams, beta, kFloat, 0),
-    // ADD, MUL: 23 (both tables keep the activation at the same vtable slot)
+    // ADD, MUL, SUB, DIV: 23 (their tables keep the activation at the same vtable slot)
     MR_FIELD(AddOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteArithmeticParams, activation, kActivation, 0),
+    // LEAKY_RELU: 24
+    MR_FIELD(LeakyReluOptions, VT_ALPHA, TfLiteLeakyReluParams, alpha, kFloat, 0),
 };
 #undef MR_FIELD
-static_assert(sizeof(kFields) / sizeof(kFields[0]) == 24, "update the kOps field ranges");
+static_assert(sizeof(kFields) / sizeof(kFields[0]) == 25, "update the kOps field ranges");
 static_assert(static_cast<int>(tflite::MulOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
-                  static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION),
-              "ADD and MUL share one field list");
+                      static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION) &&
+                  static_cast<int>(tflite::SubOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
+                      static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION) &&
+                  static_cast<int>(tflite::DivOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
+                      static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION),
+              "ADD, MUL, SUB and DIV share one field list");
 static_assert(sizeof(TfLitePadding) == 4 && sizeof(TfLiteFusedActivation) == 4 && sizeof(float) == 4,
               "enum and float params are stored as 4-byte values");
 
 // Options table names for the wrong-type message, NUL-separated.
 constexpr char kTableNames[] =
     "Conv2DOptions\0DepthwiseConv2DOptions\0Pool2DOptions\0FullyConnectedOptions\0SoftmaxOptions\0AddOptions\0"
-    "MulOptions\0ReshapeOptions";
+    "MulOptions\0ReshapeOptions\0SubOptions\0DivOptions\0LeakyReluOptions";
 
 struct OpSpec {
   uint8_t code;           // tflite::BuiltinOperator
@@ -139,6 +145,9 @@ constexpr OpSpec kOps[] = {
     MR_OP(ADD, AddOptions, 5, TfLiteArithmeticParams, 23, 1),
     MR_OP(MUL, MulOptions, 6, TfLiteArithmeticParams, 23, 1),
     MR_OP(RESHAPE, ReshapeOptions, 7, TfLiteReshapeParams, 0, 0),
+    MR_OP(SUB, SubOptions, 8, TfLiteArithmeticParams, 23, 1),
+    MR_OP(DIV, DivOptions, 9, TfLiteArithmeticParams, 23, 1),
+    MR_OP(LEAKY_RELU, LeakyReluOptions, 10, TfLiteLeakyReluParams, 24, 1),
 };
 #undef MR_OP
 

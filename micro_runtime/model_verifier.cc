@@ -53,8 +53,8 @@ enum TableId : uint8_t {
   kDepthwiseT,
   kPoolT,
   kFullyConnectedT,
-  kOneByteT,   // AddOptions, MulOptions: fused_activation_function
-  kFourByteT,  // SoftmaxOptions: beta
+  kOneByteT,   // AddOptions, MulOptions, SubOptions, DivOptions: fused_activation_function
+  kFourByteT,  // SoftmaxOptions: beta; LeakyReluOptions: alpha
   kReshapeT,
 };
 
@@ -155,8 +155,15 @@ constexpr FieldSpec kFields[] = {
 };
 
 static_assert(static_cast<int>(tflite::MulOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
-                  static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION),
-              "AddOptions and MulOptions share a field list");
+                      static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION) &&
+                  static_cast<int>(tflite::SubOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
+                      static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION) &&
+                  static_cast<int>(tflite::DivOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
+                      static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION),
+              "AddOptions, MulOptions, SubOptions and DivOptions share a field list");
+static_assert(static_cast<int>(tflite::LeakyReluOptions::VT_ALPHA) ==
+                  static_cast<int>(tflite::SoftmaxOptions::VT_BETA),
+              "SoftmaxOptions and LeakyReluOptions share a field list");
 static_assert(tflite::Operator::VT_BUILTIN_OPTIONS_TYPE + 2 == tflite::Operator::VT_BUILTIN_OPTIONS,
               "a union's type field sits just before its value");
 
@@ -171,6 +178,9 @@ constexpr uint8_t kOptionTables[][2] = {
     {static_cast<uint8_t>(tflite::BuiltinOptions::AddOptions), kOneByteT},
     {static_cast<uint8_t>(tflite::BuiltinOptions::MulOptions), kOneByteT},
     {static_cast<uint8_t>(tflite::BuiltinOptions::ReshapeOptions), kReshapeT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::SubOptions), kOneByteT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::DivOptions), kOneByteT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::LeakyReluOptions), kFourByteT},
 };
 
 bool VerifyTableAt(flatbuffers::Verifier& v, const uint8_t* table, uint8_t id);

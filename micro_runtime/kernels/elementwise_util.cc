@@ -108,13 +108,57 @@ TfLiteStatus CheckSameShape(const char* op, const TfLiteTensor* input, const TfL
   return kTfLiteOk;
 }
 
-TfLiteStatus PrepareFloatUnary(const char* op, TfLiteContext* context, TfLiteNode* node) {
+bool InTypeSet(TfLiteType type, unsigned types) {
+  return (type == kTfLiteFloat32 && (types & kTypeFloat32) != 0) ||
+         (type == kTfLiteInt8 && (types & kTypeInt8) != 0) ||
+         (type == kTfLiteInt16 && (types & kTypeInt16) != 0);
+}
+
+TfLiteStatus PrepareUnary(const char* op, TfLiteContext* context, TfLiteNode* node, unsigned types,
+                          const char* supported) {
   TF_LITE_ENSURE_OK(context, CheckNodeIo(op, context, node, 1, 1, 1));
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* output = GetOutput(context, node, 0);
-  if (input->type != kTfLiteFloat32) return ReportUnsupportedType(op, input->type, "float32");
+  if (!InTypeSet(input->type, types)) return ReportUnsupportedType(op, input->type, supported);
   TF_LITE_ENSURE_OK(context, CheckSameType(op, input, output));
   return CheckSameShape(op, input, output);
+}
+
+TfLiteStatus CheckQuantized(const char* op, const char* what, const TfLiteTensor* tensor) {
+  if (!(tensor->params.scale > 0.0f)) {
+    MicroPrintf("%s: %s needs a quantization scale > 0, got %f", op, what,
+                static_cast<double>(tensor->params.scale));
+    return kTfLiteError;
+  }
+  if (tensor->type == kTfLiteInt16 && tensor->params.zero_point != 0) {
+    MicroPrintf("%s: int16 %s needs zero point 0 (symmetric int16 quantization), got %d", op, what,
+                static_cast<int>(tensor->params.zero_point));
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+// Allocates the node's op data once (prepare may run more than once).
+static void* NodeOpData(const char* op, TfLiteContext* context, TfLiteNode* node, size_t bytes) {
+  if (node->user_data == nullptr) node->user_data = AllocateOpData(op, context, bytes);
+  return node->user_data;
+}
+
+TfLiteStatus PrepareQuantizedUnary(const char* op, TfLiteContext* context, TfLiteNode* node,
+                                   unsigned types, const char* supported, size_t op_data_bytes,
+                                   void** op_data) {
+  *op_data = nullptr;
+  TF_LITE_ENSURE_OK(context, PrepareUnary(op, context, node, types, supported));
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  if (input->type == kTfLiteFloat32) return kTfLiteOk;
+  TF_LITE_ENSURE_OK(context, CheckQuantized(op, "input", input));
+  TF_LITE_ENSURE_OK(context, CheckQuantized(op, "output", GetOutput(context, node, 0)));
+  *op_data = NodeOpData(op, context, node, op_data_bytes);
+  return *op_data != nullptr ? kTfLiteOk : kTfLiteError;
+}
+
+TfLiteStatus PrepareFloatUnary(const char* op, TfLiteContext* context, TfLiteNode* node) {
+  return PrepareUnary(op, context, node, kTypeFloat32, "float32");
 }
 
 TfLiteStatus EvalFloatUnary(TfLiteContext* context, TfLiteNode* node, float (*f)(float)) {
@@ -126,14 +170,7 @@ TfLiteStatus EvalFloatUnary(TfLiteContext* context, TfLiteNode* node, float (*f)
 }
 
 TfLiteStatus PrepareFloatOrInt8Unary(const char* op, TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, CheckNodeIo(op, context, node, 1, 1, 1));
-  const TfLiteTensor* input = GetInput(context, node, 0);
-  const TfLiteTensor* output = GetOutput(context, node, 0);
-  if (input->type != kTfLiteFloat32 && input->type != kTfLiteInt8) {
-    return ReportUnsupportedType(op, input->type, "float32, int8");
-  }
-  TF_LITE_ENSURE_OK(context, CheckSameType(op, input, output));
-  return CheckSameShape(op, input, output);
+  return PrepareUnary(op, context, node, kTypeFloat32 | kTypeInt8, "float32, int8");
 }
 
 TfLiteStatus CheckInt8FixedOutput(const char* op, const TfLiteTensor* input,
@@ -264,39 +301,71 @@ TfLiteFusedActivation ArithmeticActivation(const TfLiteNode* node) {
   return params == nullptr ? kTfLiteActNone : params->activation;
 }
 
-TfLiteStatus PrepareArithmetic(const char* op, TfLiteContext* context, TfLiteNode* node,
-                               size_t op_data_bytes, ArithmeticInt8Params** int8_params) {
-  *int8_params = nullptr;
+TfLiteStatus PrepareBinary(const char* op, TfLiteContext* context, TfLiteNode* node, unsigned types,
+                           const char* supported) {
   TF_LITE_ENSURE_OK(context, CheckNodeIo(op, context, node, 2, 2, 1));
   const TfLiteTensor* input1 = GetInput(context, node, 0);
   const TfLiteTensor* input2 = GetInput(context, node, 1);
-  TfLiteTensor* output = GetOutput(context, node, 0);
-  if (input1->type != kTfLiteFloat32 && input1->type != kTfLiteInt8) {
-    return ReportUnsupportedType(op, input1->type, "float32, int8");
-  }
+  const TfLiteTensor* output = GetOutput(context, node, 0);
+  if (!InTypeSet(input1->type, types)) return ReportUnsupportedType(op, input1->type, supported);
   TF_LITE_ENSURE_OK(context, CheckSameType(op, input1, input2));
   TF_LITE_ENSURE_OK(context, CheckSameType(op, input1, output));
   BroadcastPlan plan;
-  TF_LITE_ENSURE_OK(context, PlanBroadcast(op, input1->dims, input2->dims, output->dims, &plan));
-  if (input1->type != kTfLiteInt8) return kTfLiteOk;
+  return PlanBroadcast(op, input1->dims, input2->dims, output->dims, &plan);
+}
 
-  if (!(input1->params.scale > 0.0f) || !(input2->params.scale > 0.0f) ||
-      !(output->params.scale > 0.0f)) {
-    MicroPrintf("%s: int8 tensors need scales > 0, got %f, %f and output %f", op,
-                static_cast<double>(input1->params.scale), static_cast<double>(input2->params.scale),
-                static_cast<double>(output->params.scale));
-    return kTfLiteError;
-  }
-  if (node->user_data == nullptr) node->user_data = AllocateOpData(op, context, op_data_bytes);
-  if (node->user_data == nullptr) return kTfLiteError;
-  ArithmeticInt8Params* q = static_cast<ArithmeticInt8Params*>(node->user_data);
+TfLiteStatus PrepareArithmetic(const char* op, TfLiteContext* context, TfLiteNode* node,
+                               size_t op_data_bytes, ArithmeticQuantParams** quant, unsigned types) {
+  *quant = nullptr;
+  const char* supported = (types & kTypeInt16) != 0 ? "float32, int8, int16" : "float32, int8";
+  TF_LITE_ENSURE_OK(context, PrepareBinary(op, context, node, types, supported));
+  const TfLiteTensor* input1 = GetInput(context, node, 0);
+  const TfLiteTensor* input2 = GetInput(context, node, 1);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  if (input1->type == kTfLiteFloat32) return kTfLiteOk;
+  TF_LITE_ENSURE_OK(context, CheckQuantized(op, "input 1", input1));
+  TF_LITE_ENSURE_OK(context, CheckQuantized(op, "input 2", input2));
+  TF_LITE_ENSURE_OK(context, CheckQuantized(op, "output", output));
+  ArithmeticQuantParams* q =
+      static_cast<ArithmeticQuantParams*>(NodeOpData(op, context, node, op_data_bytes));
+  if (q == nullptr) return kTfLiteError;
   q->input1_offset = -input1->params.zero_point;
   q->input2_offset = -input2->params.zero_point;
   q->output_offset = output->params.zero_point;
   TF_LITE_ENSURE_OK(context, CalculateActivationRangeQuantized(ArithmeticActivation(node), output,
                                                                &q->activation_min,
                                                                &q->activation_max));
-  *int8_params = q;
+  *quant = q;
+  return kTfLiteOk;
+}
+
+double PrepareCommonScale(float scale1, float scale2, int left_shift, CommonScale* s) {
+  s->left_shift = left_shift;
+  const double common = 2.0 * static_cast<double>(scale1 > scale2 ? scale1 : scale2);
+  QuantizeMultiplier(static_cast<double>(scale1) / common, &s->input1_multiplier, &s->input1_shift);
+  QuantizeMultiplier(static_cast<double>(scale2) / common, &s->input2_multiplier, &s->input2_shift);
+  return common;
+}
+
+TfLiteStatus PrepareAddSub(const char* op, TfLiteContext* context, TfLiteNode* node, unsigned types) {
+  ArithmeticQuantParams* common = nullptr;
+  TF_LITE_ENSURE_OK(context, PrepareArithmetic(op, context, node, sizeof(CommonScaleOpData), &common, types));
+  if (common == nullptr) return kTfLiteOk;  // float32
+  const TfLiteTensor* input1 = GetInput(context, node, 0);
+  const TfLiteTensor* input2 = GetInput(context, node, 1);
+  const TfLiteTensor* output = GetOutput(context, node, 0);
+  CommonScaleOpData* data = static_cast<CommonScaleOpData*>(node->user_data);
+  const int left_shift = output->type == kTfLiteInt16 ? 15 : 20;
+  const double output_ratio =
+      PrepareCommonScale(input1->params.scale, input2->params.scale, left_shift, &data->inputs) /
+      (static_cast<double>(1 << left_shift) * static_cast<double>(output->params.scale));
+  if (!(output_ratio < 1.0)) {
+    MicroPrintf("%s: output scale %f is too small for the input scales %f and %f", op,
+                static_cast<double>(output->params.scale), static_cast<double>(input1->params.scale),
+                static_cast<double>(input2->params.scale));
+    return kTfLiteError;
+  }
+  QuantizeMultiplier(output_ratio, &data->output_multiplier, &data->output_shift);
   return kTfLiteOk;
 }
 

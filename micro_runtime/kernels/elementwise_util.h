@@ -1,7 +1,8 @@
-// Helpers shared by the elementwise, activation and shape kernels (ADD, MUL,
-// SOFTMAX, LOGISTIC, TANH, RELU, QUANTIZE, SIN, Atan ...): input/output count
-// checks with messages that name the op, numpy-style broadcasting and int8
-// lookup tables.
+// Helpers shared by the elementwise, activation and shape kernels (ADD, SUB,
+// MUL, DIV, SQUARED_DIFFERENCE, MAXIMUM/MINIMUM, PRELU, SOFTMAX, LOGISTIC,
+// TANH, RELU, LEAKY_RELU, HARD_SWISH, ABS, RSQRT, QUANTIZE, SIN, Atan ...):
+// input/output count checks with messages that name the op, numpy-style
+// broadcasting, the quantized binary-op loop and int8 lookup tables.
 #ifndef MICRO_RUNTIME_KERNELS_ELEMENTWISE_UTIL_H_
 #define MICRO_RUNTIME_KERNELS_ELEMENTWISE_UTIL_H_
 
@@ -34,12 +35,89 @@ TfLiteStatus CheckSameElementCount(const char* op, const TfLiteTensor* input,
 // Checks that input and output have identical shapes.
 TfLiteStatus CheckSameShape(const char* op, const TfLiteTensor* input, const TfLiteTensor* output);
 
+// Element types a kernel accepts, as a bit set.
+enum TypeSet : unsigned { kTypeFloat32 = 1u, kTypeInt8 = 2u, kTypeInt16 = 4u };
+
+// Prepare of an op with one input and one output of the same type (one of
+// `types`, named in `supported` for the message) and the same shape.
+TfLiteStatus PrepareUnary(const char* op, TfLiteContext* context, TfLiteNode* node, unsigned types,
+                          const char* supported);
+
+// PrepareUnary, and for int8/int16 also CheckQuantized on input and output
+// and `op_data_bytes` of op data allocated once into node->user_data
+// (*op_data; nullptr for float32).
+TfLiteStatus PrepareQuantizedUnary(const char* op, TfLiteContext* context, TfLiteNode* node,
+                                   unsigned types, const char* supported, size_t op_data_bytes,
+                                   void** op_data);
+
+// Checks the per-tensor quantization of an int8/int16 tensor: scale > 0 and,
+// for int16, zero point 0 (TFLite's symmetric int16 activations). `what`
+// names the tensor ("input 1", "output") in the message.
+TfLiteStatus CheckQuantized(const char* op, const char* what, const TfLiteTensor* tensor);
+
+// A tensor's data as T (the caller has checked the type).
+template <typename T>
+inline T* TensorData(const TfLiteTensor* tensor) {
+  return static_cast<T*>(tensor->data.raw);
+}
+
+// out[i] = f(in[i]) over every element of two tensors of the same shape.
+template <typename T, typename F>
+inline void MapElements(const TfLiteTensor* input, TfLiteTensor* output, F f) {
+  const T* in = TensorData<T>(input);
+  T* out = TensorData<T>(output);
+  const int32_t count = ElementCount(output->dims);
+  for (int32_t i = 0; i < count; ++i) out[i] = f(in[i]);
+}
+
+// Clamps v to the range of T (int8_t or int16_t).
+template <typename T>
+inline T SaturateTo(int32_t v) {
+  constexpr int32_t lo = sizeof(T) == 1 ? -128 : -32768;
+  constexpr int32_t hi = sizeof(T) == 1 ? 127 : 32767;
+  return static_cast<T>(v < lo ? lo : (v > hi ? hi : v));
+}
+
+// Invoke of an op prepared by PrepareQuantizedUnary (ABS, LEAKY_RELU,
+// HARD_SWISH): float32 elements through float_fn(x); int8 (and int16 when
+// kInt16) elements through quant_fn(d, q), an int32 saturated to the type,
+// with d the node's OpData.
+TfLiteStatus ReportMissingOpData(const char* op);  // below
+
+template <typename OpData, bool kInt16, typename FloatFn, typename QuantFn>
+inline TfLiteStatus EvalQuantizedUnary(const char* op, TfLiteContext* context, TfLiteNode* node,
+                                       FloatFn float_fn, QuantFn quant_fn) {
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  if (input->type == kTfLiteFloat32) {
+    MapElements<float>(input, output, float_fn);
+    return kTfLiteOk;
+  }
+  if (node->user_data == nullptr) return ReportMissingOpData(op);
+  const OpData& d = *static_cast<const OpData*>(node->user_data);
+  if (kInt16 && input->type == kTfLiteInt16) {
+    MapElements<int16_t>(input, output, [&d, quant_fn](int16_t q) { return SaturateTo<int16_t>(quant_fn(d, q)); });
+  } else {
+    MapElements<int8_t>(input, output, [&d, quant_fn](int8_t q) { return SaturateTo<int8_t>(quant_fn(d, q)); });
+  }
+  return kTfLiteOk;
+}
+
 // Prepare of a float32 -> float32 op with one input and one output of the
-// same shape (SIN, Atan).
+// same shape (SIN, Atan, EXP, LOG, SQRT).
 TfLiteStatus PrepareFloatUnary(const char* op, TfLiteContext* context, TfLiteNode* node);
 
 // Runs f on every element of a float32 op prepared by PrepareFloatUnary.
 TfLiteStatus EvalFloatUnary(TfLiteContext* context, TfLiteNode* node, float (*f)(float));
+
+// Registration of a float32 op y = f(x) (SIN, EXP, LOG, SQRT): prepare is
+// PrepareFloatUnary(kName), invoke EvalFloatUnary(kFunction).
+template <const char* kName, float (*kFunction)(float)>
+TfLiteRegistration FloatUnaryRegistration() {
+  return {nullptr, nullptr,
+          [](TfLiteContext* context, TfLiteNode* node) { return PrepareFloatUnary(kName, context, node); },
+          [](TfLiteContext* context, TfLiteNode* node) { return EvalFloatUnary(context, node, kFunction); }};
+}
 
 // Prepare of a float32/int8 op with one input and one output of the same type
 // and shape (LOGISTIC, TANH, SOFTMAX).
@@ -116,9 +194,15 @@ inline void ForEachBroadcast(const BroadcastPlan& plan, F f) {
   }
 }
 
-// int8 state shared by the binary arithmetic ops (ADD, MUL); each op's data
-// struct starts with it.
-struct ArithmeticInt8Params {
+// Prepare of a binary op with broadcasting: 2 inputs and 1 output of one
+// type from `types` (named in `supported` for the message), with shapes that
+// broadcast to the output's.
+TfLiteStatus PrepareBinary(const char* op, TfLiteContext* context, TfLiteNode* node, unsigned types,
+                           const char* supported);
+
+// Quantized state shared by the binary ops with zero-point offsets (ADD, SUB,
+// MUL, DIV, SQUARED_DIFFERENCE, PRELU); each op's data struct starts with it.
+struct ArithmeticQuantParams {
   int32_t input1_offset;  // -zero_point
   int32_t input2_offset;
   int32_t output_offset;  // +zero_point
@@ -126,55 +210,114 @@ struct ArithmeticInt8Params {
   int32_t activation_max;
 };
 
-// Prepare of a binary float32/int8 op with broadcasting (ADD, MUL): checks
-// the node, types and shapes; for int8 also the scales, allocates
-// `op_data_bytes` of op data once (it must start with ArithmeticInt8Params)
-// and fills the offsets and the fused activation range. *int8_params is
-// nullptr for float32.
+// Prepare of a binary op with broadcasting whose int8/int16 kernel works on
+// zero-point corrected inputs: PrepareBinary, then for a quantized type
+// CheckQuantized on all three tensors, `op_data_bytes` of op data allocated
+// once (it must start with ArithmeticQuantParams) with the offsets and the
+// fused activation range (the whole type range for ops without options).
+// *quant is nullptr for float32.
 TfLiteStatus PrepareArithmetic(const char* op, TfLiteContext* context, TfLiteNode* node,
-                               size_t op_data_bytes, ArithmeticInt8Params** int8_params);
+                               size_t op_data_bytes, ArithmeticQuantParams** quant,
+                               unsigned types = kTypeFloat32 | kTypeInt8);
 
-// Fused activation of an ADD/MUL node (NONE without options).
+// Fused activation of a node whose options are TfLiteArithmeticParams (ADD,
+// SUB, MUL, DIV); NONE for nodes without options.
 TfLiteFusedActivation ArithmeticActivation(const TfLiteNode* node);
 
-// Invoke of a binary op prepared by PrepareArithmetic. int8:
-// out = clamp(output_offset + int8_op(d, in1 + input1_offset, in2 + input2_offset))
-// where d is the op's data; float32: out = clamp(float_op(in1, in2)).
-template <typename OpData, typename Int8Op, typename FloatOp>
+// Runs f(a, b) over the broadcast of two inputs of type T into the output.
+template <typename T, typename F>
+inline void MapBroadcast(const BroadcastPlan& plan, const TfLiteTensor* input1,
+                         const TfLiteTensor* input2, TfLiteTensor* output, F f) {
+  const T* a = TensorData<T>(input1);
+  const T* b = TensorData<T>(input2);
+  T* out = TensorData<T>(output);
+  ForEachBroadcast(plan, [&](int32_t o, int32_t i1, int32_t i2) { out[o] = f(a[i1], b[i2]); });
+}
+
+// The quantized loop of an op prepared by PrepareArithmetic (T int8_t or
+// int16_t): out = clamp(output_offset + quant_op(d, in1 + input1_offset,
+// in2 + input2_offset)) to the activation range.
+template <typename T, typename OpData, typename QuantOp>
+inline void EvalQuantizedBinary(const BroadcastPlan& plan, const TfLiteTensor* input1,
+                                const TfLiteTensor* input2, TfLiteTensor* output, const OpData& d,
+                                QuantOp quant_op) {
+  const ArithmeticQuantParams& q = d.common;
+  MapBroadcast<T>(plan, input1, input2, output, [&](T x1, T x2) {
+    const int32_t v = q.output_offset + quant_op(d, x1 + q.input1_offset, x2 + q.input2_offset);
+    return static_cast<T>(v < q.activation_min ? q.activation_min
+                                                : (v > q.activation_max ? q.activation_max : v));
+  });
+}
+
+// Invoke of a binary op prepared by PrepareArithmetic: float32 runs
+// clamp(float_op(in1, in2)) to the fused activation's range, int8 (and int16
+// when kInt16) EvalQuantizedBinary with quant_op on the node's OpData.
+template <typename OpData, bool kInt16 = false, typename QuantOp, typename FloatOp>
 inline TfLiteStatus EvalArithmetic(const char* op, TfLiteContext* context, TfLiteNode* node,
-                                   Int8Op int8_op, FloatOp float_op) {
+                                   QuantOp quant_op, FloatOp float_op) {
   const TfLiteTensor* input1 = GetInput(context, node, 0);
   const TfLiteTensor* input2 = GetInput(context, node, 1);
   TfLiteTensor* output = GetOutput(context, node, 0);
   BroadcastPlan plan;
   TF_LITE_ENSURE_OK(context, PlanBroadcast(op, input1->dims, input2->dims, output->dims, &plan));
-  if (input1->type == kTfLiteInt8) {
-    if (node->user_data == nullptr) return ReportMissingOpData(op);
-    const OpData& d = *static_cast<const OpData*>(node->user_data);
-    const ArithmeticInt8Params& q = d.common;
-    const int8_t* a = input1->data.int8;
-    const int8_t* b = input2->data.int8;
-    int8_t* out = output->data.int8;
-    ForEachBroadcast(plan, [&](int32_t o, int32_t i1, int32_t i2) {
-      int32_t v = q.output_offset + int8_op(d, a[i1] + q.input1_offset, b[i2] + q.input2_offset);
-      v = v < q.activation_min ? q.activation_min : v;
-      v = v > q.activation_max ? q.activation_max : v;
-      out[o] = static_cast<int8_t>(v);
+  if (input1->type == kTfLiteFloat32) {
+    float act_min;
+    float act_max;
+    CalculateActivationRange(ArithmeticActivation(node), &act_min, &act_max);
+    MapBroadcast<float>(plan, input1, input2, output, [&](float a, float b) {
+      const float y = float_op(a, b);
+      return y < act_min ? act_min : (y > act_max ? act_max : y);
     });
     return kTfLiteOk;
   }
-  float act_min;
-  float act_max;
-  CalculateActivationRange(ArithmeticActivation(node), &act_min, &act_max);
-  const float* a = input1->data.f;
-  const float* b = input2->data.f;
-  float* out = output->data.f;
-  ForEachBroadcast(plan, [&](int32_t o, int32_t i1, int32_t i2) {
-    const float y = float_op(a[i1], b[i2]);
-    out[o] = y < act_min ? act_min : (y > act_max ? act_max : y);
-  });
+  if (node->user_data == nullptr) return ReportMissingOpData(op);
+  const OpData& d = *static_cast<const OpData*>(node->user_data);
+  if (kInt16 && input1->type == kTfLiteInt16) {
+    EvalQuantizedBinary<int16_t>(plan, input1, input2, output, d, quant_op);
+  } else {
+    EvalQuantizedBinary<int8_t>(plan, input1, input2, output, d, quant_op);
+  }
   return kTfLiteOk;
 }
+
+// Both inputs of ADD, SUB and SQUARED_DIFFERENCE rescaled to one common
+// scale, twice the larger input scale, after a left shift that keeps
+// precision (TFLite's scheme): x * 2^left_shift * input_scale / common_scale.
+struct CommonScale {
+  int32_t input1_multiplier;
+  int32_t input2_multiplier;
+  int input1_shift;
+  int input2_shift;
+  int left_shift;
+
+  int32_t Input1(int32_t x) const {
+    return MultiplyByQuantizedMultiplier(x * (1 << left_shift), input1_multiplier, input1_shift);
+  }
+  int32_t Input2(int32_t x) const {
+    return MultiplyByQuantizedMultiplier(x * (1 << left_shift), input2_multiplier, input2_shift);
+  }
+};
+
+// Op data of ADD, SUB and SQUARED_DIFFERENCE: the inputs to their common
+// scale, and the result to the output scale.
+struct CommonScaleOpData {
+  ArithmeticQuantParams common;  // first: PrepareArithmetic fills it
+  CommonScale inputs;
+  int32_t output_multiplier;
+  int output_shift;
+};
+
+// Fills `s` for the two input scales and returns the common scale (the
+// ratios in double, as TFLite computes them).
+double PrepareCommonScale(float scale1, float scale2, int left_shift, CommonScale* s);
+
+// Prepare of ADD and SUB: PrepareArithmetic with `types` (op data
+// CommonScaleOpData), then for int8/int16 the common scale after a left shift
+// of 20 (int8) or 15 (int16) bits and the output multiplier
+// common_scale / (2^left_shift * output_scale). TFLite aborts when that
+// multiplier reaches 1 (an output scale ~2^-left_shift times the input
+// scales); this refuses it with a message.
+TfLiteStatus PrepareAddSub(const char* op, TfLiteContext* context, TfLiteNode* node, unsigned types);
 
 // Rounds half away from zero (like TFLite's TfLiteRound) without libm. The
 // fraction x - trunc(x) is exact, unlike adding 0.5 which can round up
@@ -185,6 +328,16 @@ inline int32_t RoundToInt32(float x) {
   if (fraction >= 0.5f) ++t;
   if (fraction <= -0.5f) --t;
   return t;
+}
+
+// x * 2^exponent saturated to int32, exponent in [1, 30]: gemmlowp's
+// SaturatingRoundingMultiplyByPOT for a positive exponent (the Rescale of
+// its fixed-point types; used by DIV's reciprocal and RSQRT's Newton steps).
+inline int32_t SaturatingShiftLeft(int32_t x, int exponent) {
+  const int32_t threshold = (int32_t{1} << (31 - exponent)) - 1;
+  if (x > threshold) return INT32_MAX;
+  if (x < -threshold) return INT32_MIN;
+  return static_cast<int32_t>(static_cast<uint32_t>(x) << exponent);
 }
 
 // Quantizes a real value to int8 with round-half-away and saturation.

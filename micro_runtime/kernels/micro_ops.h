@@ -6,21 +6,34 @@
 
 #include "micro_runtime/common.h"
 
+TfLiteRegistration Register_ABS();
 TfLiteRegistration Register_ADD();
 TfLiteRegistration Register_AVERAGE_POOL_2D();
 TfLiteRegistration Register_CONV_2D();
 TfLiteRegistration Register_DEPTHWISE_CONV_2D();
 TfLiteRegistration Register_DEQUANTIZE();
+TfLiteRegistration Register_DIV();
+TfLiteRegistration Register_EXP();
 TfLiteRegistration Register_FULLY_CONNECTED();
+TfLiteRegistration Register_HARD_SWISH();
+TfLiteRegistration Register_LEAKY_RELU();
+TfLiteRegistration Register_LOG();
 TfLiteRegistration Register_LOGISTIC();
+TfLiteRegistration Register_MAXIMUM();
 TfLiteRegistration Register_MAX_POOL_2D();
+TfLiteRegistration Register_MINIMUM();
 TfLiteRegistration Register_MUL();
+TfLiteRegistration Register_PRELU();
 TfLiteRegistration Register_QUANTIZE();
 TfLiteRegistration Register_RELU();
 TfLiteRegistration Register_RELU6();
 TfLiteRegistration Register_RESHAPE();
+TfLiteRegistration Register_RSQRT();
 TfLiteRegistration Register_SIN();
 TfLiteRegistration Register_SOFTMAX();
+TfLiteRegistration Register_SQRT();
+TfLiteRegistration Register_SQUARED_DIFFERENCE();
+TfLiteRegistration Register_SUB();
 TfLiteRegistration Register_TANH();
 // Custom op "Atan": y = atan(x), float32 (the custom-op documentation's example).
 TfLiteRegistration Register_ATAN();

@@ -11,13 +11,13 @@ namespace {
 constexpr const char* kOp = "MUL";
 
 struct MulOpData {
-  micro_runtime::ArithmeticInt8Params common;  // first: PrepareArithmetic fills it
+  micro_runtime::ArithmeticQuantParams common;  // first: PrepareArithmetic fills it
   int32_t output_multiplier;
   int output_shift;
 };
 
 TfLiteStatus MulPrepare(TfLiteContext* context, TfLiteNode* node) {
-  micro_runtime::ArithmeticInt8Params* common = nullptr;
+  micro_runtime::ArithmeticQuantParams* common = nullptr;
   TF_LITE_ENSURE_OK(context,
                     micro_runtime::PrepareArithmetic(kOp, context, node, sizeof(MulOpData), &common));
   if (common == nullptr) return kTfLiteOk;  // float32

@@ -5,15 +5,7 @@
 #include "micro_runtime/kernels/micro_ops.h"
 
 namespace {
-
-TfLiteStatus SinPrepare(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::PrepareFloatUnary("SIN", context, node);
-}
-
-TfLiteStatus SinInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalFloatUnary(context, node, sinf);
-}
-
+constexpr char kName[] = "SIN";
 }  // namespace
 
-TfLiteRegistration Register_SIN() { return {nullptr, nullptr, SinPrepare, SinInvoke}; }
+TfLiteRegistration Register_SIN() { return micro_runtime::FloatUnaryRegistration<kName, sinf>(); }

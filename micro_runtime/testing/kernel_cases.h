@@ -1,7 +1,8 @@
 // Shared drivers for kernel tests whose ops have the same test shape: the
 // generated single-op cases of the filter ops (testdata/*_cases.h for
 // CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED), int8 cases of the binary
-// arithmetic ops (ADD, MUL) and the table-driven unary ops (LOGISTIC, TANH).
+// arithmetic ops (ADD, MUL) and the table-driven unary ops (LOGISTIC, TANH),
+// int16 tensors and the float32-only ops (EXP, LOG, SQRT).
 // Header-only: the expectations need the test main of micro_test.h.
 #ifndef MICRO_RUNTIME_TESTING_KERNEL_CASES_H_
 #define MICRO_RUNTIME_TESTING_KERNEL_CASES_H_
@@ -166,6 +167,37 @@ inline void ExpectEveryInt8Input(const TfLiteRegistration& registration, float i
                           RunUnaryKernel(registration, CreateQuantizedTensor(input, dims, in_scale, in_zp),
                                          CreateQuantizedTensor(output, dims, out_scale, out_zp)));
   for (int i = 0; i < 256; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], output[i]);
+}
+
+// ---- int16 and float32-only ops ----
+
+// Per-tensor quantized int16 tensor over existing data.
+inline TfLiteTensor Int16Tensor(int16_t* data, const int32_t* shape, float scale, int zero_point = 0) {
+  TfLiteTensor t = CreateTensor(data, IntArrayFromInts(shape));
+  t.params.scale = scale;
+  t.params.zero_point = zero_point;
+  return t;
+}
+
+// A float32-only op (EXP, LOG, SQRT) on 5 values, each within 4e-7 relative
+// of `expected` (a few float ulps: libm results differ in the last bit between
+// C libraries); then int8 tensors and a shape mismatch must fail in prepare.
+inline void ExpectFloatOnlyUnary(const TfLiteRegistration& registration, float* input, const float* expected) {
+  const int32_t shape[] = {2, 1, 5};
+  float output[5] = {0};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, RunUnaryKernel(registration, CreateTensor(input, dims), CreateTensor(output, dims)));
+  for (int i = 0; i < 5; ++i) {
+    const float magnitude = expected[i] < 0 ? -expected[i] : expected[i];
+    TF_LITE_MICRO_EXPECT_NEAR(expected[i], output[i], 4e-7f * (magnitude > 1.0f ? magnitude : 1.0f));
+  }
+  const int32_t two[] = {1, 2};
+  const int32_t three[] = {1, 3};
+  int8_t q[3] = {0};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, RunUnaryKernel(registration, CreateQuantizedTensor(q, IntArrayFromInts(two), 0.1f, 0),
+                                                       CreateQuantizedTensor(q, IntArrayFromInts(two), 0.1f, 0)));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, RunUnaryKernel(registration, CreateTensor(output, IntArrayFromInts(two)),
+                                                       CreateTensor(output, IntArrayFromInts(three))));
 }
 
 }  // namespace kernel_cases

@@ -53,7 +53,9 @@ BUILTIN_OPS: dict[str, int] = {
     "ADD": 0, "AVERAGE_POOL_2D": 1, "CONCATENATION": 2, "CONV_2D": 3, "DEPTHWISE_CONV_2D": 4,
     "DEQUANTIZE": 6, "FLOOR": 8, "FULLY_CONNECTED": 9, "LOGISTIC": 14, "MAX_POOL_2D": 17,
     "MUL": 18, "RELU": 19, "RELU6": 21, "RESHAPE": 22, "SOFTMAX": 25, "TANH": 28, "CUSTOM": 32,
-    "PAD": 34, "MEAN": 40, "SUB": 41, "SIN": 66, "QUANTIZE": 114, "HARD_SWISH": 117,
+    "PAD": 34, "MEAN": 40, "SUB": 41, "DIV": 42, "EXP": 47, "PRELU": 54, "MAXIMUM": 55, "MINIMUM": 57,
+    "SIN": 66, "LOG": 73, "SQRT": 75, "RSQRT": 76, "LEAKY_RELU": 98, "SQUARED_DIFFERENCE": 99, "ABS": 101,
+    "QUANTIZE": 114, "HARD_SWISH": 117,
     "PLACEHOLDER_FOR_GREATER_OP_CODES": 127, "BATCH_MATMUL": 126, "CUMSUM": 128, "GELU": 150,
 }
 CUSTOM_OP = BUILTIN_OPS["CUSTOM"]
@@ -89,8 +91,16 @@ OPTIONS_TABLES: dict[str, tuple[int, list[tuple[str, int, str, Any]]]] = {
     "AddOptions": (11, [("fused_activation_function", 0, "act", 0), ("pot_scale_int16", 1, "bool", True)]),
     "ReshapeOptions": (17, [("new_shape", 0, "i32vec", None)]),
     "MulOptions": (21, [("fused_activation_function", 0, "act", 0)]),
+    "SubOptions": (28, [("fused_activation_function", 0, "act", 0), ("pot_scale_int16", 1, "bool", True)]),
+    "DivOptions": (29, [("fused_activation_function", 0, "act", 0)]),
+    "ExpOptions": (33, []),
     "DequantizeOptions": (38, []),
+    "MaximumMinimumOptions": (39, []),
+    "LeakyReluOptions": (75, [("alpha", 0, "f32", 0.0)]),
+    "SquaredDifferenceOptions": (76, []),
+    "AbsOptions": (78, []),
     "QuantizeOptions": (89, []),
+    "HardSwishOptions": (91, []),
 }
 
 # The options table each builtin op carries by default.
@@ -99,7 +109,9 @@ DEFAULT_OPTIONS: dict[str, str] = {
     "AVERAGE_POOL_2D": "Pool2DOptions", "MAX_POOL_2D": "Pool2DOptions",
     "FULLY_CONNECTED": "FullyConnectedOptions", "SOFTMAX": "SoftmaxOptions", "ADD": "AddOptions",
     "MUL": "MulOptions", "RESHAPE": "ReshapeOptions", "DEQUANTIZE": "DequantizeOptions",
-    "QUANTIZE": "QuantizeOptions",
+    "QUANTIZE": "QuantizeOptions", "SUB": "SubOptions", "DIV": "DivOptions", "EXP": "ExpOptions",
+    "MAXIMUM": "MaximumMinimumOptions", "MINIMUM": "MaximumMinimumOptions", "LEAKY_RELU": "LeakyReluOptions",
+    "SQUARED_DIFFERENCE": "SquaredDifferenceOptions", "ABS": "AbsOptions", "HARD_SWISH": "HardSwishOptions",
 }
 
 
