@@ -3,7 +3,7 @@
 Every generator takes a seeded numpy Generator and returns an OpModel: the .tflite bytes plus a few random
 input cases. int8 models use the TFLite quantization conventions (symmetric int8 weights, per-channel for
 convolutions; int32 bias with scale = input scale * weight scale; fixed output scales for softmax, logistic
-and tanh) so every implementation accepts them.
+and tanh) so every implementation accepts them; int16 models are symmetric (zero point 0).
 """
 
 from __future__ import annotations
@@ -61,6 +61,25 @@ def _float_cases(rng: np.random.Generator, shapes: list[list[int]], scale: float
 
 def _int8_cases(rng: np.random.Generator, shapes: list[list[int]]) -> list[list[np.ndarray]]:
     return [[rng.integers(-128, 128, s).astype(np.int8) for s in shapes] for _ in range(CASES_PER_MODEL)]
+
+
+def _int16_cases(rng: np.random.Generator, shapes: list[list[int]]) -> list[list[np.ndarray]]:
+    return [[rng.integers(-32768, 32768, s).astype(np.int16) for s in shapes] for _ in range(CASES_PER_MODEL)]
+
+
+def _cases(rng: np.random.Generator, dtype: str, shapes: list[list[int]], scale: float = 1.0) -> list[list[np.ndarray]]:
+    """Random inputs of every shape: floats in [-scale, scale), integers over the whole type range."""
+    if dtype == "float32":
+        return _float_cases(rng, shapes, scale)
+    return _int8_cases(rng, shapes) if dtype == "int8" else _int16_cases(rng, shapes)
+
+
+def _random_q16(rng: np.random.Generator, low: float, high: float) -> Q:
+    """int16 activations are symmetric: zero point 0."""
+    return Q(float(rng.uniform(low, high)), 0)
+
+
+TENSOR_TYPE = {"float32": "FLOAT32", "int8": "INT8", "int16": "INT16"}
 
 
 def _io(b: Any, dtype: str, in_shapes: list[list[int]], out_shape: list[int], in_q: list[Q] | None = None,
@@ -269,19 +288,133 @@ def mul(rng: np.random.Generator, dtype: str) -> OpModel:
     return _binary(rng, dtype, "MUL")
 
 
+def _quantized_binary(rng: np.random.Generator, dtype: str, op: str, versions: dict[str, int],
+                      q_ranges: tuple[tuple[float, float], tuple[float, float], tuple[float, float]],
+                      options: dict[str, Any] | None = None, float_scale: float = 3.0,
+                      same_q: bool = False) -> OpModel:
+    """A binary op with broadcasting (SUB, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE): random shapes, random
+    quantization per tensor from q_ranges (input 1, input 2, output scale ranges), or one shared
+    quantization (same_q); int16 zero points are 0."""
+    a_shape, b_shape, out_shape = _broadcast_shapes(rng)
+    if rng.integers(0, 2):
+        a_shape, b_shape = b_shape, a_shape
+    b = tb.ModelBuilder()
+    qs = None
+    if dtype != "float32":
+        random_q = _random_q16 if dtype == "int16" else _random_q
+        qs = [random_q(rng, *r) for r in q_ranges]
+        if same_q:
+            qs = [qs[0]] * 3
+    inputs, out = _io(b, TENSOR_TYPE[dtype], [a_shape, b_shape], out_shape, qs[:2] if qs else None,
+                      qs[2] if qs else None)
+    b.add_operator(op, inputs, [out], options=options or {}, version=versions[dtype])
+    name = f"{op.lower()}_{dtype}_{a_shape}x{b_shape}_{'_'.join(f'{k}={v}' for k, v in (options or {}).items())}"
+    return _finish(b, inputs, out, name, _cases(rng, dtype, [a_shape, b_shape], float_scale))
+
+
+def sub(rng: np.random.Generator, dtype: str) -> OpModel:
+    act = str(rng.choice(["NONE", "RELU", "RELU6"]))
+    # int16 SUB is version 5 with pot_scale_int16 false: the general rescaling every implementation shares.
+    options: dict[str, Any] = {"fused_activation_function": act}
+    if dtype == "int16":
+        options["pot_scale_int16"] = False
+    return _quantized_binary(rng, dtype, "SUB", {"float32": 1, "int8": 2, "int16": 5},
+                             ((0.01, 0.05), (0.01, 0.05), (0.02, 0.1)), options)
+
+
+def maximum(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _quantized_binary(rng, dtype, "MAXIMUM", {"float32": 1, "int8": 2, "int16": 4},
+                             ((0.01, 0.05),) * 3, same_q=True)
+
+
+def minimum(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _quantized_binary(rng, dtype, "MINIMUM", {"float32": 1, "int8": 2, "int16": 4},
+                             ((0.01, 0.05),) * 3, same_q=True)
+
+
+def squared_difference(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _quantized_binary(rng, dtype, "SQUARED_DIFFERENCE", {"float32": 1, "int8": 2},
+                             ((0.01, 0.05), (0.01, 0.05), (0.05, 0.3)))
+
+
+def div(rng: np.random.Generator, dtype: str) -> OpModel:
+    """Divisors stay away from 0. int8 rescale multipliers s1 / (s2 * s_out) are >= 2^7, where TFLM's
+    fixed-point division is defined for every numerator (below, numerators within a few steps of the zero
+    point make it shift an int32 by 32 or more: undefined, see docs/ops.md)."""
+    a_shape, b_shape, out_shape = _broadcast_shapes(rng)
+    if rng.integers(0, 2):
+        a_shape, b_shape = b_shape, a_shape
+    act = str(rng.choice(["NONE", "RELU", "RELU6"]))
+    b = tb.ModelBuilder()
+    if dtype == "float32":
+        inputs, out = _io(b, "FLOAT32", [a_shape, b_shape], out_shape)
+        cases = [[(rng.uniform(-4, 4, a_shape)).astype(np.float32),
+                  (rng.uniform(0.25, 2, b_shape) * rng.choice([-1, 1], b_shape)).astype(np.float32)]
+                 for _ in range(CASES_PER_MODEL)]
+    else:
+        qa, qb = _random_q(rng, 0.01, 0.02), _random_q(rng, 0.005, 0.01)
+        out_q = Q(qa.scale / (qb.scale * float(rng.uniform(130, 400))), int(rng.integers(-20, 20)))
+        inputs, out = _io(b, "INT8", [a_shape, b_shape], out_shape, [qa, qb], out_q)
+        cases = []
+        for _ in range(CASES_PER_MODEL):
+            steps = rng.integers(16, 128, b_shape) * rng.choice([-1, 1], b_shape)
+            cases.append([rng.integers(-128, 128, a_shape).astype(np.int8),
+                          np.clip(steps + qb.zero_point, -128, 127).astype(np.int8)])
+    b.add_operator("DIV", inputs, [out], options={"fused_activation_function": act}, version=1)
+    return _finish(b, inputs, out, f"div_{dtype}_{a_shape}x{b_shape}_{act}", cases)
+
+
+def prelu(rng: np.random.Generator, dtype: str) -> OpModel:
+    """alpha is a constant tensor broadcast over the input (per channel, or per row and channel)."""
+    shape = [1, int(rng.integers(1, 4)), int(rng.integers(1, 4)), int(rng.integers(1, 5))]
+    alpha_shape = [shape[3]] if rng.integers(0, 2) else [1, shape[2], shape[3]]
+    alpha = rng.uniform(-0.5, 1.0, alpha_shape).astype(np.float32)
+    b = tb.ModelBuilder()
+    if dtype == "float32":
+        x = b.add_tensor("in0", "FLOAT32", shape)
+        a = b.add_tensor("alpha", "FLOAT32", alpha_shape, data=alpha)
+        y = b.add_tensor("out", "FLOAT32", shape)
+    else:
+        in_q, out_q = _random_q(rng, 0.01, 0.05), _random_q(rng, 0.01, 0.05)
+        alpha_q = Q(float(np.abs(alpha).max() / 127 + 1e-3), int(rng.integers(-10, 10)))
+        x = b.add_tensor("in0", "INT8", shape, scale=in_q.scale, zero_point=in_q.zero_point)
+        a = b.add_tensor("alpha", "INT8", alpha_shape, data=alpha_q.quantize(alpha), scale=alpha_q.scale,
+                         zero_point=alpha_q.zero_point)
+        y = b.add_tensor("out", "INT8", shape, scale=out_q.scale, zero_point=out_q.zero_point)
+    b.add_operator("PRELU", [x, a], [y], version=1)
+    return _finish(b, [x], y, f"prelu_{dtype}_{shape}_alpha{alpha_shape}", _cases(rng, dtype, [shape], 3.0))
+
+
 def _unary(rng: np.random.Generator, dtype: str, op: str, out_q: Q | None, scale: float = 4.0,
-           version_int8: int = 2, same_q: bool = False) -> OpModel:
+           version_int8: int = 2, same_q: bool = False, version_int16: int = 3,
+           options: dict[str, Any] | None = None, float_range: tuple[float, float] | None = None,
+           out_scales: tuple[float, float] = (0.02, 0.08), nonnegative: bool = False) -> OpModel:
+    """One input, one output of the same shape. float inputs in [-scale, scale) (or float_range); int8/int16
+    inputs over the whole type range (nonnegative: from the zero point up), random input and output
+    quantization (int16: zero point 0)."""
     shape = [1, int(rng.integers(1, 5)), int(rng.integers(1, 9))]
     b = tb.ModelBuilder()
     if dtype == "float32":
         inputs, out = _io(b, "FLOAT32", [shape], shape)
-        version, cases = 1, _float_cases(rng, [shape], scale)
+        version = 1
+        if float_range is None:
+            cases = _float_cases(rng, [shape], scale)
+        else:
+            cases = [[rng.uniform(*float_range, shape).astype(np.float32)] for _ in range(CASES_PER_MODEL)]
     else:
-        in_q = _random_q(rng, 0.02, 0.08)
-        out_q = in_q if same_q else out_q or _random_q(rng, 0.02, 0.08)
-        inputs, out = _io(b, "INT8", [shape], shape, [in_q], out_q)
-        version, cases = version_int8, _int8_cases(rng, [shape])
-    b.add_operator(op, inputs, [out], version=version)
+        random_q = _random_q16 if dtype == "int16" else _random_q
+        in_q = random_q(rng, 0.02, 0.08) if dtype == "int8" else random_q(rng, 1e-4, 4e-4)
+        if not same_q and out_q is None:
+            out_q = random_q(rng, *out_scales) if dtype == "int8" else random_q(rng, 1e-4, 4e-4)
+        out_q = in_q if same_q else out_q
+        inputs, out = _io(b, TENSOR_TYPE[dtype], [shape], shape, [in_q], out_q)
+        version = version_int8 if dtype == "int8" else version_int16
+        cases = _cases(rng, dtype, [shape])
+        if nonnegative:
+            info = np.iinfo(np.int8 if dtype == "int8" else np.int16)
+            cases = [[rng.integers(in_q.zero_point, info.max + 1, shape).astype(info.dtype)]
+                     for _ in range(CASES_PER_MODEL)]
+    b.add_operator(op, inputs, [out], version=version, options=options or {})
     return _finish(b, inputs, out, f"{op.lower()}_{dtype}_{shape}", cases)
 
 
@@ -305,6 +438,37 @@ def relu6(rng: np.random.Generator, dtype: str) -> OpModel:
 
 def sin(rng: np.random.Generator, dtype: str) -> OpModel:
     return _unary(rng, dtype, "SIN", None, 10.0)
+
+
+def abs_(rng: np.random.Generator, dtype: str) -> OpModel:
+    # Same or different input/output scales: TFLite skips the rescale when they are equal.
+    return _unary(rng, dtype, "ABS", None, 4.0, same_q=bool(rng.integers(0, 2)))
+
+
+def sqrt(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _unary(rng, dtype, "SQRT", None, float_range=(0.0, 10.0))
+
+
+def rsqrt(rng: np.random.Generator, dtype: str) -> OpModel:
+    """int8 inputs at or above the input zero point: TFLM's int8 RSQRT fails invoke below it."""
+    return _unary(rng, dtype, "RSQRT", None, float_range=(0.05, 10.0), out_scales=(0.02, 0.1), nonnegative=True)
+
+
+def exp(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _unary(rng, dtype, "EXP", None, 4.0)
+
+
+def log(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _unary(rng, dtype, "LOG", None, float_range=(0.01, 10.0))
+
+
+def leaky_relu(rng: np.random.Generator, dtype: str) -> OpModel:
+    alpha = float(rng.uniform(0.01, 0.5))
+    return _unary(rng, dtype, "LEAKY_RELU", None, 4.0, version_int8=1, version_int16=2, options={"alpha": alpha})
+
+
+def hard_swish(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _unary(rng, dtype, "HARD_SWISH", None, 6.0, version_int8=1, out_scales=(0.01, 0.05))
 
 
 def quantize(rng: np.random.Generator, dtype: str) -> OpModel:
@@ -354,4 +518,17 @@ GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple
     "QUANTIZE": (quantize, ("float32", "int8")),
     "DEQUANTIZE": (dequantize, ("int8",)),
     "SIN": (sin, ("float32",)),
+    "SUB": (sub, ("float32", "int8", "int16")),
+    "MAXIMUM": (maximum, ("float32", "int8", "int16")),
+    "MINIMUM": (minimum, ("float32", "int8", "int16")),
+    "SQUARED_DIFFERENCE": (squared_difference, ("float32", "int8")),
+    "DIV": (div, ("float32", "int8")),
+    "PRELU": (prelu, ("float32", "int8")),
+    "ABS": (abs_, ("float32", "int8", "int16")),
+    "SQRT": (sqrt, ("float32",)),
+    "RSQRT": (rsqrt, ("float32", "int8")),
+    "EXP": (exp, ("float32",)),
+    "LOG": (log, ("float32",)),
+    "LEAKY_RELU": (leaky_relu, ("float32", "int8", "int16")),
+    "HARD_SWISH": (hard_swish, ("float32", "int8")),
 }

@@ -84,8 +84,9 @@ def run_litert(model: Path, cases: Sequence[Sequence[np.ndarray]]) -> list[list[
     return results
 
 
-def mismatch(ours: np.ndarray, reference: np.ndarray, name: str) -> str | None:
-    """None when equal within tolerance, else a message naming the worst element."""
+def mismatch(ours: np.ndarray, reference: np.ndarray, name: str, int_tolerance: int = INT_TOLERANCE) -> str | None:
+    """None when equal within tolerance (int_tolerance steps for integer outputs), else a message naming the
+    worst element."""
     if ours.shape != reference.shape:
         return f"{name}: shape {list(ours.shape)} != {list(reference.shape)}"
     if ours.dtype != reference.dtype:
@@ -98,7 +99,7 @@ def mismatch(ours: np.ndarray, reference: np.ndarray, name: str) -> str | None:
         bad = diff > allowed
     else:
         diff = np.abs(ours.astype(np.int64) - reference.astype(np.int64))
-        bad = diff > INT_TOLERANCE
+        bad = diff > int_tolerance
     if not bad.any():
         return None
     worst = np.unravel_index(int(np.argmax(np.where(bad, diff, -1))), ours.shape)

@@ -3,7 +3,8 @@ random single-op models for every kernel (float32 and int8).
 
 Ours runs in the host file runner (micro_runtime/model_runner/host_file_runner.cc), which reads the model
 and inputs from files, so no firmware is rebuilt per model. Tolerances: float 1e-5 relative + 1e-6 absolute,
-quantized +-1 (see oracles.py).
+quantized +-1 (see oracles.py), except the ops of BIT_EXACT_OPS, whose integer outputs must equal TFLM's and
+LiteRT's exactly (docs/ops.md).
 """
 
 from __future__ import annotations
@@ -40,7 +41,17 @@ def runner_built() -> Path:
     return host_file_runner(build=True)
 
 
-def _compare_all(model: Path, cases: list[list[np.ndarray]], workdir: Path) -> list[str]:
+# Kernels written to TFLM's integer arithmetic step by step: quantized outputs equal TFLM's, no +-1 step.
+BIT_EXACT_OPS = {"SUB", "MAXIMUM", "MINIMUM", "SQUARED_DIFFERENCE", "DIV", "PRELU", "ABS", "SQRT", "RSQRT", "EXP",
+                 "LOG", "LEAKY_RELU", "HARD_SWISH"}
+
+
+def _int_tolerance(op: str) -> int:
+    return 0 if op in BIT_EXACT_OPS else oracles.INT_TOLERANCE
+
+
+def _compare_all(model: Path, cases: list[list[np.ndarray]], workdir: Path,
+                 int_tolerance: int = oracles.INT_TOLERANCE) -> list[str]:
     ours = oracles.run_ours(model, cases, workdir)
     problems = []
     for oracle_name, run in (("tflm", oracles.run_tflm), ("litert", oracles.run_litert)):
@@ -50,7 +61,7 @@ def _compare_all(model: Path, cases: list[list[np.ndarray]], workdir: Path) -> l
                 problems.append(f"case {c}: {len(got)} outputs vs {oracle_name}'s {len(want)}")
                 continue
             for o, (a, b) in enumerate(zip(got, want, strict=True)):
-                message = oracles.mismatch(a, b, f"case {c} output {o} vs {oracle_name}")
+                message = oracles.mismatch(a, b, f"case {c} output {o} vs {oracle_name}", int_tolerance)
                 if message:
                     problems.append(message)
     return problems
@@ -88,7 +99,7 @@ def test_single_op_models(op: str, dtype: str, runner_built: Path, tmp_path: Pat
         op_model = generator(rng, dtype)
         path = tmp_path / (re.sub(r"[^0-9A-Za-z_.-]", "_", op_model.name) + ".tflite")
         path.write_bytes(op_model.model)
-        problems = _compare_all(path, op_model.cases, tmp_path / f"v{variant}")
+        problems = _compare_all(path, op_model.cases, tmp_path / f"v{variant}", _int_tolerance(op))
         failures += [f"{op_model.name}: {p}" for p in problems]
     assert failures == []
 
@@ -113,6 +124,9 @@ def test_bias_quantization_field_tflm_ignores(depthwise: bool, runner_built: Pat
 TARGET_OPS = [("CONV_2D", "int8"), ("DEPTHWISE_CONV_2D", "int8"), ("FULLY_CONNECTED", "int8"), ("SOFTMAX", "int8"),
               ("ADD", "int8"), ("MUL", "int8"), ("AVERAGE_POOL_2D", "int8"), ("LOGISTIC", "int8"),
               ("TANH", "int8"), ("CONV_2D", "float32"), ("SOFTMAX", "float32"), ("SIN", "float32")]
+# Every type of the ops added in issue 10 part 3: their integer arithmetic (32-bit shifts, int16 fixed
+# point, the soft-float scale ratios of prepare) is what a 32-bit soft-float target could get wrong.
+TARGET_OPS += [(op, dtype) for op in sorted(BIT_EXACT_OPS) for dtype in op_models.GENERATORS[op][1]]
 
 
 def _bluepill_available() -> bool:
@@ -144,7 +158,7 @@ def test_single_op_models_on_bluepill(op: str, dtype: str, tmp_path: Path) -> No
     for c, (got, want) in enumerate(zip(result["cases"], reference, strict=True)):
         for o, (out, ref) in enumerate(zip(got["outputs"], want, strict=True)):
             ours = np.asarray(out["data"], dtype=out["dtype"]).reshape(out["shape"])
-            message = oracles.mismatch(ours, ref, f"{op_model.name} case {c} output {o} vs tflm")
+            message = oracles.mismatch(ours, ref, f"{op_model.name} case {c} output {o} vs tflm", _int_tolerance(op))
             if message:
                 problems.append(message)
     assert problems == []
