@@ -49,7 +49,7 @@ def test_model_fuzzer_finds_nothing(fuzz_binaries: Path, tmp_path: Path) -> None
     artifacts.mkdir()
     corpus = tmp_path / "corpus"  # new units go here; the committed seeds stay untouched
     corpus.mkdir()
-    proc = _run([str(fuzz_binaries / "model_fuzzer"), f"-max_total_time={FUZZ_SECONDS}", "-max_len=65536",
+    proc = _run([str(fuzz_binaries / "model_fuzzer"), f"-max_total_time={FUZZ_SECONDS}", "-max_len=262144",
                  "-timeout=10", "-rss_limit_mb=1024", "-print_final_stats=1", f"-artifact_prefix={artifacts}/",
                  str(corpus), str(HERE / "corpus"), str(HERE / "regressions")], timeout=FUZZ_SECONDS + 600)
     output = proc.stdout + proc.stderr

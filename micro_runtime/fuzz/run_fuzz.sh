@@ -22,5 +22,5 @@ echo "fuzzing for ${SECONDS_TO_RUN}s (corpus $OUT/corpus, seeds $HERE/corpus, $H
 # One job, one worker: the CI machine is shared. -timeout flags hangs
 # (a single model must never take seconds); -rss_limit_mb flags leaks.
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-  "$OUT/model_fuzzer" -max_total_time="$SECONDS_TO_RUN" -max_len=65536 -timeout=10 -rss_limit_mb=1024 \
+  "$OUT/model_fuzzer" -max_total_time="$SECONDS_TO_RUN" -max_len=262144 -timeout=10 -rss_limit_mb=1024 \
   -print_final_stats=1 -artifact_prefix="$OUT/artifacts/" "$@" "$OUT/corpus" "$HERE/corpus" "$HERE/regressions"

@@ -138,6 +138,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       return EvalFloat(data, params, input->data.f, filter->data.f,
                        bias != nullptr ? bias->data.f : nullptr, output->data.f);
     case kTfLiteInt8:
+      TF_LITE_ENSURE_OK(context, CheckVariableBiasRange(kOp, input, filter, bias, data->g.out_ch, 3));
       return DepthwiseEvalInt8(*data, input->data.int8, filter->data.int8,
                       bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
     default:

@@ -82,6 +82,31 @@ int8_t NaiveOutput(int oy, int ox, int c, int32_t input_zp, int32_t output_zp, f
   return static_cast<int8_t>(v);
 }
 
+// Depthwise filter [1, 1, 2, 2]: channel c's taps are at c and 2 + c (channel is the last dimension).
+// Channel 0 = {127, 127}, channel 1 = {1, 1}; input zero point -128 (|input + offset| up to 255).
+TfLiteStatus PrepareDepthwiseWithBias1(int32_t bias1) {
+  static int8_t input[4];
+  static int8_t filter[] = {127, 1, 127, 1};
+  static int32_t bias[2];
+  static int8_t out[4];
+  bias[0] = 0;
+  bias[1] = bias1;
+  const int32_t in_dims[] = {4, 1, 1, 2, 2};
+  const int32_t f_dims[] = {4, 1, 1, 2, 2};
+  const int32_t b_dims[] = {1, 2};
+  const int32_t o_dims[] = {4, 1, 1, 2, 2};
+  TfLiteTensor tensors[4] = {
+      CreateQuantizedTensor(input, IntArrayFromInts(in_dims), 1.0f, -128),
+      CreateQuantizedTensor(filter, IntArrayFromInts(f_dims), 1.0f, 0, true),
+      CreateTensor(bias, IntArrayFromInts(b_dims), true),
+      CreateQuantizedTensor(out, IntArrayFromInts(o_dims), 1e9f, 0),
+  };
+  TfLiteDepthwiseConvParams params = {kTfLitePaddingSame, 1, 1, 1, kTfLiteActNone, 1, 1};
+  KernelRunner runner(Register_DEPTHWISE_CONV_2D(), tensors, 4, FilterOpInputs(BiasForm::kPresent),
+                      FilterOpOutputs(), &params);
+  return runner.InitAndPrepare();
+}
+
 }  // namespace
 
 TF_LITE_MICRO_TESTS_BEGIN
@@ -193,6 +218,12 @@ TF_LITE_MICRO_TEST(RejectsBadTypesAndShapes) {
                         IntArrayFromInts(outputs), &params);
     TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());  // uint8 unsupported
   }
+}
+
+
+TF_LITE_MICRO_TEST(AccumulatorRangeIsPerOutputChannel) {
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareDepthwiseWithBias1(INT32_MAX - 255 * 2));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareDepthwiseWithBias1(INT32_MAX - 255 * 2 + 1));
 }
 
 TF_LITE_MICRO_TESTS_END

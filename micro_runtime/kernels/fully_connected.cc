@@ -136,6 +136,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     case kTfLiteFloat32:
       return EvalFloat(shape, params, input, filter, bias, output);
     case kTfLiteInt8:
+      TF_LITE_ENSURE_OK(context, CheckVariableBiasRange(kOp, input, filter, bias, SizeOfDimension(filter, 0), 0));
       return FullyConnectedEvalInt8(data->q, shape, input->data.int8, filter->data.int8,
                                     bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
     default:

@@ -27,6 +27,32 @@ void RunInt8(bool constant_weights = true, BiasForm no_bias_form = BiasForm::kMi
   RunInt8FilterCase<C>(Register_FULLY_CONNECTED(), &params, 0, constant_weights, no_bias_form);
 }
 
+// FC [1,2] x [1,2] weights {127, 127}, input zero point -128 (|input + offset| up to 255):
+// the dot product reaches 255 * 254 = 64,770; with the bias the accumulator must stay in int32.
+TfLiteStatus PrepareWithBias(int32_t bias_value, bool bias_constant, bool invoke) {
+  static int8_t input[] = {127, 127};
+  static int8_t filter[] = {127, 127};
+  static int32_t bias[1];
+  static int8_t out[1];
+  bias[0] = bias_value;
+  const int32_t in_dims[] = {2, 1, 2};
+  const int32_t f_dims[] = {2, 1, 2};
+  const int32_t b_dims[] = {1, 1};
+  const int32_t o_dims[] = {2, 1, 1};
+  TfLiteTensor tensors[4] = {
+      CreateQuantizedTensor(input, IntArrayFromInts(in_dims), 1.0f, -128),
+      CreateQuantizedTensor(filter, IntArrayFromInts(f_dims), 1.0f, 0, true),
+      CreateTensor(bias, IntArrayFromInts(b_dims), bias_constant),
+      CreateQuantizedTensor(out, IntArrayFromInts(o_dims), 1e9f, 0),
+  };
+  TfLiteFullyConnectedParams params = {kTfLiteActNone, false};
+  KernelRunner runner(Register_FULLY_CONNECTED(), tensors, 4, FilterOpInputs(BiasForm::kPresent),
+                      FilterOpOutputs(), &params);
+  const TfLiteStatus prepared = runner.InitAndPrepare();
+  if (prepared != kTfLiteOk || !invoke) return prepared;
+  return runner.Invoke();
+}
+
 }  // namespace
 
 TF_LITE_MICRO_TESTS_BEGIN
@@ -65,6 +91,20 @@ TF_LITE_MICRO_TEST(Int8PerChannelHandComputed) {
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
   TF_LITE_MICRO_EXPECT_EQ(1, static_cast<int>(out[0]));
   TF_LITE_MICRO_EXPECT_EQ(12, static_cast<int>(out[1]));
+}
+
+TF_LITE_MICRO_TEST(AccumulatorThatCanLeaveInt32IsRefusedAtPrepare) {
+  constexpr int32_t kDot = 255 * 254;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareWithBias(INT32_MAX - kDot, true, false));       // fits exactly
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareWithBias(INT32_MAX - kDot + 1, true, false));  // one more
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareWithBias(INT32_MIN + kDot - 1, true, false));  // negative too
+}
+
+TF_LITE_MICRO_TEST(NonConstantBiasIsCheckedAtEveryInvoke) {
+  constexpr int32_t kDot = 255 * 254;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareWithBias(INT32_MAX, false, false));  // values unknown yet
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareWithBias(INT32_MAX - kDot, false, true));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareWithBias(INT32_MAX - kDot + 1, false, true));
 }
 
 TF_LITE_MICRO_TEST(FloatSingleInputLikeHelloWorld) {

@@ -317,6 +317,48 @@ static bool FastRequantizable(int32_t multiplier, int shift) {
   return multiplier != INT32_MIN && shift <= -1 && shift >= -kMaxFastRightShift;
 }
 
+TfLiteStatus CheckAccumulatorRange(const char* op_name, const TfLiteTensor* input,
+                                   const TfLiteTensor* filter, const TfLiteTensor* bias,
+                                   int channels, int channel_dim, bool bias_values) {
+  const int32_t offset = -input->params.zero_point;
+  const int64_t lo = -128 + offset;
+  const int64_t hi = 127 + offset;
+  const int64_t max_in = lo < 0 ? (-lo > hi ? -lo : hi) : hi;
+  // Elements of channel c: [outer][c][inner] with inner the dimensions after channel_dim.
+  int64_t inner = 1;
+  int64_t outer = 1;
+  for (int d = 0; d < NumDimensions(filter); ++d) {
+    if (d < channel_dim) outer *= SizeOfDimension(filter, d);
+    if (d > channel_dim) inner *= SizeOfDimension(filter, d);
+  }
+  const bool known_weights = filter->is_constant;
+  const bool known_bias = bias != nullptr && (bias->is_constant || bias_values);
+  for (int c = 0; c < channels; ++c) {
+    int64_t weight_sum = 0;
+    if (known_weights) {
+      for (int64_t o = 0; o < outer; ++o) {
+        const int8_t* w = filter->data.int8 + (o * channels + c) * inner;
+        for (int64_t i = 0; i < inner; ++i) weight_sum += w[i] < 0 ? -static_cast<int32_t>(w[i]) : w[i];
+      }
+    } else {
+      weight_sum = 128 * outer * inner;  // any int8 weight
+    }
+    int64_t reach = max_in * weight_sum;
+    if (known_bias) {
+      const int64_t b = bias->data.i32[c];
+      reach += b < 0 ? -b : b;
+    }
+    if (reach > INT32_MAX) {
+      MicroPrintf("%s: output channel %d can exceed 2^31-1 in the 32-bit accumulator (%s%s): "
+                  "the result would be wrong (undefined in TFLM); split the layer or requantize it",
+                  op_name, c, known_weights ? "from its weights" : "weights not constant: up to 128 each",
+                  known_bias ? " and bias" : "");
+      return kTfLiteError;
+    }
+  }
+  return kTfLiteOk;
+}
+
 TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context,
                                      const TfLiteTensor* input, const TfLiteTensor* filter,
                                      const TfLiteTensor* bias, const TfLiteTensor* output,
@@ -373,6 +415,7 @@ TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context
       fast = FastRequantizable(q->multiplier, shift);
     }
   }
+  TF_LITE_ENSURE_OK(context, CheckAccumulatorRange(op_name, input, filter, bias, channels, channel_dim, false));
   int32_t act_min = 0;
   int32_t act_max = 0;
   TF_LITE_ENSURE_OK(context, CalculateActivationRangeQuantized(activation, output, &act_min, &act_max));

@@ -221,6 +221,28 @@ TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context
                                      TfLiteFusedActivation activation, int channels,
                                      int channel_dim, unsigned options, Int8ChannelQuant* q);
 
+// The int32 accumulator of an int8 filter op (CONV_2D, DEPTHWISE_CONV_2D,
+// FULLY_CONNECTED) holds bias[c] + sum (input + input_offset) * filter: it
+// must not overflow for any input. Checks, per output channel (filter
+// dimension `channel_dim`), |bias[c]| + max|input + offset| * sum|filter| <=
+// INT32_MAX, with the real weights when the filter is constant (128 per weight
+// otherwise) and the real bias when it is constant (called at Prepare, with
+// `bias_values` false, for a bias that is not: then again at every Invoke with
+// `bias_values` true, as the values arrive). Refuses with the channel and the
+// reachable value instead of computing a wrong result (or UB, as TFLM would).
+TfLiteStatus CheckAccumulatorRange(const char* op_name, const TfLiteTensor* input,
+                                   const TfLiteTensor* filter, const TfLiteTensor* bias,
+                                   int channels, int channel_dim, bool bias_values);
+
+// At Invoke: CheckAccumulatorRange with the bias values when the bias is not a
+// constant of the model (nothing to do otherwise: Prepare checked it).
+inline TfLiteStatus CheckVariableBiasRange(const char* op_name, const TfLiteTensor* input,
+                                           const TfLiteTensor* filter, const TfLiteTensor* bias,
+                                           int channels, int channel_dim) {
+  if (bias == nullptr || bias->is_constant) return kTfLiteOk;
+  return CheckAccumulatorRange(op_name, input, filter, bias, channels, channel_dim, true);
+}
+
 // Accumulator of output channel c -> int8 output value.
 inline int8_t RequantizeToInt8(const Int8ChannelQuant& q, int32_t acc, int c) {
   const int32_t v = MultiplyByQuantizedMultiplier(acc, q.multiplier_of(c), q.shift_of(c)) + q.output_offset;
