@@ -14,11 +14,12 @@
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/micro_op_resolver.h"
 
-// The ops come in two groups, each registered by one function, so a test of
+// The ops come in groups, each registered by one function, so a test of
 // one group links only that group's kernels: every kernel together with the
 // interpreter and a model no longer fits a 64 KB Blue Pill
 // (all_ops_resolver_model_ops_test runs hello_world on the model ops;
-// all_ops_resolver_elementwise_ops_test checks the others).
+// all_ops_resolver_elementwise_ops_test and all_ops_resolver_shape_ops_test
+// check the others).
 
 // The ops of the reference models (convolutions, pooling, FULLY_CONNECTED,
 // SOFTMAX, ADD/MUL, activations, RESHAPE, (DE)QUANTIZE, SIN, Atan).
@@ -67,13 +68,34 @@ void AddElementwiseOps(Resolver& resolver) {
   resolver.AddBuiltin(Op::SUB, Register_SUB(), 1, 5);
 }
 
-constexpr size_t kAllOpsCount = kModelOpsCount + kElementwiseOpsCount;
+// The shape and data-movement ops of issue 10 part 3, second batch (PAD,
+// PADV2, CONCATENATION, MEAN, STRIDED_SLICE, TRANSPOSE, SQUEEZE, EXPAND_DIMS):
+// PAD/PADV2 v2-v4 are int8, int16 and 5-D; CONCATENATION v2/v3 int8/int16
+// (v4 is uint32); MEAN v2/v3 int8/int16; STRIDED_SLICE v2 int8, v3 bool,
+// v4 5-D (v6 and up need ellipsis/new-axis masks, uint32 or offset);
+// TRANSPOSE v2-v6 int8, bool, 5-D, int16, 6-D.
+constexpr size_t kShapeOpsCount = 8;
+template <class Resolver>
+void AddShapeOps(Resolver& resolver) {
+  using Op = tflite::BuiltinOperator;
+  resolver.AddBuiltin(Op::CONCATENATION, Register_CONCATENATION(), 1, 3);
+  resolver.AddBuiltin(Op::EXPAND_DIMS, Register_EXPAND_DIMS(), 1, 1);
+  resolver.AddBuiltin(Op::MEAN, Register_MEAN(), 1, 3);
+  resolver.AddBuiltin(Op::PAD, Register_PAD(), 1, 4);
+  resolver.AddBuiltin(Op::PADV2, Register_PADV2(), 1, 4);
+  resolver.AddBuiltin(Op::SQUEEZE, Register_SQUEEZE(), 1, 1);
+  resolver.AddBuiltin(Op::STRIDED_SLICE, Register_STRIDED_SLICE(), 1, 4);
+  resolver.AddBuiltin(Op::TRANSPOSE, Register_TRANSPOSE(), 1, 6);
+}
+
+constexpr size_t kAllOpsCount = kModelOpsCount + kElementwiseOpsCount + kShapeOpsCount;
 
 class AllOpsResolver : public MicroMutableOpResolver<kAllOpsCount> {
  public:
   AllOpsResolver() {
     AddModelOps(*this);
     AddElementwiseOps(*this);
+    AddShapeOps(*this);
   }
 };
 

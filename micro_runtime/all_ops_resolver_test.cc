@@ -1,4 +1,4 @@
-// AllOpsResolver: the union of its groups (AddModelOps, AddElementwiseOps),
+// AllOpsResolver: the union of its groups (AddModelOps, AddElementwiseOps, AddShapeOps),
 // each op once, every kernel linked (49,076 bytes of flash on bluepill). The
 // groups' own tests check every registration and version range and run a
 // model on the real kernels: every kernel with the interpreter and a model
@@ -23,9 +23,10 @@ TF_LITE_MICRO_TEST(EveryGroupIsRegisteredOnce) {
   AllOpsResolver resolver;
   // A duplicate across the groups would be refused by AddBuiltin and missing from the count.
   TF_LITE_MICRO_EXPECT_EQ(kAllOpsCount, resolver.size());
-  TF_LITE_MICRO_EXPECT_EQ(kModelOpsCount + kElementwiseOpsCount, kAllOpsCount);
+  TF_LITE_MICRO_EXPECT_EQ(kModelOpsCount + kElementwiseOpsCount + kShapeOpsCount, kAllOpsCount);
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::CONV_2D, 3));
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::SUB, 5));
+  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::TRANSPOSE, 6));
   TF_LITE_MICRO_EXPECT(resolver.Find(static_cast<int32_t>(Op::CUSTOM), "Atan", 1) != nullptr);
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::CONV_2D, 4));
 }

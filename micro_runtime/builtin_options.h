@@ -62,4 +62,33 @@ struct TfLiteReshapeParams {
   int32_t shape[8];
 };
 
+// SQUEEZE: the axes to remove (none: every axis of size 1). Same layout as
+// TfLiteReshapeParams: both are one int vector of the options.
+struct TfLiteSqueezeParams {
+  int32_t num_squeeze_dims;
+  int32_t squeeze_dims[8];
+};
+
+// CONCATENATION: the axis (negative counts from the end) and a fused
+// activation, which TFLite requires to be NONE.
+struct TfLiteConcatenationParams {
+  int32_t axis;
+  TfLiteFusedActivation activation;
+};
+
+// MEAN (and the other reducers TFLite shares ReducerOptions with).
+struct TfLiteReducerParams {
+  bool keep_dims;
+};
+
+// STRIDED_SLICE: bit i of a mask is about axis i.
+struct TfLiteStridedSliceParams {
+  int32_t begin_mask;
+  int32_t end_mask;
+  int32_t ellipsis_mask;
+  int32_t new_axis_mask;
+  int32_t shrink_axis_mask;
+  bool offset;  // end is relative to begin (version 8)
+};
+
 #endif  // MICRO_RUNTIME_BUILTIN_OPTIONS_H_

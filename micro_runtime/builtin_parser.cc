@@ -101,9 +101,22 @@ constexpr FieldSpec kFields[] = {
     MR_FIELD(AddOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteArithmeticParams, activation, kActivation, 0),
     // LEAKY_RELU: 24
     MR_FIELD(LeakyReluOptions, VT_ALPHA, TfLiteLeakyReluParams, alpha, kFloat, 0),
+    // CONCATENATION: 25..26 (the kernel checks the activation is NONE)
+    MR_FIELD(ConcatenationOptions, VT_AXIS, TfLiteConcatenationParams, axis, kInt, 0),
+    MR_FIELD(ConcatenationOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteConcatenationParams, activation,
+             kActivation, 0),
+    // MEAN: 27
+    MR_FIELD(ReducerOptions, VT_KEEP_DIMS, TfLiteReducerParams, keep_dims, kBool, 0),
+    // STRIDED_SLICE: 28..33 (the kernel checks the masks)
+    MR_FIELD(StridedSliceOptions, VT_BEGIN_MASK, TfLiteStridedSliceParams, begin_mask, kInt, 0),
+    MR_FIELD(StridedSliceOptions, VT_END_MASK, TfLiteStridedSliceParams, end_mask, kInt, 0),
+    MR_FIELD(StridedSliceOptions, VT_ELLIPSIS_MASK, TfLiteStridedSliceParams, ellipsis_mask, kInt, 0),
+    MR_FIELD(StridedSliceOptions, VT_NEW_AXIS_MASK, TfLiteStridedSliceParams, new_axis_mask, kInt, 0),
+    MR_FIELD(StridedSliceOptions, VT_SHRINK_AXIS_MASK, TfLiteStridedSliceParams, shrink_axis_mask, kInt, 0),
+    MR_FIELD(StridedSliceOptions, VT_OFFSET, TfLiteStridedSliceParams, offset, kBool, 0),
 };
 #undef MR_FIELD
-static_assert(sizeof(kFields) / sizeof(kFields[0]) == 25, "update the kOps field ranges");
+static_assert(sizeof(kFields) / sizeof(kFields[0]) == 34, "update the kOps field ranges");
 static_assert(static_cast<int>(tflite::MulOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
                       static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION) &&
                   static_cast<int>(tflite::SubOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
@@ -117,7 +130,8 @@ static_assert(sizeof(TfLitePadding) == 4 && sizeof(TfLiteFusedActivation) == 4 &
 // Options table names for the wrong-type message, NUL-separated.
 constexpr char kTableNames[] =
     "Conv2DOptions\0DepthwiseConv2DOptions\0Pool2DOptions\0FullyConnectedOptions\0SoftmaxOptions\0AddOptions\0"
-    "MulOptions\0ReshapeOptions\0SubOptions\0DivOptions\0LeakyReluOptions";
+    "MulOptions\0ReshapeOptions\0SubOptions\0DivOptions\0LeakyReluOptions\0ConcatenationOptions\0ReducerOptions\0"
+    "StridedSliceOptions\0SqueezeOptions";
 
 struct OpSpec {
   uint8_t code;           // tflite::BuiltinOperator
@@ -148,6 +162,10 @@ constexpr OpSpec kOps[] = {
     MR_OP(SUB, SubOptions, 8, TfLiteArithmeticParams, 23, 1),
     MR_OP(DIV, DivOptions, 9, TfLiteArithmeticParams, 23, 1),
     MR_OP(LEAKY_RELU, LeakyReluOptions, 10, TfLiteLeakyReluParams, 24, 1),
+    MR_OP(CONCATENATION, ConcatenationOptions, 11, TfLiteConcatenationParams, 25, 2),
+    MR_OP(MEAN, ReducerOptions, 12, TfLiteReducerParams, 27, 1),
+    MR_OP(STRIDED_SLICE, StridedSliceOptions, 13, TfLiteStridedSliceParams, 28, 6),
+    MR_OP(SQUEEZE, SqueezeOptions, 14, TfLiteSqueezeParams, 0, 0),
 };
 #undef MR_OP
 
@@ -223,19 +241,30 @@ bool ParseField(int op_index, int32_t code, const flatbuffers::Table* table, con
   return true;
 }
 
-bool ParseReshape(int op_index, const void* options, TfLiteReshapeParams* p) {
+// RESHAPE's new_shape and SQUEEZE's squeeze_dims: one int vector, the first
+// field of its table, into a {count, values[8]} params struct.
+static_assert(static_cast<int>(tflite::ReshapeOptions::VT_NEW_SHAPE) ==
+                      static_cast<int>(tflite::SqueezeOptions::VT_SQUEEZE_DIMS) &&
+                  sizeof(TfLiteReshapeParams) == sizeof(TfLiteSqueezeParams) &&
+                  offsetof(TfLiteSqueezeParams, squeeze_dims) == offsetof(TfLiteReshapeParams, shape),
+              "RESHAPE and SQUEEZE share the int vector parser");
+bool ParseIntVector(int op_index, int32_t code, const void* options, TfLiteReshapeParams* p) {
   p->num_dimensions = 0;
-  const auto* o = static_cast<const tflite::ReshapeOptions*>(options);
-  if (o == nullptr || o->new_shape() == nullptr) return true;
-  const auto* shape = o->new_shape();
+  const auto* table = static_cast<const flatbuffers::Table*>(options);
+  const auto* values =
+      table == nullptr ? nullptr
+                       : table->GetPointer<const flatbuffers::Vector<int32_t>*>(tflite::ReshapeOptions::VT_NEW_SHAPE);
+  if (values == nullptr) return true;
   const uint32_t max_dims = sizeof(p->shape) / sizeof(p->shape[0]);
-  if (shape->size() > max_dims) {
-    MicroPrintf("operator %d (RESHAPE) has a %u-D new_shape; micro_runtime supports up to %u dimensions",
-                op_index, static_cast<unsigned>(shape->size()), static_cast<unsigned>(max_dims));
+  if (values->size() > max_dims) {
+    MicroPrintf("operator %d (%s) has %u %s; micro_runtime supports up to %u", op_index, BuiltinOperatorName(code),
+                static_cast<unsigned>(values->size()),
+                code == static_cast<int32_t>(BuiltinOperator::RESHAPE) ? "new_shape dimensions" : "squeeze_dims",
+                static_cast<unsigned>(max_dims));
     return false;
   }
-  p->num_dimensions = static_cast<int32_t>(shape->size());
-  for (uint32_t i = 0; i < shape->size(); ++i) p->shape[i] = shape->Get(i);
+  p->num_dimensions = static_cast<int32_t>(values->size());
+  for (uint32_t i = 0; i < values->size(); ++i) p->shape[i] = values->Get(i);
   return true;
 }
 
@@ -270,8 +299,9 @@ TfLiteStatus ParseBuiltinOptions(const tflite::Operator* op, int32_t builtin_cod
   for (int i = spec->first_field; i < spec->first_field + spec->field_count; ++i) {
     if (!ParseField(op_index, builtin_code, table, kFields[i], params)) return kTfLiteError;
   }
-  if (builtin_code == static_cast<int32_t>(BuiltinOperator::RESHAPE) &&
-      !ParseReshape(op_index, options, static_cast<TfLiteReshapeParams*>(memory))) {
+  if ((builtin_code == static_cast<int32_t>(BuiltinOperator::RESHAPE) ||
+       builtin_code == static_cast<int32_t>(BuiltinOperator::SQUEEZE)) &&
+      !ParseIntVector(op_index, builtin_code, options, static_cast<TfLiteReshapeParams*>(memory))) {
     return kTfLiteError;
   }
   *out = memory;

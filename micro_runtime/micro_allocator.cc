@@ -283,11 +283,15 @@ TfLiteStatus MicroAllocator::Plan(const tflite::Model* model, const tflite::SubG
     }
   }
 
-  // RESHAPE only moves bytes: let its output share the input's buffer.
-  const int32_t reshape = static_cast<int32_t>(tflite::BuiltinOperator::RESHAPE);
+  // RESHAPE, SQUEEZE and EXPAND_DIMS only move bytes: let the output share the input's buffer.
   for (int i = 0; i < num_ops; ++i) {
     const tflite::Operator* op = ops->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (EffectiveBuiltinCode(model->operator_codes()->Get(op->opcode_index())) != reshape) continue;
+    const auto code = static_cast<tflite::BuiltinOperator>(
+        EffectiveBuiltinCode(model->operator_codes()->Get(op->opcode_index())));
+    if (code != tflite::BuiltinOperator::RESHAPE && code != tflite::BuiltinOperator::SQUEEZE &&
+        code != tflite::BuiltinOperator::EXPAND_DIMS) {
+      continue;
+    }
     if (op->inputs() == nullptr || op->outputs() == nullptr || op->inputs()->size() < 1 ||
         op->outputs()->size() != 1) {
       continue;

@@ -53,9 +53,11 @@ enum TableId : uint8_t {
   kDepthwiseT,
   kPoolT,
   kFullyConnectedT,
-  kOneByteT,   // AddOptions, MulOptions, SubOptions, DivOptions: fused_activation_function
+  kOneByteT,   // AddOptions, MulOptions, SubOptions, DivOptions: fused_activation_function; ReducerOptions: keep_dims
   kFourByteT,  // SoftmaxOptions: beta; LeakyReluOptions: alpha
-  kReshapeT,
+  kReshapeT,   // ReshapeOptions: new_shape; SqueezeOptions: squeeze_dims
+  kConcatenationT,
+  kStridedSliceT,
 };
 
 struct FieldSpec {
@@ -149,8 +151,20 @@ constexpr FieldSpec kFields[] = {
     // SoftmaxOptions
     {tflite::SoftmaxOptions::VT_BETA, kU32, 0},
     {0, 0, 0},
-    // ReshapeOptions
+    // ReshapeOptions, SqueezeOptions
     {tflite::ReshapeOptions::VT_NEW_SHAPE, kWords, 0},
+    {0, 0, 0},
+    // ConcatenationOptions
+    {tflite::ConcatenationOptions::VT_AXIS, kU32, 0},
+    {tflite::ConcatenationOptions::VT_FUSED_ACTIVATION_FUNCTION, kU8, 0},
+    {0, 0, 0},
+    // StridedSliceOptions
+    {tflite::StridedSliceOptions::VT_BEGIN_MASK, kU32, 0},
+    {tflite::StridedSliceOptions::VT_END_MASK, kU32, 0},
+    {tflite::StridedSliceOptions::VT_ELLIPSIS_MASK, kU32, 0},
+    {tflite::StridedSliceOptions::VT_NEW_AXIS_MASK, kU32, 0},
+    {tflite::StridedSliceOptions::VT_SHRINK_AXIS_MASK, kU32, 0},
+    {tflite::StridedSliceOptions::VT_OFFSET, kU8, 0},
     {0, 0, 0},
 };
 
@@ -164,6 +178,11 @@ static_assert(static_cast<int>(tflite::MulOptions::VT_FUSED_ACTIVATION_FUNCTION)
 static_assert(static_cast<int>(tflite::LeakyReluOptions::VT_ALPHA) ==
                   static_cast<int>(tflite::SoftmaxOptions::VT_BETA),
               "SoftmaxOptions and LeakyReluOptions share a field list");
+static_assert(static_cast<int>(tflite::ReducerOptions::VT_KEEP_DIMS) ==
+                      static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION) &&
+                  static_cast<int>(tflite::SqueezeOptions::VT_SQUEEZE_DIMS) ==
+                      static_cast<int>(tflite::ReshapeOptions::VT_NEW_SHAPE),
+              "ReducerOptions shares AddOptions' field list, SqueezeOptions ReshapeOptions'");
 static_assert(tflite::Operator::VT_BUILTIN_OPTIONS_TYPE + 2 == tflite::Operator::VT_BUILTIN_OPTIONS,
               "a union's type field sits just before its value");
 
@@ -181,6 +200,10 @@ constexpr uint8_t kOptionTables[][2] = {
     {static_cast<uint8_t>(tflite::BuiltinOptions::SubOptions), kOneByteT},
     {static_cast<uint8_t>(tflite::BuiltinOptions::DivOptions), kOneByteT},
     {static_cast<uint8_t>(tflite::BuiltinOptions::LeakyReluOptions), kFourByteT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::ConcatenationOptions), kConcatenationT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::ReducerOptions), kOneByteT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::StridedSliceOptions), kStridedSliceT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::SqueezeOptions), kReshapeT},
 };
 
 bool VerifyTableAt(flatbuffers::Verifier& v, const uint8_t* table, uint8_t id);

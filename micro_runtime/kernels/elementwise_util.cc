@@ -1,5 +1,7 @@
 #include "micro_runtime/kernels/elementwise_util.h"
 
+#include <string.h>
+
 #include "micro_runtime/builtin_options.h"
 
 namespace micro_runtime {
@@ -103,6 +105,115 @@ TfLiteStatus CheckSameShape(const char* op, const TfLiteTensor* input, const TfL
     FormatShape(input->dims, a, sizeof(a));
     FormatShape(output->dims, b, sizeof(b));
     MicroPrintf("%s: input shape %s and output shape %s must match", op, a, b);
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus PrepareCopy(const char* op, TfLiteContext* context, TfLiteNode* node, int min_inputs,
+                         int max_inputs) {
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(op, context, node, min_inputs, max_inputs, 1));
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  const TfLiteTensor* output = GetOutput(context, node, 0);
+  if (TypeSize(input->type) == 0) {
+    return ReportUnsupportedType(op, input->type, "float32, int8, uint8, int16, int32, int64, bool");
+  }
+  TF_LITE_ENSURE_OK(context, CheckSameType(op, input, output));
+  constexpr int kMaxCopyDims = 8;  // TfLiteReshapeParams' and TfLiteSqueezeParams' capacity
+  TF_LITE_ENSURE_OK(context, CheckRank(op, "input", input, kMaxCopyDims));
+  TF_LITE_ENSURE_OK(context, CheckRank(op, "output", output, kMaxCopyDims));
+  return CheckSameElementCount(op, input, output);
+}
+
+TfLiteStatus EvalCopy(TfLiteContext* context, TfLiteNode* node) {
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  const size_t bytes = static_cast<size_t>(ElementCount(output->dims)) * TypeSize(output->type);
+  if (bytes > 0 && output->data.raw != input->data.raw_const) {
+    // memmove: a planner may overlap the buffers without making them equal.
+    memmove(output->data.raw, input->data.raw_const, bytes);
+  }
+  return kTfLiteOk;
+}
+
+const int32_t* ConstantInt32Data(const char* op, const char* what, const TfLiteTensor* tensor, int32_t count,
+                                 int32_t* actual) {
+  if (!tensor->is_constant || tensor->data.raw_const == nullptr) {
+    MicroPrintf("%s: the %s tensor must be constant (micro_runtime needs static shapes)", op, what);
+    return nullptr;
+  }
+  if (tensor->type != kTfLiteInt32) {
+    ReportUnsupportedType(op, tensor->type, "int32", what);
+    return nullptr;
+  }
+  const int32_t elements = ElementCount(tensor->dims);
+  if (count >= 0 && elements != count) {
+    MicroPrintf("%s: the %s tensor has %d elements, expected %d", op, what, static_cast<int>(elements),
+                static_cast<int>(count));
+    return nullptr;
+  }
+  if (actual != nullptr) *actual = elements;
+  return tensor->data.i32;
+}
+
+TfLiteStatus CheckRank(const char* op, const char* what, const TfLiteTensor* tensor, int max_rank) {
+  if (tensor->dims->size > max_rank) {
+    MicroPrintf("%s: %s has %d dimensions; supported up to %d", op, what, static_cast<int>(tensor->dims->size),
+                max_rank);
+    return kTfLiteError;
+  }
+  // Index math multiplies dimensions in int32: with a zero-size dimension the
+  // element count is 0 but partial products of the others could overflow.
+  int64_t product = 1;
+  for (int i = 0; i < tensor->dims->size; ++i) {
+    const int32_t d = tensor->dims->data[i];
+    if (d < 0) {
+      MicroPrintf("%s: %s has a dynamic dimension %d; micro_runtime needs static shapes", op, what, i);
+      return kTfLiteError;
+    }
+    if (d > 0) product *= d;
+    if (product > INT32_MAX) {
+      MicroPrintf("%s: %s has more than 2^31 elements (the model is likely corrupt)", op, what);
+      return kTfLiteError;
+    }
+  }
+  return kTfLiteOk;
+}
+
+const char kDataTypeNames[] = "float32, int8, int16, int32, int64, bool";
+
+TfLiteStatus CheckDataType(const char* op, const TfLiteTensor* tensor) {
+  switch (tensor->type) {
+    case kTfLiteFloat32:
+    case kTfLiteInt8:
+    case kTfLiteInt16:
+    case kTfLiteInt32:
+    case kTfLiteInt64:
+    case kTfLiteBool:
+      return kTfLiteOk;
+    default:
+      return ReportUnsupportedType(op, tensor->type, kDataTypeNames);
+  }
+}
+
+TfLiteStatus PrepareDataMovement(const char* op, TfLiteContext* context, TfLiteNode* node, int inputs,
+                                 int max_rank) {
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(op, context, node, inputs, inputs, 1));
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  TF_LITE_ENSURE_OK(context, CheckDataType(op, input));
+  TF_LITE_ENSURE_OK(context, CheckSameType(op, input, GetOutput(context, node, 0)));
+  return CheckRank(op, "input", input, max_rank);
+}
+
+TfLiteStatus CheckOutputShape(const char* op, const TfLiteTensor* output, const int32_t* expected, int rank) {
+  bool same = output->dims->size == rank;
+  for (int i = 0; same && i < rank; ++i) same = output->dims->data[i] == expected[i];
+  if (!same) {
+    char a[48];
+    char b[48];
+    FormatShape(output->dims, a, sizeof(a));
+    FormatDims(expected, rank, b, sizeof(b));
+    MicroPrintf("%s: output shape %s does not match %s", op, a, b);
     return kTfLiteError;
   }
   return kTfLiteOk;

@@ -151,6 +151,48 @@ void* AllocateOpData(const char* op, TfLiteContext* context, size_t bytes);
 // Kernels keep their prepared state in node->user_data.
 TfLiteStatus ReportMissingOpData(const char* op);
 
+// ---- Shape and data-movement ops (RESHAPE, SQUEEZE, EXPAND_DIMS, PAD,
+// CONCATENATION, STRIDED_SLICE, TRANSPOSE, MEAN) ----
+
+// Most dimensions the shape ops handle (TFLite's RuntimeShape keeps 6 inline).
+constexpr int kMaxShapeDims = 6;
+
+// Prepare of an op that only moves bytes (RESHAPE, SQUEEZE, EXPAND_DIMS):
+// min_inputs..max_inputs inputs, one output of the input's type (any type the
+// runtime stores), a static output shape and the input's element count.
+TfLiteStatus PrepareCopy(const char* op, TfLiteContext* context, TfLiteNode* node, int min_inputs,
+                         int max_inputs);
+
+// Invoke of an op prepared by PrepareCopy: the input's bytes into the output
+// (nothing when the planner gave both one buffer).
+TfLiteStatus EvalCopy(TfLiteContext* context, TfLiteNode* node);
+
+// The data of a constant int32 tensor (`what` names it in messages: "paddings",
+// "perm", ...) with `count` elements (any count when count < 0; *actual gets the
+// count); logs and returns nullptr when it is not constant, not int32 or has
+// another element count.
+const int32_t* ConstantInt32Data(const char* op, const char* what, const TfLiteTensor* tensor, int32_t count,
+                                 int32_t* actual = nullptr);
+
+// Checks that a tensor has at most `max_rank` dimensions, none negative, and
+// that the product of its nonzero dimensions fits int32.
+TfLiteStatus CheckRank(const char* op, const char* what, const TfLiteTensor* tensor, int max_rank);
+
+// Types a data-movement op copies by element size: float32, int8, int16,
+// int32, int64 and bool (the names in kDataTypeNames); logs and fails for others.
+extern const char kDataTypeNames[];
+TfLiteStatus CheckDataType(const char* op, const TfLiteTensor* tensor);
+
+// The common start of a data-movement op's prepare (STRIDED_SLICE,
+// TRANSPOSE): exactly `inputs` inputs and one output, input 0 of a
+// CheckDataType type and at most max_rank dimensions, the output of its type.
+TfLiteStatus PrepareDataMovement(const char* op, TfLiteContext* context, TfLiteNode* node, int inputs,
+                                 int max_rank);
+
+// Logs "<op>: output shape <actual> does not match <expected>" and fails
+// unless the output's shape is `expected` (rank dims).
+TfLiteStatus CheckOutputShape(const char* op, const TfLiteTensor* output, const int32_t* expected, int rank);
+
 // numpy-style broadcasting of two inputs of up to kMaxBroadcastDims
 // dimensions: shapes are right-aligned and a dimension of size 1 is repeated.
 constexpr int kMaxBroadcastDims = 6;

@@ -9,11 +9,13 @@
 TfLiteRegistration Register_ABS();
 TfLiteRegistration Register_ADD();
 TfLiteRegistration Register_AVERAGE_POOL_2D();
+TfLiteRegistration Register_CONCATENATION();
 TfLiteRegistration Register_CONV_2D();
 TfLiteRegistration Register_DEPTHWISE_CONV_2D();
 TfLiteRegistration Register_DEQUANTIZE();
 TfLiteRegistration Register_DIV();
 TfLiteRegistration Register_EXP();
+TfLiteRegistration Register_EXPAND_DIMS();
 TfLiteRegistration Register_FULLY_CONNECTED();
 TfLiteRegistration Register_HARD_SWISH();
 TfLiteRegistration Register_LEAKY_RELU();
@@ -21,8 +23,11 @@ TfLiteRegistration Register_LOG();
 TfLiteRegistration Register_LOGISTIC();
 TfLiteRegistration Register_MAXIMUM();
 TfLiteRegistration Register_MAX_POOL_2D();
+TfLiteRegistration Register_MEAN();
 TfLiteRegistration Register_MINIMUM();
 TfLiteRegistration Register_MUL();
+TfLiteRegistration Register_PAD();
+TfLiteRegistration Register_PADV2();
 TfLiteRegistration Register_PRELU();
 TfLiteRegistration Register_QUANTIZE();
 TfLiteRegistration Register_RELU();
@@ -33,8 +38,11 @@ TfLiteRegistration Register_SIN();
 TfLiteRegistration Register_SOFTMAX();
 TfLiteRegistration Register_SQRT();
 TfLiteRegistration Register_SQUARED_DIFFERENCE();
+TfLiteRegistration Register_SQUEEZE();
+TfLiteRegistration Register_STRIDED_SLICE();
 TfLiteRegistration Register_SUB();
 TfLiteRegistration Register_TANH();
+TfLiteRegistration Register_TRANSPOSE();
 // Custom op "Atan": y = atan(x), float32 (the custom-op documentation's example).
 TfLiteRegistration Register_ATAN();
 

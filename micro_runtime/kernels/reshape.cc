@@ -1,9 +1,7 @@
 // RESHAPE: the output's shape is static in the model, so the op only checks
 // that the element counts (and, when given, the requested shape) agree and
-// moves the bytes. The memory planner may give input and output the same
-// buffer; then nothing is copied.
-#include <string.h>
-
+// moves the bytes (EvalCopy, shared with SQUEEZE and EXPAND_DIMS). The memory
+// planner may give input and output the same buffer; then nothing is copied.
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
@@ -33,22 +31,8 @@ TfLiteStatus CheckRequestedShape(const int32_t* shape, int32_t rank, const TfLit
 }
 
 TfLiteStatus ReshapePrepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 1, 2, 1));
-  const TfLiteTensor* input = GetInput(context, node, 0);
+  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareCopy(kOp, context, node, 1, 2));
   const TfLiteTensor* output = GetOutput(context, node, 0);
-  if (TypeSize(input->type) == 0) {
-    return micro_runtime::ReportUnsupportedType(kOp, input->type,
-                                                "float32, int8, uint8, int16, int32, int64, bool");
-  }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameType(kOp, input, output));
-  for (int i = 0; i < output->dims->size; ++i) {
-    if (output->dims->data[i] < 0) {
-      MicroPrintf("%s: output shape has a dynamic dimension %d; micro_runtime needs static shapes",
-                  kOp, i);
-      return kTfLiteError;
-    }
-  }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameElementCount(kOp, input, output));
 
   // The requested shape: a constant int32 shape tensor if present, else the
   // options. A non-constant shape tensor only matters at run time; the
@@ -68,17 +52,6 @@ TfLiteStatus ReshapePrepare(TfLiteContext* context, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
-TfLiteStatus ReshapeInvoke(TfLiteContext* context, TfLiteNode* node) {
-  const TfLiteTensor* input = GetInput(context, node, 0);
-  TfLiteTensor* output = GetOutput(context, node, 0);
-  const size_t bytes = static_cast<size_t>(ElementCount(output->dims)) * TypeSize(output->type);
-  if (output->data.raw != input->data.raw_const) {
-    // memmove: a planner may overlap the buffers without making them equal.
-    memmove(output->data.raw, input->data.raw_const, bytes);
-  }
-  return kTfLiteOk;
-}
-
 }  // namespace
 
-TfLiteRegistration Register_RESHAPE() { return {nullptr, nullptr, ReshapePrepare, ReshapeInvoke}; }
+TfLiteRegistration Register_RESHAPE() { return {nullptr, nullptr, ReshapePrepare, micro_runtime::EvalCopy}; }

@@ -131,3 +131,14 @@ TfLiteStatus RunBinaryKernel(const TfLiteRegistration& registration, TfLiteTenso
   return RunKernel(registration, tensors, 3, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
                    builtin_data);
 }
+
+TfLiteStatus RunKernelOnTensors(const TfLiteRegistration& registration, TfLiteTensor* tensors, int num_inputs,
+                                const void* builtin_data) {
+  constexpr int kMaxInputs = 15;
+  if (num_inputs < 0 || num_inputs > kMaxInputs) return kTfLiteError;
+  int32_t inputs[kMaxInputs + 1] = {num_inputs};
+  for (int i = 0; i < num_inputs; ++i) inputs[i + 1] = i;
+  const int32_t outputs[] = {1, num_inputs};
+  return RunKernel(registration, tensors, num_inputs + 1, IntArrayFromInts(inputs), IntArrayFromInts(outputs),
+                   builtin_data);
+}

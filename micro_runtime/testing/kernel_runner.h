@@ -79,4 +79,9 @@ TfLiteStatus RunUnaryKernel(const TfLiteRegistration& registration, TfLiteTensor
 TfLiteStatus RunBinaryKernel(const TfLiteRegistration& registration, TfLiteTensor input1,
                              TfLiteTensor input2, TfLiteTensor output, const void* builtin_data);
 
+// RunKernel for a node whose inputs are tensors[0 .. num_inputs-1] (at most
+// 15) and whose one output is tensors[num_inputs].
+TfLiteStatus RunKernelOnTensors(const TfLiteRegistration& registration, TfLiteTensor* tensors, int num_inputs,
+                                const void* builtin_data = nullptr);
+
 #endif  // MICRO_RUNTIME_TESTING_KERNEL_RUNNER_H_

@@ -500,6 +500,190 @@ def dequantize(rng: np.random.Generator, dtype: str) -> OpModel:
     return _finish(b, [x], y, f"dequantize_int8_{shape}", _int8_cases(rng, [shape]))
 
 
+# ------------------------------------------------- shape and data movement ----
+NUMPY_DTYPE = {"float32": np.float32, "int8": np.int8, "int16": np.int16, "int32": np.int32}
+TENSOR_TYPE_ALL = {**TENSOR_TYPE, "int32": "INT32"}
+
+
+def _random_shape(rng: np.random.Generator, rank: int, high: int = 4) -> list[int]:
+    return [int(d) for d in rng.integers(1, high + 1, rank)]
+
+
+def _moved_q(rng: np.random.Generator, dtype: str) -> Q | None:
+    """One quantization for every tensor of a data-movement op (int16: zero point 0)."""
+    if dtype == "int8":
+        return _random_q(rng)
+    return _random_q16(rng, 1e-4, 4e-4) if dtype == "int16" else None
+
+
+def _data_cases(rng: np.random.Generator, dtype: str, shapes: list[list[int]]) -> list[list[np.ndarray]]:
+    if dtype == "int32":
+        return [[rng.integers(-10**6, 10**6, s).astype(np.int32) for s in shapes] for _ in range(CASES_PER_MODEL)]
+    return _cases(rng, dtype, shapes, 4.0)
+
+
+def _moving_op(rng: np.random.Generator, dtype: str, op: str, in_shape: list[int], out_shape: list[int],
+               constants: list[tuple[str, list[int], np.ndarray]], options: dict[str, Any], version: int,
+               name: str) -> OpModel:
+    """One data input, constant int32 inputs after it, one output; all data tensors share one quantization."""
+    b = tb.ModelBuilder()
+    q = _moved_q(rng, dtype)
+    inputs, out = _io(b, TENSOR_TYPE_ALL[dtype], [in_shape], out_shape, [q] if q else None, q)
+    extra = [b.add_tensor(n, "INT32", shape, data=data.astype(np.int32)) for n, shape, data in constants]
+    b.add_operator(op, inputs + extra, [out], options=options, version=version)
+    return _finish(b, inputs, out, name, _data_cases(rng, dtype, [in_shape]))
+
+
+def _pad(rng: np.random.Generator, dtype: str, op: str) -> OpModel:
+    rank = int(rng.integers(1, 6))
+    in_shape = _random_shape(rng, rank, 3)
+    paddings = rng.integers(0, 3, (rank, 2))
+    out_shape = [d + int(p.sum()) for d, p in zip(in_shape, paddings, strict=True)]
+    version = 4 if rank > 4 else {"int16": 3, "int8": 2}.get(dtype, 1)
+    b = tb.ModelBuilder()
+    q = _moved_q(rng, dtype)
+    inputs, out = _io(b, TENSOR_TYPE_ALL[dtype], [in_shape], out_shape, [q] if q else None, q)
+    operands = inputs + [b.add_tensor("paddings", "INT32", [rank, 2], data=paddings.astype(np.int32))]
+    if op == "PADV2":
+        value = _data_cases(rng, dtype, [[1]])[0][0].reshape([])
+        operands.append(b.add_tensor("value", TENSOR_TYPE_ALL[dtype], [], data=value,
+                                     scale=q.scale if q else None, zero_point=q.zero_point if q else None))
+    b.add_operator(op, operands, [out], version=version)
+    name = f"{op.lower()}_{dtype}_{in_shape}_{paddings.tolist()}"
+    return _finish(b, inputs, out, name, _data_cases(rng, dtype, [in_shape]))
+
+
+def pad(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _pad(rng, dtype, "PAD")
+
+
+def padv2(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _pad(rng, dtype, "PADV2")
+
+
+def concatenation(rng: np.random.Generator, dtype: str) -> OpModel:
+    rank = int(rng.integers(1, 5))
+    axis = int(rng.integers(-rank, rank))
+    base = _random_shape(rng, rank, 3)
+    shapes = []
+    for _ in range(int(rng.integers(2, 4))):
+        shape = list(base)
+        shape[axis] = int(rng.integers(1, 4))
+        shapes.append(shape)
+    out_shape = list(base)
+    out_shape[axis] = sum(s[axis] for s in shapes)
+    b = tb.ModelBuilder()
+    q = _moved_q(rng, dtype)
+    inputs, out = _io(b, TENSOR_TYPE_ALL[dtype], shapes, out_shape, [q] * len(shapes) if q else None, q)
+    b.add_operator("CONCATENATION", inputs, [out], options={"axis": axis},
+                   version={"int16": 3, "int8": 2}.get(dtype, 1))
+    return _finish(b, inputs, out, f"concatenation_{dtype}_{shapes}_axis{axis}", _data_cases(rng, dtype, shapes))
+
+
+def mean(rng: np.random.Generator, dtype: str) -> OpModel:
+    """Half of the models are the global average pool of image models (4-D, axes 1 and 2, keep_dims); the
+    others random axes (negative, repeated) of a 1- to 4-D input. int8/int16 with different input and
+    output scales."""
+    if rng.integers(0, 2):
+        in_shape, axes, keep_dims = [1] + _random_shape(rng, 3, 5), [1, 2], True
+    else:
+        rank = int(rng.integers(1, 5))
+        in_shape = _random_shape(rng, rank, 4)
+        axes = [int(a) for a in rng.integers(-rank, rank, int(rng.integers(1, rank + 1)))]
+        keep_dims = bool(rng.integers(0, 2))
+    reduced = {a % len(in_shape) for a in axes}
+    out_shape = [1 if i in reduced else d for i, d in enumerate(in_shape) if keep_dims or i not in reduced]
+    b = tb.ModelBuilder()
+    qs = None
+    if dtype == "int8":
+        qs = [_random_q(rng, 0.01, 0.05), _random_q(rng, 0.005, 0.05)]
+    elif dtype == "int16":
+        qs = [_random_q16(rng, 1e-4, 4e-4), _random_q16(rng, 5e-5, 4e-4)]
+    inputs, out = _io(b, TENSOR_TYPE[dtype], [in_shape], out_shape, qs[:1] if qs else None, qs[1] if qs else None)
+    axis = b.add_tensor("axis", "INT32", [len(axes)], data=np.array(axes, np.int32))
+    b.add_operator("MEAN", [inputs[0], axis], [out], options={"keep_dims": keep_dims},
+                   version={"int16": 3, "int8": 2}.get(dtype, 1))
+    return _finish(b, inputs, out, f"mean_{dtype}_{in_shape}_axes{axes}_keep{int(keep_dims)}",
+                   _cases(rng, dtype, [in_shape], 4.0))
+
+
+def _slice_axis(size: int, begin: int, end: int, stride: int, begin_masked: bool, end_masked: bool) -> int:
+    """Elements TFLite's strided slice takes along one axis (StridedSliceStartForAxis / EndForAxis)."""
+    def clamp(v: int) -> int:
+        v = v + size if v < 0 else v
+        return min(max(v, 0), size) if stride > 0 else min(max(v, -1), size - 1)
+    start, stop = clamp(begin), clamp(end)
+    if begin_masked:
+        start = 0 if stride > 0 else size - 1
+    if end_masked:
+        stop = size if stride > 0 else -1
+    span = stop - start if stride > 0 else start - stop
+    return max(0, -(-span // abs(stride)))
+
+
+def strided_slice(rng: np.random.Generator, dtype: str) -> OpModel:
+    """Random begin/end (negative, out of range), strides of both signs and random begin, end and shrink
+    masks (shrunk axes with a positive stride and a begin inside the axis)."""
+    rank = int(rng.integers(1, 5))
+    in_shape = _random_shape(rng, rank, 5)
+    begin, end, strides = [], [], []
+    masks = {"begin_mask": 0, "end_mask": 0, "shrink_axis_mask": 0}
+    out_shape = []
+    for axis, size in enumerate(in_shape):
+        while True:  # TFLM takes an empty output for a dynamic tensor: at least one element per axis
+            stride = int(rng.choice([1, 1, 2, 3, -1, -2]))
+            b0, e0 = int(rng.integers(-size - 2, size + 2)), int(rng.integers(-size - 2, size + 2))
+            bm, em = bool(rng.integers(0, 4) == 0), bool(rng.integers(0, 4) == 0)
+            if _slice_axis(size, b0, e0, stride, bm, em) > 0:
+                break
+        if stride > 0 and rng.integers(0, 5) == 0:
+            b0 = int(rng.integers(-size, size))
+            masks["shrink_axis_mask"] |= 1 << axis
+        else:
+            out_shape.append(_slice_axis(size, b0, e0, stride, bm, em))
+        masks["begin_mask"] |= int(bm) << axis
+        masks["end_mask"] |= int(em) << axis
+        begin.append(b0)
+        end.append(e0)
+        strides.append(stride)
+    constants = [(n, [rank], np.array(v)) for n, v in (("begin", begin), ("end", end), ("strides", strides))]
+    name = f"strided_slice_{dtype}_{in_shape}_{begin}:{end}:{strides}_{masks}"
+    return _moving_op(rng, dtype, "STRIDED_SLICE", in_shape, out_shape, constants, masks,
+                      2 if dtype == "int8" else 1, name)
+
+
+def transpose(rng: np.random.Generator, dtype: str) -> OpModel:
+    rank = int(rng.integers(2, 6))
+    in_shape = _random_shape(rng, rank, 4)
+    perm = [int(p) for p in rng.permutation(rank)]
+    version = 4 if rank > 4 else 1
+    version = 5 if dtype == "int16" else (2 if dtype == "int8" and version == 1 else version)
+    return _moving_op(rng, dtype, "TRANSPOSE", in_shape, [in_shape[p] for p in perm],
+                      [("perm", [rank], np.array(perm))], {}, version, f"transpose_{dtype}_{in_shape}_perm{perm}")
+
+
+def squeeze(rng: np.random.Generator, dtype: str) -> OpModel:
+    rank = int(rng.integers(2, 6))
+    in_shape = [1 if rng.integers(0, 2) else int(rng.integers(2, 4)) for _ in range(rank)]
+    ones = [i for i, d in enumerate(in_shape) if d == 1]
+    chosen = [i for i in ones if rng.integers(0, 2)] if rng.integers(0, 2) else []
+    dims = [i - rank if rng.integers(0, 2) else i for i in chosen]
+    out_shape = [d for i, d in enumerate(in_shape) if not (i in chosen if chosen else d == 1)]
+    options = {"squeeze_dims": dims} if dims else {}
+    return _moving_op(rng, dtype, "SQUEEZE", in_shape, out_shape, [], options, 1,
+                      f"squeeze_{dtype}_{in_shape}_dims{dims}")
+
+
+def expand_dims(rng: np.random.Generator, dtype: str) -> OpModel:
+    rank = int(rng.integers(1, 5))
+    in_shape = _random_shape(rng, rank, 4)
+    axis = int(rng.integers(-rank - 1, rank + 1))
+    position = axis + rank + 1 if axis < 0 else axis
+    out_shape = in_shape[:position] + [1] + in_shape[position:]
+    return _moving_op(rng, dtype, "EXPAND_DIMS", in_shape, out_shape, [("axis", [1], np.array([axis]))], {}, 1,
+                      f"expand_dims_{dtype}_{in_shape}_axis{axis}")
+
+
 # op name -> (generator, dtypes it is tested with)
 GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple[str, ...]]] = {
     "FULLY_CONNECTED": (fully_connected, ("float32", "int8")),
@@ -531,4 +715,12 @@ GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple
     "LOG": (log, ("float32",)),
     "LEAKY_RELU": (leaky_relu, ("float32", "int8", "int16")),
     "HARD_SWISH": (hard_swish, ("float32", "int8")),
+    "PAD": (pad, ("float32", "int8", "int16")),
+    "PADV2": (padv2, ("float32", "int8", "int16")),
+    "CONCATENATION": (concatenation, ("float32", "int8", "int16", "int32")),
+    "MEAN": (mean, ("float32", "int8", "int16")),
+    "STRIDED_SLICE": (strided_slice, ("float32", "int8", "int16", "int32")),
+    "TRANSPOSE": (transpose, ("float32", "int8", "int16")),
+    "SQUEEZE": (squeeze, ("float32", "int8", "int16")),
+    "EXPAND_DIMS": (expand_dims, ("float32", "int8", "int16")),
 }

@@ -54,7 +54,10 @@ def run_tflm(model: Path, cases: Sequence[Sequence[np.ndarray]]) -> list[list[np
 
     count = output_count(model)
     with _quiet_stdout():
-        interpreter = runtime.Interpreter.from_bytes(model.read_bytes())
+        # TFLM's default arena is 10x the model size; small models with large padded or
+        # sliced tensors need more.
+        data = model.read_bytes()
+        interpreter = runtime.Interpreter.from_bytes(data, arena_size=max(10 * len(data), 64 * 1024))
     results = []
     for case in cases:
         for i, array in enumerate(case):
