@@ -26,7 +26,11 @@ struct Outcome {
 };
 
 Outcome Run(const uint8_t* model, size_t size) {
-  static AllOpsResolver resolver;
+  // The reproducers use the model ops only (ADD, pools, convolutions, FULLY_CONNECTED): with every
+  // kernel of AllOpsResolver this test would not fit bluepill's 64 KB.
+  static MicroMutableOpResolver<kModelOpsCount> resolver;
+  static const bool registered = (AddModelOps(resolver), true);
+  (void)registered;
   MicroInterpreter interpreter(model, size, resolver, g_arena, kArenaSize);
   Outcome o = {interpreter.AllocateTensors(), kTfLiteError};
   if (o.allocate == kTfLiteOk) {
