@@ -155,7 +155,7 @@ inline void ChannelsOfColumn(const ConvOpData& data, const int8_t* col, int n, c
 // one LDM of the four words, per channel one filter word loaded and unpacked
 // (SXTB16, SXTB16 ROR #8) and used by both pixels: 4 SMLADs. 15 instructions
 // + 2 of loop per 16 MACs (DotRows4: 25).
-constexpr int kPairMax = 256;  // window bytes (stack: 4 bytes per byte)
+constexpr int kPairMax = 576;  // window bytes (stack: 4 bytes per byte)
 
 // acc[0], acc[1] += pixel A's dots with filter rows f, f + n; acc[2], acc[3]
 // the same for pixel B; `blocks` blocks of four bytes of `buf` (see above).
@@ -208,22 +208,68 @@ inline void DotPair2(const uint32_t* buf, int blocks, const int8_t* f, int n, in
   acc[3] = a3;
 }
 
-// All output channels of two pixels whose windows are the n contiguous bytes
-// at `a` and `b` (n <= kPairMax).
-__attribute__((noinline)) void ChannelsOfPair(const ConvOpData& data, const int8_t* a, const int8_t* b, int n,
-                                              const int8_t* filter, const int32_t* bias, int8_t* out_a,
-                                              int8_t* out_b) {
-  uint32_t buf[kPairMax];
-  const int32_t offset = data.q.input_offset;
-  const uint32_t off = dsp::Offset16x2(offset);
+// One pixel's window into slot `slot` (0: A, 1: B) of the pair buffer: the n
+// contiguous bytes at `a` (only whole blocks of 4; ChannelsOfPair does the rest).
+inline void FillPairRun(uint32_t* buf, int slot, const int8_t* a, int n, uint32_t off) {
+  buf += 2 * slot;
   const int blocks = n >> 2;
-  for (int i = 0; i < blocks; ++i) {
-    const uint32_t wa = dsp::Load4(a + 4 * i), wb = dsp::Load4(b + 4 * i);
-    buf[4 * i] = dsp::Sxtab16(off, wa);
-    buf[4 * i + 1] = dsp::Sxtab16Ror8(off, wa);
-    buf[4 * i + 2] = dsp::Sxtab16(off, wb);
-    buf[4 * i + 3] = dsp::Sxtab16Ror8(off, wb);
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  if (blocks > 0) {
+    const uint32_t* end = buf + 4 * blocks;
+    uint32_t w, t;
+    __asm__ volatile(
+        "1:\n"
+        "ldr %[w], [%[a]], #4\n"
+        "sxtab16 %[t], %[off], %[w], ror #8\n"
+        "sxtab16 %[w], %[off], %[w]\n"
+        "strd %[w], %[t], [%[buf]], #16\n"
+        "cmp %[buf], %[end]\n"
+        "bne 1b\n"
+        : [a] "+r"(a), [buf] "+r"(buf), [w] "=&r"(w), [t] "=&r"(t)
+        : [off] "r"(off), [end] "r"(end)
+        : "cc", "memory");
   }
+#else
+  for (int i = 0; i < blocks; ++i, a += 4, buf += 4) {
+    const uint32_t w = dsp::Load4(a);
+    buf[0] = dsp::Sxtab16(off, w);
+    buf[1] = dsp::Sxtab16Ror8(off, w);
+  }
+#endif
+}
+
+// The window of output pixel p (dilation_w 1, in_ch a multiple of 4, so no
+// block of 4 straddles a window row) into slot `slot` in filter order; taps
+// outside the input are zero words ((zp + offset) = 0).
+inline void FillPairWindow(const WindowGeometry& g, const WindowPos& p, const int8_t* in_win, uint32_t off,
+                           int slot, uint32_t* buf) {
+  const int row_blocks = g.filter_w * g.in_ch >> 2;
+  const int before = p.fx0 * g.in_ch >> 2;
+  const int valid = p.nx * g.in_ch;
+  const int in_step_y = g.dilation_h * g.in_w * g.in_ch;
+  buf += 2 * slot;
+  for (int fy = 0; fy < g.filter_h; ++fy) {
+    if (fy < p.fy0 || fy >= p.fy1) {
+      for (int i = 0; i < row_blocks; ++i, buf += 4) buf[0] = buf[1] = 0;
+      continue;
+    }
+    int i = 0;
+    for (; i < before; ++i, buf += 4) buf[0] = buf[1] = 0;
+    FillPairRun(buf - 2 * slot, slot, in_win, valid, off);
+    buf += valid;  // 4 words per block of 4 bytes
+    for (i += valid >> 2; i < row_blocks; ++i, buf += 4) buf[0] = buf[1] = 0;
+    in_win += in_step_y;
+  }
+}
+
+// All output channels of two pixels from the pair buffer (n window bytes per
+// pixel, n <= kPairMax); when n is not a multiple of 4 the last n & 3 bytes
+// are read from the windows `a` and `b` (one-run windows only).
+__attribute__((noinline)) void ChannelsOfPair(const ConvOpData& data, const uint32_t* buf, const int8_t* a,
+                                              const int8_t* b, int n, const int8_t* filter, const int32_t* bias,
+                                              int8_t* out_a, int8_t* out_b) {
+  const int32_t offset = data.q.input_offset;
+  const int blocks = n >> 2;
   const int done = 4 * blocks;
   const Int8Requantizer requantize(data.q);
   const int out_ch = data.g.out_ch;
@@ -246,10 +292,20 @@ __attribute__((noinline)) void ChannelsOfPair(const ConvOpData& data, const int8
     out_b[oc] = requantize(acc[2], oc);
     out_b[oc + 1] = requantize(acc[3], oc + 1);
   }
-  if (oc < out_ch) {
+  if (oc < out_ch) {  // odd channel count: the last channel from the buffer
     int32_t acc_a = bias != nullptr ? bias[oc] : 0, acc_b = acc_a;
-    DotRows<1>(a, filter + oc * n, n, n, offset, &acc_a);
-    DotRows<1>(b, filter + oc * n, n, n, offset, &acc_b);
+    const int8_t* f = filter + oc * n;
+    for (int i = 0; i < blocks; ++i) {
+      const uint32_t w = dsp::Load4(f + 4 * i);
+      const uint32_t f02 = dsp::Sxtb16(w), f13 = dsp::Sxtb16Ror8(w);
+      acc_a = dsp::Smlad(f13, buf[4 * i + 1], dsp::Smlad(f02, buf[4 * i], acc_a));
+      acc_b = dsp::Smlad(f13, buf[4 * i + 3], dsp::Smlad(f02, buf[4 * i + 2], acc_b));
+    }
+    for (int i = done; i < n; ++i) {  // wrapping, like SMLAD
+      const uint32_t fi = static_cast<uint32_t>(f[i]);
+      acc_a = static_cast<int32_t>(static_cast<uint32_t>(acc_a) + static_cast<uint32_t>(a[i] + offset) * fi);
+      acc_b = static_cast<int32_t>(static_cast<uint32_t>(acc_b) + static_cast<uint32_t>(b[i] + offset) * fi);
+    }
     out_a[oc] = requantize(acc_a, oc);
     out_b[oc] = requantize(acc_b, oc);
   }
@@ -270,20 +326,30 @@ TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int
   const bool one_run = rows && (g.filter_h == 1 || (g.filter_w == g.in_w && g.dilation_h == 1));
   const bool use_column = rows && window <= kColumnMax;
   int8_t column[kColumnMax];
-  // Whole one-run windows go in pairs of pixels (ChannelsOfPair): the first
-  // of a pair waits here until the next pixel is known.
-  const bool pairs = one_run && window <= kPairMax && out_ch >= 2;
+  // Pixels go in pairs (ChannelsOfPair) when their windows are whole
+  // one-run windows, or any window when the rows are whole blocks of 4 bytes:
+  // the first of a pair waits in the pair buffer until the next one.
+  const bool pair_runs = one_run && window <= kPairMax && out_ch >= 2;
+  const bool pair_windows = rows && g.in_ch % 4 == 0 && window <= kPairMax && out_ch >= 2;
+  const uint32_t off = dsp::Offset16x2(offset);
+  uint32_t pair_buf[kPairMax];
   const int8_t* pending = nullptr;
   int8_t* pending_out = nullptr;
   ForEachOutputPixel(g, [&](const WindowPos& p) {
     const int8_t* in_win = input + p.in_offset;
     const bool full = p.ny == g.filter_h && p.nx == g.filter_w;
-    if (full && pairs) {
-      if (pending == nullptr) {
+    if ((full && pair_runs) || pair_windows) {
+      const int slot = pending == nullptr ? 0 : 1;
+      if (full && one_run) {
+        FillPairRun(pair_buf, slot, in_win, window, off);
+      } else {
+        FillPairWindow(g, p, in_win, off, slot, pair_buf);
+      }
+      if (slot == 0) {
         pending = in_win;
         pending_out = output;
       } else {
-        ChannelsOfPair(data, pending, in_win, window, filter, bias, pending_out, output);
+        ChannelsOfPair(data, pair_buf, pending, in_win, window, filter, bias, pending_out, output);
         pending = nullptr;
       }
     } else if (full && one_run) {
@@ -300,6 +366,14 @@ TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int
     }
     output += out_ch;
   });
-  if (pending != nullptr) ChannelsOfColumn(data, pending, window, filter, bias, pending_out);
+  if (pending != nullptr) {
+    // The last pixel alone: its window copied as the second of the pair (its
+    // outputs are written twice, the same values).
+    for (int i = 0; i < window >> 2; ++i) {
+      pair_buf[4 * i + 2] = pair_buf[4 * i];
+      pair_buf[4 * i + 3] = pair_buf[4 * i + 1];
+    }
+    ChannelsOfPair(data, pair_buf, pending, pending, window, filter, bias, pending_out, pending_out);
+  }
   return kTfLiteOk;
 }
