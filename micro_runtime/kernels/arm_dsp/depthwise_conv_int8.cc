@@ -284,6 +284,61 @@ void EvalMult1(const DepthwiseOpData& d, const int8_t* input, const int8_t* filt
     }
   }
 }
+
+// Multiplier > 1 with one input channel and no x dilation (micro_speech),
+// channel-major like EvalMult1: per group of four output channels the
+// requantization constants are hoisted and every output pixel is one
+// SharedAdjacent4 call, inlined (no per-block call, no accumulator array).
+void EvalSharedAdjacent(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter, const int32_t* bias,
+                        int8_t* output) {
+  const WindowGeometry& g = d.g;
+  const Int8ChannelQuant& qd = d.q;
+  const int out_ch = g.out_ch;
+  const int fw = g.filter_w;
+  const int32_t offset = qd.input_offset;
+  const uint32_t off = dsp::Offset16x2(offset);
+  const int32_t lo = qd.act_min, hi = qd.act_max;
+  const int32_t round_base = 2 * qd.output_offset + 1;
+  Window w;
+  w.in_step_y = g.dilation_h * g.in_w;
+  w.in_step_x = 1;
+  w.f_step_y = fw * out_ch;
+  w.f_step_x = out_ch;
+  for (int b = 0; b < g.batches; ++b) {
+    const int8_t* in_b = input + b * g.in_h * g.in_w;
+    int8_t* out_b = output + b * g.out_h * g.out_w * out_ch;
+    for (int c0 = 0; c0 < out_ch; c0 += 4) {
+      int32_t m[4], rb[4], r[4], b0[4];
+      for (int j = 0; j < 4; ++j) {
+        const int c = c0 + j;
+        m[j] = qd.per_channel() ? qd.multipliers[c] : qd.multiplier;
+        r[j] = -(qd.per_channel() ? qd.shifts[c] : qd.shift);
+        rb[j] = static_cast<int32_t>(static_cast<uint32_t>(round_base) << r[j]) >> 1;
+        b0[j] = bias != nullptr ? bias[c] : 0;
+      }
+      int8_t* out = out_b + c0;
+      for (int oy = 0; oy < g.out_h; ++oy) {
+        const int origin_y = oy * g.stride_h - g.pad_h;
+        int fy0, fy1;
+        ValidFilterRange(origin_y, g.dilation_h, g.in_h, g.filter_h, &fy0, &fy1);
+        w.ny = fy1 > fy0 ? fy1 - fy0 : 0;
+        const int8_t* in_y = in_b + (origin_y + fy0 * g.dilation_h) * g.in_w;
+        const int8_t* f_y = filter + fy0 * w.f_step_y + c0;
+        for (int ox = 0; ox < g.out_w; ++ox, out += out_ch) {
+          const int origin_x = ox * g.stride_w - g.pad_w;
+          int fx0, fx1;
+          ValidFilterRange(origin_x, 1, g.in_w, fw, &fx0, &fx1);
+          w.nx = fx1 > fx0 ? fx1 - fx0 : 0;
+          w.in = in_y + origin_x + fx0;
+          w.filter = f_y + fx0 * out_ch;
+          int32_t acc[4] = {b0[0], b0[1], b0[2], b0[3]};
+          if (w.nx > 0) SharedAdjacent4(w, off, offset, acc);
+          for (int j = 0; j < 4; ++j) out[j] = FastRequantize(acc[j], m[j], rb[j], r[j], lo, hi);
+        }
+      }
+    }
+  }
+}
 }  // namespace
 
 TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter,
@@ -298,6 +353,10 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
   }
   if (d.mult == 1 && d.g.in_ch % 4 == 0 && d.g.filter_h * d.g.filter_w <= kMaxTaps && d.q.fast_requantize()) {
     EvalMult1(d, input, filter, bias, output);
+    return kTfLiteOk;
+  }
+  if (d.mult > 1 && d.g.in_ch == 1 && d.g.dilation_w == 1 && d.g.out_ch % 4 == 0 && d.q.fast_requantize()) {
+    EvalSharedAdjacent(d, input, filter, bias, output);
     return kTfLiteOk;
   }
   return depthwise::EvalInt8Blocks(d, input, filter, bias, output, AccumulateOwn, AccumulateShared);
