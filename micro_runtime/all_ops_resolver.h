@@ -21,28 +21,35 @@
 // all_ops_resolver_elementwise_ops_test and all_ops_resolver_shape_ops_test
 // check the others).
 
+// Each group is an X-macro list of (op, first version, last version): the
+// group's Add function registers the kernels, and all_ops_resolver_test
+// compares the lists (OpVersionRange tables) without linking any kernel.
+#define MR_ADD_BUILTIN(op, first, last) \
+  resolver.AddBuiltin(tflite::BuiltinOperator::op, Register_##op(), first, last);
+
 // The ops of the reference models (convolutions, pooling, FULLY_CONNECTED,
 // SOFTMAX, ADD/MUL, activations, RESHAPE, (DE)QUANTIZE, SIN, Atan).
 constexpr size_t kModelOpsCount = 17;
+#define MR_MODEL_OPS(X) \
+  X(ADD, 1, 2) \
+  X(AVERAGE_POOL_2D, 1, 2) \
+  X(CONV_2D, 1, 3) \
+  X(DEPTHWISE_CONV_2D, 1, 3) \
+  X(DEQUANTIZE, 1, 3) \
+  X(FULLY_CONNECTED, 1, 7) \
+  X(LOGISTIC, 1, 2) \
+  X(MAX_POOL_2D, 1, 2) \
+  X(MUL, 1, 2) \
+  X(QUANTIZE, 1, 3) \
+  X(RELU, 1, 2) \
+  X(RELU6, 1, 2) \
+  X(RESHAPE, 1, 1) \
+  X(SIN, 1, 1) \
+  X(SOFTMAX, 1, 2) \
+  X(TANH, 1, 2)
 template <class Resolver>
 void AddModelOps(Resolver& resolver) {
-  using Op = tflite::BuiltinOperator;
-  resolver.AddBuiltin(Op::ADD, Register_ADD(), 1, 2);
-  resolver.AddBuiltin(Op::AVERAGE_POOL_2D, Register_AVERAGE_POOL_2D(), 1, 2);
-  resolver.AddBuiltin(Op::CONV_2D, Register_CONV_2D(), 1, 3);
-  resolver.AddBuiltin(Op::DEPTHWISE_CONV_2D, Register_DEPTHWISE_CONV_2D(), 1, 3);
-  resolver.AddBuiltin(Op::DEQUANTIZE, Register_DEQUANTIZE(), 1, 2);
-  resolver.AddBuiltin(Op::FULLY_CONNECTED, Register_FULLY_CONNECTED(), 1, 4);
-  resolver.AddBuiltin(Op::LOGISTIC, Register_LOGISTIC(), 1, 2);
-  resolver.AddBuiltin(Op::MAX_POOL_2D, Register_MAX_POOL_2D(), 1, 2);
-  resolver.AddBuiltin(Op::MUL, Register_MUL(), 1, 2);
-  resolver.AddBuiltin(Op::QUANTIZE, Register_QUANTIZE(), 1, 2);
-  resolver.AddBuiltin(Op::RELU, Register_RELU(), 1, 2);
-  resolver.AddBuiltin(Op::RELU6, Register_RELU6(), 1, 2);
-  resolver.AddBuiltin(Op::RESHAPE, Register_RESHAPE(), 1, 1);
-  resolver.AddBuiltin(Op::SIN, Register_SIN(), 1, 1);
-  resolver.AddBuiltin(Op::SOFTMAX, Register_SOFTMAX(), 1, 2);
-  resolver.AddBuiltin(Op::TANH, Register_TANH(), 1, 2);
+  MR_MODEL_OPS(MR_ADD_BUILTIN)
   resolver.AddCustom("Atan", Register_ATAN(), 1, 1);
 }
 
@@ -50,22 +57,23 @@ void AddModelOps(Resolver& resolver) {
 // SQUARED_DIFFERENCE, PRELU, ABS, SQRT, RSQRT, EXP, LOG, LEAKY_RELU,
 // HARD_SWISH).
 constexpr size_t kElementwiseOpsCount = 13;
+#define MR_ELEMENTWISE_OPS(X) \
+  X(ABS, 1, 3) \
+  X(DIV, 1, 2) \
+  X(EXP, 1, 1) \
+  X(HARD_SWISH, 1, 1) \
+  X(LEAKY_RELU, 1, 2) \
+  X(LOG, 1, 1) \
+  X(MAXIMUM, 1, 4) \
+  X(MINIMUM, 1, 4) \
+  X(PRELU, 1, 1) \
+  X(RSQRT, 1, 2) \
+  X(SQRT, 1, 1) \
+  X(SQUARED_DIFFERENCE, 1, 2) \
+  X(SUB, 1, 5)
 template <class Resolver>
 void AddElementwiseOps(Resolver& resolver) {
-  using Op = tflite::BuiltinOperator;
-  resolver.AddBuiltin(Op::ABS, Register_ABS(), 1, 3);
-  resolver.AddBuiltin(Op::DIV, Register_DIV(), 1, 2);
-  resolver.AddBuiltin(Op::EXP, Register_EXP(), 1, 1);
-  resolver.AddBuiltin(Op::HARD_SWISH, Register_HARD_SWISH(), 1, 1);
-  resolver.AddBuiltin(Op::LEAKY_RELU, Register_LEAKY_RELU(), 1, 2);
-  resolver.AddBuiltin(Op::LOG, Register_LOG(), 1, 1);
-  resolver.AddBuiltin(Op::MAXIMUM, Register_MAXIMUM(), 1, 4);
-  resolver.AddBuiltin(Op::MINIMUM, Register_MINIMUM(), 1, 4);
-  resolver.AddBuiltin(Op::PRELU, Register_PRELU(), 1, 1);
-  resolver.AddBuiltin(Op::RSQRT, Register_RSQRT(), 1, 2);
-  resolver.AddBuiltin(Op::SQRT, Register_SQRT(), 1, 1);
-  resolver.AddBuiltin(Op::SQUARED_DIFFERENCE, Register_SQUARED_DIFFERENCE(), 1, 2);
-  resolver.AddBuiltin(Op::SUB, Register_SUB(), 1, 5);
+  MR_ELEMENTWISE_OPS(MR_ADD_BUILTIN)
 }
 
 // The shape and data-movement ops of issue 10 part 3, second batch (PAD,
@@ -73,19 +81,59 @@ void AddElementwiseOps(Resolver& resolver) {
 // PAD/PADV2 v2-v4 are int8, int16 and 5-D; CONCATENATION v2/v3 int8/int16
 // (v4 is uint32); MEAN v2/v3 int8/int16; STRIDED_SLICE v2 int8, v3 bool,
 // v4 5-D (v6 and up need ellipsis/new-axis masks, uint32 or offset);
-// TRANSPOSE v2-v6 int8, bool, 5-D, int16, 6-D.
-constexpr size_t kShapeOpsCount = 8;
+// TRANSPOSE v2-v6 int8, bool, 5-D, int16, 6-D. Second batch, group 2: PACK
+// v2/v3 int8/int16 (v4 is uint32); UNPACK v2-v4 int8, bool, int16.
+constexpr size_t kShapeOpsCount = 10;
+#define MR_SHAPE_OPS(X) \
+  X(CONCATENATION, 1, 3) \
+  X(EXPAND_DIMS, 1, 1) \
+  X(MEAN, 1, 3) \
+  X(PACK, 1, 3) \
+  X(PAD, 1, 4) \
+  X(PADV2, 1, 4) \
+  X(SQUEEZE, 1, 1) \
+  X(STRIDED_SLICE, 1, 4) \
+  X(TRANSPOSE, 1, 6) \
+  X(UNPACK, 1, 4)
 template <class Resolver>
 void AddShapeOps(Resolver& resolver) {
-  using Op = tflite::BuiltinOperator;
-  resolver.AddBuiltin(Op::CONCATENATION, Register_CONCATENATION(), 1, 3);
-  resolver.AddBuiltin(Op::EXPAND_DIMS, Register_EXPAND_DIMS(), 1, 1);
-  resolver.AddBuiltin(Op::MEAN, Register_MEAN(), 1, 3);
-  resolver.AddBuiltin(Op::PAD, Register_PAD(), 1, 4);
-  resolver.AddBuiltin(Op::PADV2, Register_PADV2(), 1, 4);
-  resolver.AddBuiltin(Op::SQUEEZE, Register_SQUEEZE(), 1, 1);
-  resolver.AddBuiltin(Op::STRIDED_SLICE, Register_STRIDED_SLICE(), 1, 4);
-  resolver.AddBuiltin(Op::TRANSPOSE, Register_TRANSPOSE(), 1, 6);
+  MR_SHAPE_OPS(MR_ADD_BUILTIN)
+}
+
+// One builtin registration of a group, as data: what AddBuiltin is given
+// apart from the kernel.
+struct OpVersionRange {
+  tflite::BuiltinOperator op;
+  int first_version;
+  int last_version;
+};
+#define MR_OP_VERSION_RANGE(op, first, last) {tflite::BuiltinOperator::op, first, last},
+constexpr OpVersionRange kModelOpRanges[] = {MR_MODEL_OPS(MR_OP_VERSION_RANGE)};
+constexpr OpVersionRange kElementwiseOpRanges[] = {MR_ELEMENTWISE_OPS(MR_OP_VERSION_RANGE)};
+constexpr OpVersionRange kShapeOpRanges[] = {MR_SHAPE_OPS(MR_OP_VERSION_RANGE)};
+#undef MR_OP_VERSION_RANGE
+// AddModelOps also registers the custom op Atan.
+static_assert(sizeof(kModelOpRanges) / sizeof(kModelOpRanges[0]) + 1 == kModelOpsCount, "kModelOpsCount");
+static_assert(sizeof(kElementwiseOpRanges) / sizeof(kElementwiseOpRanges[0]) == kElementwiseOpsCount,
+              "kElementwiseOpsCount");
+static_assert(sizeof(kShapeOpRanges) / sizeof(kShapeOpRanges[0]) == kShapeOpsCount, "kShapeOpsCount");
+
+// True when `resolver` registers every op of `ranges` at its first and last
+// version and not at the next (each group's test checks its resolver against
+// its list); logs the first op that differs.
+template <class Resolver, size_t N>
+bool RegistersExactly(const Resolver& resolver, const OpVersionRange (&ranges)[N]) {
+  for (const OpVersionRange& r : ranges) {
+    const int32_t code = static_cast<int32_t>(r.op);
+    if (resolver.Find(code, nullptr, r.first_version) == nullptr ||
+        resolver.Find(code, nullptr, r.last_version) == nullptr ||
+        resolver.Find(code, nullptr, r.last_version + 1) != nullptr) {
+      MicroPrintf("op %d is not registered for exactly versions %d..%d", static_cast<int>(code), r.first_version,
+                  r.last_version);
+      return false;
+    }
+  }
+  return true;
 }
 
 constexpr size_t kAllOpsCount = kModelOpsCount + kElementwiseOpsCount + kShapeOpsCount;

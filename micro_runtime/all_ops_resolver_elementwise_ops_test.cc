@@ -50,4 +50,9 @@ TF_LITE_MICRO_TEST(VersionRanges) {
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::PRELU, 2));
 }
 
+TF_LITE_MICRO_TEST(ResolverMatchesTheTable) {
+  // The list all_ops_resolver_test checks is what the group registered.
+  TF_LITE_MICRO_EXPECT(RegistersExactly(ElementwiseOpsResolver(), kElementwiseOpRanges));
+}
+
 TF_LITE_MICRO_TESTS_END

@@ -74,4 +74,9 @@ TF_LITE_MICRO_TEST(HelloWorldInt8WithRealKernels) {
               static_cast<unsigned>(interpreter.arena_used_bytes()));
 }
 
+TF_LITE_MICRO_TEST(ResolverMatchesTheTable) {
+  // The list all_ops_resolver_test checks is what the group registered.
+  TF_LITE_MICRO_EXPECT(RegistersExactly(ModelOpsResolver(), kModelOpRanges));
+}
+
 TF_LITE_MICRO_TESTS_END

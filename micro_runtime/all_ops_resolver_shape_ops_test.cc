@@ -24,15 +24,16 @@ TF_LITE_MICRO_TESTS_BEGIN
 TF_LITE_MICRO_TEST(EveryKernelIsRegistered) {
   ShapeOpsResolver resolver;
   TF_LITE_MICRO_EXPECT_EQ(kShapeOpsCount, resolver.size());
-  const Op ops[] = {Op::CONCATENATION, Op::EXPAND_DIMS, Op::MEAN,          Op::PAD,
-                    Op::PADV2,         Op::SQUEEZE,     Op::STRIDED_SLICE, Op::TRANSPOSE};
+  const Op ops[] = {Op::CONCATENATION, Op::EXPAND_DIMS,   Op::MEAN,      Op::PACK,  Op::PAD,
+                    Op::PADV2,         Op::STRIDED_SLICE, Op::TRANSPOSE, Op::UNPACK, Op::SQUEEZE};
   for (Op op : ops) TF_LITE_MICRO_EXPECT(Supports(resolver, op, 1));
 }
 
 TF_LITE_MICRO_TEST(VersionRanges) {
   ShapeOpsResolver resolver;
   // int8 (v2) everywhere it has a version of its own; int16 and more dimensions above.
-  const Op two[] = {Op::CONCATENATION, Op::MEAN, Op::PAD, Op::PADV2, Op::STRIDED_SLICE, Op::TRANSPOSE};
+  const Op two[] = {Op::CONCATENATION, Op::MEAN,      Op::PACK,  Op::PAD,
+                    Op::PADV2,         Op::STRIDED_SLICE, Op::TRANSPOSE, Op::UNPACK};
   for (Op op : two) TF_LITE_MICRO_EXPECT(Supports(resolver, op, 2));
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::PAD, 4));    // 5-D
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::PADV2, 4));
@@ -40,6 +41,9 @@ TF_LITE_MICRO_TEST(VersionRanges) {
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::MEAN, 3));           // int16
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::STRIDED_SLICE, 4));  // 5-D
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::TRANSPOSE, 6));      // 6-D
+  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::PACK, 3));           // int16
+  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::UNPACK, 3));         // bool
+  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::UNPACK, 4));         // int16
   // Versions beyond what the kernels implement are refused.
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::PAD, 5));
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::CONCATENATION, 4));  // uint32
@@ -49,6 +53,13 @@ TF_LITE_MICRO_TEST(VersionRanges) {
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::SQUEEZE, 2));        // string
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::EXPAND_DIMS, 2));
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::TRANSPOSE, 7));
+  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::PACK, 4));    // uint32
+  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::UNPACK, 5));
+}
+
+TF_LITE_MICRO_TEST(ResolverMatchesTheTable) {
+  // The list all_ops_resolver_test checks is what the group registered.
+  TF_LITE_MICRO_EXPECT(RegistersExactly(ShapeOpsResolver(), kShapeOpRanges));
 }
 
 TF_LITE_MICRO_TESTS_END

@@ -91,4 +91,18 @@ struct TfLiteStridedSliceParams {
   bool offset;  // end is relative to begin (version 8)
 };
 
+// PACK: values_count inputs stacked along a new axis (negative counts from
+// the end of the output's rank).
+struct TfLitePackParams {
+  int32_t values_count;
+  int32_t axis;
+};
+
+// UNPACK: num outputs, the input split along axis (negative counts from the
+// end of the input's rank).
+struct TfLiteUnpackParams {
+  int32_t num;
+  int32_t axis;
+};
+
 #endif  // MICRO_RUNTIME_BUILTIN_OPTIONS_H_

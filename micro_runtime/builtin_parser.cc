@@ -114,9 +114,14 @@ constexpr FieldSpec kFields[] = {
     MR_FIELD(StridedSliceOptions, VT_NEW_AXIS_MASK, TfLiteStridedSliceParams, new_axis_mask, kInt, 0),
     MR_FIELD(StridedSliceOptions, VT_SHRINK_AXIS_MASK, TfLiteStridedSliceParams, shrink_axis_mask, kInt, 0),
     MR_FIELD(StridedSliceOptions, VT_OFFSET, TfLiteStridedSliceParams, offset, kBool, 0),
+    // PACK: 34..35, UNPACK: 36..37 (the kernels check counts and axes)
+    MR_FIELD(PackOptions, VT_VALUES_COUNT, TfLitePackParams, values_count, kInt, 0),
+    MR_FIELD(PackOptions, VT_AXIS, TfLitePackParams, axis, kInt, 0),
+    MR_FIELD(UnpackOptions, VT_NUM, TfLiteUnpackParams, num, kInt, 0),
+    MR_FIELD(UnpackOptions, VT_AXIS, TfLiteUnpackParams, axis, kInt, 0),
 };
 #undef MR_FIELD
-static_assert(sizeof(kFields) / sizeof(kFields[0]) == 34, "update the kOps field ranges");
+static_assert(sizeof(kFields) / sizeof(kFields[0]) == 38, "update the kOps field ranges");
 static_assert(static_cast<int>(tflite::MulOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
                       static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION) &&
                   static_cast<int>(tflite::SubOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
@@ -131,7 +136,7 @@ static_assert(sizeof(TfLitePadding) == 4 && sizeof(TfLiteFusedActivation) == 4 &
 constexpr char kTableNames[] =
     "Conv2DOptions\0DepthwiseConv2DOptions\0Pool2DOptions\0FullyConnectedOptions\0SoftmaxOptions\0AddOptions\0"
     "MulOptions\0ReshapeOptions\0SubOptions\0DivOptions\0LeakyReluOptions\0ConcatenationOptions\0ReducerOptions\0"
-    "StridedSliceOptions\0SqueezeOptions";
+    "StridedSliceOptions\0SqueezeOptions\0PackOptions\0UnpackOptions";
 
 struct OpSpec {
   uint8_t code;           // tflite::BuiltinOperator
@@ -166,6 +171,8 @@ constexpr OpSpec kOps[] = {
     MR_OP(MEAN, ReducerOptions, 12, TfLiteReducerParams, 27, 1),
     MR_OP(STRIDED_SLICE, StridedSliceOptions, 13, TfLiteStridedSliceParams, 28, 6),
     MR_OP(SQUEEZE, SqueezeOptions, 14, TfLiteSqueezeParams, 0, 0),
+    MR_OP(PACK, PackOptions, 15, TfLitePackParams, 34, 2),
+    MR_OP(UNPACK, UnpackOptions, 16, TfLiteUnpackParams, 36, 2),
 };
 #undef MR_OP
 

@@ -58,6 +58,7 @@ enum TableId : uint8_t {
   kReshapeT,   // ReshapeOptions: new_shape; SqueezeOptions: squeeze_dims
   kConcatenationT,
   kStridedSliceT,
+  kTwoIntT,  // PackOptions: values_count, axis; UnpackOptions: num, axis
 };
 
 struct FieldSpec {
@@ -166,6 +167,10 @@ constexpr FieldSpec kFields[] = {
     {tflite::StridedSliceOptions::VT_SHRINK_AXIS_MASK, kU32, 0},
     {tflite::StridedSliceOptions::VT_OFFSET, kU8, 0},
     {0, 0, 0},
+    // PackOptions, UnpackOptions
+    {tflite::PackOptions::VT_VALUES_COUNT, kU32, 0},
+    {tflite::PackOptions::VT_AXIS, kU32, 0},
+    {0, 0, 0},
 };
 
 static_assert(static_cast<int>(tflite::MulOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
@@ -183,6 +188,9 @@ static_assert(static_cast<int>(tflite::ReducerOptions::VT_KEEP_DIMS) ==
                   static_cast<int>(tflite::SqueezeOptions::VT_SQUEEZE_DIMS) ==
                       static_cast<int>(tflite::ReshapeOptions::VT_NEW_SHAPE),
               "ReducerOptions shares AddOptions' field list, SqueezeOptions ReshapeOptions'");
+static_assert(static_cast<int>(tflite::UnpackOptions::VT_NUM) == static_cast<int>(tflite::PackOptions::VT_VALUES_COUNT) &&
+                  static_cast<int>(tflite::UnpackOptions::VT_AXIS) == static_cast<int>(tflite::PackOptions::VT_AXIS),
+              "UnpackOptions shares PackOptions' field list");
 static_assert(tflite::Operator::VT_BUILTIN_OPTIONS_TYPE + 2 == tflite::Operator::VT_BUILTIN_OPTIONS,
               "a union's type field sits just before its value");
 
@@ -204,6 +212,8 @@ constexpr uint8_t kOptionTables[][2] = {
     {static_cast<uint8_t>(tflite::BuiltinOptions::ReducerOptions), kOneByteT},
     {static_cast<uint8_t>(tflite::BuiltinOptions::StridedSliceOptions), kStridedSliceT},
     {static_cast<uint8_t>(tflite::BuiltinOptions::SqueezeOptions), kReshapeT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::PackOptions), kTwoIntT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::UnpackOptions), kTwoIntT},
 };
 
 bool VerifyTableAt(flatbuffers::Verifier& v, const uint8_t* table, uint8_t id);

@@ -4,6 +4,7 @@
 // runs with non-constant weights (a filter computed by an earlier op), which
 // the kernels must treat like constant ones.
 #include "micro_runtime/builtin_options.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/testdata/conv_cases.h"
 #include "micro_runtime/micro_test.h"
@@ -39,6 +40,83 @@ void RunInt8(bool constant_weights, bool two_inputs = false) {
   const TfLiteConvParams params = Params<C>();
   RunInt8FilterCase<C>(Register_CONV_2D(), &params, C::filter_quantized_dimension, constant_weights,
                        two_inputs ? BiasForm::kAbsent : BiasForm::kMinusOne);
+}
+
+// Random int8 convolutions against the op's definition, one tap at a time: the
+// shapes the optimized kernels special-case (input channels a multiple of 4,
+// two output pixels per pass, odd output-channel counts whose last channel is
+// handled on its own, 1x1 and 3x3 windows with SAME padding and strides).
+constexpr int kMaxIn = 6 * 6 * 8;
+constexpr int kMaxFilter = 7 * 3 * 3 * 8;
+constexpr int kMaxOut = 6 * 6 * 7;
+int8_t g_in[kMaxIn];
+int8_t g_filter[kMaxFilter];
+int32_t g_bias[7];
+int8_t g_out[kMaxOut];
+float g_scales[8];
+
+uint32_t g_seed = 2024u;
+int32_t NextRandom(int32_t lo, int32_t hi) {
+  g_seed = g_seed * 1664525u + 1013904223u;
+  return lo + static_cast<int32_t>((g_seed >> 8) % static_cast<uint32_t>(hi - lo + 1));
+}
+
+// Mismatches of CONV_2D (SAME padding) against the per-tap definition.
+int ConvMismatches(int h, int w, int in_ch, int out_ch, int k, int stride) {
+  const int32_t in_zp = -7;
+  const int32_t out_zp = 5;
+  const float in_scale = 0.05f;
+  const float out_scale = 0.4f;
+  const int oh = (h + stride - 1) / stride;
+  const int ow = (w + stride - 1) / stride;
+  for (int i = 0; i < h * w * in_ch; ++i) g_in[i] = static_cast<int8_t>(NextRandom(-128, 127));
+  for (int i = 0; i < out_ch * k * k * in_ch; ++i) g_filter[i] = static_cast<int8_t>(NextRandom(-127, 127));
+  for (int c = 0; c < out_ch; ++c) g_bias[c] = NextRandom(-2000, 2000);
+  g_scales[0] = static_cast<float>(out_ch);
+  for (int c = 1; c <= out_ch; ++c) g_scales[c] = 0.01f + 0.003f * static_cast<float>(c);
+  const int32_t in_dims[] = {4, 1, h, w, in_ch};
+  const int32_t f_dims[] = {4, out_ch, k, k, in_ch};
+  const int32_t b_dims[] = {1, out_ch};
+  const int32_t out_dims[] = {4, 1, oh, ow, out_ch};
+  TfLiteTensor tensors[4] = {
+      CreateQuantizedTensor(g_in, IntArrayFromInts(in_dims), in_scale, in_zp),
+      CreatePerChannelQuantizedTensor(g_filter, IntArrayFromInts(f_dims), FloatArrayFromFloats(g_scales), 0),
+      CreateTensor(g_bias, IntArrayFromInts(b_dims), true),
+      CreateQuantizedTensor(g_out, IntArrayFromInts(out_dims), out_scale, out_zp),
+  };
+  TfLiteConvParams params = {kTfLitePaddingSame, stride, stride, kTfLiteActNone, 1, 1};
+  KernelRunner runner(Register_CONV_2D(), tensors, 4, FilterOpInputs(BiasForm::kPresent), FilterOpOutputs(),
+                      &params);
+  if (runner.InitAndPrepare() != kTfLiteOk || runner.Invoke() != kTfLiteOk) return -1;
+  const int pad_h = ((oh - 1) * stride + k - h) / 2 > 0 ? ((oh - 1) * stride + k - h) / 2 : 0;
+  const int pad_w = ((ow - 1) * stride + k - w) / 2 > 0 ? ((ow - 1) * stride + k - w) / 2 : 0;
+  int mismatches = 0;
+  for (int oy = 0; oy < oh; ++oy) {
+    for (int ox = 0; ox < ow; ++ox) {
+      for (int c = 0; c < out_ch; ++c) {
+        int32_t acc = g_bias[c];
+        for (int fy = 0; fy < k; ++fy) {
+          for (int fx = 0; fx < k; ++fx) {
+            const int iy = oy * stride - pad_h + fy;
+            const int ix = ox * stride - pad_w + fx;
+            if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+            for (int ic = 0; ic < in_ch; ++ic) {
+              acc += (g_in[(iy * w + ix) * in_ch + ic] - in_zp) * g_filter[((c * k + fy) * k + fx) * in_ch + ic];
+            }
+          }
+        }
+        int32_t q = 0;
+        int shift = 0;
+        QuantizeMultiplier(static_cast<double>(in_scale) * static_cast<double>(g_scales[c + 1]) /
+                               static_cast<double>(out_scale),
+                           &q, &shift);
+        int32_t v = MultiplyByQuantizedMultiplier(acc, q, shift) + out_zp;
+        v = v < -128 ? -128 : (v > 127 ? 127 : v);
+        if (g_out[(oy * ow + ox) * out_ch + c] != static_cast<int8_t>(v)) ++mismatches;
+      }
+    }
+  }
+  return mismatches;
 }
 
 }  // namespace
@@ -140,6 +218,18 @@ TF_LITE_MICRO_TEST(RejectsBadTypesAndShapes) {
     KernelRunner runner(Register_CONV_2D(), t, 3, IntArrayFromInts(inputs), IntArrayFromInts(outputs),
                         &params);
     TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());  // the valid baseline
+  }
+}
+
+TF_LITE_MICRO_TEST(Int8ShapesOfTheOptimizedPathsMatchTheDefinition) {
+  // {h, w, in_ch, out_ch, k, stride}: odd output-channel counts (the last channel alone), input
+  // channels 4 and 8, 1x1 and 3x3, even and odd output widths (pixel pairs and a lone pixel).
+  const int shapes[][6] = {{5, 5, 4, 5, 3, 1}, {6, 6, 8, 7, 3, 2}, {5, 4, 4, 3, 1, 1},
+                           {6, 5, 8, 1, 3, 1}, {4, 6, 4, 6, 1, 1}, {5, 5, 8, 5, 1, 2}};
+  for (const auto& s : shapes) {
+    const int mismatches = ConvMismatches(s[0], s[1], s[2], s[3], s[4], s[5]);
+    if (mismatches != 0) MicroPrintf("  shape %dx%dx%d -> %d, k%d s%d", s[0], s[1], s[2], s[3], s[4], s[5]);
+    TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
   }
 }
 

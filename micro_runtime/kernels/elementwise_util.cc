@@ -219,6 +219,93 @@ TfLiteStatus CheckOutputShape(const char* op, const TfLiteTensor* output, const 
   return kTfLiteOk;
 }
 
+struct StackingOpData {
+  int32_t outer;       // product of the stacked tensor's dimensions before the axis
+  int32_t part_bytes;  // bytes of one part's slice after the axis
+};
+
+TfLiteStatus PrepareStacking(const char* op, TfLiteContext* context, TfLiteNode* node, bool pack, int32_t axis,
+                             int32_t count) {
+  const char* part_name = pack ? "input" : "output";
+  if (count < 1 || count > 255) {
+    MicroPrintf("%s: %s count %d is outside [1, 255]", op, part_name, static_cast<int>(count));
+    return kTfLiteError;
+  }
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(op, context, node, pack ? count : 1, pack ? count : 1, pack ? 1 : count));
+  const TfLiteTensor* whole = pack ? GetOutput(context, node, 0) : GetInput(context, node, 0);
+  TF_LITE_ENSURE_OK(context, CheckDataType(op, whole));
+  TF_LITE_ENSURE_OK(context, CheckRank(op, pack ? "output" : "input", whole, kMaxShapeDims));
+  const int rank = whole->dims->size;
+  const int32_t a = axis < 0 ? axis + rank : axis;
+  if (rank < 1 || a < 0 || a >= rank) {
+    MicroPrintf("%s: axis %d is outside [%d, %d) for a %d-D %s", op, static_cast<int>(axis), -rank, rank, rank,
+                pack ? "output" : "input");
+    return kTfLiteError;
+  }
+  if (whole->dims->data[a] != count) {
+    MicroPrintf("%s: dimension %d of the %s is %d, expected the %s count %d", op, static_cast<int>(a),
+                pack ? "output" : "input", static_cast<int>(whole->dims->data[a]), part_name,
+                static_cast<int>(count));
+    return kTfLiteError;
+  }
+  int32_t expected[kMaxShapeDims];
+  for (int d = 0, e = 0; d < rank; ++d) {
+    if (d != a) expected[e++] = whole->dims->data[d];
+  }
+  for (int i = 0; i < count; ++i) {
+    const TfLiteTensor* part = pack ? GetInput(context, node, i) : GetOutput(context, node, i);
+    TF_LITE_ENSURE_OK(context, CheckSameType(op, part, whole));
+    if ((part->type == kTfLiteInt8 || part->type == kTfLiteInt16) &&
+        (part->params.scale != whole->params.scale || part->params.zero_point != whole->params.zero_point)) {
+      MicroPrintf("%s: %s %d has scale %f, zero point %d but the stacked tensor %f, %d; %s copies without "
+                  "requantizing",
+                  op, part_name, i, static_cast<double>(part->params.scale), static_cast<int>(part->params.zero_point),
+                  static_cast<double>(whole->params.scale), static_cast<int>(whole->params.zero_point), op);
+      return kTfLiteError;
+    }
+    bool same = part->dims->size == rank - 1;
+    for (int d = 0; same && d < rank - 1; ++d) same = part->dims->data[d] == expected[d];
+    if (!same) {
+      char a_shape[48];
+      char b_shape[48];
+      FormatShape(part->dims, a_shape, sizeof(a_shape));
+      FormatDims(expected, rank - 1, b_shape, sizeof(b_shape));
+      MicroPrintf("%s: %s %d has shape %s, expected %s", op, part_name, i, a_shape, b_shape);
+      return kTfLiteError;
+    }
+  }
+  if (node->user_data == nullptr) node->user_data = AllocateOpData(op, context, sizeof(StackingOpData));
+  if (node->user_data == nullptr) return kTfLiteError;
+  auto* data = static_cast<StackingOpData*>(node->user_data);
+  data->outer = 1;
+  for (int d = 0; d < a; ++d) data->outer *= whole->dims->data[d];
+  int32_t bytes = static_cast<int32_t>(TypeSize(whole->type));
+  for (int d = a + 1; d < rank; ++d) bytes *= whole->dims->data[d];
+  data->part_bytes = bytes;
+  return kTfLiteOk;
+}
+
+TfLiteStatus EvalStacking(const char* op, TfLiteContext* context, TfLiteNode* node, bool pack) {
+  if (node->user_data == nullptr) return ReportMissingOpData(op);
+  const auto& d = *static_cast<const StackingOpData*>(node->user_data);
+  if (d.part_bytes == 0) return kTfLiteOk;
+  const size_t bytes = static_cast<size_t>(d.part_bytes);
+  // PACK reads part i at o * bytes and writes the whole in order; UNPACK the reverse.
+  uint8_t* whole = static_cast<uint8_t*>(pack ? GetOutput(context, node, 0)->data.raw
+                                              : GetInput(context, node, 0)->data.raw);
+  const int count = pack ? NumInputs(node) : NumOutputs(node);
+  for (int32_t o = 0; o < d.outer; ++o) {
+    for (int i = 0; i < count; ++i) {
+      uint8_t* part = static_cast<uint8_t*>(pack ? GetInput(context, node, i)->data.raw
+                                                 : GetOutput(context, node, i)->data.raw) +
+                      static_cast<size_t>(o) * bytes;
+      memcpy(pack ? whole : part, pack ? part : whole, bytes);
+      whole += bytes;
+    }
+  }
+  return kTfLiteOk;
+}
+
 bool InTypeSet(TfLiteType type, unsigned types) {
   return (type == kTfLiteFloat32 && (types & kTypeFloat32) != 0) ||
          (type == kTfLiteInt8 && (types & kTypeInt8) != 0) ||

@@ -193,6 +193,20 @@ TfLiteStatus PrepareDataMovement(const char* op, TfLiteContext* context, TfLiteN
 // unless the output's shape is `expected` (rank dims).
 TfLiteStatus CheckOutputShape(const char* op, const TfLiteTensor* output, const int32_t* expected, int rank);
 
+// PACK and UNPACK: `count` tensors of one shape (PACK's inputs, UNPACK's
+// outputs) stacked along `axis` (negative counts from the end of the stacked
+// tensor's rank) into one tensor of one more dimension (PACK's output,
+// UNPACK's input). Checks the node's inputs/outputs, the type (CheckDataType),
+// rank (up to kMaxShapeDims), axis, every part's shape and that int8/int16
+// parts share the stacked tensor's scale and zero point (pure copies, no
+// requantization); logs and fails otherwise. Keeps the copy's sizes in
+// node->user_data for EvalStacking.
+TfLiteStatus PrepareStacking(const char* op, TfLiteContext* context, TfLiteNode* node, bool pack, int32_t axis,
+                             int32_t count);
+
+// Invoke of PACK (pack) or UNPACK prepared by PrepareStacking.
+TfLiteStatus EvalStacking(const char* op, TfLiteContext* context, TfLiteNode* node, bool pack);
+
 // numpy-style broadcasting of two inputs of up to kMaxBroadcastDims
 // dimensions: shapes are right-aligned and a dimension of size 1 is repeated.
 constexpr int kMaxBroadcastDims = 6;

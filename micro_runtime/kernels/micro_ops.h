@@ -26,6 +26,7 @@ TfLiteRegistration Register_MAX_POOL_2D();
 TfLiteRegistration Register_MEAN();
 TfLiteRegistration Register_MINIMUM();
 TfLiteRegistration Register_MUL();
+TfLiteRegistration Register_PACK();
 TfLiteRegistration Register_PAD();
 TfLiteRegistration Register_PADV2();
 TfLiteRegistration Register_PRELU();
@@ -43,6 +44,7 @@ TfLiteRegistration Register_STRIDED_SLICE();
 TfLiteRegistration Register_SUB();
 TfLiteRegistration Register_TANH();
 TfLiteRegistration Register_TRANSPOSE();
+TfLiteRegistration Register_UNPACK();
 // Custom op "Atan": y = atan(x), float32 (the custom-op documentation's example).
 TfLiteRegistration Register_ATAN();
 

@@ -45,13 +45,14 @@ def all_ops() -> tuple[dict[int, tuple[str, str, int, int]], dict[str, tuple[str
     codes = builtin_codes()
     text = ALL_OPS.read_text()
     builtins = {}
-    for m in re.finditer(r"AddBuiltin\(Op::(\w+),\s*(\w+)\(\),\s*(\d+),\s*(\d+)\)", text):
-        builtins[codes[m.group(1)]] = (m.group(1), m.group(2), int(m.group(3)), int(m.group(4)))
+    # The groups' X-macro lists: "X(NAME, min, max)" entries, registered as Register_NAME().
+    for m in re.finditer(r"^\s*X\((\w+),\s*(\d+),\s*(\d+)\)", text, re.M):
+        builtins[codes[m.group(1)]] = (m.group(1), f"Register_{m.group(1)}", int(m.group(2)), int(m.group(3)))
     customs = {m.group(1): (m.group(2), int(m.group(3)), int(m.group(4)))
                for m in re.finditer(r'AddCustom\("([^"]+)",\s*(\w+)\(\),\s*(\d+),\s*(\d+)\)', text)}
     if not builtins:
-        # The table is read from the header's AddBuiltin(Op::X, Register_X(), min, max) lines.
-        raise ModelOpsError(f"{ALL_OPS}: found no 'AddBuiltin(Op::NAME, Register_NAME(), min, max)' lines; "
+        # The table is read from the header's X(NAME, min, max) group list entries.
+        raise ModelOpsError(f"{ALL_OPS}: found no 'X(NAME, min, max)' group list entries; "
                             "update model_ops_to_cc.py to the header's new form")
     return builtins, customs
 

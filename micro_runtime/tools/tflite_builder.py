@@ -55,7 +55,7 @@ BUILTIN_OPS: dict[str, int] = {
     "MUL": 18, "RELU": 19, "RELU6": 21, "RESHAPE": 22, "SOFTMAX": 25, "TANH": 28, "CUSTOM": 32,
     "PAD": 34, "TRANSPOSE": 39, "MEAN": 40, "SUB": 41, "DIV": 42, "SQUEEZE": 43, "STRIDED_SLICE": 45, "EXP": 47,
     "PRELU": 54, "MAXIMUM": 55, "MINIMUM": 57, "PADV2": 60, "SIN": 66, "EXPAND_DIMS": 70, "LOG": 73, "SQRT": 75,
-    "RSQRT": 76, "LEAKY_RELU": 98, "SQUARED_DIFFERENCE": 99, "ABS": 101,
+    "RSQRT": 76, "PACK": 83, "UNPACK": 88, "LEAKY_RELU": 98, "SQUARED_DIFFERENCE": 99, "ABS": 101,
     "QUANTIZE": 114, "HARD_SWISH": 117,
     "PLACEHOLDER_FOR_GREATER_OP_CODES": 127, "BATCH_MATMUL": 126, "CUMSUM": 128, "GELU": 150,
 }
@@ -108,6 +108,8 @@ OPTIONS_TABLES: dict[str, tuple[int, list[tuple[str, int, str, Any]]]] = {
     "MaximumMinimumOptions": (39, []),
     "PadV2Options": (43, []),
     "ExpandDimsOptions": (52, []),
+    "PackOptions": (59, [("values_count", 0, "i32", 0), ("axis", 1, "i32", 0)]),
+    "UnpackOptions": (64, [("num", 0, "i32", 0), ("axis", 1, "i32", 0)]),
     "LeakyReluOptions": (75, [("alpha", 0, "f32", 0.0)]),
     "SquaredDifferenceOptions": (76, []),
     "AbsOptions": (78, []),
@@ -126,7 +128,8 @@ DEFAULT_OPTIONS: dict[str, str] = {
     "SQUARED_DIFFERENCE": "SquaredDifferenceOptions", "ABS": "AbsOptions", "HARD_SWISH": "HardSwishOptions",
     "CONCATENATION": "ConcatenationOptions", "PAD": "PadOptions", "PADV2": "PadV2Options",
     "TRANSPOSE": "TransposeOptions", "MEAN": "ReducerOptions", "SQUEEZE": "SqueezeOptions",
-    "STRIDED_SLICE": "StridedSliceOptions", "EXPAND_DIMS": "ExpandDimsOptions",
+    "STRIDED_SLICE": "StridedSliceOptions", "EXPAND_DIMS": "ExpandDimsOptions", "PACK": "PackOptions",
+    "UNPACK": "UnpackOptions",
 }
 
 
@@ -210,6 +213,9 @@ class ModelBuilder:
         self.buffers: list[bytes] = [b""]  # buffer 0: the empty buffer of non-constant tensors
         self.opcodes: list[OpCode] = []
         self.subgraphs: list[SubGraph] = [SubGraph()]
+        # Alignment of constant data inside the flatbuffer: 16 (TFLite's converter); 4 lets tests place data
+        # the way the flatbuffer format alone allows (an int64 vector at 4 mod 8).
+        self.buffer_alignment = 16
 
     # ----------------------------------------------------------- building --
     def add_subgraph(self, name: str = "") -> int:
@@ -374,7 +380,7 @@ class ModelBuilder:
         buffer_offsets = []
         for i, data in enumerate(self.buffers):
             ext = external[i] if external is not None else None
-            data_off = bytes_vector(data, 16) if data and ext is None else None
+            data_off = bytes_vector(data, self.buffer_alignment) if data and ext is None else None
             b.StartObject(3)
             if data_off is not None:
                 b.PrependUOffsetTRelativeSlot(0, data_off, 0)

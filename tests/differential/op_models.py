@@ -684,11 +684,48 @@ def expand_dims(rng: np.random.Generator, dtype: str) -> OpModel:
                       f"expand_dims_{dtype}_{in_shape}_axis{axis}")
 
 
+def _stacking(rng: np.random.Generator) -> tuple[list[int], int, int]:
+    """A stacked shape of 1 to 5 dimensions (the count along the axis) and an axis, half of them negative."""
+    rank = int(rng.integers(1, 6))
+    axis = int(rng.integers(0, rank))
+    shape = _random_shape(rng, rank, 3)
+    shape[axis] = int(rng.integers(1, 5))
+    return shape, axis, axis - rank if rng.integers(0, 2) else axis
+
+
+def pack(rng: np.random.Generator, dtype: str) -> OpModel:
+    out_shape, axis, option = _stacking(rng)
+    count = out_shape[axis]
+    shapes = [out_shape[:axis] + out_shape[axis + 1:]] * count
+    b = tb.ModelBuilder()
+    q = _moved_q(rng, dtype)
+    inputs, out = _io(b, TENSOR_TYPE_ALL[dtype], shapes, out_shape, [q] * count if q else None, q)
+    b.add_operator("PACK", inputs, [out], options={"values_count": count, "axis": option},
+                   version={"int16": 3, "int8": 2}.get(dtype, 1))
+    return _finish(b, inputs, out, f"pack_{dtype}_{out_shape}_axis{option}", _data_cases(rng, dtype, shapes))
+
+
+def unpack(rng: np.random.Generator, dtype: str) -> OpModel:
+    in_shape, axis, option = _stacking(rng)
+    count = in_shape[axis]
+    part = in_shape[:axis] + in_shape[axis + 1:]
+    b = tb.ModelBuilder()
+    q = _moved_q(rng, dtype)
+    kw = {"scale": q.scale, "zero_point": q.zero_point} if q else {}
+    x = b.add_tensor("in0", TENSOR_TYPE_ALL[dtype], in_shape, **kw)
+    outs = [b.add_tensor(f"out{i}", TENSOR_TYPE_ALL[dtype], part, **kw) for i in range(count)]
+    b.add_operator("UNPACK", [x], outs, options={"num": count, "axis": option},
+                   version={"int16": 4, "int8": 2}.get(dtype, 1))
+    b.set_inputs([x])
+    b.set_outputs(outs)
+    return OpModel(f"unpack_{dtype}_{in_shape}_axis{option}", b.build(), _data_cases(rng, dtype, [in_shape]))
+
+
 # op name -> (generator, dtypes it is tested with)
 GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple[str, ...]]] = {
-    "FULLY_CONNECTED": (fully_connected, ("float32", "int8")),
-    "CONV_2D": (conv_2d, ("float32", "int8")),
-    "DEPTHWISE_CONV_2D": (depthwise_conv_2d, ("float32", "int8")),
+    "FULLY_CONNECTED": (fully_connected, ("float32", "int8", "int16")),
+    "CONV_2D": (conv_2d, ("float32", "int8", "int16")),
+    "DEPTHWISE_CONV_2D": (depthwise_conv_2d, ("float32", "int8", "int16")),
     "AVERAGE_POOL_2D": (average_pool_2d, ("float32", "int8")),
     "MAX_POOL_2D": (max_pool_2d, ("float32", "int8")),
     "SOFTMAX": (softmax, ("float32", "int8")),
@@ -723,4 +760,6 @@ GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple
     "TRANSPOSE": (transpose, ("float32", "int8", "int16")),
     "SQUEEZE": (squeeze, ("float32", "int8", "int16")),
     "EXPAND_DIMS": (expand_dims, ("float32", "int8", "int16")),
+    "PACK": (pack, ("float32", "int8", "int16", "int32")),
+    "UNPACK": (unpack, ("float32", "int8", "int16", "int32")),
 }
