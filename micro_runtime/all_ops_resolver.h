@@ -82,8 +82,9 @@ void AddElementwiseOps(Resolver& resolver) {
 // (v4 is uint32); MEAN v2/v3 int8/int16; STRIDED_SLICE v2 int8, v3 bool,
 // v4 5-D (v6 and up need ellipsis/new-axis masks, uint32 or offset);
 // TRANSPOSE v2-v6 int8, bool, 5-D, int16, 6-D. Second batch, group 2: PACK
-// v2/v3 int8/int16 (v4 is uint32); UNPACK v2-v4 int8, bool, int16.
-constexpr size_t kShapeOpsCount = 10;
+// v2/v3 int8/int16 (v4 is uint32); UNPACK v2-v4 int8, bool, int16; SPLIT
+// v2-v4 int8, int32, int16; SPLIT_V v2/v3 int8/int16.
+constexpr size_t kShapeOpsCount = 12;
 #define MR_SHAPE_OPS(X) \
   X(CONCATENATION, 1, 3) \
   X(EXPAND_DIMS, 1, 1) \
@@ -91,6 +92,8 @@ constexpr size_t kShapeOpsCount = 10;
   X(PACK, 1, 3) \
   X(PAD, 1, 4) \
   X(PADV2, 1, 4) \
+  X(SPLIT, 1, 4) \
+  X(SPLIT_V, 1, 3) \
   X(SQUEEZE, 1, 1) \
   X(STRIDED_SLICE, 1, 4) \
   X(TRANSPOSE, 1, 6) \

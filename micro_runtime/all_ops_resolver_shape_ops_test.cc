@@ -25,7 +25,7 @@ TF_LITE_MICRO_TEST(EveryKernelIsRegistered) {
   ShapeOpsResolver resolver;
   TF_LITE_MICRO_EXPECT_EQ(kShapeOpsCount, resolver.size());
   const Op ops[] = {Op::CONCATENATION, Op::EXPAND_DIMS,   Op::MEAN,      Op::PACK,  Op::PAD,
-                    Op::PADV2,         Op::STRIDED_SLICE, Op::TRANSPOSE, Op::UNPACK, Op::SQUEEZE};
+                    Op::PADV2,         Op::STRIDED_SLICE, Op::TRANSPOSE, Op::UNPACK, Op::SQUEEZE, Op::SPLIT, Op::SPLIT_V};
   for (Op op : ops) TF_LITE_MICRO_EXPECT(Supports(resolver, op, 1));
 }
 
@@ -55,6 +55,10 @@ TF_LITE_MICRO_TEST(VersionRanges) {
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::TRANSPOSE, 7));
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::PACK, 4));    // uint32
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::UNPACK, 5));
+  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::SPLIT, 4));     // int16
+  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::SPLIT, 5));
+  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::SPLIT_V, 3));   // int16
+  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::SPLIT_V, 4));
 }
 
 TF_LITE_MICRO_TEST(ResolverMatchesTheTable) {

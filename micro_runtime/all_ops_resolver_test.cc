@@ -67,6 +67,8 @@ TF_LITE_MICRO_TEST(VersionRanges) {
   TF_LITE_MICRO_EXPECT_EQ(6, FindRange(Op::TRANSPOSE)->last_version);
   TF_LITE_MICRO_EXPECT_EQ(3, FindRange(Op::PACK)->last_version);
   TF_LITE_MICRO_EXPECT_EQ(4, FindRange(Op::UNPACK)->last_version);
+  TF_LITE_MICRO_EXPECT_EQ(4, FindRange(Op::SPLIT)->last_version);
+  TF_LITE_MICRO_EXPECT_EQ(3, FindRange(Op::SPLIT_V)->last_version);
   TF_LITE_MICRO_EXPECT(FindRange(Op::CUSTOM) == nullptr);
 }
 

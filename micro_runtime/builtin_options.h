@@ -105,4 +105,12 @@ struct TfLiteUnpackParams {
   int32_t axis;
 };
 
+// SPLIT and SPLIT_V: the number of outputs.
+struct TfLiteSplitParams {
+  int32_t num_splits;
+};
+struct TfLiteSplitVParams {
+  int32_t num_splits;
+};
+
 #endif  // MICRO_RUNTIME_BUILTIN_OPTIONS_H_

@@ -119,9 +119,12 @@ constexpr FieldSpec kFields[] = {
     MR_FIELD(PackOptions, VT_AXIS, TfLitePackParams, axis, kInt, 0),
     MR_FIELD(UnpackOptions, VT_NUM, TfLiteUnpackParams, num, kInt, 0),
     MR_FIELD(UnpackOptions, VT_AXIS, TfLiteUnpackParams, axis, kInt, 0),
+    // SPLIT: 38, SPLIT_V: 39 (the kernels check the count)
+    MR_FIELD(SplitOptions, VT_NUM_SPLITS, TfLiteSplitParams, num_splits, kInt, 0),
+    MR_FIELD(SplitVOptions, VT_NUM_SPLITS, TfLiteSplitVParams, num_splits, kInt, 0),
 };
 #undef MR_FIELD
-static_assert(sizeof(kFields) / sizeof(kFields[0]) == 38, "update the kOps field ranges");
+static_assert(sizeof(kFields) / sizeof(kFields[0]) == 40, "update the kOps field ranges");
 static_assert(static_cast<int>(tflite::MulOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
                       static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION) &&
                   static_cast<int>(tflite::SubOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
@@ -136,7 +139,7 @@ static_assert(sizeof(TfLitePadding) == 4 && sizeof(TfLiteFusedActivation) == 4 &
 constexpr char kTableNames[] =
     "Conv2DOptions\0DepthwiseConv2DOptions\0Pool2DOptions\0FullyConnectedOptions\0SoftmaxOptions\0AddOptions\0"
     "MulOptions\0ReshapeOptions\0SubOptions\0DivOptions\0LeakyReluOptions\0ConcatenationOptions\0ReducerOptions\0"
-    "StridedSliceOptions\0SqueezeOptions\0PackOptions\0UnpackOptions";
+    "StridedSliceOptions\0SqueezeOptions\0PackOptions\0UnpackOptions\0SplitOptions\0SplitVOptions";
 
 struct OpSpec {
   uint8_t code;           // tflite::BuiltinOperator
@@ -173,6 +176,8 @@ constexpr OpSpec kOps[] = {
     MR_OP(SQUEEZE, SqueezeOptions, 14, TfLiteSqueezeParams, 0, 0),
     MR_OP(PACK, PackOptions, 15, TfLitePackParams, 34, 2),
     MR_OP(UNPACK, UnpackOptions, 16, TfLiteUnpackParams, 36, 2),
+    MR_OP(SPLIT, SplitOptions, 17, TfLiteSplitParams, 38, 1),
+    MR_OP(SPLIT_V, SplitVOptions, 18, TfLiteSplitVParams, 39, 1),
 };
 #undef MR_OP
 

@@ -191,6 +191,10 @@ static_assert(static_cast<int>(tflite::ReducerOptions::VT_KEEP_DIMS) ==
 static_assert(static_cast<int>(tflite::UnpackOptions::VT_NUM) == static_cast<int>(tflite::PackOptions::VT_VALUES_COUNT) &&
                   static_cast<int>(tflite::UnpackOptions::VT_AXIS) == static_cast<int>(tflite::PackOptions::VT_AXIS),
               "UnpackOptions shares PackOptions' field list");
+static_assert(static_cast<int>(tflite::SplitOptions::VT_NUM_SPLITS) == static_cast<int>(tflite::SoftmaxOptions::VT_BETA) &&
+                  static_cast<int>(tflite::SplitVOptions::VT_NUM_SPLITS) ==
+                      static_cast<int>(tflite::SoftmaxOptions::VT_BETA),
+              "SplitOptions and SplitVOptions share SoftmaxOptions' field list (one 4-byte field)");
 static_assert(tflite::Operator::VT_BUILTIN_OPTIONS_TYPE + 2 == tflite::Operator::VT_BUILTIN_OPTIONS,
               "a union's type field sits just before its value");
 
@@ -214,6 +218,8 @@ constexpr uint8_t kOptionTables[][2] = {
     {static_cast<uint8_t>(tflite::BuiltinOptions::SqueezeOptions), kReshapeT},
     {static_cast<uint8_t>(tflite::BuiltinOptions::PackOptions), kTwoIntT},
     {static_cast<uint8_t>(tflite::BuiltinOptions::UnpackOptions), kTwoIntT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::SplitOptions), kFourByteT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::SplitVOptions), kFourByteT},
 };
 
 bool VerifyTableAt(flatbuffers::Verifier& v, const uint8_t* table, uint8_t id);

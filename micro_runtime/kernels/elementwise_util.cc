@@ -306,6 +306,93 @@ TfLiteStatus EvalStacking(const char* op, TfLiteContext* context, TfLiteNode* no
   return kTfLiteOk;
 }
 
+struct SplitOpData {
+  int32_t outer;        // product of the input dimensions before the axis
+  int32_t inner_bytes;  // bytes of one step along the axis
+  int32_t axis;
+};
+
+TfLiteStatus PrepareSplit(const char* op, TfLiteContext* context, TfLiteNode* node, int input_index, int32_t axis,
+                          int32_t count, const int32_t* sizes) {
+  const TfLiteTensor* input = GetInput(context, node, input_index);
+  TF_LITE_ENSURE_OK(context, CheckDataType(op, input));
+  TF_LITE_ENSURE_OK(context, CheckRank(op, "input", input, kMaxShapeDims));
+  const int rank = input->dims->size;
+  const int32_t a = axis < 0 ? axis + rank : axis;
+  if (a < 0 || a >= rank) {
+    MicroPrintf("%s: axis %d is outside [%d, %d) for a %d-D input", op, static_cast<int>(axis), -rank, rank, rank);
+    return kTfLiteError;
+  }
+  const int32_t size = input->dims->data[a];
+  int32_t fill = -1;  // the size of a -1 entry
+  if (sizes == nullptr) {
+    if (size % count != 0) {
+      MicroPrintf("%s: dimension %d of the input (%d) does not split into %d equal parts", op, static_cast<int>(a),
+                  static_cast<int>(size), static_cast<int>(count));
+      return kTfLiteError;
+    }
+  } else {
+    int64_t sum = 0;
+    int unknown = 0;
+    for (int i = 0; i < count; ++i) {
+      if (sizes[i] < -1) {
+        MicroPrintf("%s: size_splits[%d] is %d; sizes are >= 0 (or one -1)", op, i, static_cast<int>(sizes[i]));
+        return kTfLiteError;
+      }
+      if (sizes[i] == -1) ++unknown;
+      else sum += sizes[i];
+    }
+    if (unknown > 1 || (unknown == 0 && sum != size) || (unknown == 1 && sum > size)) {
+      MicroPrintf("%s: size_splits (sum %d, %d of them -1) do not split dimension %d of size %d", op,
+                  static_cast<int>(sum), unknown, static_cast<int>(a), static_cast<int>(size));
+      return kTfLiteError;
+    }
+    fill = static_cast<int32_t>(size - sum);
+  }
+  int32_t expected[kMaxShapeDims];
+  for (int d = 0; d < rank; ++d) expected[d] = input->dims->data[d];
+  for (int i = 0; i < count; ++i) {
+    const TfLiteTensor* output = GetOutput(context, node, i);
+    TF_LITE_ENSURE_OK(context, CheckSameType(op, input, output));
+    if ((output->type == kTfLiteInt8 || output->type == kTfLiteInt16) &&
+        (output->params.scale != input->params.scale || output->params.zero_point != input->params.zero_point)) {
+      MicroPrintf("%s: output %d has scale %f, zero point %d but the input %f, %d; %s copies without requantizing",
+                  op, i, static_cast<double>(output->params.scale), static_cast<int>(output->params.zero_point),
+                  static_cast<double>(input->params.scale), static_cast<int>(input->params.zero_point), op);
+      return kTfLiteError;
+    }
+    expected[a] = sizes == nullptr ? size / count : (sizes[i] == -1 ? fill : sizes[i]);
+    TF_LITE_ENSURE_OK(context, CheckOutputShape(op, output, expected, rank));
+  }
+  if (node->user_data == nullptr) node->user_data = AllocateOpData(op, context, sizeof(SplitOpData));
+  if (node->user_data == nullptr) return kTfLiteError;
+  auto* data = static_cast<SplitOpData*>(node->user_data);
+  data->axis = a;
+  data->outer = 1;
+  for (int d = 0; d < a; ++d) data->outer *= input->dims->data[d];
+  int32_t bytes = static_cast<int32_t>(TypeSize(input->type));
+  for (int d = a + 1; d < rank; ++d) bytes *= input->dims->data[d];
+  data->inner_bytes = bytes;
+  return kTfLiteOk;
+}
+
+TfLiteStatus EvalSplit(const char* op, TfLiteContext* context, TfLiteNode* node, int input_index) {
+  if (node->user_data == nullptr) return ReportMissingOpData(op);
+  const auto& d = *static_cast<const SplitOpData*>(node->user_data);
+  const uint8_t* in = static_cast<const uint8_t*>(GetInput(context, node, input_index)->data.raw_const);
+  const int count = NumOutputs(node);
+  for (int32_t o = 0; o < d.outer; ++o) {
+    for (int i = 0; i < count; ++i) {
+      TfLiteTensor* output = GetOutput(context, node, i);
+      const size_t bytes = static_cast<size_t>(output->dims->data[d.axis]) * static_cast<size_t>(d.inner_bytes);
+      if (bytes == 0) continue;
+      memcpy(static_cast<uint8_t*>(output->data.raw) + static_cast<size_t>(o) * bytes, in, bytes);
+      in += bytes;
+    }
+  }
+  return kTfLiteOk;
+}
+
 bool InTypeSet(TfLiteType type, unsigned types) {
   return (type == kTfLiteFloat32 && (types & kTypeFloat32) != 0) ||
          (type == kTfLiteInt8 && (types & kTypeInt8) != 0) ||

@@ -207,6 +207,19 @@ TfLiteStatus PrepareStacking(const char* op, TfLiteContext* context, TfLiteNode*
 // Invoke of PACK (pack) or UNPACK prepared by PrepareStacking.
 TfLiteStatus EvalStacking(const char* op, TfLiteContext* context, TfLiteNode* node, bool pack);
 
+// SPLIT and SPLIT_V: input `input_index` cut along axis `axis` (negative
+// counts from the end) into the node's `count` outputs, output i taking
+// sizes[i] elements along the axis (sizes nullptr: count equal parts; an
+// entry -1: what the others leave). Checks the node's outputs, the type
+// (CheckDataType), rank (up to kMaxShapeDims), axis, sizes and every
+// output's shape and quantization (int8/int16 outputs share the input's);
+// logs and fails otherwise. Keeps the copy's sizes in node->user_data.
+TfLiteStatus PrepareSplit(const char* op, TfLiteContext* context, TfLiteNode* node, int input_index, int32_t axis,
+                          int32_t count, const int32_t* sizes);
+
+// Invoke of SPLIT or SPLIT_V prepared by PrepareSplit.
+TfLiteStatus EvalSplit(const char* op, TfLiteContext* context, TfLiteNode* node, int input_index);
+
 // numpy-style broadcasting of two inputs of up to kMaxBroadcastDims
 // dimensions: shapes are right-aligned and a dimension of size 1 is repeated.
 constexpr int kMaxBroadcastDims = 6;

@@ -37,6 +37,8 @@ TfLiteRegistration Register_RESHAPE();
 TfLiteRegistration Register_RSQRT();
 TfLiteRegistration Register_SIN();
 TfLiteRegistration Register_SOFTMAX();
+TfLiteRegistration Register_SPLIT();
+TfLiteRegistration Register_SPLIT_V();
 TfLiteRegistration Register_SQRT();
 TfLiteRegistration Register_SQUARED_DIFFERENCE();
 TfLiteRegistration Register_SQUEEZE();

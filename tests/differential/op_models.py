@@ -721,6 +721,53 @@ def unpack(rng: np.random.Generator, dtype: str) -> OpModel:
     return OpModel(f"unpack_{dtype}_{in_shape}_axis{option}", b.build(), _data_cases(rng, dtype, [in_shape]))
 
 
+def _split(rng: np.random.Generator, dtype: str, op: str) -> OpModel:
+    """A 1- to 5-D input cut along a random axis (negative half of the time); SPLIT_V with random sizes
+    (one -1 in half of the models; no empty output, which TFLM takes for a dynamic tensor)."""
+    rank = int(rng.integers(1, 6))
+    in_shape = _random_shape(rng, rank, 3)
+    axis = int(rng.integers(0, rank))
+    option = axis - rank if rng.integers(0, 2) else axis
+    if op == "SPLIT":
+        count = int(rng.integers(1, 5))
+        in_shape[axis] = count * int(rng.integers(1, 3))
+        sizes = [in_shape[axis] // count] * count
+    else:
+        count = int(rng.integers(1, 4))
+        sizes = [int(v) for v in rng.integers(1, 4, count)]
+        in_shape[axis] = sum(sizes)
+    b = tb.ModelBuilder()
+    q = _moved_q(rng, dtype)
+    kw = {"scale": q.scale, "zero_point": q.zero_point} if q else {}
+    x = b.add_tensor("in0", TENSOR_TYPE_ALL[dtype], in_shape, **kw)
+    outs = [b.add_tensor(f"out{i}", TENSOR_TYPE_ALL[dtype], in_shape[:axis] + [n] + in_shape[axis + 1:], **kw)
+            for i, n in enumerate(sizes)]
+    axis_tensor = b.add_tensor("axis", "INT32", [], data=np.array(option, np.int32))
+    if op == "SPLIT":
+        operands = [axis_tensor, x]
+        version = {"int16": 4, "int32": 3, "int8": 2}.get(dtype, 1)
+    else:
+        listed = list(sizes)
+        if rng.integers(0, 2):
+            listed[int(rng.integers(0, count))] = -1
+        operands = [x, b.add_tensor("size_splits", "INT32", [count], data=np.array(listed, np.int32)), axis_tensor]
+        version = {"int16": 3, "int8": 2}.get(dtype, 1)
+        sizes = listed
+    b.add_operator(op, operands, outs, options={"num_splits": count}, version=version)
+    b.set_inputs([x])
+    b.set_outputs(outs)
+    return OpModel(f"{op.lower()}_{dtype}_{in_shape}_axis{option}_{sizes}", b.build(),
+                   _data_cases(rng, dtype, [in_shape]))
+
+
+def split(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _split(rng, dtype, "SPLIT")
+
+
+def split_v(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _split(rng, dtype, "SPLIT_V")
+
+
 # op name -> (generator, dtypes it is tested with)
 GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple[str, ...]]] = {
     "FULLY_CONNECTED": (fully_connected, ("float32", "int8", "int16")),
@@ -762,4 +809,6 @@ GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple
     "EXPAND_DIMS": (expand_dims, ("float32", "int8", "int16")),
     "PACK": (pack, ("float32", "int8", "int16", "int32")),
     "UNPACK": (unpack, ("float32", "int8", "int16", "int32")),
+    "SPLIT": (split, ("float32", "int8", "int16", "int32")),
+    "SPLIT_V": (split_v, ("float32", "int8", "int16", "int32")),
 }
