@@ -83,21 +83,25 @@ void AddElementwiseOps(Resolver& resolver) {
 // v4 5-D (v6 and up need ellipsis/new-axis masks, uint32 or offset);
 // TRANSPOSE v2-v6 int8, bool, 5-D, int16, 6-D. Second batch, group 2: PACK
 // v2/v3 int8/int16 (v4 is uint32); UNPACK v2-v4 int8, bool, int16; SPLIT
-// v2-v4 int8, int32, int16; SPLIT_V v2/v3 int8/int16.
-constexpr size_t kShapeOpsCount = 12;
+// v2-v4 int8, int32, int16; SPLIT_V v2/v3 int8/int16; SHAPE v1; FILL v2
+// bool, v3 int8/int16; ZEROS_LIKE v1.
+constexpr size_t kShapeOpsCount = 15;
 #define MR_SHAPE_OPS(X) \
   X(CONCATENATION, 1, 3) \
   X(EXPAND_DIMS, 1, 1) \
+  X(FILL, 1, 3) \
   X(MEAN, 1, 3) \
   X(PACK, 1, 3) \
   X(PAD, 1, 4) \
   X(PADV2, 1, 4) \
+  X(SHAPE, 1, 1) \
   X(SPLIT, 1, 4) \
   X(SPLIT_V, 1, 3) \
   X(SQUEEZE, 1, 1) \
   X(STRIDED_SLICE, 1, 4) \
   X(TRANSPOSE, 1, 6) \
-  X(UNPACK, 1, 4)
+  X(UNPACK, 1, 4) \
+  X(ZEROS_LIKE, 1, 1)
 template <class Resolver>
 void AddShapeOps(Resolver& resolver) {
   MR_SHAPE_OPS(MR_ADD_BUILTIN)

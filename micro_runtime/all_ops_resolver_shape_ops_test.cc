@@ -25,7 +25,8 @@ TF_LITE_MICRO_TEST(EveryKernelIsRegistered) {
   ShapeOpsResolver resolver;
   TF_LITE_MICRO_EXPECT_EQ(kShapeOpsCount, resolver.size());
   const Op ops[] = {Op::CONCATENATION, Op::EXPAND_DIMS,   Op::MEAN,      Op::PACK,  Op::PAD,
-                    Op::PADV2,         Op::STRIDED_SLICE, Op::TRANSPOSE, Op::UNPACK, Op::SQUEEZE, Op::SPLIT, Op::SPLIT_V};
+                    Op::PADV2,         Op::STRIDED_SLICE, Op::TRANSPOSE, Op::UNPACK, Op::SQUEEZE, Op::SPLIT, Op::SPLIT_V,
+                    Op::SHAPE,         Op::FILL,          Op::ZEROS_LIKE};
   for (Op op : ops) TF_LITE_MICRO_EXPECT(Supports(resolver, op, 1));
 }
 
@@ -59,6 +60,10 @@ TF_LITE_MICRO_TEST(VersionRanges) {
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::SPLIT, 5));
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::SPLIT_V, 3));   // int16
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::SPLIT_V, 4));
+  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::FILL, 3));  // int8/int16 value
+  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::FILL, 4));
+  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::SHAPE, 2));
+  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::ZEROS_LIKE, 2));
 }
 
 TF_LITE_MICRO_TEST(ResolverMatchesTheTable) {

@@ -9,12 +9,12 @@ namespace {
 // below 256) and the names are kept in the same order; the names form one
 // string with NUL separators, so there is no pointer per name.
 constexpr uint8_t kNamedCodes[] = {0,  1,  2,  3,  4,  6,  9,  14, 17, 18, 19, 21, 22, 25,  28,  32,  34,  39,  40, 41,
-                                   42, 43, 45, 47, 49, 54, 55, 57, 60, 66, 70, 73, 75, 76, 83, 88, 98, 99, 101, 102, 114, 117, 150};
+                                   42, 43, 45, 47, 49, 54, 55, 57, 60, 66, 70, 73, 75, 76, 77, 83, 88, 93, 94, 98, 99, 101, 102, 114, 117, 150};
 constexpr char kNames[] =
     "ADD\0AVERAGE_POOL_2D\0CONCATENATION\0CONV_2D\0DEPTHWISE_CONV_2D\0DEQUANTIZE\0FULLY_CONNECTED\0"
     "LOGISTIC\0MAX_POOL_2D\0MUL\0RELU\0RELU6\0RESHAPE\0SOFTMAX\0TANH\0CUSTOM\0PAD\0TRANSPOSE\0MEAN\0SUB\0"
     "DIV\0SQUEEZE\0STRIDED_SLICE\0EXP\0SPLIT\0PRELU\0MAXIMUM\0MINIMUM\0PADV2\0SIN\0EXPAND_DIMS\0LOG\0"
-    "SQRT\0RSQRT\0PACK\0UNPACK\0LEAKY_RELU\0SQUARED_DIFFERENCE\0ABS\0SPLIT_V\0QUANTIZE\0HARD_SWISH\0GELU\0";
+    "SQRT\0RSQRT\0SHAPE\0PACK\0UNPACK\0ZEROS_LIKE\0FILL\0LEAKY_RELU\0SQUARED_DIFFERENCE\0ABS\0SPLIT_V\0QUANTIZE\0HARD_SWISH\0GELU\0";
 
 bool SameName(const char* a, const char* b) {
   while (*a != '\0' && *a == *b) {

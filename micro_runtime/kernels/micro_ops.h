@@ -16,6 +16,7 @@ TfLiteRegistration Register_DEQUANTIZE();
 TfLiteRegistration Register_DIV();
 TfLiteRegistration Register_EXP();
 TfLiteRegistration Register_EXPAND_DIMS();
+TfLiteRegistration Register_FILL();
 TfLiteRegistration Register_FULLY_CONNECTED();
 TfLiteRegistration Register_HARD_SWISH();
 TfLiteRegistration Register_LEAKY_RELU();
@@ -35,6 +36,7 @@ TfLiteRegistration Register_RELU();
 TfLiteRegistration Register_RELU6();
 TfLiteRegistration Register_RESHAPE();
 TfLiteRegistration Register_RSQRT();
+TfLiteRegistration Register_SHAPE();
 TfLiteRegistration Register_SIN();
 TfLiteRegistration Register_SOFTMAX();
 TfLiteRegistration Register_SPLIT();
@@ -47,6 +49,7 @@ TfLiteRegistration Register_SUB();
 TfLiteRegistration Register_TANH();
 TfLiteRegistration Register_TRANSPOSE();
 TfLiteRegistration Register_UNPACK();
+TfLiteRegistration Register_ZEROS_LIKE();
 // Custom op "Atan": y = atan(x), float32 (the custom-op documentation's example).
 TfLiteRegistration Register_ATAN();
 

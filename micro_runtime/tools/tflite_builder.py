@@ -53,9 +53,10 @@ BUILTIN_OPS: dict[str, int] = {
     "ADD": 0, "AVERAGE_POOL_2D": 1, "CONCATENATION": 2, "CONV_2D": 3, "DEPTHWISE_CONV_2D": 4,
     "DEQUANTIZE": 6, "FLOOR": 8, "FULLY_CONNECTED": 9, "LOGISTIC": 14, "MAX_POOL_2D": 17,
     "MUL": 18, "RELU": 19, "RELU6": 21, "RESHAPE": 22, "SOFTMAX": 25, "TANH": 28, "CUSTOM": 32,
-    "PAD": 34, "TRANSPOSE": 39, "MEAN": 40, "SUB": 41, "DIV": 42, "SQUEEZE": 43, "STRIDED_SLICE": 45, "EXP": 47, "SPLIT": 49,
-    "PRELU": 54, "MAXIMUM": 55, "MINIMUM": 57, "PADV2": 60, "SIN": 66, "EXPAND_DIMS": 70, "LOG": 73, "SQRT": 75,
-    "RSQRT": 76, "PACK": 83, "UNPACK": 88, "LEAKY_RELU": 98, "SQUARED_DIFFERENCE": 99, "ABS": 101, "SPLIT_V": 102,
+    "PAD": 34, "TRANSPOSE": 39, "MEAN": 40, "SUB": 41, "DIV": 42, "SQUEEZE": 43, "STRIDED_SLICE": 45, "EXP": 47,
+    "SPLIT": 49, "PRELU": 54, "MAXIMUM": 55, "MINIMUM": 57, "PADV2": 60, "SIN": 66, "EXPAND_DIMS": 70, "LOG": 73,
+    "SQRT": 75, "RSQRT": 76, "SHAPE": 77, "PACK": 83, "UNPACK": 88, "ZEROS_LIKE": 93, "FILL": 94, "LEAKY_RELU": 98,
+    "SQUARED_DIFFERENCE": 99, "ABS": 101, "SPLIT_V": 102,
     "QUANTIZE": 114, "HARD_SWISH": 117,
     "PLACEHOLDER_FOR_GREATER_OP_CODES": 127, "BATCH_MATMUL": 126, "CUMSUM": 128, "GELU": 150,
 }
@@ -110,6 +111,9 @@ OPTIONS_TABLES: dict[str, tuple[int, list[tuple[str, int, str, Any]]]] = {
     "ExpandDimsOptions": (52, []),
     "SplitOptions": (35, [("num_splits", 0, "i32", 0)]),
     "SplitVOptions": (79, [("num_splits", 0, "i32", 0)]),
+    "ShapeOptions": (55, [("out_type", 0, "type", 0)]),
+    "ZerosLikeOptions": (67, []),
+    "FillOptions": (68, []),
     "PackOptions": (59, [("values_count", 0, "i32", 0), ("axis", 1, "i32", 0)]),
     "UnpackOptions": (64, [("num", 0, "i32", 0), ("axis", 1, "i32", 0)]),
     "LeakyReluOptions": (75, [("alpha", 0, "f32", 0.0)]),
@@ -132,6 +136,7 @@ DEFAULT_OPTIONS: dict[str, str] = {
     "TRANSPOSE": "TransposeOptions", "MEAN": "ReducerOptions", "SQUEEZE": "SqueezeOptions",
     "STRIDED_SLICE": "StridedSliceOptions", "EXPAND_DIMS": "ExpandDimsOptions", "PACK": "PackOptions",
     "UNPACK": "UnpackOptions", "SPLIT": "SplitOptions", "SPLIT_V": "SplitVOptions",
+    "SHAPE": "ShapeOptions", "ZEROS_LIKE": "ZerosLikeOptions", "FILL": "FillOptions",
 }
 
 

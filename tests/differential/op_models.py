@@ -768,6 +768,33 @@ def split_v(rng: np.random.Generator, dtype: str) -> OpModel:
     return _split(rng, dtype, "SPLIT_V")
 
 
+def shape(rng: np.random.Generator, dtype: str) -> OpModel:
+    in_shape = _random_shape(rng, int(rng.integers(1, 6)), 4)
+    b = tb.ModelBuilder()
+    q = _moved_q(rng, dtype)
+    x = b.add_tensor("in0", TENSOR_TYPE_ALL[dtype], in_shape, scale=q.scale if q else None,
+                     zero_point=q.zero_point if q else None)
+    out = b.add_tensor("out", "INT32", [len(in_shape)])
+    b.add_operator("SHAPE", [x], [out], options={"out_type": "INT32"}, version=1)
+    return _finish(b, [x], out, f"shape_{dtype}_{in_shape}", _data_cases(rng, dtype, [in_shape]))
+
+
+def fill(rng: np.random.Generator, dtype: str) -> OpModel:
+    """A constant dims vector (1- to 5-D) and the value as the model's input (TFLM has no int16 FILL)."""
+    out_shape = _random_shape(rng, int(rng.integers(1, 6)), 4)
+    b = tb.ModelBuilder()
+    q = _moved_q(rng, dtype)
+    inputs, out = _io(b, TENSOR_TYPE_ALL[dtype], [[]], out_shape, [q] if q else None, q)
+    dims = b.add_tensor("dims", "INT32", [len(out_shape)], data=np.array(out_shape, np.int32))
+    b.add_operator("FILL", [dims, inputs[0]], [out], version={"int16": 3, "int8": 3}.get(dtype, 1))
+    return _finish(b, inputs, out, f"fill_{dtype}_{out_shape}", _data_cases(rng, dtype, [[]]))
+
+
+def zeros_like(rng: np.random.Generator, dtype: str) -> OpModel:
+    in_shape = _random_shape(rng, int(rng.integers(1, 6)), 4)
+    return _moving_op(rng, dtype, "ZEROS_LIKE", in_shape, in_shape, [], {}, 1, f"zeros_like_{dtype}_{in_shape}")
+
+
 # op name -> (generator, dtypes it is tested with)
 GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple[str, ...]]] = {
     "FULLY_CONNECTED": (fully_connected, ("float32", "int8", "int16")),
@@ -811,4 +838,7 @@ GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple
     "UNPACK": (unpack, ("float32", "int8", "int16", "int32")),
     "SPLIT": (split, ("float32", "int8", "int16", "int32")),
     "SPLIT_V": (split_v, ("float32", "int8", "int16", "int32")),
+    "SHAPE": (shape, ("float32", "int8", "int32")),
+    "FILL": (fill, ("float32", "int8", "int32")),
+    "ZEROS_LIKE": (zeros_like, ("float32", "int32")),
 }

@@ -44,7 +44,8 @@ def runner_built() -> Path:
 # Kernels written to TFLM's integer arithmetic step by step: quantized outputs equal TFLM's, no +-1 step.
 BIT_EXACT_OPS = {"SUB", "MAXIMUM", "MINIMUM", "SQUARED_DIFFERENCE", "DIV", "PRELU", "ABS", "SQRT", "RSQRT", "EXP",
                  "LOG", "LEAKY_RELU", "HARD_SWISH", "PAD", "PADV2", "CONCATENATION", "MEAN", "STRIDED_SLICE",
-                 "TRANSPOSE", "SQUEEZE", "EXPAND_DIMS", "PACK", "UNPACK", "SPLIT", "SPLIT_V"}
+                 "TRANSPOSE", "SQUEEZE", "EXPAND_DIMS", "PACK", "UNPACK", "SPLIT", "SPLIT_V", "SHAPE", "FILL",
+                 "ZEROS_LIKE"}
 
 
 # Where LiteRT's integer arithmetic is not TFLM's: int8 MEAN over axes 1 and 2 of a 4-D input (the global
