@@ -33,14 +33,14 @@ constexpr size_t kModelOpsCount = 17;
 #define MR_MODEL_OPS(X) \
   X(ADD, 1, 2) \
   X(AVERAGE_POOL_2D, 1, 2) \
-  X(CONV_2D, 1, 3) \
-  X(DEPTHWISE_CONV_2D, 1, 3) \
-  X(DEQUANTIZE, 1, 2) \
-  X(FULLY_CONNECTED, 1, 4) \
+  X(CONV_2D, 1, 4) \
+  X(DEPTHWISE_CONV_2D, 1, 5) \
+  X(DEQUANTIZE, 1, 3) \
+  X(FULLY_CONNECTED, 1, 7) \
   X(LOGISTIC, 1, 2) \
   X(MAX_POOL_2D, 1, 2) \
   X(MUL, 1, 2) \
-  X(QUANTIZE, 1, 2) \
+  X(QUANTIZE, 1, 3) \
   X(RELU, 1, 2) \
   X(RELU6, 1, 2) \
   X(RESHAPE, 1, 1) \

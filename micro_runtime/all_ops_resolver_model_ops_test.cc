@@ -48,9 +48,14 @@ TF_LITE_MICRO_TEST(VersionRangesCoverTheConvertersOutput) {
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::SOFTMAX, 2));
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::MAX_POOL_2D, 2));
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::AVERAGE_POOL_2D, 2));
+  // int16 activations (16x8 filter ops, QUANTIZE's int16 pairs, DEQUANTIZE int16).
+  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::CONV_2D, 4));
+  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::DEPTHWISE_CONV_2D, 5));
+  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::FULLY_CONNECTED, 7));
+  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::DEQUANTIZE, 3));
   // Versions beyond what the kernels implement are refused.
-  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::CONV_2D, 4));
-  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::FULLY_CONNECTED, 5));
+  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::CONV_2D, 5));
+  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::FULLY_CONNECTED, 8));
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::RESHAPE, 2));
 }
 

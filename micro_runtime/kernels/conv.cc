@@ -65,9 +65,10 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, PrepareWindowGeometry(kOp, input, output, params->padding, &g));
   TF_LITE_ENSURE_OK(context, CheckFilterOpTypes(kOp, input, filter, bias, output, g.out_ch,
                                                 "output channel"));
-  if (input->type != kTfLiteInt8) return kTfLiteOk;
+  if (input->type == kTfLiteFloat32) return kTfLiteOk;
   return PrepareInt8ChannelQuant(kOp, context, input, filter, bias, output, params->activation,
-                                 static_cast<int>(g.out_ch), 0, 0, &data->q);
+                                 static_cast<int>(g.out_ch), 0,
+                                 input->type == kTfLiteInt16 ? kInt16Activations : 0u, &data->q);
 }
 
 TfLiteStatus EvalFloat(const OpData* data, const TfLiteConvParams* params, const float* input,
@@ -120,8 +121,13 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       TF_LITE_ENSURE_OK(context, CheckVariableBiasRange(kOp, input, filter, bias, data->g.out_ch, 0));
       return ConvEvalInt8(*data, input->data.int8, filter->data.int8,
                       bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
+    case kTfLiteInt16: {
+      Int16FilterEval e;
+      TF_LITE_ENSURE_OK(context, PrepareInt16FilterEval(bias, output, params->activation, &e));
+      return ConvEvalInt16(*data, e, input->data.i16, filter->data.int8, output->data.i16);
+    }
     default:
-      MicroPrintf("%s: input type %s not supported (use float32 or int8)", kOp,
+      MicroPrintf("%s: input type %s not supported (use float32, int8 or int16)", kOp,
                   TfLiteTypeName(input->type));
       return kTfLiteError;
   }

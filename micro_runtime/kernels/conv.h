@@ -9,12 +9,17 @@
 
 struct ConvOpData {
   WindowGeometry g;
-  Int8ChannelQuant q;  // int8 only
+  Int8ChannelQuant q;  // int8, and the multipliers and shifts of int16 (16x8)
 };
 
 // output = requantized conv of (input + input offset) with filter, + bias;
 // shapes and quantization from prepare.
 TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int8_t* filter,
                           const int32_t* bias, int8_t* output);
+
+// The 16x8 eval (int16 input and output, int8 filter): conv_int16.cc on
+// every core (no tag replaces it).
+TfLiteStatus ConvEvalInt16(const ConvOpData& data, const Int16FilterEval& e, const int16_t* input,
+                           const int8_t* filter, int16_t* output);
 
 #endif  // MICRO_RUNTIME_KERNELS_CONV_H_

@@ -42,6 +42,13 @@ void RunInt8(bool constant_weights, bool two_inputs = false) {
                        two_inputs ? BiasForm::kAbsent : BiasForm::kMinusOne);
 }
 
+// 16x8 (int16 activations, int8 weights) case C, TFLM's outputs exactly.
+template <class C>
+void RunInt16() {
+  const TfLiteConvParams params = Params<C>();
+  RunInt16FilterCase<C>(Register_CONV_2D(), &params, 0, BiasForm::kMinusOne);
+}
+
 // Random int8 convolutions against the op's definition, one tap at a time: the
 // shapes the optimized kernels special-case (input channels a multiple of 4,
 // two output pixels per pass, odd output-channel counts whose last channel is
@@ -138,6 +145,9 @@ TF_LITE_MICRO_TEST(Int8PerTensor) { RunInt8<ConvInt8PerTensor>(true); }
 TF_LITE_MICRO_TEST(Int8PerTensorNonConstant) { RunInt8<ConvInt8PerTensor>(false); }
 TF_LITE_MICRO_TEST(Int8DilationWidth) { RunInt8<ConvInt8DilationW>(true); }
 TF_LITE_MICRO_TEST(Int8DilationWidthNonConstant) { RunInt8<ConvInt8DilationW>(false); }
+TF_LITE_MICRO_TEST(Int16Int64BiasSame) { RunInt16<ConvInt16Int64BiasSame>(); }
+TF_LITE_MICRO_TEST(Int16Int32BiasStride2) { RunInt16<ConvInt16Int32BiasStride2>(); }
+TF_LITE_MICRO_TEST(Int16PerTensorNoBias) { RunInt16<ConvInt16PerTensorNoBias>(); }
 
 TF_LITE_MICRO_TEST(FloatHandComputed1x1) {
   // 1x1 convolution on a 1x1x2x2 input: out[x][oc] = sum_ic in[x][ic] * f[oc][ic] + b[oc].

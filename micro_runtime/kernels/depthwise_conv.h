@@ -17,8 +17,13 @@
 struct DepthwiseOpData {
   WindowGeometry g;
   int32_t mult;
-  Int8ChannelQuant q;  // int8 only
+  Int8ChannelQuant q;  // int8, and the multipliers and shifts of int16 (16x8)
 };
+
+// The 16x8 eval (int16 input and output, int8 filter, int64 bias):
+// depthwise_conv_int16.cc on every core (no tag replaces it).
+TfLiteStatus DepthwiseEvalInt16(const DepthwiseOpData& d, const Int16FilterEval& e, const int16_t* input,
+                                const int8_t* filter, int16_t* output);
 
 TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter,
                                const int32_t* bias, int8_t* output);

@@ -44,6 +44,14 @@ void RunInt8(bool two_inputs = false) {
                        two_inputs ? BiasForm::kAbsent : BiasForm::kMinusOne);
 }
 
+// 16x8 (int16 activations, int8 weights) case C, TFLM's outputs exactly; a
+// case without bias has 2 inputs, as TFLM's depthwise kernel needs.
+template <class C>
+void RunInt16() {
+  const TfLiteDepthwiseConvParams params = Params<C>();
+  RunInt16FilterCase<C>(Register_DEPTHWISE_CONV_2D(), &params, 3, BiasForm::kAbsent);
+}
+
 // micro_speech's layer: input 1x49x40x1, filter 1x10x8x8, stride 2, SAME.
 constexpr int kMsH = 49, kMsW = 40, kMsFH = 10, kMsFW = 8, kMsC = 8, kMsOH = 25, kMsOW = 20;
 int8_t g_ms_input[kMsH * kMsW];
@@ -122,6 +130,9 @@ TF_LITE_MICRO_TEST(Int8DilationNoBiasRelu6) { RunInt8<DwInt8DilationNoBias>(); }
 TF_LITE_MICRO_TEST(Int8DilationNoBiasTwoInputs) { RunInt8<DwInt8DilationNoBias>(true); }
 TF_LITE_MICRO_TEST(Int8Multiplier1TenChannels) { RunInt8<DwInt8Mult1Channels10>(); }
 TF_LITE_MICRO_TEST(Int8Multiplier12) { RunInt8<DwInt8Mult12>(); }
+TF_LITE_MICRO_TEST(Int16Multiplier2Same) { RunInt16<DwInt16Mult2Same>(); }
+TF_LITE_MICRO_TEST(Int16DilationStride2Relu) { RunInt16<DwInt16DilationStride2Relu>(); }
+TF_LITE_MICRO_TEST(Int16NoBiasRelu6) { RunInt16<DwInt16NoBias>(); }
 
 TF_LITE_MICRO_TEST(Int8MicroSpeechShapeMatchesNaiveLoop) {
   for (int i = 0; i < kMsH * kMsW; ++i) g_ms_input[i] = static_cast<int8_t>(NextRandom(-128, 127));

@@ -59,10 +59,11 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteError;
   }
   TF_LITE_ENSURE_OK(context, CheckFilterOpTypes(kOp, input, filter, bias, output, units, "unit"));
-  if (input->type != kTfLiteInt8) return kTfLiteOk;
+  if (input->type == kTfLiteFloat32) return kTfLiteOk;
   // Per-tensor filters use the rounding path TFLite uses for this op.
-  return PrepareInt8ChannelQuant(kOp, context, input, filter, bias, output, params->activation,
-                                 static_cast<int>(units), 0, kFullyConnectedRounding, &data->q);
+  return PrepareInt8ChannelQuant(
+      kOp, context, input, filter, bias, output, params->activation, static_cast<int>(units), 0,
+      kFullyConnectedRounding | (input->type == kTfLiteInt16 ? kInt16Activations : 0u), &data->q);
 }
 
 TfLiteStatus EvalFloat(const FullyConnectedShape& shape, const TfLiteFullyConnectedParams* params,
@@ -139,8 +140,13 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       TF_LITE_ENSURE_OK(context, CheckVariableBiasRange(kOp, input, filter, bias, SizeOfDimension(filter, 0), 0));
       return FullyConnectedEvalInt8(data->q, shape, input->data.int8, filter->data.int8,
                                     bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
+    case kTfLiteInt16: {
+      Int16FilterEval e;
+      TF_LITE_ENSURE_OK(context, PrepareInt16FilterEval(bias, output, params->activation, &e));
+      return FullyConnectedEvalInt16(data->q, e, shape, input->data.i16, filter->data.int8, output->data.i16);
+    }
     default:
-      MicroPrintf("%s: input type %s not supported (use float32 or int8)", kOp,
+      MicroPrintf("%s: input type %s not supported (use float32, int8 or int16)", kOp,
                   TfLiteTypeName(input->type));
       return kTfLiteError;
   }

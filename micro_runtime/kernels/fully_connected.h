@@ -10,7 +10,7 @@
 // The op data is the int8 quantization only (20 bytes on 32-bit targets):
 // the shapes are read from the tensors at eval, like TFLM does.
 struct FullyConnectedOpData {
-  Int8ChannelQuant q;  // int8 only; one channel per unit
+  Int8ChannelQuant q;  // int8 and int16 (16x8); one channel per unit
 };
 
 // The input viewed as [batches, input_size], input_size = filter dim 1.
@@ -35,6 +35,12 @@ inline FullyConnectedShape FullyConnectedShapeOf(const TfLiteTensor* input, cons
 TfLiteStatus FullyConnectedEvalInt8(const Int8ChannelQuant& q, const FullyConnectedShape& shape,
                                     const int8_t* input, const int8_t* filter, const int32_t* bias,
                                     int8_t* output);
+
+// The 16x8 eval (int16 input and output, int8 filter): fully_connected_int16.cc
+// on every core (no tag replaces it).
+TfLiteStatus FullyConnectedEvalInt16(const Int8ChannelQuant& q, const Int16FilterEval& e,
+                                     const FullyConnectedShape& s, const int16_t* input,
+                                     const int8_t* filter, int16_t* output);
 
 namespace fully_connected {
 

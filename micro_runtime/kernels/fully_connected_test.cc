@@ -27,6 +27,12 @@ void RunInt8(bool constant_weights = true, BiasForm no_bias_form = BiasForm::kMi
   RunInt8FilterCase<C>(Register_FULLY_CONNECTED(), &params, 0, constant_weights, no_bias_form);
 }
 
+template <class C>
+void RunInt16() {
+  const TfLiteFullyConnectedParams params = {C::activation, false};
+  RunInt16FilterCase<C>(Register_FULLY_CONNECTED(), &params, 0, BiasForm::kMinusOne);
+}
+
 // FC [1,2] x [1,2] weights {127, 127}, input zero point -128 (|input + offset| up to 255):
 // the dot product reaches 255 * 254 = 64,770; with the bias the accumulator must stay in int32.
 TfLiteStatus PrepareWithBias(int32_t bias_value, bool bias_constant, bool invoke) {
@@ -63,6 +69,9 @@ TF_LITE_MICRO_TEST(FloatNoBiasTwoInputs) { RunFloat<FcFloatNoBiasKeepDims>(BiasF
 TF_LITE_MICRO_TEST(Int8PerTensor) { RunInt8<FcInt8>(); }
 TF_LITE_MICRO_TEST(Int8NonConstantWeights) { RunInt8<FcInt8>(false); }
 TF_LITE_MICRO_TEST(Int8Relu6NoBias) { RunInt8<FcInt8Relu6NoBias>(); }
+TF_LITE_MICRO_TEST(Int16Int64Bias) { RunInt16<FcInt16Int64Bias>(); }
+TF_LITE_MICRO_TEST(Int16PerChannelInt32Bias) { RunInt16<FcInt16PerChannelInt32Bias>(); }
+TF_LITE_MICRO_TEST(Int16NoBias) { RunInt16<FcInt16NoBias>(); }
 TF_LITE_MICRO_TEST(Int8Relu6NoBiasTwoInputs) { RunInt8<FcInt8Relu6NoBias>(true, BiasForm::kAbsent); }
 TF_LITE_MICRO_TEST(Int8KeepDimsRelu) { RunInt8<FcInt8KeepDims>(); }
 

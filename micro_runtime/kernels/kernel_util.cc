@@ -165,7 +165,7 @@ PaddingValues ComputePaddingHeightWidth(int stride_height, int stride_width, int
 static TfLiteStatus CheckConvolutionQuantization(const char* op_name, const TfLiteTensor* input,
                                                  const TfLiteTensor* filter, const TfLiteTensor* bias,
                                                  const TfLiteTensor* output, int num_channels,
-                                                 int channel_dim) {
+                                                 int channel_dim, bool int16) {
   const TfLiteFloatArray* scales = filter->params.scales;
   if (scales != nullptr && scales->size > 1) {
     if (scales->size != num_channels) {
@@ -181,8 +181,8 @@ static TfLiteStatus CheckConvolutionQuantization(const char* op_name, const TfLi
     }
   }
   if (!(input->params.scale > 0.0f) || !(output->params.scale > 0.0f)) {
-    MicroPrintf("%s: int8 input and output need a positive quantization scale (got %f and %f)",
-                op_name, static_cast<double>(input->params.scale),
+    MicroPrintf("%s: %s input and output need a positive quantization scale (got %f and %f)",
+                op_name, int16 ? "int16" : "int8", static_cast<double>(input->params.scale),
                 static_cast<double>(output->params.scale));
     return kTfLiteError;
   }
@@ -191,8 +191,9 @@ static TfLiteStatus CheckConvolutionQuantization(const char* op_name, const TfLi
                 static_cast<int>(filter->params.zero_point));
     return kTfLiteError;
   }
-  if (bias != nullptr && bias->type != kTfLiteInt32) {
-    MicroPrintf("%s: bias of an int8 op must be int32, got %s", op_name, TfLiteTypeName(bias->type));
+  if (bias != nullptr && bias->type != kTfLiteInt32 && !(int16 && bias->type == kTfLiteInt64)) {
+    MicroPrintf("%s: bias of an %s op must be %s, got %s", op_name, int16 ? "int16" : "int8",
+                int16 ? "int64 or int32" : "int32", TfLiteTypeName(bias->type));
     return kTfLiteError;
   }
   return kTfLiteOk;
@@ -282,11 +283,12 @@ TfLiteStatus CheckFilterOpTypes(const char* op_name, const TfLiteTensor* input,
     if (bias != nullptr) return EnsureType(op_name, "bias", bias, kTfLiteFloat32);
     return kTfLiteOk;
   }
-  if (input->type != kTfLiteInt8) {
-    MicroPrintf("%s: input type %s not supported (use float32 or int8)", op_name,
+  if (input->type != kTfLiteInt8 && input->type != kTfLiteInt16) {
+    MicroPrintf("%s: input type %s not supported (use float32, int8 or int16)", op_name,
                 TfLiteTypeName(input->type));
     return kTfLiteError;
   }
+  // int16 input: int8 weights only (16x8), like TFLM.
   return EnsureType(op_name, "filter", filter, kTfLiteInt8);
 }
 
@@ -294,15 +296,15 @@ TfLiteStatus CheckFilterOpTypes(const char* op_name, const TfLiteTensor* input,
 static TfLiteStatus FullyConnectedPerTensorMultiplier(const char* op_name, const TfLiteTensor* input,
                                                       const TfLiteTensor* filter,
                                                       const TfLiteTensor* bias,
-                                                      const TfLiteTensor* output, int32_t* multiplier,
-                                                      int* shift) {
+                                                      const TfLiteTensor* output, bool int16,
+                                                      int32_t* multiplier, int* shift) {
   if (filter->params.zero_point != 0) {
     MicroPrintf("%s: int8 filter zero point must be 0 (symmetric weights), got %d", op_name,
                 static_cast<int>(filter->params.zero_point));
     return kTfLiteError;
   }
-  if (bias != nullptr && EnsureType(op_name, "bias", bias, kTfLiteInt32) != kTfLiteOk) {
-    return kTfLiteError;
+  if (bias != nullptr && bias->type != kTfLiteInt32 && !(int16 && bias->type == kTfLiteInt64)) {
+    return EnsureType(op_name, "bias", bias, int16 ? kTfLiteInt64 : kTfLiteInt32);
   }
   double real = 0.0;
   if (GetQuantizedConvolutionMultiplier(op_name, input, filter, output, &real) != kTfLiteOk) {
@@ -368,6 +370,12 @@ TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context
   // tensors (kernel tests) are held to the same rule.
   const int32_t input_zp = input->params.zero_point;
   const int32_t output_zp = output->params.zero_point;
+  const bool int16 = (options & kInt16Activations) != 0;
+  if (int16 && (input_zp != 0 || output_zp != 0)) {
+    MicroPrintf("%s: int16 input and output must have zero point 0 (symmetric), got %d and %d", op_name,
+                static_cast<int>(input_zp), static_cast<int>(output_zp));
+    return kTfLiteError;
+  }
   if (input_zp < -128 || input_zp > 127 || output_zp < -128 || output_zp > 127) {
     MicroPrintf("%s: int8 zero points must lie in [-128, 127], got input %d and output %d", op_name,
                 static_cast<int>(input_zp), static_cast<int>(output_zp));
@@ -386,12 +394,12 @@ TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context
   int shift = 0;
   if ((options & kFullyConnectedRounding) != 0 && !per_channel) {
     TF_LITE_ENSURE_OK(context, FullyConnectedPerTensorMultiplier(op_name, input, filter, bias, output,
-                                                                 &q->multiplier, &shift));
+                                                                 int16, &q->multiplier, &shift));
     q->shift = static_cast<int8_t>(shift);
     fast = FastRequantizable(q->multiplier, shift);
   } else {
     TF_LITE_ENSURE_OK(context, CheckConvolutionQuantization(op_name, input, filter, bias, output,
-                                                            channels, channel_dim));
+                                                            channels, channel_dim, int16));
     if (per_channel) {
       // One allocation: the multipliers, then the shifts (QuantizeMultiplier
       // keeps shifts in [-31, 30]). Out of memory is reported by the caller.
@@ -414,6 +422,14 @@ TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context
       q->shift = static_cast<int8_t>(shift);
       fast = FastRequantizable(q->multiplier, shift);
     }
+  }
+  if (int16) {
+    // The 16x8 evals take the int16 activation range from the tensors
+    // (PrepareInt16FilterEval); checked here so prepare reports a bad one.
+    q->act_min = 0;
+    q->act_max = 0;
+    Int16FilterEval e;
+    return PrepareInt16FilterEval(bias, output, activation, &e);
   }
   TF_LITE_ENSURE_OK(context, CheckAccumulatorRange(op_name, input, filter, bias, channels, channel_dim, false));
   int32_t act_min = 0;
@@ -453,4 +469,31 @@ TfLiteStatus PrepareWindowGeometry(const char* op_name, const TfLiteTensor* inpu
     return kTfLiteError;
   }
   return kTfLiteOk;
+}
+
+int64_t MultiplyByQuantizedMultiplierInt64(int64_t x, int32_t quantized_multiplier, int shift) {
+  const int64_t reduced = quantized_multiplier < 0x7FFF0000 ? (quantized_multiplier + (1 << 15)) >> 16 : 0x7FFF;
+  const uint64_t product = static_cast<uint64_t>(x) * static_cast<uint64_t>(reduced);  // wraps
+  const int total_shift = 15 - shift;
+  if (total_shift < 1) return static_cast<int64_t>(product << -total_shift);
+  return static_cast<int64_t>(product + (uint64_t{1} << (total_shift - 1))) >> total_shift;
+}
+
+TfLiteStatus PrepareInt16FilterEval(const TfLiteTensor* bias, const TfLiteTensor* output,
+                                    TfLiteFusedActivation activation, Int16FilterEval* e) {
+  e->bias = bias != nullptr ? bias->data.raw : nullptr;
+  e->bias_int64 = bias != nullptr && bias->type == kTfLiteInt64;
+  return CalculateActivationRangeQuantized(activation, output, &e->act_min, &e->act_max);
+}
+
+int16_t RequantizeInt16(const Int8ChannelQuant& q, const Int16FilterEval& e, uint64_t sum, int c) {
+  int64_t v;
+  if (e.bias != nullptr && !e.bias_int64) {
+    const uint32_t acc = static_cast<uint32_t>(sum) + static_cast<uint32_t>(static_cast<const int32_t*>(e.bias)[c]);
+    v = MultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), q.multiplier_of(c), q.shift_of(c));
+  } else {
+    if (e.bias != nullptr) sum += static_cast<uint64_t>(LoadInt64(e.bias, c));
+    v = MultiplyByQuantizedMultiplierInt64(static_cast<int64_t>(sum), q.multiplier_of(c), q.shift_of(c));
+  }
+  return static_cast<int16_t>(v < e.act_min ? e.act_min : (v > e.act_max ? e.act_max : v));
 }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "micro_runtime/common.h"
 
@@ -166,8 +167,8 @@ inline const TfLiteTensor* GetOptionalBias(TfLiteContext* context, const TfLiteN
 
 // Checks that the bias (if any) has one element per output channel, that the
 // output type equals the input type and that filter and bias types fit it:
-// float32 input -> float32 filter and bias; int8 input -> int8 filter (the
-// int8 bias type is checked by PrepareInt8ChannelQuant). `channel_word` names
+// float32 input -> float32 filter and bias; int8 or int16 input -> int8
+// filter (the quantized bias type is checked by PrepareInt8ChannelQuant). `channel_word` names
 // an output channel in the message ("output channel", "unit").
 TfLiteStatus CheckFilterOpTypes(const char* op_name, const TfLiteTensor* input,
                                 const TfLiteTensor* filter, const TfLiteTensor* bias,
@@ -206,6 +207,11 @@ enum Int8QuantOptions : unsigned {
   // A per-tensor filter scale uses FULLY_CONNECTED's multiplier rounding
   // (GetQuantizedConvolutionMultiplier) instead of the per-channel one.
   kFullyConnectedRounding = 2u,
+  // int16 activations with int8 weights (16x8): zero points must be 0, the
+  // bias may be int64 (or int32), no int32 accumulator check (the 16x8 eval
+  // accumulates in 64 bits), and the int8 activation range fields are unused
+  // (Int16FilterEval has the int16 range).
+  kInt16Activations = 4u,
 };
 
 // Checks the int8 quantization of a filter op with `channels` output
@@ -248,6 +254,55 @@ inline int8_t RequantizeToInt8(const Int8ChannelQuant& q, int32_t acc, int c) {
   const int32_t v = MultiplyByQuantizedMultiplier(acc, q.multiplier_of(c), q.shift_of(c)) + q.output_offset;
   return static_cast<int8_t>(ClampInt32(v, q.act_min, q.act_max));
 }
+
+// ---- 16x8 filter ops (int16 activations, int8 weights) ----
+
+// Element i of an int64 array that may be only 4-byte aligned: a .tflite file
+// can put int64 constants (16x8 biases) at an offset of 4 mod 8, where an
+// LDRD (or a plain int64 load on strict-alignment cores) would fault. memcpy
+// lets the compiler use loads that accept any alignment.
+inline int64_t LoadInt64(const void* base, int32_t i) {
+  int64_t v;
+  memcpy(&v, static_cast<const char*>(base) + static_cast<size_t>(i) * sizeof(int64_t), sizeof(v));
+  return v;
+}
+
+// An 8-byte element (int64) copied as two words: kernels that move int64
+// values without doing arithmetic on them (TRANSPOSE, STRIDED_SLICE) use it,
+// so a constant int64 tensor only 4-byte aligned in the model is read safely.
+struct Int64Words {
+  uint32_t words[2];
+};
+
+// TFLite's MultiplyByQuantizedMultiplier for int64 accumulators (the 16x8
+// kernels): the multiplier rounded to 15 bits, (m + 2^15) >> 16 (0x7FFF from
+// 0x7FFF0000 up), then x * m15 rounded (half up) right by 15 - shift. Products
+// wrap instead of overflowing and the result stays 64-bit (TFLite assumes
+// |x| < 2^47 and an int32 result, then narrows: the same inside that
+// contract; callers clamp); shifts above 14, which TFLite asserts away, shift left.
+int64_t MultiplyByQuantizedMultiplierInt64(int64_t x, int32_t quantized_multiplier, int shift);
+
+// What a 16x8 eval needs besides the prepared Int8ChannelQuant (multipliers
+// and shifts): the bias (int64, read with LoadInt64, or int32, for which
+// TFLM accumulates in int32) and the int16 activation range, both taken from
+// the tensors at eval so the op data stays the int8 layout.
+struct Int16FilterEval {
+  const void* bias;  // nullptr: no bias (TFLM then accumulates in int64)
+  bool bias_int64;
+  int32_t act_min;
+  int32_t act_max;
+};
+
+// Fills `e` from the bias and output tensors and the fused activation.
+TfLiteStatus PrepareInt16FilterEval(const TfLiteTensor* bias, const TfLiteTensor* output,
+                                    TfLiteFusedActivation activation, Int16FilterEval* e);
+
+// The 64-bit sum of input * filter of output channel c (wrapping: the
+// reference's sum modulo 2^64), plus the bias, requantized to int16 like
+// TFLM: an int32 bias means an int32 accumulator (the sum modulo 2^32) and
+// the int32 MultiplyByQuantizedMultiplier, otherwise int64 and
+// MultiplyByQuantizedMultiplierInt64; then the activation clamp.
+int16_t RequantizeInt16(const Int8ChannelQuant& q, const Int16FilterEval& e, uint64_t sum, int c);
 
 // Largest right shift of Int8Requantizer's fast path (see its comment).
 constexpr int kMaxFastRightShift = 22;

@@ -1,9 +1,12 @@
 // QUANTIZE: float32 -> int8 (per-tensor, or per-channel along the output's
-// quantized_dimension) as q = clamp(round(x / scale) + zero_point), with a
-// float division and ties rounded away from zero, which is what TFLM does
-// (bit-exact against it; LiteRT multiplies by 1/scale and rounds ties to even,
-// so it can differ by 1 on ties); and int8 -> int8 requantization with a
-// fixed-point multiplier.
+// quantized_dimension) and float32 -> int16 (per-tensor) as
+// q = clamp(round(x / scale) + zero_point), with a float division and ties
+// rounded away from zero, which is what TFLM does (bit-exact against it;
+// LiteRT multiplies by 1/scale and rounds ties to even, so it can differ by 1
+// on ties); and requantization of int8 or int16 to int8, int16 or int32 with
+// a fixed-point multiplier (TFLM's Requantize: input_scale / output_scale in
+// double, MultiplyByQuantizedMultiplier, the zero points, the output type's
+// range).
 #include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
@@ -21,11 +24,14 @@ TfLiteStatus QuantizePrepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 1, 1, 1));
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* output = GetOutput(context, node, 0);
-  if (input->type != kTfLiteFloat32 && input->type != kTfLiteInt8) {
-    return micro_runtime::ReportUnsupportedType(kOp, input->type, "float32, int8", "input");
+  if (input->type != kTfLiteFloat32 && input->type != kTfLiteInt8 && input->type != kTfLiteInt16) {
+    return micro_runtime::ReportUnsupportedType(kOp, input->type, "float32, int8, int16", "input");
   }
-  if (output->type != kTfLiteInt8) {
-    return micro_runtime::ReportUnsupportedType(kOp, output->type, "int8", "output");
+  const bool integer_input = input->type != kTfLiteFloat32;
+  if (output->type != kTfLiteInt8 && output->type != kTfLiteInt16 &&
+      !(integer_input && output->type == kTfLiteInt32)) {
+    return micro_runtime::ReportUnsupportedType(
+        kOp, output->type, integer_input ? "int8, int16, int32" : "int8, int16", "output");
   }
   TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameShape(kOp, input, output));
 
@@ -33,9 +39,9 @@ TfLiteStatus QuantizePrepare(TfLiteContext* context, TfLiteNode* node) {
   const bool per_channel = scales != nullptr && scales->size > 1;
   if (per_channel) {
     const int32_t axis = output->quantized_dimension;
-    if (input->type != kTfLiteFloat32 || axis < 0 || axis >= NumDimensions(output) ||
+    if (input->type != kTfLiteFloat32 || output->type != kTfLiteInt8 || axis < 0 || axis >= NumDimensions(output) ||
         scales->size != SizeOfDimension(output, axis)) {
-      MicroPrintf("%s: per-channel output needs float32 input and one scale per channel of the "
+      MicroPrintf("%s: per-channel output needs float32 input, int8 output and one scale per channel of the "
                   "quantized dimension (got %d scales, dimension %d)",
                   kOp, static_cast<int>(scales->size), static_cast<int>(axis));
       return kTfLiteError;
@@ -51,10 +57,11 @@ TfLiteStatus QuantizePrepare(TfLiteContext* context, TfLiteNode* node) {
     MicroPrintf("%s: output scale must be > 0, got %f", kOp, static_cast<double>(output->params.scale));
     return kTfLiteError;
   }
-  if (input->type != kTfLiteInt8) return kTfLiteOk;
+  if (!integer_input) return kTfLiteOk;
 
   if (!(input->params.scale > 0.0f)) {
-    MicroPrintf("%s: int8 input scale must be > 0, got %f", kOp, static_cast<double>(input->params.scale));
+    MicroPrintf("%s: %s input scale must be > 0, got %f", kOp, TfLiteTypeName(input->type),
+                static_cast<double>(input->params.scale));
     return kTfLiteError;
   }
   if (node->user_data == nullptr) {
@@ -67,25 +74,70 @@ TfLiteStatus QuantizePrepare(TfLiteContext* context, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
+// x * multiplier * 2^shift like TFLite's (int32) MultiplyByQuantizedMultiplier,
+// without kMaxRequantized's saturation: an int32 output takes the whole
+// result. The left shift wraps where TFLite's overflows (undefined).
+int32_t Requantize(int32_t x, int32_t multiplier, int shift) {
+  const int left = shift > 0 ? shift : 0;
+  const int right = shift > 0 ? 0 : -shift;
+  return RoundingDivideByPOT(
+      SaturatingRoundingDoublingHighMul(static_cast<int32_t>(static_cast<uint32_t>(x) << left), multiplier), right);
+}
+
+// Stores v, clamped to the output type's range, as element i.
+void StoreClamped(TfLiteTensor* output, int32_t i, int64_t v) {
+  switch (output->type) {
+    case kTfLiteInt8:
+      output->data.int8[i] = static_cast<int8_t>(v > 127 ? 127 : (v < -128 ? -128 : v));
+      break;
+    case kTfLiteInt16:
+      output->data.i16[i] = static_cast<int16_t>(v > 32767 ? 32767 : (v < -32768 ? -32768 : v));
+      break;
+    default:
+      output->data.i32[i] = static_cast<int32_t>(v > INT32_MAX ? INT32_MAX : (v < INT32_MIN ? INT32_MIN : v));
+      break;
+  }
+}
+
+// round(x / scale) + zero_point like TFLM's AffineQuantize (float division,
+// ties away from zero), saturated to [lo, hi] (NaN gives the zero point).
+int32_t QuantizeFloat(float value, float scale, int32_t zero_point, int32_t lo, int32_t hi) {
+  const float scaled = value / scale;
+  if (scaled != scaled) return zero_point;
+  // Saturate before converting: a float outside int32 range is undefined.
+  if (scaled > 100000.0f) return hi;
+  if (scaled < -100000.0f) return lo;
+  return ClampInt32(micro_runtime::RoundToInt32(scaled) + zero_point, lo, hi);
+}
+
 TfLiteStatus QuantizeInvoke(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
   const int32_t count = ElementCount(output->dims);
   const int32_t zero_point = output->params.zero_point;
-  int8_t* out = output->data.int8;
 
-  if (input->type == kTfLiteInt8) {
+  if (input->type != kTfLiteFloat32) {
     if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
     const RequantizeOpData* data = static_cast<const RequantizeOpData*>(node->user_data);
     const int32_t input_zero_point = input->params.zero_point;
+    const bool int8_input = input->type == kTfLiteInt8;
     for (int32_t i = 0; i < count; ++i) {
-      int32_t q = zero_point + MultiplyByQuantizedMultiplier(input->data.int8[i] - input_zero_point,
-                                                             data->multiplier, data->shift);
-      out[i] = static_cast<int8_t>(q > 127 ? 127 : (q < -128 ? -128 : q));
+      const int32_t x = int8_input ? input->data.int8[i] : input->data.i16[i];
+      StoreClamped(output, i,
+                   static_cast<int64_t>(Requantize(x - input_zero_point, data->multiplier, data->shift)) +
+                       zero_point);
     }
     return kTfLiteOk;
   }
 
+  if (output->type == kTfLiteInt16) {
+    const float scale = output->params.scale;
+    for (int32_t i = 0; i < count; ++i) {
+      output->data.i16[i] = static_cast<int16_t>(QuantizeFloat(input->data.f[i], scale, zero_point, -32768, 32767));
+    }
+    return kTfLiteOk;
+  }
+  int8_t* out = output->data.int8;
   const TfLiteFloatArray* scales = output->params.scales;
   if (scales == nullptr || scales->size <= 1) {
     const float scale = output->params.scale;

@@ -76,6 +76,58 @@ TF_LITE_MICRO_TEST(Int8Requantize) {
   for (int i = 0; i < 8; ++i) TF_LITE_MICRO_EXPECT_EQ(up[i], output[i]);
 }
 
+// The int16 pairs; expected values from TFLM (tflite_micro) on one-op models.
+TF_LITE_MICRO_TEST(FloatToInt16TiesAwayAndSaturation) {
+  const int32_t shape[] = {1, 8};
+  float input[] = {-40.0f, -1.2345f, -0.0005f, 0.0005f, 0.0015f, 32.767f, 32.7675f, 100.0f};
+  int16_t output[8] = {0};
+  // -1.2345 / 0.001 is -1234.5 in float: away from zero (LiteRT gives -1234).
+  const int16_t expected[] = {-32768, -1235, -1, 1, 2, 32767, 32767, 32767};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateTensor(input, dims), CreateQuantizedTensor(output, dims, 0.001f, 0)));
+  for (int i = 0; i < 8; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], output[i]);
+}
+
+TF_LITE_MICRO_TEST(Int16ToInt8AndBack) {
+  const int32_t shape[] = {1, 9};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  int16_t wide[] = {-32768, -1000, -75, -25, 0, 25, 75, 651, 32767};
+  int8_t narrow[9] = {0};
+  const int8_t down[] = {-128, -23, -5, -4, -3, -2, -1, 10, 127};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateQuantizedTensor(wide, dims, 0.01f, 0),
+                                         CreateQuantizedTensor(narrow, dims, 0.5f, -3)));
+  for (int i = 0; i < 9; ++i) TF_LITE_MICRO_EXPECT_EQ(down[i], narrow[i]);
+  const int32_t shape6[] = {1, 6};
+  const TfLiteIntArray* dims6 = IntArrayFromInts(shape6);
+  int8_t in8[] = {-128, -1, 0, 5, 6, 127};
+  int16_t out16[6] = {0};
+  const int16_t up[] = {-6650, -300, -250, 0, 50, 6100};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateQuantizedTensor(in8, dims6, 0.5f, 5),
+                                         CreateQuantizedTensor(out16, dims6, 0.01f, 0)));
+  for (int i = 0; i < 6; ++i) TF_LITE_MICRO_EXPECT_EQ(up[i], out16[i]);
+}
+
+TF_LITE_MICRO_TEST(Int16ToInt16AndInt32) {
+  const int32_t shape[] = {1, 9};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  int16_t input[] = {-32768, -3, -2, -1, 1, 2, 3, 4, 32767};
+  int16_t output[9] = {0};
+  const int16_t rescaled[] = {-10923, -1, -1, -1, 1, 1, 1, 2, 10923};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateQuantizedTensor(input, dims, 0.001f, 0),
+                                         CreateQuantizedTensor(output, dims, 0.003f, 0)));
+  for (int i = 0; i < 9; ++i) TF_LITE_MICRO_EXPECT_EQ(rescaled[i], output[i]);
+  // x 1000 through the Q31 multiplier (32767 -> 32767002: the multiplier rounds).
+  const int32_t shape6[] = {1, 6};
+  const TfLiteIntArray* dims6 = IntArrayFromInts(shape6);
+  int16_t in6[] = {-32768, -1, 0, 1, 12345, 32767};
+  int32_t out32[6] = {0};
+  const int32_t widened[] = {-32768002, -1000, 0, 1000, 12345001, 32767002};
+  TfLiteTensor out = CreateTensor(out32, dims6);
+  out.params.scale = 1e-6f;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateQuantizedTensor(in6, dims6, 0.001f, 0), out));
+  for (int i = 0; i < 6; ++i) TF_LITE_MICRO_EXPECT_EQ(widened[i], out32[i]);
+}
+
 TF_LITE_MICRO_TEST(BadTensorsFail) {
   const int32_t shape[] = {1, 4};
   const int32_t other[] = {1, 3};
@@ -86,8 +138,13 @@ TF_LITE_MICRO_TEST(BadTensorsFail) {
   const TfLiteIntArray* dims = IntArrayFromInts(shape);
   // float -> float is not a quantization.
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateTensor(f, dims), CreateTensor(f_out, dims)));
-  // int16 input.
+  // int16 input without a scale.
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateTensor(s, dims), CreateQuantizedTensor(q, dims, 0.1f, 0)));
+  // float -> int32 is not a pair TFLM has.
+  int32_t w[4] = {0};
+  TfLiteTensor wide = CreateTensor(w, dims);
+  wide.params.scale = 0.1f;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateTensor(f, dims), wide));
   // Shape mismatch.
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError,
                           Run(CreateTensor(f, dims), CreateQuantizedTensor(q, IntArrayFromInts(other), 0.1f, 0)));

@@ -149,8 +149,9 @@ TfLiteStatus StridedSliceInvoke(TfLiteContext* context, TfLiteNode* node) {
     case 4:
       Slice(d, in_strides, input->data.i32, output->data.i32);
       break;
-    default:
-      Slice(d, in_strides, input->data.i64, output->data.i64);
+    default:  // 8 bytes; int64 constants may be only 4-byte aligned in the model
+      Slice(d, in_strides, static_cast<const Int64Words*>(input->data.raw_const),
+            static_cast<Int64Words*>(output->data.raw));
       break;
   }
   return kTfLiteOk;

@@ -90,8 +90,8 @@ TfLiteStatus TransposeInvoke(TfLiteContext* context, TfLiteNode* node) {
     case 4:
       Permute(d, input->data.i32, output->data.i32);
       break;
-    default:
-      Permute(d, input->data.i64, output->data.i64);
+    default:  // 8 bytes; int64 constants may be only 4-byte aligned in the model
+      Permute(d, static_cast<const Int64Words*>(input->data.raw_const), static_cast<Int64Words*>(output->data.raw));
       break;
   }
   return kTfLiteOk;

@@ -124,6 +124,29 @@ def per_channel(equal_zero_points: bool = True) -> bytes:
     return b.build()
 
 
+def int64_bias_4mod8() -> bytes:
+    """A 16x8 FULLY_CONNECTED whose int64 bias lies at 4 mod 8 in the file: y = x . W^T + bias, x int16 [1, 4]
+    (scale 2^-12), W int8 [3, 4] (2^-6), bias int64 (2^-18), y int16 (2^-6). The flatbuffer format only aligns
+    vectors to 4; an unused buffer of 4-12 bytes written before the bias moves it until it lands there."""
+    bias = np.array([40000, -70000, 123456789], np.int64)
+    for pad in range(1, 4):
+        b = ModelBuilder("int64 bias at 4 mod 8")
+        b.buffer_alignment = 4
+        b.buffers.append(b"\xa5" * (4 * pad))
+        x = b.add_tensor("x", "INT16", [1, 4], scale=2.0**-12, zero_point=0)
+        w = b.add_tensor("w", "INT8", [3, 4], data=np.array([[1, -2, 3, -4], [127, -128, 5, 0], [-7, 8, 9, 10]],
+                                                            np.int8), scale=2.0**-6, zero_point=0)
+        bi = b.add_tensor("bias", "INT64", [3], data=bias, scale=2.0**-18, zero_point=0)
+        y = b.add_tensor("y", "INT16", [1, 3], scale=2.0**-6, zero_point=0)
+        b.add_operator("FULLY_CONNECTED", [x, w, bi], [y], version=7)
+        b.set_inputs([x])
+        b.set_outputs([y])
+        model = b.build()
+        if model.index(bias.tobytes()) % 8 == 4:
+            return model
+    raise AssertionError("no description length puts the bias at 4 mod 8")
+
+
 def options() -> bytes:
     """One op per options table, every field set to a non-default value (parser tests)."""
     b = ModelBuilder("builtin options")
@@ -225,6 +248,7 @@ def models() -> dict[str, bytes]:
         "per_channel": per_channel(),
         "options": options(),
         "two_subgraphs": two_subgraphs(),
+        "int64_bias_4mod8": int64_bias_4mod8(),
     }
     for kind in BAD_KINDS:
         result[f"bad_{kind}"] = bad(kind)

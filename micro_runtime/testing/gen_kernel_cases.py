@@ -10,7 +10,9 @@ kernels on the same data and compare. Run again only to change the cases:
     python3 micro_runtime/testing/gen_kernel_cases.py
 
 Float inputs are rounded to two decimals so the headers stay readable; int8
-cases use random int8 tensors with hand-picked scales and zero points.
+cases use random int8 tensors with hand-picked scales and zero points; int16
+(16x8) cases random int16 activations (zero point 0), int8 weights and an
+int64 or int32 bias.
 """
 
 from __future__ import annotations
@@ -55,8 +57,8 @@ class Case:
 def build_model(case: Case) -> bytes:
     """The single-op .tflite model of a case."""
     b = ModelBuilder()
-    quant = case.input.dtype == np.int8
-    in_type = "INT8" if quant else "FLOAT32"
+    quant = case.input.dtype in (np.int8, np.int16)
+    in_type = {np.dtype(np.int8): "INT8", np.dtype(np.int16): "INT16"}.get(case.input.dtype, "FLOAT32")
     iq = {"scale": case.input_q[0], "zero_point": case.input_q[1]} if quant else {}
     oq = {"scale": case.output_q[0], "zero_point": case.output_q[1]} if quant else {}
     x = b.add_tensor("x", in_type, case.input.shape, **iq)
@@ -66,13 +68,13 @@ def build_model(case: Case) -> bytes:
         if quant:
             fq = {"scale": case.filter_scales, "zero_point": [0] * len(case.filter_scales),
                       "quantized_dimension": case.filter_qdim}
-        inputs.append(b.add_tensor("w", in_type, case.filter.shape, data=case.filter, **fq))
+        inputs.append(b.add_tensor("w", "INT8" if quant else in_type, case.filter.shape, data=case.filter, **fq))
         if case.bias is not None:
             bq: dict[str, Any] = {}
             if quant:
                 bscales = [case.input_q[0] * s for s in case.filter_scales]
                 bq = {"scale": bscales, "zero_point": [0] * len(bscales)}
-            bias_type = "INT32" if quant else "FLOAT32"
+            bias_type = {np.dtype(np.int64): "INT64", np.dtype(np.int32): "INT32"}.get(case.bias.dtype, "FLOAT32")
             inputs.append(b.add_tensor("b", bias_type, case.bias.shape, data=case.bias, **bq))
         elif case.op != "DEPTHWISE_CONV_2D":
             # TFLM's depthwise kernel crashes on a -1 bias; it takes 2 inputs instead.
@@ -115,18 +117,19 @@ def dims(shape: Any) -> str:
 
 
 def emit(case: Case) -> str:
-    quant = case.input.dtype == np.int8
-    t = "int8_t" if quant else "float"
+    quant = case.input.dtype in (np.int8, np.int16)
+    t = {np.dtype(np.int8): "int8_t", np.dtype(np.int16): "int16_t"}.get(case.input.dtype, "float")
+    ft = "int8_t" if quant else "float"
     o = case.options
     out = [f"// {case.comment}", f"struct {case.name} {{"]
     out.append(f"  static constexpr int32_t input_dims[] = {dims(case.input.shape)};")
     out.append(f"  static constexpr {t} input[] = {c_array(case.input, t)};")
     if case.filter is not None:
         out.append(f"  static constexpr int32_t filter_dims[] = {dims(case.filter.shape)};")
-        out.append(f"  static constexpr {t} filter[] = {c_array(case.filter, t)};")
+        out.append(f"  static constexpr {ft} filter[] = {c_array(case.filter, ft)};")
         has_bias = case.bias is not None
-        bt = "int32_t" if quant else "float"
-        bias = case.bias if has_bias else np.zeros([1], np.float32)
+        bias = case.bias if has_bias else np.zeros([1], np.int32 if quant else np.float32)
+        bt = {np.dtype(np.int64): "int64_t", np.dtype(np.int32): "int32_t"}.get(bias.dtype, "float")
         bshape = case.bias.shape if has_bias else [1]
         out.append(f"  static constexpr bool has_bias = {'true' if has_bias else 'false'};")
         out.append(f"  static constexpr int32_t bias_dims[] = {dims(bshape)};")
@@ -170,6 +173,22 @@ def rnd_int8(rng: np.random.Generator, shape: list[int], lo: int = -128, hi: int
     return rng.integers(lo, hi + 1, shape).astype(np.int8)
 
 
+def rnd_int16(rng: np.random.Generator, shape: list[int]) -> np.ndarray:
+    return rng.integers(-32768, 32768, shape).astype(np.int16)
+
+
+def int16_case(rng: np.random.Generator, name: str, comment: str, op: str, version: int, opts: dict[str, Any],
+               in_shape: list[int], fshape: list[int], out_shape: list[int], scales: list[float], qdim: int,
+               bias: str | None) -> Case:
+    """16x8: int16 input (scale 2^-10) and output (2^-4), int8 weights, an int64 or int32 bias (or none)."""
+    n_out = len(scales) if len(scales) > 1 else fshape[qdim]
+    biases = None
+    if bias is not None:
+        biases = rng.integers(-3_000_000, 3_000_000, n_out).astype(np.int64 if bias == "int64" else np.int32)
+    return Case(name, comment, op, version, opts, rnd_int16(rng, in_shape), rnd_int8(rng, fshape, -127), biases,
+                out_shape, (2.0**-10, 0), scales, qdim, (2.0**-4, 0))
+
+
 def rnd_bias(rng: np.random.Generator, n: int, mag: int = 2000) -> np.ndarray:
     return rng.integers(-mag, mag + 1, [n]).astype(np.int32)
 
@@ -201,6 +220,12 @@ def fc_cases(rng: np.random.Generator) -> list[Case]:
         Case("FcInt8KeepDims", "int8, rank-3 input [1,3,4], keep_num_dims, RELU", "FULLY_CONNECTED", 4,
              {"keep_num_dims": True, "fused_activation_function": "RELU"}, rnd_int8(rng, [1, 3, 4]),
              rnd_int8(rng, [2, 4]), rnd_bias(rng, 2), [1, 3, 2], (0.2, 0), [0.03], 0, (0.4, -5)),
+        int16_case(rng, "FcInt16Int64Bias", "16x8 per-tensor, input [2,9], int64 bias, RELU", "FULLY_CONNECTED", 7,
+                   {"fused_activation_function": "RELU"}, [2, 9], [5, 9], [2, 5], [0.02], 0, "int64"),
+        int16_case(rng, "FcInt16PerChannelInt32Bias", "16x8 per-channel, int32 bias (TFLM: int32 accumulator)",
+                   "FULLY_CONNECTED", 7, {}, [3, 6], [4, 6], [3, 4], [0.01, 0.02, 0.005, 0.03], 0, "int32"),
+        int16_case(rng, "FcInt16NoBias", "16x8 per-tensor, no bias, RELU6", "FULLY_CONNECTED", 7,
+                   {"fused_activation_function": "RELU6"}, [1, 12], [3, 12], [1, 3], [0.015], 0, None),
     ]
     return cases
 
@@ -238,6 +263,15 @@ def conv_cases(rng: np.random.Generator) -> list[Case]:
                   [1, 3, 5, 4], 2, (3, 2), "SAME", (1, 2), (1, 1), "NONE", version=3, per_channel=False),
         conv_case(rng, "ConvInt8DilationW", "int8 SAME dilation 1x2 (per-tap column path), RELU_N1_TO_1", True,
                   [1, 4, 6, 3], 2, (2, 3), "SAME", (1, 1), (1, 2), "RELU_N1_TO_1", version=3),
+        int16_case(rng, "ConvInt16Int64BiasSame", "16x8 per-channel SAME stride 1, int64 bias", "CONV_2D", 4,
+                   conv_opts("SAME", (1, 1), (1, 1), "NONE"), [1, 4, 5, 3], [3, 3, 3, 3], [1, 4, 5, 3],
+                   [0.01, 0.02, 0.007], 0, "int64"),
+        int16_case(rng, "ConvInt16Int32BiasStride2", "16x8 SAME stride 2, dilation 1x2, int32 bias, RELU",
+                   "CONV_2D", 4, conv_opts("SAME", (2, 2), (1, 2), "RELU"), [2, 5, 6, 2], [2, 2, 3, 2],
+                   [2, 3, 3, 2], [0.02, 0.01], 0, "int32"),
+        int16_case(rng, "ConvInt16PerTensorNoBias", "16x8 per-tensor VALID, no bias, RELU6", "CONV_2D", 4,
+                   conv_opts("VALID", (1, 1), (1, 1), "RELU6"), [1, 4, 4, 4], [2, 2, 2, 4], [1, 3, 3, 2],
+                   [0.01], 0, None),
     ]
 
 
@@ -279,6 +313,15 @@ def dw_cases(rng: np.random.Generator) -> list[Case]:
                 True, [1, 3, 3, 10], 1, (2, 2), "SAME", (1, 1), (1, 1), "NONE", version=3),
         dw_case(rng, "DwInt8Mult12", "int8 2 channels x multiplier 12 (a block of 8 + 4 more), stride 2",
                 True, [1, 4, 3, 2], 12, (3, 2), "SAME", (2, 2), (1, 1), "RELU", version=3),
+        int16_case(rng, "DwInt16Mult2Same", "16x8 2 channels x multiplier 2, SAME stride 1, int64 bias",
+                   "DEPTHWISE_CONV_2D", 5, {**conv_opts("SAME", (1, 1), (1, 1), "NONE"), "depth_multiplier": 2},
+                   [1, 4, 4, 2], [1, 3, 3, 4], [1, 4, 4, 4], [0.01, 0.02, 0.015, 0.005], 3, "int64"),
+        int16_case(rng, "DwInt16DilationStride2Relu", "16x8 multiplier 1, dilation 2, stride 2, int64 bias, RELU",
+                   "DEPTHWISE_CONV_2D", 5, {**conv_opts("SAME", (2, 2), (2, 2), "RELU"), "depth_multiplier": 1},
+                   [2, 5, 6, 3], [1, 2, 3, 3], [2, 3, 3, 3], [0.02, 0.01, 0.03], 3, "int64"),
+        int16_case(rng, "DwInt16NoBias", "16x8 VALID, multiplier 3, no bias, RELU6", "DEPTHWISE_CONV_2D", 5,
+                   {**conv_opts("VALID", (1, 1), (1, 1), "RELU6"), "depth_multiplier": 3}, [1, 4, 3, 1],
+                   [1, 2, 2, 3], [1, 3, 2, 3], [0.01, 0.02, 0.03], 3, None),
     ]
 
 

@@ -53,6 +53,10 @@ inline int8_t* CaseInt8Output() {
   static int8_t out[kMaxCaseOutput];
   return out;
 }
+inline int16_t* CaseInt16Output() {
+  static int16_t out[kMaxCaseOutput];
+  return out;
+}
 
 // The case's filter scales as a TfLiteFloatArray (same layout: size, data).
 inline const TfLiteFloatArray* CaseScales(const float* scales, int count) {
@@ -113,6 +117,29 @@ void RunInt8FilterCase(const TfLiteRegistration& registration, const void* param
   for (int i = 0; i < C::output_size; ++i) out[i] = 0x55;
   ExpectFilterOpRuns(registration, tensors, C::has_bias ? BiasForm::kPresent : no_bias_form, params);
   ExpectIntsNear(C::expected, out, C::output_size);
+}
+
+// int16 (16x8) case C: int16 input and output (zero points 0), int8 filter
+// (scales along `quantized_dimension`, one scale: per-tensor), constant bias
+// of the case's type (int64 or int32). Expects TFLM's outputs exactly.
+template <class C>
+void RunInt16FilterCase(const TfLiteRegistration& registration, const void* params, int quantized_dimension,
+                        BiasForm no_bias_form) {
+  static_assert(C::output_size <= kMaxCaseOutput, "raise kMaxCaseOutput");
+  static_assert(C::filter_scale_count <= kMaxCaseScales, "raise kMaxCaseScales");
+  int16_t* out = CaseInt16Output();
+  TfLiteTensor tensors[4] = {
+      CreateQuantizedTensor(Mut(C::input), IntArrayFromInts(C::input_dims), C::input_scale, C::input_zero_point),
+      CreatePerChannelQuantizedTensor(Mut(C::filter), IntArrayFromInts(C::filter_dims),
+                                      CaseScales(C::filter_scales, C::filter_scale_count), quantized_dimension,
+                                      true),
+      CreateTensor(Mut(C::bias), IntArrayFromInts(C::bias_dims), true),
+      CreateQuantizedTensor(out, IntArrayFromInts(C::output_dims), C::output_scale, C::output_zero_point),
+  };
+  if (C::filter_scale_count == 1) tensors[1].params.scales = nullptr;
+  for (int i = 0; i < C::output_size; ++i) out[i] = 0x5555;
+  ExpectFilterOpRuns(registration, tensors, C::has_bias ? BiasForm::kPresent : no_bias_form, params);
+  for (int i = 0; i < C::output_size; ++i) TF_LITE_MICRO_EXPECT_EQ(C::expected[i], out[i]);
 }
 
 // ---- Binary arithmetic ops (inputs 0, 1; output 2) ----

@@ -39,6 +39,17 @@ TfLiteTensor CreateTensor(int16_t* data, const TfLiteIntArray* dims, bool is_con
 TfLiteTensor CreateTensor(int32_t* data, const TfLiteIntArray* dims, bool is_constant) {
   return MakeTensor(data, dims, kTfLiteInt32, is_constant);
 }
+TfLiteTensor CreateTensor(int64_t* data, const TfLiteIntArray* dims, bool is_constant) {
+  return MakeTensor(data, dims, kTfLiteInt64, is_constant);
+}
+
+TfLiteTensor CreateQuantizedTensor(int16_t* data, const TfLiteIntArray* dims, float scale, int zero_point,
+                                   bool is_constant) {
+  TfLiteTensor t = MakeTensor(data, dims, kTfLiteInt16, is_constant);
+  t.params.scale = scale;
+  t.params.zero_point = zero_point;
+  return t;
+}
 
 TfLiteTensor CreateQuantizedTensor(int8_t* data, const TfLiteIntArray* dims, float scale,
                                    int zero_point, bool is_constant) {

@@ -22,6 +22,10 @@ TfLiteTensor CreateTensor(float* data, const TfLiteIntArray* dims, bool is_const
 TfLiteTensor CreateTensor(int8_t* data, const TfLiteIntArray* dims, bool is_constant = false);
 TfLiteTensor CreateTensor(int16_t* data, const TfLiteIntArray* dims, bool is_constant = false);
 TfLiteTensor CreateTensor(int32_t* data, const TfLiteIntArray* dims, bool is_constant = false);
+TfLiteTensor CreateTensor(int64_t* data, const TfLiteIntArray* dims, bool is_constant = false);
+// int16 tensor with a per-tensor scale and zero point.
+TfLiteTensor CreateQuantizedTensor(int16_t* data, const TfLiteIntArray* dims, float scale, int zero_point,
+                                   bool is_constant = false);
 
 // Per-tensor quantized int8 tensor over existing quantized data.
 TfLiteTensor CreateQuantizedTensor(int8_t* data, const TfLiteIntArray* dims, float scale,

@@ -38,6 +38,8 @@ class OpModel:
     name: str
     model: bytes
     cases: list[list[np.ndarray]] = field(default_factory=list)
+    # False where LiteRT is no oracle: its 16x8 CONV_2D reads an int32 bias as int64 (TFLM accumulates in int32).
+    litert: bool = True
 
 
 @dataclass
@@ -114,24 +116,35 @@ def fully_connected(rng: np.random.Generator, dtype: str) -> OpModel:
     b = tb.ModelBuilder()
     weights = rng.uniform(-1, 1, (n_out, n_in)).astype(np.float32)
     bias = rng.uniform(-1, 1, n_out).astype(np.float32)
+    bias_type = "FLOAT32"
     if dtype == "float32":
         inputs, out = _io(b, "FLOAT32", [[batch, n_in]], [batch, n_out])
         w = b.add_tensor("w", "FLOAT32", [n_out, n_in], data=weights)
         bi = b.add_tensor("b", "FLOAT32", [n_out], data=bias)
         version, cases = 1, _float_cases(rng, [[batch, n_in]])
     else:
-        in_q, out_q = _random_q(rng, 0.005, 0.02), _random_q(rng, 0.02, 0.1)
+        # int16 (16x8): zero points 0, an int64 bias or (TFLM accumulating in int32 then) an int32 one.
+        int16 = dtype == "int16"
+        if int16:
+            in_q, out_q = _random_q16(rng, 1e-4, 4e-4), _random_q16(rng, 5e-4, 2e-3)
+        else:
+            in_q, out_q = _random_q(rng, 0.005, 0.02), _random_q(rng, 0.02, 0.1)
         w_scale = float(np.abs(weights).max() / 127)
-        inputs, out = _io(b, "INT8", [[batch, n_in]], [batch, n_out], [in_q], out_q)
+        inputs, out = _io(b, dtype.upper(), [[batch, n_in]], [batch, n_out], [in_q], out_q)
         w = b.add_tensor("w", "INT8", [n_out, n_in], data=np.round(weights / w_scale).astype(np.int8),
                          scale=w_scale, zero_point=0)
         bias_scale = in_q.scale * w_scale
-        bi = b.add_tensor("b", "INT32", [n_out], data=np.round(bias / bias_scale).astype(np.int32),
+        bias_type = str(rng.choice(["INT64", "INT32"])) if int16 else "INT32"
+        bi = b.add_tensor("b", bias_type, [n_out],
+                          data=np.round(bias / bias_scale).astype(tb.NUMPY_TYPES[bias_type]),
                           scale=bias_scale, zero_point=0)
-        version, cases = 4, _int8_cases(rng, [[batch, n_in]])
+        version, cases = (7, _int16_cases(rng, [[batch, n_in]])) if int16 else (4, _int8_cases(rng, [[batch, n_in]]))
     b.add_operator("FULLY_CONNECTED", [inputs[0], w, bi], [out], options={"fused_activation_function": act},
                    version=version)
-    return _finish(b, inputs, out, f"fully_connected_{dtype}_{batch}x{n_in}->{n_out}_{act}", cases)
+    name = f"fully_connected_{dtype}_{batch}x{n_in}->{n_out}_{act}"
+    if dtype == "int16":
+        name += f"_bias_{bias_type.lower()}"
+    return _finish(b, inputs, out, name, cases)
 
 
 def _conv_like(rng: np.random.Generator, dtype: str, depthwise: bool, bias_quantized_dimension: int = 0) -> OpModel:
@@ -153,14 +166,20 @@ def _conv_like(rng: np.random.Generator, dtype: str, depthwise: bool, bias_quant
     bias = rng.uniform(-1, 1, c_out).astype(np.float32)
     b = tb.ModelBuilder()
     in_shape, out_shape = [1, h, w, c_in], [1, oh, ow, c_out]
+    bias_type = "FLOAT32"
     if dtype == "float32":
         inputs, out = _io(b, "FLOAT32", [in_shape], out_shape)
         f = b.add_tensor("filter", "FLOAT32", filter_shape, data=weights)
         bi = b.add_tensor("bias", "FLOAT32", [c_out], data=bias)
         version, cases = (2 if dilation > 1 else 1), _float_cases(rng, [in_shape])
     else:
-        in_q, out_q = _random_q(rng, 0.005, 0.02), _random_q(rng, 0.02, 0.1)
-        inputs, out = _io(b, "INT8", [[1, h, w, c_in]], out_shape, [in_q], out_q)
+        # int16 (16x8): zero points 0; CONV_2D takes an int64 or an int32 bias, DEPTHWISE_CONV_2D int64.
+        int16 = dtype == "int16"
+        if int16:
+            in_q, out_q = _random_q16(rng, 1e-4, 4e-4), _random_q16(rng, 5e-4, 2e-3)
+        else:
+            in_q, out_q = _random_q(rng, 0.005, 0.02), _random_q(rng, 0.02, 0.1)
+        inputs, out = _io(b, dtype.upper(), [[1, h, w, c_in]], out_shape, [in_q], out_q)
         reduce_axes = tuple(a for a in range(4) if a != channel_axis)
         w_scales = np.maximum(np.abs(weights).max(axis=reduce_axes), 1e-3) / 127
         shape = [1, 1, 1, 1]
@@ -169,10 +188,15 @@ def _conv_like(rng: np.random.Generator, dtype: str, depthwise: bool, bias_quant
         f = b.add_tensor("filter", "INT8", filter_shape, data=q_weights, scale=list(w_scales),
                          zero_point=[0] * c_out, quantized_dimension=channel_axis)
         bias_scales = in_q.scale * w_scales
-        bi = b.add_tensor("bias", "INT32", [c_out], data=np.round(bias / bias_scales).astype(np.int32),
+        bias_type = str(rng.choice(["INT64"] if depthwise else ["INT64", "INT32"])) if int16 else "INT32"
+        bi = b.add_tensor("bias", bias_type, [c_out],
+                          data=np.round(bias / bias_scales).astype(tb.NUMPY_TYPES[bias_type]),
                           scale=list(bias_scales), zero_point=[0] * c_out,
                           quantized_dimension=bias_quantized_dimension)
-        version, cases = 3, _int8_cases(rng, [in_shape])
+        if int16:
+            version, cases = (5 if depthwise else 4), _int16_cases(rng, [in_shape])
+        else:
+            version, cases = 3, _int8_cases(rng, [in_shape])
     options: dict[str, Any] = {"padding": padding, "stride_w": stride, "stride_h": stride,
                                "dilation_w_factor": dilation, "dilation_h_factor": dilation,
                                "fused_activation_function": act}
@@ -181,7 +205,11 @@ def _conv_like(rng: np.random.Generator, dtype: str, depthwise: bool, bias_quant
         options["depth_multiplier"] = multiplier
     b.add_operator(op, [inputs[0], f, bi], [out], options=options, version=version)
     name = f"{op.lower()}_{dtype}_{h}x{w}x{c_in}_k{kh}x{kw}_s{stride}_d{dilation}_m{multiplier}_{padding}_{act}"
-    return _finish(b, inputs, out, name, cases)
+    if dtype == "int16":
+        name += f"_bias_{bias_type.lower()}"
+    op_model = _finish(b, inputs, out, name, cases)
+    op_model.litert = not (dtype == "int16" and bias_type == "INT32")
+    return op_model
 
 
 def conv_2d(rng: np.random.Generator, dtype: str) -> OpModel:
@@ -472,32 +500,37 @@ def hard_swish(rng: np.random.Generator, dtype: str) -> OpModel:
 
 
 def quantize(rng: np.random.Generator, dtype: str) -> OpModel:
-    """float32 -> int8 (dtype 'float32') or int8 -> int8 requantization (dtype 'int8')."""
+    """dtype 'float32': float32 -> int8; 'int8': int8 -> int8 requantization; '<in>_to_<out>': the int16 pairs
+    (float32 -> int16, int16 <-> int8, int16 -> int16, int16 -> int32; int16 zero points 0, int32 scales fine)."""
     shape = [1, int(rng.integers(1, 17))]
-    out_q = _random_q(rng, 0.01, 0.05)
+    in_type, out_type = dtype.split("_to_") if "_to_" in dtype else (dtype, "int8")
+    qs = {"int8": lambda: _random_q(rng, 0.01, 0.05), "int16": lambda: _random_q16(rng, 1e-4, 1e-3),
+          "int32": lambda: _random_q16(rng, 1e-7, 1e-6)}
+    out_q = qs[out_type]()
     b = tb.ModelBuilder()
-    if dtype == "float32":
+    if in_type == "float32":
         x = b.add_tensor("in0", "FLOAT32", shape)
         cases = _float_cases(rng, [shape], 3.0)
-        version = 1
+        version = 1 if out_type == "int8" else 2
     else:
-        in_q = _random_q(rng, 0.01, 0.05)
-        x = b.add_tensor("in0", "INT8", shape, scale=in_q.scale, zero_point=in_q.zero_point)
-        cases = _int8_cases(rng, [shape])
+        in_q = qs[in_type]()
+        x = b.add_tensor("in0", in_type.upper(), shape, scale=in_q.scale, zero_point=in_q.zero_point)
+        cases = _int8_cases(rng, [shape]) if in_type == "int8" else _int16_cases(rng, [shape])
         version = 2
-    y = b.add_tensor("out", "INT8", shape, scale=out_q.scale, zero_point=out_q.zero_point)
+    y = b.add_tensor("out", out_type.upper(), shape, scale=out_q.scale, zero_point=out_q.zero_point)
     b.add_operator("QUANTIZE", [x], [y], version=version)
-    return _finish(b, [x], y, f"quantize_{dtype}_to_int8_{shape}", cases)
+    return _finish(b, [x], y, f"quantize_{in_type}_to_{out_type}_{shape}", cases)
 
 
 def dequantize(rng: np.random.Generator, dtype: str) -> OpModel:
     shape = [1, int(rng.integers(1, 17))]
-    q = _random_q(rng, 0.01, 0.05)
+    q = _random_q(rng, 0.01, 0.05) if dtype == "int8" else _random_q16(rng, 1e-4, 1e-3)
     b = tb.ModelBuilder()
-    x = b.add_tensor("in0", "INT8", shape, scale=q.scale, zero_point=q.zero_point)
+    x = b.add_tensor("in0", dtype.upper(), shape, scale=q.scale, zero_point=q.zero_point)
     y = b.add_tensor("out", "FLOAT32", shape)
-    b.add_operator("DEQUANTIZE", [x], [y], version=2)
-    return _finish(b, [x], y, f"dequantize_int8_{shape}", _int8_cases(rng, [shape]))
+    b.add_operator("DEQUANTIZE", [x], [y], version=2 if dtype == "int8" else 3)
+    cases = _int8_cases(rng, [shape]) if dtype == "int8" else _int16_cases(rng, [shape])
+    return _finish(b, [x], y, f"dequantize_{dtype}_{shape}", cases)
 
 
 # ------------------------------------------------- shape and data movement ----
@@ -810,8 +843,9 @@ GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple
     "TANH": (tanh, ("float32", "int8")),
     "RELU": (relu, ("float32", "int8")),
     "RELU6": (relu6, ("float32", "int8")),
-    "QUANTIZE": (quantize, ("float32", "int8")),
-    "DEQUANTIZE": (dequantize, ("int8",)),
+    "QUANTIZE": (quantize, ("float32", "int8", "float32_to_int16", "int16_to_int8", "int8_to_int16",
+                            "int16_to_int16", "int16_to_int32")),
+    "DEQUANTIZE": (dequantize, ("int8", "int16")),
     "SIN": (sin, ("float32",)),
     "SUB": (sub, ("float32", "int8", "int16")),
     "MAXIMUM": (maximum, ("float32", "int8", "int16")),

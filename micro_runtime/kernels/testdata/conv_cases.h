@@ -354,6 +354,145 @@ struct ConvInt8DilationW {
   static constexpr int32_t filter_quantized_dimension = 0;
 };
 
+// 16x8 per-channel SAME stride 1, int64 bias
+struct ConvInt16Int64BiasSame {
+  static constexpr int32_t input_dims[] = {4, 1, 4, 5, 3};
+  static constexpr int16_t input[] = {
+      -27316, 23840, -30387, -2037, -9890, 20415, -26016, -25548, -5480, 13131, 29424, 16459,
+      -31703, -18915, 5170, -25472, -24160, 27316, 4184, 25658, 12061, -25565, -29110, 5855,
+      -6966, -20920, 5164, -19353, 30331, 28127, -19267, 10669, 7143, 16938, -19376, -14279,
+      -22264, 18075, 8364, 11099, -32332, -10076, 12265, -247, 9308, -16445, 21290, 6193,
+      -31027, -20517, -618, -3365, 19654, 23286, 8831, 10344, 21469, 6700, 6827, -25434,
+  };
+  static constexpr int32_t filter_dims[] = {4, 3, 3, 3, 3};
+  static constexpr int8_t filter[] = {
+      -122, 82, 118, 30, 68, 114, -88, 111, 5, 110, -9, 9,
+      55, 69, -121, -102, 87, -116, -59, 73, 27, 44, -120, 114,
+      78, -50, 44, -1, -17, 73, -17, 28, -2, 89, -27, -27,
+      -78, 88, 14, 92, -31, 103, 86, -26, -9, 104, -109, -49,
+      48, 24, 82, 122, 16, 37, -106, 24, 110, -35, 51, 3,
+      96, -2, -99, 45, -121, 10, -112, -46, -95, -79, -34, 124,
+      15, 30, 10, -83, 115, -41, -1, 38, -61,
+  };
+  static constexpr bool has_bias = true;
+  static constexpr int32_t bias_dims[] = {1, 3};
+  static constexpr int64_t bias[] = {
+      1278804, -2246733, 1621686,
+  };
+  static constexpr int32_t output_dims[] = {4, 1, 4, 5, 3};
+  static constexpr int16_t expected[] = {
+      1023, -2164, 870, -896, -207, -216, 598, -3129, 648, 139, -1204, -98,
+      -520, 362, 657, -1222, 134, 636, 450, -4213, -31, -980, 1663, 902,
+      1649, -3328, 424, -341, 1222, 103, -377, -1993, 209, 2104, -1773, 595,
+      40, -683, 414, 703, -277, -87, 633, -1564, 955, -32, -901, 1016,
+      200, -1698, 414, -2271, 752, 175, 549, 1094, -677, 388, -1366, -125,
+  };
+  static constexpr int output_size = 60;
+  static constexpr TfLitePadding padding = kTfLitePaddingSame;
+  static constexpr int32_t stride_w = 1;
+  static constexpr int32_t stride_h = 1;
+  static constexpr int32_t dilation_w = 1;
+  static constexpr int32_t dilation_h = 1;
+  static constexpr TfLiteFusedActivation activation = kTfLiteActNone;
+  static constexpr float input_scale = 0.0009765625f;
+  static constexpr int32_t input_zero_point = 0;
+  static constexpr float output_scale = 0.0625f;
+  static constexpr int32_t output_zero_point = 0;
+  static constexpr int32_t filter_scale_count = 3;
+  static constexpr float filter_scales[] = {0.01f, 0.02f, 0.007f};
+  static constexpr int32_t filter_quantized_dimension = 0;
+};
+
+// 16x8 SAME stride 2, dilation 1x2, int32 bias, RELU
+struct ConvInt16Int32BiasStride2 {
+  static constexpr int32_t input_dims[] = {4, 2, 5, 6, 2};
+  static constexpr int16_t input[] = {
+      25908, -23109, 2655, 13579, 11852, -9684, 10715, -22477, -22168, 27632, 28321, 23804,
+      22661, 8142, -23201, -1912, 4558, -13670, 1830, -10636, -12479, 21234, -8178, 3577,
+      -15782, 18913, 8607, -22718, -4678, -820, -26187, 28249, -17880, -26830, -22837, 15859,
+      8486, -17934, 3552, 5103, -7043, -13021, 3090, 9548, 8441, 12555, -18580, 30885,
+      -29123, -7870, 30288, -30601, -20611, 23636, -16913, -13650, 13382, -11229, 31838, -25208,
+      -24669, 23321, -6396, -792, 23319, 11196, -27203, 14218, -16362, 13966, 7452, 20736,
+      21576, 27077, -26042, -26683, -5482, -7641, 6037, 22863, 3083, 8950, 2329, 924,
+      32310, 5816, 31727, -4080, -18986, 9786, -16015, -30167, -6551, 9174, -26151, -9561,
+      -23176, 20625, 4260, -24648, 31912, -18321, -13515, 9028, -19762, 22610, 7636, -15491,
+      -13271, -21455, -31878, -30481, -26628, 8430, 24756, 26801, -25643, 13383, 9267, -27907,
+  };
+  static constexpr int32_t filter_dims[] = {4, 2, 2, 3, 2};
+  static constexpr int8_t filter[] = {
+      -21, -122, 69, 30, 2, -13, -69, -31, -74, -62, -68, -120,
+      -68, 64, -64, -109, -51, 14, 25, 44, 7, 18, -110, -87,
+  };
+  static constexpr bool has_bias = true;
+  static constexpr int32_t bias_dims[] = {1, 2};
+  static constexpr int32_t bias[] = {
+      -1568290, 1761421,
+  };
+  static constexpr int32_t output_dims[] = {4, 2, 3, 3, 2};
+  static constexpr int16_t expected[] = {
+      726, 0, 0, 445, 1314, 0, 0, 682, 0, 0, 0, 938,
+      0, 598, 107, 0, 591, 429, 0, 82, 0, 84, 0, 465,
+      596, 134, 0, 696, 439, 542, 0, 974, 1785, 0, 0, 663,
+  };
+  static constexpr int output_size = 36;
+  static constexpr TfLitePadding padding = kTfLitePaddingSame;
+  static constexpr int32_t stride_w = 2;
+  static constexpr int32_t stride_h = 2;
+  static constexpr int32_t dilation_w = 2;
+  static constexpr int32_t dilation_h = 1;
+  static constexpr TfLiteFusedActivation activation = kTfLiteActRelu;
+  static constexpr float input_scale = 0.0009765625f;
+  static constexpr int32_t input_zero_point = 0;
+  static constexpr float output_scale = 0.0625f;
+  static constexpr int32_t output_zero_point = 0;
+  static constexpr int32_t filter_scale_count = 2;
+  static constexpr float filter_scales[] = {0.02f, 0.01f};
+  static constexpr int32_t filter_quantized_dimension = 0;
+};
+
+// 16x8 per-tensor VALID, no bias, RELU6
+struct ConvInt16PerTensorNoBias {
+  static constexpr int32_t input_dims[] = {4, 1, 4, 4, 4};
+  static constexpr int16_t input[] = {
+      -5196, -29821, 28179, 4039, 28809, -30849, -11818, 21312, -22575, 9634, -13582, -27319,
+      -24073, -22440, -15823, 18736, 27839, 9525, 24712, 25992, -3129, -11061, 3263, -31092,
+      13147, 21578, 13193, 6939, 12691, -22263, 15470, -20794, 5962, 6705, -24056, -17365,
+      12250, 28314, 11071, 31202, -22129, -23237, -19992, 11066, 8950, 17238, -7482, 24036,
+      20370, 29556, -14602, -10192, 10890, 17517, 7529, -6902, -25523, 4224, -14521, 2301,
+      -9604, -17075, -12980, 25868,
+  };
+  static constexpr int32_t filter_dims[] = {4, 2, 2, 2, 4};
+  static constexpr int8_t filter[] = {
+      -104, 57, -67, -39, 9, -31, -70, -122, 35, -58, -22, 121,
+      -11, -15, -75, 72, 73, 15, -108, -8, 113, 43, 23, -54,
+      113, -125, 13, -3, -38, -39, -33, -4,
+  };
+  static constexpr bool has_bias = false;
+  static constexpr int32_t bias_dims[] = {1, 1};
+  static constexpr int32_t bias[] = {
+      0,
+  };
+  static constexpr int32_t output_dims[] = {4, 1, 3, 3, 2};
+  static constexpr int16_t expected[] = {
+      0, 0, 0, 96, 96, 0, 0, 0, 96, 96, 96, 96,
+      0, 96, 0, 0, 96, 0,
+  };
+  static constexpr int output_size = 18;
+  static constexpr TfLitePadding padding = kTfLitePaddingValid;
+  static constexpr int32_t stride_w = 1;
+  static constexpr int32_t stride_h = 1;
+  static constexpr int32_t dilation_w = 1;
+  static constexpr int32_t dilation_h = 1;
+  static constexpr TfLiteFusedActivation activation = kTfLiteActRelu6;
+  static constexpr float input_scale = 0.0009765625f;
+  static constexpr int32_t input_zero_point = 0;
+  static constexpr float output_scale = 0.0625f;
+  static constexpr int32_t output_zero_point = 0;
+  static constexpr int32_t filter_scale_count = 1;
+  static constexpr float filter_scales[] = {0.01f};
+  static constexpr int32_t filter_quantized_dimension = 0;
+};
+
 }  // namespace conv_cases
 
 #endif  // MICRO_RUNTIME_KERNELS_TESTDATA_CONV_CASES_H_

@@ -438,6 +438,143 @@ struct DwInt8Mult12 {
   static constexpr int32_t filter_quantized_dimension = 3;
 };
 
+// 16x8 2 channels x multiplier 2, SAME stride 1, int64 bias
+struct DwInt16Mult2Same {
+  static constexpr int32_t input_dims[] = {4, 1, 4, 4, 2};
+  static constexpr int16_t input[] = {
+      -26377, 10366, -11788, 29806, 24684, 2149, 17518, -22705, -12469, -21318, 11041, 27409,
+      19267, -5242, 19461, 29631, -29145, -11104, -22014, -13516, 29900, -23295, -14426, 20407,
+      18255, 27500, 8543, -28166, 24392, -19029, -27645, 29352,
+  };
+  static constexpr int32_t filter_dims[] = {4, 1, 3, 3, 4};
+  static constexpr int8_t filter[] = {
+      111, 121, 96, 37, -67, -43, 54, 5, -126, 74, 93, 97,
+      -22, -32, 61, 45, 75, 67, -121, 95, 97, -65, -101, 70,
+      -88, 102, -11, -105, -63, 127, 38, 101, -79, -57, 31, -34,
+  };
+  static constexpr bool has_bias = true;
+  static constexpr int32_t bias_dims[] = {1, 4};
+  static constexpr int64_t bias[] = {
+      -225185, -1450307, -993689, 317219,
+  };
+  static constexpr int32_t output_dims[] = {4, 1, 4, 4, 4};
+  static constexpr int16_t expected[] = {
+      -537, -1458, -1223, 24, 116, -1240, -720, 699, -22, 596, 768, -324,
+      -371, 1053, 719, 141, 1053, -1621, 307, 195, -143, -3092, -795, 229,
+      -174, -186, -215, 32, 102, 840, -1145, 576, -1082, 379, 770, 360,
+      -1087, -918, -164, -730, -237, 3027, 1064, 221, -240, -907, -577, 478,
+      1047, -362, -781, -32, -492, -1067, 481, -406, -609, -1034, -945, 52,
+      227, 48, -1603, 116,
+  };
+  static constexpr int output_size = 64;
+  static constexpr TfLitePadding padding = kTfLitePaddingSame;
+  static constexpr int32_t stride_w = 1;
+  static constexpr int32_t stride_h = 1;
+  static constexpr int32_t dilation_w = 1;
+  static constexpr int32_t dilation_h = 1;
+  static constexpr int32_t depth_multiplier = 2;
+  static constexpr TfLiteFusedActivation activation = kTfLiteActNone;
+  static constexpr float input_scale = 0.0009765625f;
+  static constexpr int32_t input_zero_point = 0;
+  static constexpr float output_scale = 0.0625f;
+  static constexpr int32_t output_zero_point = 0;
+  static constexpr int32_t filter_scale_count = 4;
+  static constexpr float filter_scales[] = {0.01f, 0.02f, 0.015f, 0.005f};
+  static constexpr int32_t filter_quantized_dimension = 3;
+};
+
+// 16x8 multiplier 1, dilation 2, stride 2, int64 bias, RELU
+struct DwInt16DilationStride2Relu {
+  static constexpr int32_t input_dims[] = {4, 2, 5, 6, 3};
+  static constexpr int16_t input[] = {
+      -11001, -6595, 13916, -14025, -31188, 5086, -7535, 9917, 25245, 27723, 12421, 5616,
+      10638, -4033, -9976, -13264, -649, 14759, -20927, 9018, -10090, -28072, 5785, -13154,
+      -30327, -21814, 10891, -299, -14731, -7792, -5406, -22360, 4573, 1960, -661, 10440,
+      -17544, -10413, -1077, 21924, -18197, -26116, 29243, -29003, -11342, 13588, -15261, 4139,
+      13428, 16501, -4534, 28490, -10497, 717, 31498, 20776, 4761, 9692, -26345, 931,
+      -18885, 214, 27541, 32239, 4295, -10110, 23176, -4938, -9851, -1673, 7631, 9161,
+      -14576, -28772, 7157, 9941, -7160, -30255, -32586, -7898, 14312, -3779, 30345, 4323,
+      17832, 4690, -19237, 6786, -22378, -31162, 26653, -11237, 28744, 15603, -21038, -5426,
+      -23604, 21384, 28350, 2855, -15907, 4542, 17899, 11570, -16543, 31647, 30400, -32512,
+      -31150, -24990, -23715, -26951, -4383, -19248, -6384, -31408, 26243, 31962, 715, -22931,
+      12837, -1689, 10299, 25026, -17468, -1696, 8642, -16588, -17547, -13625, 14076, -5119,
+      26666, -12619, 8025, -1920, -10867, -5691, 29514, -27436, -20243, 24517, -8730, 30743,
+      3770, 4096, -12339, -26580, -7894, 26794, -60, -8996, -26687, -7761, 7395, -16033,
+      -3388, 28109, 3979, 12584, -13231, -13049, -14397, -8558, 29110, -5059, 8132, -7828,
+      -19564, 11294, -18049, 29458, 16032, -29950, 31228, 22801, -31761, 22888, 11860, -18412,
+  };
+  static constexpr int32_t filter_dims[] = {4, 1, 2, 3, 3};
+  static constexpr int8_t filter[] = {
+      98, 122, 36, 96, -22, 57, 45, -100, -77, -13, -46, 66,
+      82, 14, -53, -113, 110, 67,
+  };
+  static constexpr bool has_bias = true;
+  static constexpr int32_t bias_dims[] = {1, 3};
+  static constexpr int64_t bias[] = {
+      1569794, -2331121, 2781762,
+  };
+  static constexpr int32_t output_dims[] = {4, 2, 3, 3, 3};
+  static constexpr int16_t expected[] = {
+      0, 0, 1386, 528, 0, 1418, 542, 0, 804, 0, 0, 893,
+      495, 137, 1065, 366, 0, 911, 1235, 0, 1694, 1731, 0, 719,
+      1428, 0, 1378, 0, 0, 1062, 535, 0, 1225, 1002, 0, 637,
+      0, 0, 448, 441, 0, 1245, 2574, 0, 700, 0, 0, 2599,
+      0, 0, 1799, 630, 0, 685,
+  };
+  static constexpr int output_size = 54;
+  static constexpr TfLitePadding padding = kTfLitePaddingSame;
+  static constexpr int32_t stride_w = 2;
+  static constexpr int32_t stride_h = 2;
+  static constexpr int32_t dilation_w = 2;
+  static constexpr int32_t dilation_h = 2;
+  static constexpr int32_t depth_multiplier = 1;
+  static constexpr TfLiteFusedActivation activation = kTfLiteActRelu;
+  static constexpr float input_scale = 0.0009765625f;
+  static constexpr int32_t input_zero_point = 0;
+  static constexpr float output_scale = 0.0625f;
+  static constexpr int32_t output_zero_point = 0;
+  static constexpr int32_t filter_scale_count = 3;
+  static constexpr float filter_scales[] = {0.02f, 0.01f, 0.03f};
+  static constexpr int32_t filter_quantized_dimension = 3;
+};
+
+// 16x8 VALID, multiplier 3, no bias, RELU6
+struct DwInt16NoBias {
+  static constexpr int32_t input_dims[] = {4, 1, 4, 3, 1};
+  static constexpr int16_t input[] = {
+      -877, -5876, 26813, -18320, -10846, -9988, 3364, -25976, -16498, -9101, 20036, -31751,
+  };
+  static constexpr int32_t filter_dims[] = {4, 1, 2, 2, 3};
+  static constexpr int8_t filter[] = {
+      -8, 127, -60, -93, 121, -41, 14, -51, 34, -10, 87, -41,
+  };
+  static constexpr bool has_bias = false;
+  static constexpr int32_t bias_dims[] = {1, 1};
+  static constexpr int32_t bias[] = {
+      0,
+  };
+  static constexpr int32_t output_dims[] = {4, 1, 3, 2, 3};
+  static constexpr int16_t expected[] = {
+      63, 0, 54, 0, 96, 0, 96, 0, 96, 96, 0, 96,
+      96, 0, 0, 96, 0, 96,
+  };
+  static constexpr int output_size = 18;
+  static constexpr TfLitePadding padding = kTfLitePaddingValid;
+  static constexpr int32_t stride_w = 1;
+  static constexpr int32_t stride_h = 1;
+  static constexpr int32_t dilation_w = 1;
+  static constexpr int32_t dilation_h = 1;
+  static constexpr int32_t depth_multiplier = 3;
+  static constexpr TfLiteFusedActivation activation = kTfLiteActRelu6;
+  static constexpr float input_scale = 0.0009765625f;
+  static constexpr int32_t input_zero_point = 0;
+  static constexpr float output_scale = 0.0625f;
+  static constexpr int32_t output_zero_point = 0;
+  static constexpr int32_t filter_scale_count = 3;
+  static constexpr float filter_scales[] = {0.01f, 0.02f, 0.03f};
+  static constexpr int32_t filter_quantized_dimension = 3;
+};
+
 }  // namespace depthwise_conv_cases
 
 #endif  // MICRO_RUNTIME_KERNELS_TESTDATA_DEPTHWISE_CONV_CASES_H_

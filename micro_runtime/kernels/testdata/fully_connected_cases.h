@@ -158,6 +158,104 @@ struct FcInt8KeepDims {
   static constexpr int32_t filter_quantized_dimension = 0;
 };
 
+// 16x8 per-tensor, input [2,9], int64 bias, RELU
+struct FcInt16Int64Bias {
+  static constexpr int32_t input_dims[] = {2, 2, 9};
+  static constexpr int16_t input[] = {
+      27291, 397, -14777, 18683, 30081, -13435, 26098, 17614, 19264, 1679, 26912, -23000,
+      -27010, 30472, -648, -6447, 15085, -13420,
+  };
+  static constexpr int32_t filter_dims[] = {2, 5, 9};
+  static constexpr int8_t filter[] = {
+      35, 88, 77, -96, 120, 60, 51, -80, 108, -27, 113, -68,
+      -104, 87, 21, -28, 121, 121, -125, 32, 78, 49, 26, 5,
+      9, -49, -91, -27, 50, 112, 118, -76, -120, 124, 44, 66,
+      80, -36, 93, 36, 37, -30, -40, -30, 55,
+  };
+  static constexpr bool has_bias = true;
+  static constexpr int32_t bias_dims[] = {1, 5};
+  static constexpr int64_t bias[] = {
+      -69305, 371186, -1723015, -1417583, -2203823,
+  };
+  static constexpr int32_t output_dims[] = {2, 2, 5};
+  static constexpr int16_t expected[] = {
+      874, 1502, 0, 945, 83, 1191, 3362, 0, 0, 0,
+  };
+  static constexpr int output_size = 10;
+  static constexpr TfLiteFusedActivation activation = kTfLiteActRelu;
+  static constexpr float input_scale = 0.0009765625f;
+  static constexpr int32_t input_zero_point = 0;
+  static constexpr float output_scale = 0.0625f;
+  static constexpr int32_t output_zero_point = 0;
+  static constexpr int32_t filter_scale_count = 1;
+  static constexpr float filter_scales[] = {0.02f};
+  static constexpr int32_t filter_quantized_dimension = 0;
+};
+
+// 16x8 per-channel, int32 bias (TFLM: int32 accumulator)
+struct FcInt16PerChannelInt32Bias {
+  static constexpr int32_t input_dims[] = {2, 3, 6};
+  static constexpr int16_t input[] = {
+      6545, 30906, 18298, -14060, 911, 16267, 25225, -3750, 14166, -19053, -2636, 26542,
+      -7734, -31666, 18937, -12878, -4008, 32704,
+  };
+  static constexpr int32_t filter_dims[] = {2, 4, 6};
+  static constexpr int8_t filter[] = {
+      -29, -61, -68, 89, -73, 27, -67, 78, 56, 33, -19, -35,
+      115, 67, -28, -121, -95, -14, -10, -33, 123, -6, 75, -95,
+  };
+  static constexpr bool has_bias = true;
+  static constexpr int32_t bias_dims[] = {1, 4};
+  static constexpr int32_t bias[] = {
+      22817, -2875284, -2899664, -38571,
+  };
+  static constexpr int32_t output_dims[] = {2, 3, 4};
+  static constexpr int16_t expected[] = {
+      -652, -290, 62, -125, -348, -1741, 120, -483, 144, -1644, -387, 39,
+  };
+  static constexpr int output_size = 12;
+  static constexpr TfLiteFusedActivation activation = kTfLiteActNone;
+  static constexpr float input_scale = 0.0009765625f;
+  static constexpr int32_t input_zero_point = 0;
+  static constexpr float output_scale = 0.0625f;
+  static constexpr int32_t output_zero_point = 0;
+  static constexpr int32_t filter_scale_count = 4;
+  static constexpr float filter_scales[] = {0.01f, 0.02f, 0.005f, 0.03f};
+  static constexpr int32_t filter_quantized_dimension = 0;
+};
+
+// 16x8 per-tensor, no bias, RELU6
+struct FcInt16NoBias {
+  static constexpr int32_t input_dims[] = {2, 1, 12};
+  static constexpr int16_t input[] = {
+      -8212, -18186, -23394, 4066, -23517, -7356, 12187, 19113, 3926, 6890, -13469, 23675,
+  };
+  static constexpr int32_t filter_dims[] = {2, 3, 12};
+  static constexpr int8_t filter[] = {
+      -80, 59, -105, 26, -63, -54, -40, 72, 74, -63, 10, -108,
+      100, 118, -35, 10, 10, 70, -110, 7, 88, 28, 14, -119,
+      108, -80, -38, 45, -10, 18, 23, -87, -124, 115, 79, -88,
+  };
+  static constexpr bool has_bias = false;
+  static constexpr int32_t bias_dims[] = {1, 1};
+  static constexpr int32_t bias[] = {
+      0,
+  };
+  static constexpr int32_t output_dims[] = {2, 1, 3};
+  static constexpr int16_t expected[] = {
+      96, 0, 0,
+  };
+  static constexpr int output_size = 3;
+  static constexpr TfLiteFusedActivation activation = kTfLiteActRelu6;
+  static constexpr float input_scale = 0.0009765625f;
+  static constexpr int32_t input_zero_point = 0;
+  static constexpr float output_scale = 0.0625f;
+  static constexpr int32_t output_zero_point = 0;
+  static constexpr int32_t filter_scale_count = 1;
+  static constexpr float filter_scales[] = {0.015f};
+  static constexpr int32_t filter_quantized_dimension = 0;
+};
+
 }  // namespace fully_connected_cases
 
 #endif  // MICRO_RUNTIME_KERNELS_TESTDATA_FULLY_CONNECTED_CASES_H_
