@@ -4,9 +4,17 @@
 #include <math.h>
 
 void QuantizeMultiplier(double real_multiplier, int32_t* quantized_multiplier, int* shift) {
-  if (real_multiplier == 0.0) {
+  // Zero, and NaN (a scale ratio of corrupt models, 0/0): no multiplier.
+  if (real_multiplier == 0.0 || real_multiplier != real_multiplier) {
     *quantized_multiplier = 0;
     *shift = 0;
+    return;
+  }
+  // Infinite ratios (a zero output scale, or float overflow of the product of huge scales) saturate
+  // like the finite extremes below: frexp/round of infinity cannot be cast to an integer.
+  if (real_multiplier > DBL_MAX || real_multiplier < -DBL_MAX) {
+    *quantized_multiplier = real_multiplier > 0 ? INT32_MAX : -INT32_MAX;
+    *shift = 30;
     return;
   }
   const double mantissa = frexp(real_multiplier, shift);  // in [0.5, 1)

@@ -54,6 +54,14 @@ TF_LITE_MICRO_TEST(QuantizeMultiplierSaturatesHugeRatios) {
   QuantizeMultiplier(1e38, &q, &shift);  // exponent 127: a shift of 32+ was UB
   TF_LITE_MICRO_EXPECT_EQ(30, shift);
   TF_LITE_MICRO_EXPECT_EQ(INT32_MAX, q);
+  const volatile double huge = 1e308;
+  QuantizeMultiplier(huge * 10.0, &q, &shift);  // infinity (leaky_relu_infinite_scale_ratio): was UB
+  TF_LITE_MICRO_EXPECT_EQ(30, shift);
+  TF_LITE_MICRO_EXPECT_EQ(INT32_MAX, q);
+  const volatile double zero = 0.0;
+  QuantizeMultiplier(zero / zero, &q, &shift);  // NaN: no multiplier
+  TF_LITE_MICRO_EXPECT_EQ(0, shift);
+  TF_LITE_MICRO_EXPECT_EQ(0, q);
   QuantizeMultiplier(0.75, &q, &shift);  // ordinary ratios unchanged
   TF_LITE_MICRO_EXPECT_EQ(0, shift);
   TF_LITE_MICRO_EXPECT_EQ(static_cast<int32_t>(1610612736), q);
