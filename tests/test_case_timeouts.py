@@ -111,8 +111,8 @@ def _run_stream(chunks: list[tuple[float, bytes]], limits: CaseLimits, deadline_
     control = RunControl(case_limits=limits)
     with control.active():
         stream = DeviceStream(exit_status=exit_status)
+    start = time.monotonic()  # before the producer starts: its sleeps are then all inside `took`
     _feed(stream, chunks)
-    start = time.monotonic()
     end = stream.finish(stream.follow(start + deadline_s))
     took = time.monotonic() - start
     run = RunResult("serial", end.log, end.exit_code, end.timed_out, end.duration_s, end.end_reason,
