@@ -4,7 +4,6 @@
 // runs with non-constant weights (a filter computed by an earlier op), which
 // the kernels must treat like constant ones.
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/testdata/conv_cases.h"
 #include "micro_runtime/micro_test.h"
@@ -62,11 +61,7 @@ int32_t g_bias[7];
 int8_t g_out[kMaxOut];
 float g_scales[8];
 
-uint32_t g_seed = 2024u;
-int32_t NextRandom(int32_t lo, int32_t hi) {
-  g_seed = g_seed * 1664525u + 1013904223u;
-  return lo + static_cast<int32_t>((g_seed >> 8) % static_cast<uint32_t>(hi - lo + 1));
-}
+TestRandom g_random(2024u);
 
 // Mismatches of CONV_2D (SAME padding) against the per-tap definition.
 int ConvMismatches(int h, int w, int in_ch, int out_ch, int k, int stride) {
@@ -76,9 +71,9 @@ int ConvMismatches(int h, int w, int in_ch, int out_ch, int k, int stride) {
   const float out_scale = 0.4f;
   const int oh = (h + stride - 1) / stride;
   const int ow = (w + stride - 1) / stride;
-  for (int i = 0; i < h * w * in_ch; ++i) g_in[i] = static_cast<int8_t>(NextRandom(-128, 127));
-  for (int i = 0; i < out_ch * k * k * in_ch; ++i) g_filter[i] = static_cast<int8_t>(NextRandom(-127, 127));
-  for (int c = 0; c < out_ch; ++c) g_bias[c] = NextRandom(-2000, 2000);
+  for (int i = 0; i < h * w * in_ch; ++i) g_in[i] = static_cast<int8_t>(g_random.Next(-128, 127));
+  for (int i = 0; i < out_ch * k * k * in_ch; ++i) g_filter[i] = static_cast<int8_t>(g_random.Next(-127, 127));
+  for (int c = 0; c < out_ch; ++c) g_bias[c] = g_random.Next(-2000, 2000);
   g_scales[0] = static_cast<float>(out_ch);
   for (int c = 1; c <= out_ch; ++c) g_scales[c] = 0.01f + 0.003f * static_cast<float>(c);
   const int32_t in_dims[] = {4, 1, h, w, in_ch};
@@ -112,14 +107,9 @@ int ConvMismatches(int h, int w, int in_ch, int out_ch, int k, int stride) {
             }
           }
         }
-        int32_t q = 0;
-        int shift = 0;
-        QuantizeMultiplier(static_cast<double>(in_scale) * static_cast<double>(g_scales[c + 1]) /
-                               static_cast<double>(out_scale),
-                           &q, &shift);
-        int32_t v = MultiplyByQuantizedMultiplier(acc, q, shift) + out_zp;
-        v = v < -128 ? -128 : (v > 127 ? 127 : v);
-        if (g_out[(oy * ow + ox) * out_ch + c] != static_cast<int8_t>(v)) ++mismatches;
+        const double multiplier = static_cast<double>(in_scale) * static_cast<double>(g_scales[c + 1]) /
+                                  static_cast<double>(out_scale);
+        if (g_out[(oy * ow + ox) * out_ch + c] != RequantizeInt8Reference(acc, multiplier, out_zp)) ++mismatches;
       }
     }
   }

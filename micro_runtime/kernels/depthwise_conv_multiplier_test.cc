@@ -26,12 +26,7 @@ int32_t g_ms_bias[kMsC];
 int8_t g_ms_output[kMsOH * kMsOW * kMsC];
 float g_ms_scales[kMsC + 1];
 
-// Deterministic pseudo-random bytes (LCG).
-uint32_t g_seed = 12345u;
-int32_t NextRandom(int32_t lo, int32_t hi) {
-  g_seed = g_seed * 1664525u + 1013904223u;
-  return lo + static_cast<int32_t>((g_seed >> 8) % static_cast<uint32_t>(hi - lo + 1));
-}
+TestRandom g_random(12345u);
 
 // The op's definition, one tap at a time with explicit bounds checks.
 int8_t NaiveOutput(int oy, int ox, int c, int32_t input_zp, int32_t output_zp, float input_scale,
@@ -45,15 +40,9 @@ int8_t NaiveOutput(int oy, int ox, int c, int32_t input_zp, int32_t output_zp, f
       acc += (g_ms_input[iy * kMsW + ix] - input_zp) * g_ms_filter[(fy * kMsFW + fx) * kMsC + c];
     }
   }
-  int32_t q = 0;
-  int shift = 0;
-  QuantizeMultiplier(static_cast<double>(input_scale) * static_cast<double>(g_ms_scales[c + 1]) /
-                         static_cast<double>(output_scale),
-                     &q, &shift);
-  int32_t v = MultiplyByQuantizedMultiplier(acc, q, shift) + output_zp;
-  if (v < -128) v = -128;
-  if (v > 127) v = 127;
-  return static_cast<int8_t>(v);
+  return RequantizeInt8Reference(acc, static_cast<double>(input_scale) * static_cast<double>(g_ms_scales[c + 1]) /
+                                          static_cast<double>(output_scale),
+                                 output_zp);
 }
 
 // micro_speech's layer, inputs in [zp - in_amp, zp + in_amp] (within int8),
@@ -62,11 +51,11 @@ void RunMicroSpeechShape(int in_amp, int f_amp, float in_scale, int32_t in_zp, f
                          float scale0, float scale_step) {
   const int in_lo = in_zp - in_amp < -128 ? -128 : in_zp - in_amp;
   const int in_hi = in_zp + in_amp > 127 ? 127 : in_zp + in_amp;
-  for (int i = 0; i < kMsH * kMsW; ++i) g_ms_input[i] = static_cast<int8_t>(NextRandom(in_lo, in_hi));
+  for (int i = 0; i < kMsH * kMsW; ++i) g_ms_input[i] = static_cast<int8_t>(g_random.Next(in_lo, in_hi));
   for (int i = 0; i < kMsFH * kMsFW * kMsC; ++i) {
-    g_ms_filter[i] = static_cast<int8_t>(NextRandom(-f_amp, f_amp));
+    g_ms_filter[i] = static_cast<int8_t>(g_random.Next(-f_amp, f_amp));
   }
-  for (int i = 0; i < kMsC; ++i) g_ms_bias[i] = NextRandom(-3000, 3000) * f_amp / 127;
+  for (int i = 0; i < kMsC; ++i) g_ms_bias[i] = g_random.Next(-3000, 3000) * f_amp / 127;
   g_ms_scales[0] = kMsC;
   for (int i = 1; i <= kMsC; ++i) g_ms_scales[i] = scale0 + scale_step * static_cast<float>(i);
   const int32_t in_dims[] = {4, 1, kMsH, kMsW, 1};
@@ -106,15 +95,15 @@ void RunExtremeWindow(int fh, int fw, int32_t in_zp) {
   const int taps = fh * fw;
   const int8_t extreme = in_zp < 0 ? 127 : -128;
   for (int i = 0; i < (fh + 1) * fw; ++i) {
-    g_ms_input[i] = i < taps ? extreme : static_cast<int8_t>(NextRandom(-128, 127));
+    g_ms_input[i] = i < taps ? extreme : static_cast<int8_t>(g_random.Next(-128, 127));
   }
   for (int t = 0; t < taps; ++t) {
     g_ms_filter[4 * t] = -128;
-    g_ms_filter[4 * t + 1] = static_cast<int8_t>(NextRandom(100, 127));
+    g_ms_filter[4 * t + 1] = static_cast<int8_t>(g_random.Next(100, 127));
     g_ms_filter[4 * t + 2] = -128;
-    g_ms_filter[4 * t + 3] = static_cast<int8_t>(NextRandom(-128, 127));
+    g_ms_filter[4 * t + 3] = static_cast<int8_t>(g_random.Next(-128, 127));
   }
-  for (int c = 0; c < 4; ++c) g_ms_bias[c] = NextRandom(-3000, 3000);
+  for (int c = 0; c < 4; ++c) g_ms_bias[c] = g_random.Next(-3000, 3000);
   g_ms_scales[0] = 4;
   for (int c = 1; c <= 4; ++c) g_ms_scales[c] = 1.0f / static_cast<float>(c);
   const int32_t in_dims[] = {4, 1, fh + 1, fw, 1};
@@ -137,11 +126,8 @@ void RunExtremeWindow(int fh, int fw, int32_t in_zp) {
     for (int c = 0; c < 4; ++c) {
       int32_t acc = g_ms_bias[c];
       for (int t = 0; t < taps; ++t) acc += (g_ms_input[oy * fw + t] - in_zp) * g_ms_filter[4 * t + c];
-      int32_t q = 0;
-      int shift = 0;
-      QuantizeMultiplier(static_cast<double>(g_ms_scales[c + 1]) / static_cast<double>(out_scale), &q, &shift);
-      int32_t want = MultiplyByQuantizedMultiplier(acc, q, shift);
-      want = want < -128 ? -128 : (want > 127 ? 127 : want);
+      const int8_t want =
+          RequantizeInt8Reference(acc, static_cast<double>(g_ms_scales[c + 1]) / static_cast<double>(out_scale), 0);
       TF_LITE_MICRO_EXPECT_EQ(want, g_ms_output[oy * 4 + c]);
     }
   }

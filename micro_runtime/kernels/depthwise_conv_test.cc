@@ -52,44 +52,6 @@ void RunInt16() {
   RunInt16FilterCase<C>(Register_DEPTHWISE_CONV_2D(), &params, 3, BiasForm::kAbsent);
 }
 
-// micro_speech's layer: input 1x49x40x1, filter 1x10x8x8, stride 2, SAME.
-constexpr int kMsH = 49, kMsW = 40, kMsFH = 10, kMsFW = 8, kMsC = 8, kMsOH = 25, kMsOW = 20;
-int8_t g_ms_input[kMsH * kMsW];
-int8_t g_ms_filter[kMsFH * kMsFW * kMsC];
-int32_t g_ms_bias[kMsC];
-int8_t g_ms_output[kMsOH * kMsOW * kMsC];
-float g_ms_scales[kMsC + 1];
-
-// Deterministic pseudo-random bytes (LCG).
-uint32_t g_seed = 12345u;
-int32_t NextRandom(int32_t lo, int32_t hi) {
-  g_seed = g_seed * 1664525u + 1013904223u;
-  return lo + static_cast<int32_t>((g_seed >> 8) % static_cast<uint32_t>(hi - lo + 1));
-}
-
-// The op's definition, one tap at a time with explicit bounds checks.
-int8_t NaiveOutput(int oy, int ox, int c, int32_t input_zp, int32_t output_zp, float input_scale,
-                   float output_scale) {
-  int32_t acc = g_ms_bias[c];
-  for (int fy = 0; fy < kMsFH; ++fy) {
-    for (int fx = 0; fx < kMsFW; ++fx) {
-      const int iy = oy * 2 - 4 + fy;  // SAME padding: total 9 rows -> 4 before
-      const int ix = ox * 2 - 3 + fx;  // total 6 columns -> 3 before
-      if (iy < 0 || iy >= kMsH || ix < 0 || ix >= kMsW) continue;
-      acc += (g_ms_input[iy * kMsW + ix] - input_zp) * g_ms_filter[(fy * kMsFW + fx) * kMsC + c];
-    }
-  }
-  int32_t q = 0;
-  int shift = 0;
-  QuantizeMultiplier(static_cast<double>(input_scale) * static_cast<double>(g_ms_scales[c + 1]) /
-                         static_cast<double>(output_scale),
-                     &q, &shift);
-  int32_t v = MultiplyByQuantizedMultiplier(acc, q, shift) + output_zp;
-  if (v < -128) v = -128;
-  if (v > 127) v = 127;
-  return static_cast<int8_t>(v);
-}
-
 // Depthwise filter [1, 1, 2, 2]: channel c's taps are at c and 2 + c (channel is the last dimension).
 // Channel 0 = {127, 127}, channel 1 = {1, 1}; input zero point -128 (|input + offset| up to 255).
 TfLiteStatus PrepareDepthwiseWithBias1(int32_t bias1) {
@@ -133,46 +95,6 @@ TF_LITE_MICRO_TEST(Int8Multiplier12) { RunInt8<DwInt8Mult12>(); }
 TF_LITE_MICRO_TEST(Int16Multiplier2Same) { RunInt16<DwInt16Mult2Same>(); }
 TF_LITE_MICRO_TEST(Int16DilationStride2Relu) { RunInt16<DwInt16DilationStride2Relu>(); }
 TF_LITE_MICRO_TEST(Int16NoBiasRelu6) { RunInt16<DwInt16NoBias>(); }
-
-TF_LITE_MICRO_TEST(Int8MicroSpeechShapeMatchesNaiveLoop) {
-  for (int i = 0; i < kMsH * kMsW; ++i) g_ms_input[i] = static_cast<int8_t>(NextRandom(-128, 127));
-  for (int i = 0; i < kMsFH * kMsFW * kMsC; ++i) {
-    g_ms_filter[i] = static_cast<int8_t>(NextRandom(-127, 127));
-  }
-  for (int i = 0; i < kMsC; ++i) g_ms_bias[i] = NextRandom(-3000, 3000);
-  g_ms_scales[0] = kMsC;
-  for (int i = 1; i <= kMsC; ++i) g_ms_scales[i] = 0.002f + 0.001f * static_cast<float>(i);
-  const int32_t in_dims[] = {4, 1, kMsH, kMsW, 1};
-  const int32_t f_dims[] = {4, 1, kMsFH, kMsFW, kMsC};
-  const int32_t b_dims[] = {1, kMsC};
-  const int32_t out_dims[] = {4, 1, kMsOH, kMsOW, kMsC};
-  const float in_scale = 0.5f;
-  const int32_t in_zp = -20;
-  const float out_scale = 1.5f;
-  const int32_t out_zp = 6;
-  TfLiteTensor tensors[4] = {
-      CreateQuantizedTensor(g_ms_input, IntArrayFromInts(in_dims), in_scale, in_zp),
-      CreatePerChannelQuantizedTensor(g_ms_filter, IntArrayFromInts(f_dims),
-                                      FloatArrayFromFloats(g_ms_scales), 3),
-      CreateTensor(g_ms_bias, IntArrayFromInts(b_dims), true),
-      CreateQuantizedTensor(g_ms_output, IntArrayFromInts(out_dims), out_scale, out_zp),
-  };
-  TfLiteDepthwiseConvParams params = {kTfLitePaddingSame, 2, 2, 8, kTfLiteActNone, 1, 1};
-  KernelRunner runner(Register_DEPTHWISE_CONV_2D(), tensors, 4, FilterOpInputs(BiasForm::kPresent),
-                      FilterOpOutputs(), &params);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
-  int mismatches = 0;
-  for (int oy = 0; oy < kMsOH; ++oy) {
-    for (int ox = 0; ox < kMsOW; ++ox) {
-      for (int c = 0; c < kMsC; ++c) {
-        const int8_t want = NaiveOutput(oy, ox, c, in_zp, out_zp, in_scale, out_scale);
-        if (g_ms_output[(oy * kMsOW + ox) * kMsC + c] != want) ++mismatches;
-      }
-    }
-  }
-  TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
-}
 
 TF_LITE_MICRO_TEST(RejectsBadTypesAndShapes) {
   float input[8] = {0};

@@ -64,4 +64,24 @@ int32_t QuantizeBias(float value, float scale);
 // (q - zero_point) * scale.
 float Dequantize(int32_t q, float scale, int zero_point);
 
+// An int8 filter op's output by definition: the accumulator times `real_multiplier`
+// (input scale * filter scale / output scale, in TFLite's fixed point) plus the
+// output zero point, clamped to int8. The reference of the kernel tests' per-tap loops.
+int8_t RequantizeInt8Reference(int32_t acc, double real_multiplier, int32_t output_zero_point);
+
+// Deterministic pseudo-random integers for kernel tests (an LCG): the same seed
+// gives the same values on every board.
+class TestRandom {
+ public:
+  explicit TestRandom(uint32_t seed) : state_(seed) {}
+  // An integer in [lo, hi].
+  int32_t Next(int32_t lo, int32_t hi) {
+    state_ = state_ * 1664525u + 1013904223u;
+    return lo + static_cast<int32_t>((state_ >> 8) % static_cast<uint32_t>(hi - lo + 1));
+  }
+
+ private:
+  uint32_t state_;
+};
+
 #endif  // MICRO_RUNTIME_TESTING_TEST_HELPERS_H_
