@@ -94,11 +94,12 @@ def project_path(source: Path, gen_dir: Path) -> Path | None:
     return None
 
 
-_FLAGS_DROPPED = ("-I", "-MMD", "-MP")
+_FLAGS_DROPPED = ("-I", "-MMD", "-MP", "-fmacro-prefix-map=")
 
 
 def _portable_flags(flags: list[str]) -> list[str]:
-    """Compile flags without include paths and dependency generation (the project sets its own)."""
+    """Compile flags without include paths, dependency generation and the checkout's path map (the project
+    sets its own include paths and names no checkout)."""
     return [f for f in flags if not f.startswith(_FLAGS_DROPPED)]
 
 
