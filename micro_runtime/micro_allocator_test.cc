@@ -317,9 +317,33 @@ TF_LITE_MICRO_TEST(VariableTensorsLiveThroughoutAndStartAtZero) {
     const uint8_t* other = interpreter.tensor(t)->data.uint8;
     TF_LITE_MICRO_EXPECT(other + 16 <= s || s + 32 <= other);
   }
+  // An int8 state starts at its zero point (real 0), as TFLM resets it.
+  const TfLiteTensor* q = interpreter.tensor(4);
+  TF_LITE_MICRO_EXPECT(q->data.raw != nullptr);
+  if (q->data.raw == nullptr) continue;
+  for (int i = 0; i < 4; ++i) TF_LITE_MICRO_EXPECT_EQ(-3, q->data.int8[i]);
   interpreter.input(0)->data.f[0] = 1.0f;
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.Invoke());
   TF_LITE_MICRO_EXPECT_NEAR(3.0f, interpreter.output(0)->data.f[0], 1e-6f);
+}
+
+TF_LITE_MICRO_TEST(ResetVariableTensorsRestoresTheStartState) {
+  TestResolver resolver;
+  MicroInterpreter interpreter(g_variable_model_data, g_variable_model_data_size, resolver, g_arena, kArenaSize);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, interpreter.ResetVariableTensors());  // nothing allocated yet
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.AllocateTensors());
+  TfLiteTensor* state = interpreter.tensor(2);
+  TfLiteTensor* q = interpreter.tensor(4);
+  if (state->data.raw == nullptr || q->data.raw == nullptr) continue;
+  // What a stateful op would have left behind.
+  for (int i = 0; i < 8; ++i) state->data.f[i] = 7.5f;
+  for (int i = 0; i < 4; ++i) q->data.int8[i] = 100;
+  const float x = interpreter.input(0)->data.f[1] = 2.0f;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.ResetVariableTensors());
+  for (int i = 0; i < 8; ++i) TF_LITE_MICRO_EXPECT_EQ(0.0f, state->data.f[i]);
+  for (int i = 0; i < 4; ++i) TF_LITE_MICRO_EXPECT_EQ(-3, q->data.int8[i]);
+  // Only variables: the input is untouched.
+  TF_LITE_MICRO_EXPECT_EQ(x, interpreter.input(0)->data.f[1]);
 }
 
 TF_LITE_MICRO_TEST(VerbosePlanningStillAllocates) {

@@ -224,15 +224,30 @@ TfLiteStatus MicroInterpreter::AllocateSteps() {
 
   TF_LITE_ENSURE_OK(&context_, allocator_.Commit(model_, graph_, context_.tensors, context_.tensors_size));
 
-  // Variable tensors (state kept between invocations) start at zero.
+  ZeroVariableTensors();
+  return kTfLiteOk;
+}
+
+void MicroInterpreter::ZeroVariableTensors() {
   for (size_t i = 0; i < context_.tensors_size; ++i) {
     TfLiteTensor& t = context_.tensors[i];
     if (t.data.raw != nullptr && !t.is_constant &&
         graph_->tensors()->Get(static_cast<flatbuffers::uoffset_t>(i))->is_variable()) {
+      // An int8 state starts at its zero point (real 0), as in TFLM; any
+      // other type at all-zero bytes.
+      const uint8_t value = t.type == kTfLiteInt8 ? static_cast<uint8_t>(t.params.zero_point) : 0;
       uint8_t* bytes = t.data.uint8;
-      for (size_t b = 0; b < t.bytes; ++b) bytes[b] = 0;
+      for (size_t b = 0; b < t.bytes; ++b) bytes[b] = value;
     }
   }
+}
+
+TfLiteStatus MicroInterpreter::ResetVariableTensors() {
+  if (state_ != State::kReady) {
+    MicroPrintf("ResetVariableTensors() before a successful AllocateTensors()");
+    return kTfLiteError;
+  }
+  ZeroVariableTensors();
   return kTfLiteOk;
 }
 

@@ -49,6 +49,11 @@ class MicroInterpreter {
   // (it starts over and fails the same way unless something changed).
   TfLiteStatus AllocateTensors();
   TfLiteStatus Invoke();
+  // Zeroes every variable tensor (the state SVDF and LSTM carry from one
+  // Invoke() to the next), as AllocateTensors() left them: the next Invoke()
+  // starts a fresh sequence. kTfLiteError before a successful
+  // AllocateTensors().
+  TfLiteStatus ResetVariableTensors();
 
   // Model inputs/outputs in subgraph order; nullptr when out of range or
   // before a successful AllocateTensors().
@@ -82,6 +87,7 @@ class MicroInterpreter {
   static void* ParserAllocate(void* self, size_t bytes);
 
   TfLiteStatus AllocateSteps();
+  void ZeroVariableTensors();
   TfLiteStatus InitTensors();
   TfLiteStatus InitNodes();
   TfLiteStatus InitOp(size_t i);

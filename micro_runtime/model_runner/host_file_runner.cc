@@ -96,6 +96,9 @@ int main(int argc, char** argv) {
                static_cast<int>(interpreter.inputs_size()));
       Fail(text);
     }
+    // Each case is one independent run: state from the previous case (SVDF,
+    // LSTM) is reset first.
+    if (interpreter.ResetVariableTensors() != kTfLiteOk) Fail("ResetVariableTensors failed");
     const uint32_t start = MicroTicks();
     const TfLiteStatus status = interpreter.Invoke();
     const uint32_t ticks = MicroTicks() - start;

@@ -76,6 +76,9 @@ int main() {
       uint8_t* dst = input->data.uint8;
       for (uint32_t b = 0; b < given.bytes; ++b) dst[b] = given.data[b];
     }
+    // Each case is one independent run: state from the previous case (SVDF,
+    // LSTM) is reset first.
+    if (interpreter.ResetVariableTensors() != kTfLiteOk) Fail("ResetVariableTensors failed");
     const uint32_t start = MicroTicks();
     model_runner_invoke_begin();
     const TfLiteStatus status = interpreter.Invoke();

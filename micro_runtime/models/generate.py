@@ -55,14 +55,16 @@ def scratch() -> bytes:
 
 
 def variable() -> bytes:
-    """x -AddOne-> a -AddOne-> y, with a variable (state) tensor s read by the second op."""
+    """x -AddOne-> a -AddOne-> y, with variable (state) tensors s (float) and q (int8, zero point -3) read by
+    the second op."""
     b = ModelBuilder("variable tensor")
     x = b.add_tensor("x", "FLOAT32", [4])
     a = b.add_tensor("a", "FLOAT32", [4])
     s = b.add_tensor("s", "FLOAT32", [8], is_variable=True)
     y = b.add_tensor("y", "FLOAT32", [4])
+    q = b.add_tensor("q", "INT8", [4], scale=0.5, zero_point=-3, is_variable=True)
     b.add_custom_operator("AddOne", [x], [a])
-    b.add_custom_operator("AddOne", [a, s], [y])
+    b.add_custom_operator("AddOne", [a, s, q], [y])
     b.set_inputs([x])
     b.set_outputs([y])
     return b.build()
