@@ -6,7 +6,8 @@
 // and DEPTHWISE_CONV_2D v2+ add dilation, FULLY_CONNECTED v4 and SOFTMAX v2
 // are the int8 variants the converter writes; SUB v3, DIV v2 and
 // MAXIMUM/MINIMUM v3 add broadcasting beyond 4-D, SUB v5, ABS v3,
-// LEAKY_RELU v2 and MAXIMUM/MINIMUM v4 are int16). SUB v4 is int64, which
+// LEAKY_RELU v2, MAXIMUM/MINIMUM v4, ADD v3 and MUL v4 are int16; MUL v3 is
+// int8 with a rescale of 1 or more). SUB v4 is int64, which
 // prepare refuses by type. docs/ops.md lists ops x types.
 #ifndef MICRO_RUNTIME_ALL_OPS_RESOLVER_H_
 #define MICRO_RUNTIME_ALL_OPS_RESOLVER_H_
@@ -31,7 +32,7 @@
 // SOFTMAX, ADD/MUL, activations, RESHAPE, (DE)QUANTIZE, SIN, Atan).
 constexpr size_t kModelOpsCount = 17;
 #define MR_MODEL_OPS(X) \
-  X(ADD, 1, 2) \
+  X(ADD, 1, 3) \
   X(AVERAGE_POOL_2D, 1, 2) \
   X(CONV_2D, 1, 4) \
   X(DEPTHWISE_CONV_2D, 1, 5) \
@@ -39,7 +40,7 @@ constexpr size_t kModelOpsCount = 17;
   X(FULLY_CONNECTED, 1, 7) \
   X(LOGISTIC, 1, 2) \
   X(MAX_POOL_2D, 1, 2) \
-  X(MUL, 1, 2) \
+  X(MUL, 1, 4) \
   X(QUANTIZE, 1, 3) \
   X(RELU, 1, 2) \
   X(RELU6, 1, 2) \
@@ -107,6 +108,63 @@ void AddShapeOps(Resolver& resolver) {
   MR_SHAPE_OPS(MR_ADD_BUILTIN)
 }
 
+// The signal-processing ops of issue 10 (TFLM's keyword and SEANet models):
+// SVDF v1 float32, v3 int8 (v2 and v4 are hybrid: registered so prepare
+// refuses them by name); TRANSPOSE_CONV v1 float32, v2 int8, v3 bias input,
+// v4 fused activation, v5 16x8 with quantized_bias_type (an int32 bias, which
+// TFLM reads as int64, is refused by prepare).
+constexpr size_t kSignalOpsCount = 2;
+#define MR_SIGNAL_OPS(X) \
+  X(SVDF, 1, 4) \
+  X(TRANSPOSE_CONV, 1, 5)
+template <class Resolver>
+void AddSignalOps(Resolver& resolver) {
+  MR_SIGNAL_OPS(MR_ADD_BUILTIN)
+}
+
+// The index and type ops of issue 10 (GATHER, ARG_MAX/ARG_MIN, CAST,
+// SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND): GATHER v2 int8, v3 bool, v4 int16,
+// v5 batch_dims, v6 int16 positions (v7 is int4); ARG_MAX/ARG_MIN v2 int8,
+// v3 bool; CAST v3 int8 (v2 is uint32, which prepare refuses by type);
+// SPACE_TO_BATCH_ND/BATCH_TO_SPACE_ND v2 int8, v3 3-D, v4 int16.
+constexpr size_t kIndexOpsCount = 6;
+#define MR_INDEX_OPS(X) \
+  X(ARG_MAX, 1, 3) \
+  X(ARG_MIN, 1, 3) \
+  X(BATCH_TO_SPACE_ND, 1, 4) \
+  X(CAST, 1, 3) \
+  X(GATHER, 1, 6) \
+  X(SPACE_TO_BATCH_ND, 1, 4)
+template <class Resolver>
+void AddIndexOps(Resolver& resolver) {
+  MR_INDEX_OPS(MR_ADD_BUILTIN)
+}
+
+// The image ops of issue 10: RESIZE_NEAREST_NEIGHBOR v2 int8, v3
+// align_corners/half_pixel_centers, v4 int16; RESIZE_BILINEAR v2 int8, v3
+// half_pixel_centers (v4 is int16, which TFLM lacks); L2_NORMALIZATION v2 int8.
+constexpr size_t kImageOpsCount = 3;
+#define MR_IMAGE_OPS(X) \
+  X(L2_NORMALIZATION, 1, 2) \
+  X(RESIZE_BILINEAR, 1, 3) \
+  X(RESIZE_NEAREST_NEIGHBOR, 1, 4)
+template <class Resolver>
+void AddImageOps(Resolver& resolver) {
+  MR_IMAGE_OPS(MR_ADD_BUILTIN)
+}
+
+// The recurrent ops of issue 10 (TFLM's LSTM models):
+// UNIDIRECTIONAL_SEQUENCE_LSTM v1 float32 and int8 (8x8, int16 cell state),
+// v5 int16 (16x8); v2-v3 (hybrid) and v4 (diagonal recurrent weights) are in
+// the range so prepare refuses them by name.
+constexpr size_t kLstmOpsCount = 1;
+#define MR_LSTM_OPS(X) \
+  X(UNIDIRECTIONAL_SEQUENCE_LSTM, 1, 5)
+template <class Resolver>
+void AddLstmOps(Resolver& resolver) {
+  MR_LSTM_OPS(MR_ADD_BUILTIN)
+}
+
 // One builtin registration of a group, as data: what AddBuiltin is given
 // apart from the kernel.
 struct OpVersionRange {
@@ -118,12 +176,20 @@ struct OpVersionRange {
 constexpr OpVersionRange kModelOpRanges[] = {MR_MODEL_OPS(MR_OP_VERSION_RANGE)};
 constexpr OpVersionRange kElementwiseOpRanges[] = {MR_ELEMENTWISE_OPS(MR_OP_VERSION_RANGE)};
 constexpr OpVersionRange kShapeOpRanges[] = {MR_SHAPE_OPS(MR_OP_VERSION_RANGE)};
+constexpr OpVersionRange kSignalOpRanges[] = {MR_SIGNAL_OPS(MR_OP_VERSION_RANGE)};
+constexpr OpVersionRange kIndexOpRanges[] = {MR_INDEX_OPS(MR_OP_VERSION_RANGE)};
+constexpr OpVersionRange kImageOpRanges[] = {MR_IMAGE_OPS(MR_OP_VERSION_RANGE)};
+constexpr OpVersionRange kLstmOpRanges[] = {MR_LSTM_OPS(MR_OP_VERSION_RANGE)};
 #undef MR_OP_VERSION_RANGE
 // AddModelOps also registers the custom op Atan.
 static_assert(sizeof(kModelOpRanges) / sizeof(kModelOpRanges[0]) + 1 == kModelOpsCount, "kModelOpsCount");
 static_assert(sizeof(kElementwiseOpRanges) / sizeof(kElementwiseOpRanges[0]) == kElementwiseOpsCount,
               "kElementwiseOpsCount");
 static_assert(sizeof(kShapeOpRanges) / sizeof(kShapeOpRanges[0]) == kShapeOpsCount, "kShapeOpsCount");
+static_assert(sizeof(kSignalOpRanges) / sizeof(kSignalOpRanges[0]) == kSignalOpsCount, "kSignalOpsCount");
+static_assert(sizeof(kIndexOpRanges) / sizeof(kIndexOpRanges[0]) == kIndexOpsCount, "kIndexOpsCount");
+static_assert(sizeof(kImageOpRanges) / sizeof(kImageOpRanges[0]) == kImageOpsCount, "kImageOpsCount");
+static_assert(sizeof(kLstmOpRanges) / sizeof(kLstmOpRanges[0]) == kLstmOpsCount, "kLstmOpsCount");
 
 // True when `resolver` registers every op of `ranges` at its first and last
 // version and not at the next (each group's test checks its resolver against
@@ -143,7 +209,9 @@ bool RegistersExactly(const Resolver& resolver, const OpVersionRange (&ranges)[N
   return true;
 }
 
-constexpr size_t kAllOpsCount = kModelOpsCount + kElementwiseOpsCount + kShapeOpsCount;
+constexpr size_t kAllOpsCount =
+    kModelOpsCount + kElementwiseOpsCount + kShapeOpsCount + kSignalOpsCount + kIndexOpsCount + kImageOpsCount +
+    kLstmOpsCount;
 
 class AllOpsResolver : public MicroMutableOpResolver<kAllOpsCount> {
  public:
@@ -151,6 +219,10 @@ class AllOpsResolver : public MicroMutableOpResolver<kAllOpsCount> {
     AddModelOps(*this);
     AddElementwiseOps(*this);
     AddShapeOps(*this);
+    AddSignalOps(*this);
+    AddIndexOps(*this);
+    AddImageOps(*this);
+    AddLstmOps(*this);
   }
 };
 

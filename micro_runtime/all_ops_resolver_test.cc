@@ -1,5 +1,6 @@
 // AllOpsResolver: the union of its groups (AddModelOps, AddElementwiseOps,
-// AddShapeOps), each op once. Every kernel together (62 KB of flash on
+// AddShapeOps, AddSignalOps, AddIndexOps, AddImageOps, AddLstmOps), each op once. Every
+// kernel together (62 KB of flash on
 // bluepill before the interpreter) no longer fits a 64 KB Blue Pill with the
 // test framework, so this test compares the groups' registration tables
 // (kModelOpRanges, ...: the X-macro lists the Add functions expand) without
@@ -23,6 +24,10 @@ constexpr Group kGroups[] = {
     {kModelOpRanges, sizeof(kModelOpRanges) / sizeof(kModelOpRanges[0])},
     {kElementwiseOpRanges, sizeof(kElementwiseOpRanges) / sizeof(kElementwiseOpRanges[0])},
     {kShapeOpRanges, sizeof(kShapeOpRanges) / sizeof(kShapeOpRanges[0])},
+    {kSignalOpRanges, sizeof(kSignalOpRanges) / sizeof(kSignalOpRanges[0])},
+    {kIndexOpRanges, sizeof(kIndexOpRanges) / sizeof(kIndexOpRanges[0])},
+    {kImageOpRanges, sizeof(kImageOpRanges) / sizeof(kImageOpRanges[0])},
+    {kLstmOpRanges, sizeof(kLstmOpRanges) / sizeof(kLstmOpRanges[0])},
 };
 
 const OpVersionRange* FindRange(Op op) {
@@ -40,7 +45,9 @@ const OpVersionRange* FindRange(Op op) {
 TF_LITE_MICRO_TESTS_BEGIN
 
 TF_LITE_MICRO_TEST(EveryGroupIsRegisteredOnce) {
-  TF_LITE_MICRO_EXPECT_EQ(kModelOpsCount + kElementwiseOpsCount + kShapeOpsCount, kAllOpsCount);
+  TF_LITE_MICRO_EXPECT_EQ(kModelOpsCount + kElementwiseOpsCount + kShapeOpsCount + kSignalOpsCount + kIndexOpsCount +
+                              kImageOpsCount + kLstmOpsCount,
+                          kAllOpsCount);
   size_t builtins = 0;
   for (const Group& g : kGroups) {
     for (size_t i = 0; i < g.count; ++i) {
@@ -69,6 +76,16 @@ TF_LITE_MICRO_TEST(VersionRanges) {
   TF_LITE_MICRO_EXPECT_EQ(4, FindRange(Op::UNPACK)->last_version);
   TF_LITE_MICRO_EXPECT_EQ(4, FindRange(Op::SPLIT)->last_version);
   TF_LITE_MICRO_EXPECT_EQ(3, FindRange(Op::SPLIT_V)->last_version);
+  TF_LITE_MICRO_EXPECT_EQ(4, FindRange(Op::SVDF)->last_version);
+  TF_LITE_MICRO_EXPECT_EQ(5, FindRange(Op::TRANSPOSE_CONV)->last_version);
+  TF_LITE_MICRO_EXPECT_EQ(6, FindRange(Op::GATHER)->last_version);
+  TF_LITE_MICRO_EXPECT_EQ(3, FindRange(Op::ARG_MAX)->last_version);
+  TF_LITE_MICRO_EXPECT_EQ(3, FindRange(Op::CAST)->last_version);
+  TF_LITE_MICRO_EXPECT_EQ(4, FindRange(Op::SPACE_TO_BATCH_ND)->last_version);
+  TF_LITE_MICRO_EXPECT_EQ(2, FindRange(Op::L2_NORMALIZATION)->last_version);
+  TF_LITE_MICRO_EXPECT_EQ(3, FindRange(Op::RESIZE_BILINEAR)->last_version);
+  TF_LITE_MICRO_EXPECT_EQ(4, FindRange(Op::RESIZE_NEAREST_NEIGHBOR)->last_version);
+  TF_LITE_MICRO_EXPECT_EQ(5, FindRange(Op::UNIDIRECTIONAL_SEQUENCE_LSTM)->last_version);
   TF_LITE_MICRO_EXPECT(FindRange(Op::CUSTOM) == nullptr);
 }
 

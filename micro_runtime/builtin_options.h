@@ -113,4 +113,77 @@ struct TfLiteSplitVParams {
   int32_t num_splits;
 };
 
+// SVDF: rank (filters per output unit), the fused activation (float32 only:
+// TFLM's integer SVDF, like LiteRT's, ignores it) and the hybrid-only
+// asymmetric_quantize_inputs (hybrid models are refused).
+struct TfLiteSVDFParams {
+  int32_t rank;
+  TfLiteFusedActivation activation;
+  bool asymmetric_quantize_inputs;
+};
+
+// TRANSPOSE_CONV: padding, strides and (version 4) a fused activation. The
+// bias type (version 5's quantized_bias_type) is read from the bias tensor.
+struct TfLiteTransposeConvParams {
+  TfLitePadding padding;
+  int32_t stride_width;
+  int32_t stride_height;
+  TfLiteFusedActivation activation;
+};
+
+// UNIDIRECTIONAL_SEQUENCE_LSTM: the activation of the cell gate and of the
+// cell state's output (TANH is the only one TFLM computes), cell and
+// projection clipping (0: none), the input layout ([time, batch, features]
+// when time_major), and two fields only hybrid (v3) and diagonal (v4) models
+// use, which the kernel refuses.
+struct TfLiteUnidirectionalSequenceLSTMParams {
+  TfLiteFusedActivation activation;
+  float cell_clip;
+  float proj_clip;
+  bool time_major;
+  bool asymmetric_quantize_inputs;
+  bool diagonal_recurrent_tensors;
+};
+
+// L2_NORMALIZATION: a fused activation, which TFLite requires to be NONE.
+struct TfLiteL2NormParams {
+  TfLiteFusedActivation activation;
+};
+
+// RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR: corner pixels aligned (the
+// scale is (in - 1) / (out - 1)) and/or pixel centers at +0.5.
+struct TfLiteResizeBilinearParams {
+  bool align_corners;
+  bool half_pixel_centers;
+};
+struct TfLiteResizeNearestNeighborParams {
+  bool align_corners;
+  bool half_pixel_centers;
+};
+
+// GATHER: the gathered axis of the input (negative counts from the end of
+// its rank) and the number of leading batch dimensions shared by input and
+// positions (negative counts from the end of the positions' rank).
+struct TfLiteGatherParams {
+  int32_t axis;
+  int32_t batch_dims;
+};
+
+// ARG_MAX and ARG_MIN: the index type the model asks for (int32 or int64;
+// the output tensor's type is what the kernels write).
+struct TfLiteArgMaxParams {
+  TfLiteType output_type;
+};
+struct TfLiteArgMinParams {
+  TfLiteType output_type;
+};
+
+// CAST: the input and output types the converter recorded (FLOAT32, the
+// schema default, when it recorded none); the tensors' types are what the
+// kernel converts.
+struct TfLiteCastParams {
+  TfLiteType in_data_type;
+  TfLiteType out_data_type;
+};
+
 #endif  // MICRO_RUNTIME_BUILTIN_OPTIONS_H_

@@ -25,6 +25,7 @@ enum FieldKind : uint8_t {
   kBool,           // uint8 -> bool
   kFloat,          // float (copied bit for bit)
   kWeightsFormat,  // int8, only DEFAULT (0) is supported; not stored
+  kTensorType,     // int8 tflite::TensorType -> TfLiteType (same values; the kernels check it)
 };
 
 struct FieldSpec {
@@ -35,23 +36,26 @@ struct FieldSpec {
 };
 
 // Offset of the n-th name in a NUL-separated list: names without a pointer
-// each.
-constexpr uint8_t NameOffset(const char* names, int n) {
+// each. 16 bits: the table names (kTableNames) run past 255 characters.
+constexpr uint16_t NameOffset(const char* names, int n) {
   int offset = 0;
   for (; n > 0; --n) {
     while (names[offset] != '\0') ++offset;
     ++offset;
   }
-  return static_cast<uint8_t>(offset);
+  return static_cast<uint16_t>(offset);
 }
 
-constexpr char kFieldNames[] = "stride_w\0stride_h\0dilation_w_factor\0dilation_h_factor\0filter_width\0filter_height";
+constexpr char kFieldNames[] =
+    "stride_w\0stride_h\0dilation_w_factor\0dilation_h_factor\0filter_width\0filter_height\0rank";
+static_assert(sizeof(kFieldNames) <= 256, "FieldSpec::name is 8 bits");
 constexpr uint8_t kStrideW = NameOffset(kFieldNames, 0);
 constexpr uint8_t kStrideH = NameOffset(kFieldNames, 1);
 constexpr uint8_t kDilationW = NameOffset(kFieldNames, 2);
 constexpr uint8_t kDilationH = NameOffset(kFieldNames, 3);
 constexpr uint8_t kFilterWidth = NameOffset(kFieldNames, 4);
 constexpr uint8_t kFilterHeight = NameOffset(kFieldNames, 5);
+constexpr uint8_t kRank = NameOffset(kFieldNames, 6);
 
 // Schema defaults of the int32 fields: strides, filter sizes and the depth
 // multiplier default to 0 (and then fail their checks); dilations to 1.
@@ -122,9 +126,47 @@ constexpr FieldSpec kFields[] = {
     // SPLIT: 38, SPLIT_V: 39 (the kernels check the count)
     MR_FIELD(SplitOptions, VT_NUM_SPLITS, TfLiteSplitParams, num_splits, kInt, 0),
     MR_FIELD(SplitVOptions, VT_NUM_SPLITS, TfLiteSplitVParams, num_splits, kInt, 0),
+    // SVDF: 40..42 (rank 0 would divide by zero in the kernel's filter count)
+    MR_FIELD(SVDFOptions, VT_RANK, TfLiteSVDFParams, rank, kPositive, kRank),
+    MR_FIELD(SVDFOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteSVDFParams, activation, kActivation, 0),
+    MR_FIELD(SVDFOptions, VT_ASYMMETRIC_QUANTIZE_INPUTS, TfLiteSVDFParams, asymmetric_quantize_inputs, kBool, 0),
+    // TRANSPOSE_CONV: 43..46
+    MR_FIELD(TransposeConvOptions, VT_PADDING, TfLiteTransposeConvParams, padding, kPadding, 0),
+    MR_FIELD(TransposeConvOptions, VT_STRIDE_W, TfLiteTransposeConvParams, stride_width, kWindowFactor, kStrideW),
+    MR_FIELD(TransposeConvOptions, VT_STRIDE_H, TfLiteTransposeConvParams, stride_height, kWindowFactor, kStrideH),
+    MR_FIELD(TransposeConvOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteTransposeConvParams, activation, kActivation,
+             0),
+    // UNIDIRECTIONAL_SEQUENCE_LSTM: 47..52 (the kernel checks the activation and the hybrid/diagonal flags)
+    MR_FIELD(UnidirectionalSequenceLSTMOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteUnidirectionalSequenceLSTMParams,
+             activation, kActivation, 0),
+    MR_FIELD(UnidirectionalSequenceLSTMOptions, VT_CELL_CLIP, TfLiteUnidirectionalSequenceLSTMParams, cell_clip, kFloat,
+             0),
+    MR_FIELD(UnidirectionalSequenceLSTMOptions, VT_PROJ_CLIP, TfLiteUnidirectionalSequenceLSTMParams, proj_clip, kFloat,
+             0),
+    MR_FIELD(UnidirectionalSequenceLSTMOptions, VT_TIME_MAJOR, TfLiteUnidirectionalSequenceLSTMParams, time_major,
+             kBool, 0),
+    MR_FIELD(UnidirectionalSequenceLSTMOptions, VT_ASYMMETRIC_QUANTIZE_INPUTS, TfLiteUnidirectionalSequenceLSTMParams,
+             asymmetric_quantize_inputs, kBool, 0),
+    MR_FIELD(UnidirectionalSequenceLSTMOptions, VT_DIAGONAL_RECURRENT_TENSORS, TfLiteUnidirectionalSequenceLSTMParams,
+             diagonal_recurrent_tensors, kBool, 0),
+    // L2_NORMALIZATION: 53 (the kernel checks the activation is NONE)
+    MR_FIELD(L2NormOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteL2NormParams, activation, kActivation, 0),
+    // RESIZE_BILINEAR: 54..55, RESIZE_NEAREST_NEIGHBOR: 56..57
+    MR_FIELD(ResizeBilinearOptions, VT_ALIGN_CORNERS, TfLiteResizeBilinearParams, align_corners, kBool, 0),
+    MR_FIELD(ResizeBilinearOptions, VT_HALF_PIXEL_CENTERS, TfLiteResizeBilinearParams, half_pixel_centers, kBool, 0),
+    MR_FIELD(ResizeNearestNeighborOptions, VT_ALIGN_CORNERS, TfLiteResizeNearestNeighborParams, align_corners, kBool,
+             0),
+    MR_FIELD(ResizeNearestNeighborOptions, VT_HALF_PIXEL_CENTERS, TfLiteResizeNearestNeighborParams,
+             half_pixel_centers, kBool, 0),
+    // GATHER: 58..59, ARG_MAX and ARG_MIN: 60, CAST: 61..62 (the kernels check them)
+    MR_FIELD(GatherOptions, VT_AXIS, TfLiteGatherParams, axis, kInt, 0),
+    MR_FIELD(GatherOptions, VT_BATCH_DIMS, TfLiteGatherParams, batch_dims, kInt, 0),
+    MR_FIELD(ArgMaxOptions, VT_OUTPUT_TYPE, TfLiteArgMaxParams, output_type, kTensorType, 0),
+    MR_FIELD(CastOptions, VT_IN_DATA_TYPE, TfLiteCastParams, in_data_type, kTensorType, 0),
+    MR_FIELD(CastOptions, VT_OUT_DATA_TYPE, TfLiteCastParams, out_data_type, kTensorType, 0),
 };
 #undef MR_FIELD
-static_assert(sizeof(kFields) / sizeof(kFields[0]) == 40, "update the kOps field ranges");
+static_assert(sizeof(kFields) / sizeof(kFields[0]) == 63, "update the kOps field ranges");
 static_assert(static_cast<int>(tflite::MulOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
                       static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION) &&
                   static_cast<int>(tflite::SubOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
@@ -132,6 +174,11 @@ static_assert(static_cast<int>(tflite::MulOptions::VT_FUSED_ACTIVATION_FUNCTION)
                   static_cast<int>(tflite::DivOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
                       static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION),
               "ADD, MUL, SUB and DIV share one field list");
+static_assert(static_cast<int>(tflite::ArgMinOptions::VT_OUTPUT_TYPE) ==
+                      static_cast<int>(tflite::ArgMaxOptions::VT_OUTPUT_TYPE) &&
+                  offsetof(TfLiteArgMinParams, output_type) == offsetof(TfLiteArgMaxParams, output_type) &&
+                  sizeof(TfLiteArgMinParams) == sizeof(TfLiteArgMaxParams),
+              "ARG_MAX and ARG_MIN share one field list");
 static_assert(sizeof(TfLitePadding) == 4 && sizeof(TfLiteFusedActivation) == 4 && sizeof(float) == 4,
               "enum and float params are stored as 4-byte values");
 
@@ -139,12 +186,15 @@ static_assert(sizeof(TfLitePadding) == 4 && sizeof(TfLiteFusedActivation) == 4 &
 constexpr char kTableNames[] =
     "Conv2DOptions\0DepthwiseConv2DOptions\0Pool2DOptions\0FullyConnectedOptions\0SoftmaxOptions\0AddOptions\0"
     "MulOptions\0ReshapeOptions\0SubOptions\0DivOptions\0LeakyReluOptions\0ConcatenationOptions\0ReducerOptions\0"
-    "StridedSliceOptions\0SqueezeOptions\0PackOptions\0UnpackOptions\0SplitOptions\0SplitVOptions";
+    "StridedSliceOptions\0SqueezeOptions\0PackOptions\0UnpackOptions\0SplitOptions\0SplitVOptions\0SVDFOptions\0"
+    "TransposeConvOptions\0UnidirectionalSequenceLSTMOptions"
+    "\0L2NormOptions\0ResizeBilinearOptions\0ResizeNearestNeighborOptions"
+    "\0GatherOptions\0ArgMaxOptions\0ArgMinOptions\0CastOptions";
 
 struct OpSpec {
   uint8_t code;           // tflite::BuiltinOperator
   uint8_t options_type;   // tflite::BuiltinOptions expected
-  uint8_t table_name;     // kTableNames offset
+  uint16_t table_name;    // kTableNames offset
   uint8_t params_size;    // sizeof the TfLite*Params struct
   uint8_t first_field;    // kFields index
   uint8_t field_count;
@@ -178,6 +228,18 @@ constexpr OpSpec kOps[] = {
     MR_OP(UNPACK, UnpackOptions, 16, TfLiteUnpackParams, 36, 2),
     MR_OP(SPLIT, SplitOptions, 17, TfLiteSplitParams, 38, 1),
     MR_OP(SPLIT_V, SplitVOptions, 18, TfLiteSplitVParams, 39, 1),
+    MR_OP(SVDF, SVDFOptions, 19, TfLiteSVDFParams, 40, 3),
+    MR_OP(TRANSPOSE_CONV, TransposeConvOptions, 20, TfLiteTransposeConvParams, 43, 4),
+    MR_OP(UNIDIRECTIONAL_SEQUENCE_LSTM, UnidirectionalSequenceLSTMOptions, 21, TfLiteUnidirectionalSequenceLSTMParams,
+          47, 6),
+    MR_OP(L2_NORMALIZATION, L2NormOptions, 22, TfLiteL2NormParams, 53, 1),
+    MR_OP(RESIZE_BILINEAR, ResizeBilinearOptions, 23, TfLiteResizeBilinearParams, 54, 2),
+    MR_OP(RESIZE_NEAREST_NEIGHBOR, ResizeNearestNeighborOptions, 24, TfLiteResizeNearestNeighborParams, 56,
+          2),
+    MR_OP(GATHER, GatherOptions, 25, TfLiteGatherParams, 58, 2),
+    MR_OP(ARG_MAX, ArgMaxOptions, 26, TfLiteArgMaxParams, 60, 1),
+    MR_OP(ARG_MIN, ArgMinOptions, 27, TfLiteArgMinParams, 60, 1),
+    MR_OP(CAST, CastOptions, 28, TfLiteCastParams, 61, 2),
 };
 #undef MR_OP
 
@@ -199,7 +261,8 @@ constexpr char kCorrupt[] = "the model is corrupt";
 // Reads, checks and stores one field; `table` is nullptr when the operator
 // carries no options (then the schema default applies).
 bool ParseField(int op_index, int32_t code, const flatbuffers::Table* table, const FieldSpec& f, uint8_t* params) {
-  const bool is_byte = f.kind == kPadding || f.kind == kActivation || f.kind == kBool || f.kind == kWeightsFormat;
+  const bool is_byte = f.kind == kPadding || f.kind == kActivation || f.kind == kBool || f.kind == kWeightsFormat ||
+                       f.kind == kTensorType;
   int32_t value = 0;
   if (is_byte) {
     if (table != nullptr) value = table->GetField<int8_t>(f.vtable_offset, 0);
@@ -230,6 +293,9 @@ bool ParseField(int op_index, int32_t code, const flatbuffers::Table* table, con
       break;
     case kBool:
       params[f.param_offset] = value != 0;
+      return true;
+    case kTensorType:
+      params[f.param_offset] = static_cast<uint8_t>(value);
       return true;
     case kWeightsFormat:
       if (value != static_cast<int32_t>(tflite::FullyConnectedOptionsWeightsFormat::DEFAULT)) {

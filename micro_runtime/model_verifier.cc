@@ -59,6 +59,12 @@ enum TableId : uint8_t {
   kConcatenationT,
   kStridedSliceT,
   kTwoIntT,  // PackOptions: values_count, axis; UnpackOptions: num, axis
+  kSvdfT,
+  kTransposeConvT,
+  kLstmT,  // UnidirectionalSequenceLSTMOptions
+  kResizeBilinearT,        // ResizeBilinearOptions: align_corners, half_pixel_centers
+  kResizeNearestNeighborT,  // ResizeNearestNeighborOptions: the same two bools at other slots
+  kTwoByteT,  // CastOptions: in_data_type, out_data_type
 };
 
 struct FieldSpec {
@@ -171,6 +177,37 @@ constexpr FieldSpec kFields[] = {
     {tflite::PackOptions::VT_VALUES_COUNT, kU32, 0},
     {tflite::PackOptions::VT_AXIS, kU32, 0},
     {0, 0, 0},
+    // SVDFOptions
+    {tflite::SVDFOptions::VT_RANK, kU32, 0},
+    {tflite::SVDFOptions::VT_FUSED_ACTIVATION_FUNCTION, kU8, 0},
+    {tflite::SVDFOptions::VT_ASYMMETRIC_QUANTIZE_INPUTS, kU8, 0},
+    {0, 0, 0},
+    // TransposeConvOptions
+    {tflite::TransposeConvOptions::VT_PADDING, kU8, 0},
+    {tflite::TransposeConvOptions::VT_STRIDE_W, kU32, 0},
+    {tflite::TransposeConvOptions::VT_STRIDE_H, kU32, 0},
+    {tflite::TransposeConvOptions::VT_FUSED_ACTIVATION_FUNCTION, kU8, 0},
+    {0, 0, 0},
+    // UnidirectionalSequenceLSTMOptions
+    {tflite::UnidirectionalSequenceLSTMOptions::VT_FUSED_ACTIVATION_FUNCTION, kU8, 0},
+    {tflite::UnidirectionalSequenceLSTMOptions::VT_CELL_CLIP, kU32, 0},
+    {tflite::UnidirectionalSequenceLSTMOptions::VT_PROJ_CLIP, kU32, 0},
+    {tflite::UnidirectionalSequenceLSTMOptions::VT_TIME_MAJOR, kU8, 0},
+    {tflite::UnidirectionalSequenceLSTMOptions::VT_ASYMMETRIC_QUANTIZE_INPUTS, kU8, 0},
+    {tflite::UnidirectionalSequenceLSTMOptions::VT_DIAGONAL_RECURRENT_TENSORS, kU8, 0},
+    {0, 0, 0},
+    // ResizeBilinearOptions
+    {tflite::ResizeBilinearOptions::VT_ALIGN_CORNERS, kU8, 0},
+    {tflite::ResizeBilinearOptions::VT_HALF_PIXEL_CENTERS, kU8, 0},
+    {0, 0, 0},
+    // ResizeNearestNeighborOptions
+    {tflite::ResizeNearestNeighborOptions::VT_ALIGN_CORNERS, kU8, 0},
+    {tflite::ResizeNearestNeighborOptions::VT_HALF_PIXEL_CENTERS, kU8, 0},
+    {0, 0, 0},
+    // CastOptions
+    {tflite::CastOptions::VT_IN_DATA_TYPE, kU8, 0},
+    {tflite::CastOptions::VT_OUT_DATA_TYPE, kU8, 0},
+    {0, 0, 0},
 };
 
 static_assert(static_cast<int>(tflite::MulOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
@@ -195,6 +232,17 @@ static_assert(static_cast<int>(tflite::SplitOptions::VT_NUM_SPLITS) == static_ca
                   static_cast<int>(tflite::SplitVOptions::VT_NUM_SPLITS) ==
                       static_cast<int>(tflite::SoftmaxOptions::VT_BETA),
               "SplitOptions and SplitVOptions share SoftmaxOptions' field list (one 4-byte field)");
+static_assert(static_cast<int>(tflite::L2NormOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
+                  static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION),
+              "L2NormOptions shares AddOptions' field list");
+static_assert(static_cast<int>(tflite::GatherOptions::VT_AXIS) == static_cast<int>(tflite::PackOptions::VT_VALUES_COUNT) &&
+                  static_cast<int>(tflite::GatherOptions::VT_BATCH_DIMS) ==
+                      static_cast<int>(tflite::PackOptions::VT_AXIS) &&
+                  static_cast<int>(tflite::ArgMaxOptions::VT_OUTPUT_TYPE) ==
+                      static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION) &&
+                  static_cast<int>(tflite::ArgMinOptions::VT_OUTPUT_TYPE) ==
+                      static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION),
+              "GatherOptions shares PackOptions' field list, ArgMaxOptions and ArgMinOptions AddOptions'");
 static_assert(tflite::Operator::VT_BUILTIN_OPTIONS_TYPE + 2 == tflite::Operator::VT_BUILTIN_OPTIONS,
               "a union's type field sits just before its value");
 
@@ -220,6 +268,16 @@ constexpr uint8_t kOptionTables[][2] = {
     {static_cast<uint8_t>(tflite::BuiltinOptions::UnpackOptions), kTwoIntT},
     {static_cast<uint8_t>(tflite::BuiltinOptions::SplitOptions), kFourByteT},
     {static_cast<uint8_t>(tflite::BuiltinOptions::SplitVOptions), kFourByteT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::SVDFOptions), kSvdfT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::TransposeConvOptions), kTransposeConvT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::UnidirectionalSequenceLSTMOptions), kLstmT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::L2NormOptions), kOneByteT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::ResizeBilinearOptions), kResizeBilinearT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::ResizeNearestNeighborOptions), kResizeNearestNeighborT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::GatherOptions), kTwoIntT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::ArgMaxOptions), kOneByteT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::ArgMinOptions), kOneByteT},
+    {static_cast<uint8_t>(tflite::BuiltinOptions::CastOptions), kTwoByteT},
 };
 
 bool VerifyTableAt(flatbuffers::Verifier& v, const uint8_t* table, uint8_t id);

@@ -57,7 +57,9 @@ BUILTIN_OPS: dict[str, int] = {
     "SPLIT": 49, "PRELU": 54, "MAXIMUM": 55, "MINIMUM": 57, "PADV2": 60, "SIN": 66, "EXPAND_DIMS": 70, "LOG": 73,
     "SQRT": 75, "RSQRT": 76, "SHAPE": 77, "PACK": 83, "UNPACK": 88, "ZEROS_LIKE": 93, "FILL": 94, "LEAKY_RELU": 98,
     "SQUARED_DIFFERENCE": 99, "ABS": 101, "SPLIT_V": 102,
-    "QUANTIZE": 114, "HARD_SWISH": 117,
+    "QUANTIZE": 114, "HARD_SWISH": 117, "UNIDIRECTIONAL_SEQUENCE_LSTM": 44,
+    "GATHER": 36, "BATCH_TO_SPACE_ND": 37, "SPACE_TO_BATCH_ND": 38, "CAST": 53, "ARG_MAX": 56, "ARG_MIN": 79,
+    "L2_NORMALIZATION": 11, "RESIZE_BILINEAR": 23, "RESIZE_NEAREST_NEIGHBOR": 97,
     "PLACEHOLDER_FOR_GREATER_OP_CODES": 127, "BATCH_MATMUL": 126, "CUMSUM": 128, "GELU": 150,
 }
 CUSTOM_OP = BUILTIN_OPS["CUSTOM"]
@@ -121,6 +123,25 @@ OPTIONS_TABLES: dict[str, tuple[int, list[tuple[str, int, str, Any]]]] = {
     "AbsOptions": (78, []),
     "QuantizeOptions": (89, []),
     "HardSwishOptions": (91, []),
+    "UnidirectionalSequenceLSTMOptions": (71, [
+        ("fused_activation_function", 0, "act", 0), ("cell_clip", 1, "f32", 0.0), ("proj_clip", 2, "f32", 0.0),
+        ("time_major", 3, "bool", False), ("asymmetric_quantize_inputs", 4, "bool", False),
+        ("diagonal_recurrent_tensors", 5, "bool", False),
+    ]),
+    "GatherOptions": (23, [("axis", 0, "i32", 0), ("batch_dims", 1, "i32", 0)]),
+    "BatchToSpaceNDOptions": (24, []),
+    "SpaceToBatchNDOptions": (25, []),
+    "CastOptions": (37, [("in_data_type", 0, "type", 0), ("out_data_type", 1, "type", 0)]),
+    "ArgMaxOptions": (40, [("output_type", 0, "type", 0)]),
+    "ArgMinOptions": (57, [("output_type", 0, "type", 0)]),
+    "L2NormOptions": (12, [("fused_activation_function", 0, "act", 0)]),
+    "ResizeBilinearOptions": (15, [  # new_height/new_width: deprecated, written only when given
+        ("new_height", 0, "i32", 0), ("new_width", 1, "i32", 0), ("align_corners", 2, "bool", False),
+        ("half_pixel_centers", 3, "bool", False),
+    ]),
+    "ResizeNearestNeighborOptions": (74, [
+        ("align_corners", 0, "bool", False), ("half_pixel_centers", 1, "bool", False),
+    ]),
 }
 
 # The options table each builtin op carries by default.
@@ -137,6 +158,12 @@ DEFAULT_OPTIONS: dict[str, str] = {
     "STRIDED_SLICE": "StridedSliceOptions", "EXPAND_DIMS": "ExpandDimsOptions", "PACK": "PackOptions",
     "UNPACK": "UnpackOptions", "SPLIT": "SplitOptions", "SPLIT_V": "SplitVOptions",
     "SHAPE": "ShapeOptions", "ZEROS_LIKE": "ZerosLikeOptions", "FILL": "FillOptions",
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": "UnidirectionalSequenceLSTMOptions",
+    "GATHER": "GatherOptions", "BATCH_TO_SPACE_ND": "BatchToSpaceNDOptions",
+    "SPACE_TO_BATCH_ND": "SpaceToBatchNDOptions", "CAST": "CastOptions", "ARG_MAX": "ArgMaxOptions",
+    "ARG_MIN": "ArgMinOptions",
+    "L2_NORMALIZATION": "L2NormOptions", "RESIZE_BILINEAR": "ResizeBilinearOptions",
+    "RESIZE_NEAREST_NEIGHBOR": "ResizeNearestNeighborOptions",
 }
 
 

@@ -40,6 +40,9 @@ class OpModel:
     cases: list[list[np.ndarray]] = field(default_factory=list)
     # False where LiteRT is no oracle: its 16x8 CONV_2D reads an int32 bias as int64 (TFLM accumulates in int32).
     litert: bool = True
+    # False where TFLM is no oracle: types its kernel lacks (checked against LiteRT alone), or outputs it leaves
+    # undefined (SPACE_TO_BATCH_ND's padding).
+    tflm: bool = True
 
 
 @dataclass
@@ -61,19 +64,26 @@ def _float_cases(rng: np.random.Generator, shapes: list[list[int]], scale: float
     return [[(rng.uniform(-1, 1, s) * scale).astype(np.float32) for s in shapes] for _ in range(CASES_PER_MODEL)]
 
 
+def _integer_cases(rng: np.random.Generator, dtype: str, shapes: list[list[int]]) -> list[list[np.ndarray]]:
+    """Cases over the whole range of an integer type."""
+    info = np.iinfo(dtype)
+    return [[rng.integers(info.min, int(info.max) + 1, s).astype(dtype) for s in shapes]
+            for _ in range(CASES_PER_MODEL)]
+
+
 def _int8_cases(rng: np.random.Generator, shapes: list[list[int]]) -> list[list[np.ndarray]]:
-    return [[rng.integers(-128, 128, s).astype(np.int8) for s in shapes] for _ in range(CASES_PER_MODEL)]
+    return _integer_cases(rng, "int8", shapes)
 
 
 def _int16_cases(rng: np.random.Generator, shapes: list[list[int]]) -> list[list[np.ndarray]]:
-    return [[rng.integers(-32768, 32768, s).astype(np.int16) for s in shapes] for _ in range(CASES_PER_MODEL)]
+    return _integer_cases(rng, "int16", shapes)
 
 
 def _cases(rng: np.random.Generator, dtype: str, shapes: list[list[int]], scale: float = 1.0) -> list[list[np.ndarray]]:
     """Random inputs of every shape: floats in [-scale, scale), integers over the whole type range."""
     if dtype == "float32":
         return _float_cases(rng, shapes, scale)
-    return _int8_cases(rng, shapes) if dtype == "int8" else _int16_cases(rng, shapes)
+    return _integer_cases(rng, dtype, shapes)
 
 
 def _random_q16(rng: np.random.Generator, low: float, high: float) -> Q:
@@ -309,11 +319,22 @@ def _binary(rng: np.random.Generator, dtype: str, op: str) -> OpModel:
 
 
 def add(rng: np.random.Generator, dtype: str) -> OpModel:
-    return _binary(rng, dtype, "ADD")
+    if dtype != "int16":
+        return _binary(rng, dtype, "ADD")
+    # int16 ADD is version 3 with pot_scale_int16 false: the general rescaling TFLM uses for every int16 ADD
+    # (LiteRT's power-of-two path needs power-of-two scales).
+    act = str(rng.choice(["NONE", "RELU", "RELU6"]))
+    return _quantized_binary(rng, dtype, "ADD", {"int16": 3}, ((1e-4, 1e-3), (1e-4, 1e-3), (2e-4, 2e-3)),
+                             {"fused_activation_function": act, "pot_scale_int16": False})
 
 
 def mul(rng: np.random.Generator, dtype: str) -> OpModel:
-    return _binary(rng, dtype, "MUL")
+    if dtype != "int16":
+        return _binary(rng, dtype, "MUL")
+    # int16 MUL is version 4; inputs of a few units, so products stay mostly inside the output's range.
+    act = str(rng.choice(["NONE", "RELU", "RELU6"]))
+    return _quantized_binary(rng, dtype, "MUL", {"int16": 4}, ((1e-4, 5e-4), (1e-4, 5e-4), (3e-4, 3e-3)),
+                             {"fused_activation_function": act})
 
 
 def _quantized_binary(rng: np.random.Generator, dtype: str, op: str, versions: dict[str, int],
@@ -361,8 +382,12 @@ def minimum(rng: np.random.Generator, dtype: str) -> OpModel:
 
 
 def squared_difference(rng: np.random.Generator, dtype: str) -> OpModel:
-    return _quantized_binary(rng, dtype, "SQUARED_DIFFERENCE", {"float32": 1, "int8": 2},
-                             ((0.01, 0.05), (0.01, 0.05), (0.05, 0.3)))
+    """int16 (TFLM's; TFLite numbers it version 1) has no LiteRT kernel: TFLM is the only oracle there."""
+    q_ranges = ((1e-4, 4e-4), (1e-4, 4e-4), (5e-3, 3e-2)) if dtype == "int16" else \
+        ((0.01, 0.05), (0.01, 0.05), (0.05, 0.3))
+    op_model = _quantized_binary(rng, dtype, "SQUARED_DIFFERENCE", {"float32": 1, "int8": 2, "int16": 1}, q_ranges)
+    op_model.litert = dtype != "int16"
+    return op_model
 
 
 def div(rng: np.random.Generator, dtype: str) -> OpModel:
@@ -393,7 +418,8 @@ def div(rng: np.random.Generator, dtype: str) -> OpModel:
 
 
 def prelu(rng: np.random.Generator, dtype: str) -> OpModel:
-    """alpha is a constant tensor broadcast over the input (per channel, or per row and channel)."""
+    """alpha is a constant tensor broadcast over the input (per channel, or per row and channel); int16
+    inputs and outputs (TFLM's form, TFLite's version 1) take an int8 alpha."""
     shape = [1, int(rng.integers(1, 4)), int(rng.integers(1, 4)), int(rng.integers(1, 5))]
     alpha_shape = [shape[3]] if rng.integers(0, 2) else [1, shape[2], shape[3]]
     alpha = rng.uniform(-0.5, 1.0, alpha_shape).astype(np.float32)
@@ -403,12 +429,15 @@ def prelu(rng: np.random.Generator, dtype: str) -> OpModel:
         a = b.add_tensor("alpha", "FLOAT32", alpha_shape, data=alpha)
         y = b.add_tensor("out", "FLOAT32", shape)
     else:
-        in_q, out_q = _random_q(rng, 0.01, 0.05), _random_q(rng, 0.01, 0.05)
+        if dtype == "int16":
+            in_q, out_q = _random_q16(rng, 1e-4, 4e-4), _random_q16(rng, 1e-4, 4e-4)
+        else:
+            in_q, out_q = _random_q(rng, 0.01, 0.05), _random_q(rng, 0.01, 0.05)
         alpha_q = Q(float(np.abs(alpha).max() / 127 + 1e-3), int(rng.integers(-10, 10)))
-        x = b.add_tensor("in0", "INT8", shape, scale=in_q.scale, zero_point=in_q.zero_point)
+        x = b.add_tensor("in0", TENSOR_TYPE[dtype], shape, scale=in_q.scale, zero_point=in_q.zero_point)
         a = b.add_tensor("alpha", "INT8", alpha_shape, data=alpha_q.quantize(alpha), scale=alpha_q.scale,
                          zero_point=alpha_q.zero_point)
-        y = b.add_tensor("out", "INT8", shape, scale=out_q.scale, zero_point=out_q.zero_point)
+        y = b.add_tensor("out", TENSOR_TYPE[dtype], shape, scale=out_q.scale, zero_point=out_q.zero_point)
     b.add_operator("PRELU", [x, a], [y], version=1)
     return _finish(b, [x], y, f"prelu_{dtype}_{shape}_alpha{alpha_shape}", _cases(rng, dtype, [shape], 3.0))
 
@@ -505,7 +534,8 @@ def quantize(rng: np.random.Generator, dtype: str) -> OpModel:
     shape = [1, int(rng.integers(1, 17))]
     in_type, out_type = dtype.split("_to_") if "_to_" in dtype else (dtype, "int8")
     qs = {"int8": lambda: _random_q(rng, 0.01, 0.05), "int16": lambda: _random_q16(rng, 1e-4, 1e-3),
-          "int32": lambda: _random_q16(rng, 1e-7, 1e-6)}
+          "int32": lambda: _random_q16(rng, 1e-7, 1e-6),
+          "uint8": lambda: Q(float(rng.uniform(0.01, 0.05)), int(rng.integers(100, 156)))}
     out_q = qs[out_type]()
     b = tb.ModelBuilder()
     if in_type == "float32":
@@ -515,22 +545,28 @@ def quantize(rng: np.random.Generator, dtype: str) -> OpModel:
     else:
         in_q = qs[in_type]()
         x = b.add_tensor("in0", in_type.upper(), shape, scale=in_q.scale, zero_point=in_q.zero_point)
-        cases = _int8_cases(rng, [shape]) if in_type == "int8" else _int16_cases(rng, [shape])
+        cases = _integer_cases(rng, in_type, [shape])
         version = 2
     y = b.add_tensor("out", out_type.upper(), shape, scale=out_q.scale, zero_point=out_q.zero_point)
     b.add_operator("QUANTIZE", [x], [y], version=version)
-    return _finish(b, [x], y, f"quantize_{in_type}_to_{out_type}_{shape}", cases)
+    op_model = _finish(b, [x], y, f"quantize_{in_type}_to_{out_type}_{shape}", cases)
+    op_model.litert = (in_type, out_type) not in LITERT_LACKS_QUANTIZE
+    return op_model
+
+
+# QUANTIZE pairs TFLM has and LiteRT refuses at prepare.
+LITERT_LACKS_QUANTIZE = {("int8", "int32")}
 
 
 def dequantize(rng: np.random.Generator, dtype: str) -> OpModel:
     shape = [1, int(rng.integers(1, 17))]
-    q = _random_q(rng, 0.01, 0.05) if dtype == "int8" else _random_q16(rng, 1e-4, 1e-3)
+    q = {"int8": lambda: _random_q(rng, 0.01, 0.05), "int16": lambda: _random_q16(rng, 1e-4, 1e-3),
+         "uint8": lambda: Q(float(rng.uniform(0.01, 0.05)), int(rng.integers(100, 156)))}[dtype]()
     b = tb.ModelBuilder()
     x = b.add_tensor("in0", dtype.upper(), shape, scale=q.scale, zero_point=q.zero_point)
     y = b.add_tensor("out", "FLOAT32", shape)
-    b.add_operator("DEQUANTIZE", [x], [y], version=2 if dtype == "int8" else 3)
-    cases = _int8_cases(rng, [shape]) if dtype == "int8" else _int16_cases(rng, [shape])
-    return _finish(b, [x], y, f"dequantize_{dtype}_{shape}", cases)
+    b.add_operator("DEQUANTIZE", [x], [y], version={"uint8": 1, "int8": 2, "int16": 3}[dtype])
+    return _finish(b, [x], y, f"dequantize_{dtype}_{shape}", _integer_cases(rng, dtype, [shape]))
 
 
 # ------------------------------------------------- shape and data movement ----
@@ -828,7 +864,307 @@ def zeros_like(rng: np.random.Generator, dtype: str) -> OpModel:
     return _moving_op(rng, dtype, "ZEROS_LIKE", in_shape, in_shape, [], {}, 1, f"zeros_like_{dtype}_{in_shape}")
 
 
+def _resize(rng: np.random.Generator, dtype: str, op: str) -> OpModel:
+    """A 1- or 2-batch NHWC image resized up or down on each axis (1 to 8 rows and columns), with every
+    combination of align_corners and half_pixel_centers the op takes (RESIZE_BILINEAR: not both). Output
+    quantization equals the input's (TFLite resizes stored values)."""
+    in_shape = [int(rng.integers(1, 3)), int(rng.integers(1, 7)), int(rng.integers(1, 7)), int(rng.integers(1, 4))]
+    size = [int(rng.integers(1, 9)), int(rng.integers(1, 9))]
+    modes = [(False, False), (True, False), (False, True)] + ([(True, True)] if op == "RESIZE_NEAREST_NEIGHBOR" else [])
+    align, half_pixel = modes[int(rng.integers(0, len(modes)))]
+    b = tb.ModelBuilder()
+    q = _moved_q(rng, dtype)
+    out_shape = [in_shape[0], size[0], size[1], in_shape[3]]
+    inputs, out = _io(b, TENSOR_TYPE[dtype], [in_shape], out_shape, [q] if q else None, q)
+    size_tensor = b.add_tensor("size", "INT32", [2], data=np.array(size, np.int32))
+    # TFLite's versions: 4 int16 (nearest only), 3 the options (bilinear: half_pixel_centers only), 2 int8.
+    options_version = half_pixel or (align and op == "RESIZE_NEAREST_NEIGHBOR")
+    version = 4 if dtype == "int16" else (3 if options_version else (2 if dtype == "int8" else 1))
+    b.add_operator(op, [inputs[0], size_tensor], [out], version=version,
+                   options={"align_corners": align, "half_pixel_centers": half_pixel})
+    name = f"{op.lower()}_{dtype}_{in_shape}->{size}_align{int(align)}_half{int(half_pixel)}"
+    return _finish(b, inputs, out, name, _cases(rng, dtype, [in_shape], 4.0))
+
+
+def resize_bilinear(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _resize(rng, dtype, "RESIZE_BILINEAR")
+
+
+def resize_nearest_neighbor(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _resize(rng, dtype, "RESIZE_NEAREST_NEIGHBOR")
+
+
+def l2_normalization(rng: np.random.Generator, dtype: str) -> OpModel:
+    """1- to 4-D inputs normalized along the last dimension (1 to 64 long); int8 output at TFLite's fixed
+    1/128, zero point 0; some rows at the input zero point (a zero sum)."""
+    shape = _random_shape(rng, int(rng.integers(0, 4)), 3) + [int(rng.integers(1, 65))]
+    b = tb.ModelBuilder()
+    if dtype == "float32":
+        inputs, out = _io(b, "FLOAT32", [shape], shape)
+        cases = _float_cases(rng, [shape], 4.0)
+    else:
+        in_q = _random_q(rng, 0.01, 0.1)
+        inputs, out = _io(b, "INT8", [shape], shape, [in_q], Q(1 / 128, 0))
+        cases = _int8_cases(rng, [shape])
+        for case in cases:
+            rows = case[0].reshape(-1, shape[-1])
+            rows[rng.random(rows.shape[0]) < 0.2] = in_q.zero_point
+    b.add_operator("L2_NORMALIZATION", inputs, [out], version=2 if dtype == "int8" else 1)
+    return _finish(b, inputs, out, f"l2_normalization_{dtype}_{shape}", cases)
+
 # op name -> (generator, dtypes it is tested with)
+# ------------------------------------------------------------ recurrent ----
+def lstm_model(rng: np.random.Generator, dtype: str, batch: int, steps: int, n_in: int, units: int,
+               time_major: bool = False, cell_clip: float = 0.0, cell_power: int = -11) -> OpModel:
+    """A UNIDIRECTIONAL_SEQUENCE_LSTM with random weights and biases in [-1, 1]: float32, int8 (8x8, int32 bias,
+    int16 cell state at 2^cell_power) or int16 (16x8, int64 bias). The hidden and cell states are variable
+    tensors (TFLM requires it). Integer models have no intermediate tensors: TFLM's kernel does not read them
+    (LiteRT's integer LSTM does, so LiteRT is no oracle for them)."""
+    b = tb.ModelBuilder()
+    in_shape = [steps, batch, n_in] if time_major else [batch, steps, n_in]
+    out_shape = in_shape[:2] + [units]
+    if dtype == "float32":
+        x = b.add_tensor("in0", "FLOAT32", in_shape)
+        out = b.add_tensor("out", "FLOAT32", out_shape)
+        hidden = b.add_tensor("hidden_state", "FLOAT32", [batch, units], is_variable=True)
+        cell = b.add_tensor("cell_state", "FLOAT32", [batch, units], is_variable=True)
+
+        def weights(name: str, shape: list[int]) -> int:
+            return b.add_tensor(name, "FLOAT32", shape, data=rng.uniform(-1, 1, shape).astype(np.float32))
+
+        def bias(name: str, _: float) -> int:
+            return b.add_tensor(name, "FLOAT32", [units], data=rng.uniform(-1, 1, units).astype(np.float32))
+        cases = _float_cases(rng, [in_shape], 2.0)
+    else:
+        int16 = dtype == "int16"
+        if int16:
+            in_q, h_q = _random_q16(rng, 2 / 32768, 4 / 32768), Q(1 / 32768, 0)
+        else:
+            in_q, h_q = _random_q(rng, 0.005, 0.05), Q(float(rng.uniform(0.9, 1.1)) / 128, int(rng.integers(-10, 10)))
+        x = b.add_tensor("in0", dtype.upper(), in_shape, scale=in_q.scale, zero_point=in_q.zero_point)
+        out = b.add_tensor("out", dtype.upper(), out_shape, scale=h_q.scale, zero_point=h_q.zero_point)
+        hidden = b.add_tensor("hidden_state", dtype.upper(), [batch, units], scale=h_q.scale,
+                              zero_point=h_q.zero_point, is_variable=True)
+        cell = b.add_tensor("cell_state", "INT16", [batch, units], scale=2.0 ** cell_power, zero_point=0,
+                            is_variable=True)
+        bias_type = "INT64" if int16 else "INT32"
+        scales: dict[str, float] = {}
+
+        def weights(name: str, shape: list[int]) -> int:
+            w = rng.uniform(-1, 1, shape).astype(np.float32)
+            scale = float(np.abs(w).max() / 127)
+            scales[name] = scale
+            return b.add_tensor(name, "INT8", shape, data=np.round(w / scale).astype(np.int8), scale=scale,
+                                zero_point=0)
+
+        def bias(name: str, weight_scale: float) -> int:
+            scale = in_q.scale * weight_scale
+            values = np.round(rng.uniform(-1, 1, units) / scale).astype(tb.NUMPY_TYPES[bias_type])
+            return b.add_tensor(name, bias_type, [units], data=values, scale=scale, zero_point=0)
+        cases = _cases(rng, dtype, [in_shape])
+    gates = ["input", "forget", "cell", "output"]
+    input_weights = [weights(f"{g}_w", [units, n_in]) for g in gates]
+    recurrent_weights = [weights(f"{g}_r", [units, units]) for g in gates]
+    biases = [bias(f"{g}_b", scales.get(f"{g}_w", 0.0) if dtype != "float32" else 0.0) for g in gates]
+    inputs = [x, *input_weights, *recurrent_weights, -1, -1, -1, *biases, -1, -1, hidden, cell, -1, -1, -1, -1]
+    b.add_operator("UNIDIRECTIONAL_SEQUENCE_LSTM", inputs, [out], version=5 if dtype == "int16" else 1,
+                   options={"fused_activation_function": "TANH", "cell_clip": cell_clip, "time_major": time_major})
+    name = f"lstm_{dtype}_{'x'.join(map(str, in_shape))}->{units}{'_time_major' if time_major else ''}"
+    if cell_clip:
+        name += f"_clip{cell_clip:.2f}"
+    model = _finish(b, [x], out, name, cases)
+    model.litert = dtype == "float32"
+    return model
+
+
+def unidirectional_sequence_lstm(rng: np.random.Generator, dtype: str) -> OpModel:
+    batch, steps = int(rng.integers(1, 3)), int(rng.integers(1, 6))
+    n_in, units = int(rng.integers(1, 7)), int(rng.integers(1, 7))
+    cell_clip = float(rng.uniform(0.3, 3)) if rng.random() < 0.5 else 0.0
+    return lstm_model(rng, dtype, batch, steps, n_in, units, bool(rng.random() < 0.3), cell_clip,
+                      int(rng.integers(-15, -8)))
+
+
+# --------------------------------------------------- index and type ops ----
+# Types TFLM's kernels lack are checked against LiteRT alone (OpModel.tflm False).
+TFLM_GATHER_TYPES = {"float32", "int8"}
+
+
+def _index_q(rng: np.random.Generator, dtype: str) -> dict[str, Any]:
+    q = _moved_q(rng, dtype)
+    return {"scale": q.scale, "zero_point": q.zero_point} if q else {}
+
+
+def gather(rng: np.random.Generator, dtype: str) -> OpModel:
+    """A 1- to 4-D input, a random axis (negative half of the time), batch_dims (0, or up to the axis half of
+    the time the axis allows; negative half of those), positions of 0 to 2 more dimensions with every value inside the axis,
+    constant or the model's second input. TFLM takes float32/int8 with int32 positions; the other types
+    (and int16/int64 positions) run against LiteRT."""
+    rank = int(rng.integers(1, 5))
+    in_shape = _random_shape(rng, rank, 4)
+    axis = int(rng.integers(0, rank))
+    batch_dims = int(rng.integers(1, axis + 1)) if axis > 0 and rng.integers(0, 2) else 0
+    extra = int(rng.integers(0 if batch_dims == 0 else 1, 3))
+    pos_shape = in_shape[:batch_dims] + _random_shape(rng, extra, 3)
+    out_shape = in_shape[:axis] + pos_shape[batch_dims:] + in_shape[axis + 1:]
+    tflm = dtype in TFLM_GATHER_TYPES
+    pos_type = "INT32" if tflm else str(rng.choice(["INT16", "INT32", "INT64"]))
+    axis_option = axis - rank if rng.integers(0, 2) else axis
+    batch_option = batch_dims - len(pos_shape) if batch_dims and rng.integers(0, 2) else batch_dims
+    if pos_type == "INT16":
+        version = 6
+    elif batch_dims:
+        version = 5
+    else:
+        version = {"int16": 4, "int8": 2}.get(dtype, 1)
+    b = tb.ModelBuilder()
+    kw = _index_q(rng, dtype)
+    x = b.add_tensor("in0", TENSOR_TYPE_ALL[dtype], in_shape, **kw)
+    y = b.add_tensor("out", TENSOR_TYPE_ALL[dtype], out_shape, **kw)
+
+    def positions() -> np.ndarray:
+        return rng.integers(0, in_shape[axis], pos_shape).astype(tb.NUMPY_TYPES[pos_type])
+
+    constant = bool(rng.integers(0, 2))
+    p = b.add_tensor("positions", pos_type, pos_shape, data=positions() if constant else None)
+    b.add_operator("GATHER", [x, p], [y], options={"axis": axis_option, "batch_dims": batch_option},
+                   version=version)
+    inputs = [x] if constant else [x, p]
+    cases = [case + ([] if constant else [positions()]) for case in _data_cases(rng, dtype, [in_shape])]
+    op_model = _finish(b, inputs, y, f"gather_{dtype}_{in_shape}_{pos_type.lower()}{pos_shape}_axis{axis_option}"
+                       f"_batch{batch_option}{'_const' if constant else ''}", cases)
+    op_model.tflm = tflm
+    return op_model
+
+
+def _arg_min_max(rng: np.random.Generator, dtype: str, op: str) -> OpModel:
+    """A 1- to 4-D input and a constant axis (negative half of the time). Two of the three cases draw from a
+    few values only, so ties (the first index wins) are common. TFLM: float32/int8 in, int32 out and an int32
+    axis; int32 and bool inputs, int64 outputs (dtype "..._to_int64") and int64 axes run against LiteRT."""
+    in_type, out_type = dtype.split("_to_") if "_to_" in dtype else (dtype, "int32")
+    tflm = in_type in ("float32", "int8") and out_type == "int32"
+    rank = int(rng.integers(1, 5))
+    in_shape = _random_shape(rng, rank, 5)
+    axis = int(rng.integers(0, rank))
+    axis_value = axis - rank if rng.integers(0, 2) else axis
+    axis_type = "INT32" if tflm else str(rng.choice(["INT32", "INT64"]))
+    out_shape = in_shape[:axis] + in_shape[axis + 1:]
+    b = tb.ModelBuilder()
+    kw = _index_q(rng, in_type) if in_type == "int8" else {}
+    x = b.add_tensor("in0", TENSOR_TYPE_ALL.get(in_type, in_type.upper()), in_shape, **kw)
+    a = b.add_tensor("axis", axis_type, [1] if rng.integers(0, 2) else [], data=np.array([axis_value]))
+    y = b.add_tensor("out", out_type.upper(), out_shape)
+    b.add_operator(op, [x, a], [y], options={"output_type": out_type.upper()},
+                   version={"bool": 3, "int8": 2}.get(in_type, 1))
+    if in_type == "bool":
+        cases = [[rng.integers(0, 2, in_shape).astype(bool)] for _ in range(CASES_PER_MODEL)]
+    else:
+        cases = _data_cases(rng, in_type, [in_shape])[:1]
+        few = rng.integers(-2, 3, (CASES_PER_MODEL - 1, *in_shape))
+        cases += [[(v * 0.5).astype(np.float32) if in_type == "float32" else v.astype(in_type)] for v in few]
+    op_model = _finish(b, [x], y, f"{op.lower()}_{dtype}_{in_shape}_axis{axis_value}_{axis_type.lower()}", cases)
+    op_model.tflm = tflm
+    return op_model
+
+
+def arg_max(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _arg_min_max(rng, dtype, "ARG_MAX")
+
+
+def arg_min(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _arg_min_max(rng, dtype, "ARG_MIN")
+
+
+CAST_TFLM_TYPES = ("float32", "int8", "int16", "int32", "bool")
+CAST_LITERT_TYPES = ("uint8", "int64")
+
+
+def _cast_values(rng: np.random.Generator, in_type: str, out_type: str, shape: list[int],
+                 specials: bool) -> np.ndarray:
+    """Inputs that reach past the output type's range (saturation from float, wraparound between integers);
+    floats with fractions both sides of zero, and with `specials` NaN and infinities."""
+    if in_type == "bool":
+        return rng.integers(0, 2, shape).astype(bool)
+    if in_type == "float32":
+        reach = float(np.iinfo(out_type).max) * 1.5 if out_type not in ("float32", "bool") else 1000.0
+        values = (rng.uniform(-1, 1, shape) * reach * rng.choice([0.001, 0.5, 1.0], shape)).astype(np.float32)
+        flat = values.reshape(-1)
+        flat[rng.random(flat.size) < 0.2] = 0.0
+        if specials:
+            flat[rng.integers(0, flat.size, 3)] = [np.nan, np.inf, -np.inf]
+        return values
+    info = np.iinfo(in_type)
+    return rng.integers(int(info.min), int(info.max) + 1, shape, dtype=np.int64).astype(in_type)
+
+
+def cast(rng: np.random.Generator, dtype: str) -> OpModel:
+    """dtype names the input type; each model picks an output type. For the types of TFLM's CAST both oracles
+    (but LiteRT's NaN is the type's maximum where TFLM's is 0: models with NaN inputs skip LiteRT); the
+    dtypes "uint8" and "int64" (the input or the output is that type) run against LiteRT."""
+    if dtype in CAST_LITERT_TYPES:
+        other = str(rng.choice(CAST_TFLM_TYPES + CAST_LITERT_TYPES))
+        in_type, out_type = (dtype, other) if rng.integers(0, 2) else (other, dtype)
+    else:
+        in_type, out_type = dtype, str(rng.choice([t for t in CAST_TFLM_TYPES if t != dtype]))
+    shape = _random_shape(rng, int(rng.integers(1, 4)), 5)
+    specials = dtype == "float32" and out_type not in ("float32", "bool") and bool(rng.integers(0, 2))
+    b = tb.ModelBuilder()
+    x = b.add_tensor("in0", in_type.upper(), shape)
+    y = b.add_tensor("out", out_type.upper(), shape)
+    b.add_operator("CAST", [x], [y], options={"in_data_type": in_type.upper(), "out_data_type": out_type.upper()},
+                   version=3 if "int8" in (in_type, out_type) else 1)
+    cases = [[_cast_values(rng, in_type, out_type, shape, specials)] for _ in range(CASES_PER_MODEL)]
+    op_model = _finish(b, [x], y, f"cast_{in_type}_to_{out_type}_{shape}{'_nan_inf' if specials else ''}", cases)
+    op_model.tflm = dtype not in CAST_LITERT_TYPES
+    op_model.litert = not specials
+    return op_model
+
+
+def _space_batch(rng: np.random.Generator, dtype: str, to_batch: bool) -> OpModel:
+    """3-D (NHC) or 4-D (NHWC) data, blocks of 1 to 3 and paddings / crops of 0 to 3 per spatial dimension.
+    TFLM takes float32 and int8, but fills SPACE_TO_BATCH_ND's padding with a byte of op data it never sets:
+    padded models run against LiteRT alone."""
+    rank = int(rng.integers(3, 5))
+    spatial = rank - 2
+    blocks = [int(v) for v in rng.integers(1, 4, spatial)]
+    batch, depth = int(rng.integers(1, 3)), int(rng.integers(1, 4))
+    space, pads, batched = [], [], []  # per spatial dimension
+    for block in blocks:
+        if to_batch:
+            padded = block * int(rng.integers(1, 4))
+            total = int(rng.integers(0, min(padded - 1, 3) + 1)) if rng.integers(0, 2) else 0
+            before = int(rng.integers(0, total + 1))
+            space.append(padded - total)
+            batched.append(padded // block)
+        else:
+            size = int(rng.integers(1, 4))
+            total = int(rng.integers(0, min(size * block - 1, 3) + 1))
+            before = int(rng.integers(0, total + 1))
+            batched.append(size)
+            space.append(size * block - total)
+        pads.append([before, total - before])
+    blocks_count = int(np.prod(blocks))
+    space_shape = [batch, *space, depth]
+    batch_shape = [batch * blocks_count, *batched, depth]
+    in_shape, out_shape = (space_shape, batch_shape) if to_batch else (batch_shape, space_shape)
+    op = "SPACE_TO_BATCH_ND" if to_batch else "BATCH_TO_SPACE_ND"
+    version = 4 if dtype == "int16" else (3 if rank != 4 else {"int8": 2}.get(dtype, 1))
+    constants = [("block_shape", [spatial], np.array(blocks)), ("paddings" if to_batch else "crops", [spatial, 2],
+                                                                np.array(pads))]
+    op_model = _moving_op(rng, dtype, op, in_shape, out_shape, constants, {}, version,
+                          f"{op.lower()}_{dtype}_{in_shape}_block{blocks}_pads{pads}")
+    op_model.tflm = dtype in ("float32", "int8") and not (to_batch and np.any(np.array(pads)))
+    return op_model
+
+
+def space_to_batch_nd(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _space_batch(rng, dtype, True)
+
+
+def batch_to_space_nd(rng: np.random.Generator, dtype: str) -> OpModel:
+    return _space_batch(rng, dtype, False)
+
+
 GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple[str, ...]]] = {
     "FULLY_CONNECTED": (fully_connected, ("float32", "int8", "int16")),
     "CONV_2D": (conv_2d, ("float32", "int8", "int16")),
@@ -837,22 +1173,23 @@ GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple
     "MAX_POOL_2D": (max_pool_2d, ("float32", "int8")),
     "SOFTMAX": (softmax, ("float32", "int8")),
     "RESHAPE": (reshape, ("float32", "int8")),
-    "ADD": (add, ("float32", "int8")),
-    "MUL": (mul, ("float32", "int8")),
+    "ADD": (add, ("float32", "int8", "int16")),
+    "MUL": (mul, ("float32", "int8", "int16")),
     "LOGISTIC": (logistic, ("float32", "int8")),
     "TANH": (tanh, ("float32", "int8")),
     "RELU": (relu, ("float32", "int8")),
     "RELU6": (relu6, ("float32", "int8")),
     "QUANTIZE": (quantize, ("float32", "int8", "float32_to_int16", "int16_to_int8", "int8_to_int16",
-                            "int16_to_int16", "int16_to_int32")),
-    "DEQUANTIZE": (dequantize, ("int8", "int16")),
+                            "int16_to_int16", "int16_to_int32", "int8_to_int32", "int32_to_int8", "int32_to_int16",
+                            "int8_to_uint8", "uint8_to_int8")),
+    "DEQUANTIZE": (dequantize, ("int8", "int16", "uint8")),
     "SIN": (sin, ("float32",)),
     "SUB": (sub, ("float32", "int8", "int16")),
     "MAXIMUM": (maximum, ("float32", "int8", "int16")),
     "MINIMUM": (minimum, ("float32", "int8", "int16")),
-    "SQUARED_DIFFERENCE": (squared_difference, ("float32", "int8")),
+    "SQUARED_DIFFERENCE": (squared_difference, ("float32", "int8", "int16")),
     "DIV": (div, ("float32", "int8")),
-    "PRELU": (prelu, ("float32", "int8")),
+    "PRELU": (prelu, ("float32", "int8", "int16")),
     "ABS": (abs_, ("float32", "int8", "int16")),
     "SQRT": (sqrt, ("float32",)),
     "RSQRT": (rsqrt, ("float32", "int8")),
@@ -875,4 +1212,14 @@ GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple
     "SHAPE": (shape, ("float32", "int8", "int32")),
     "FILL": (fill, ("float32", "int8", "int32")),
     "ZEROS_LIKE": (zeros_like, ("float32", "int32")),
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": (unidirectional_sequence_lstm, ("float32", "int8", "int16")),
+    "RESIZE_NEAREST_NEIGHBOR": (resize_nearest_neighbor, ("float32", "int8", "int16")),
+    "RESIZE_BILINEAR": (resize_bilinear, ("float32", "int8")),
+    "L2_NORMALIZATION": (l2_normalization, ("float32", "int8")),
+    "GATHER": (gather, ("float32", "int8", "int16", "int32")),
+    "ARG_MAX": (arg_max, ("float32", "int8", "int32", "bool", "int8_to_int64")),
+    "ARG_MIN": (arg_min, ("float32", "int8", "int32", "bool", "float32_to_int64")),
+    "CAST": (cast, ("float32", "int8", "int16", "int32", "bool", "uint8", "int64")),
+    "SPACE_TO_BATCH_ND": (space_to_batch_nd, ("float32", "int8", "int16", "int32")),
+    "BATCH_TO_SPACE_ND": (batch_to_space_nd, ("float32", "int8", "int16", "int32")),
 }

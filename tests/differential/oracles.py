@@ -60,6 +60,9 @@ def run_tflm(model: Path, cases: Sequence[Sequence[np.ndarray]]) -> list[list[np
         interpreter = runtime.Interpreter.from_bytes(data, arena_size=max(10 * len(data), 64 * 1024))
     results = []
     for case in cases:
+        # Each case is one independent run: state (LSTM, SVDF variables) from the previous case is reset, as
+        # our runners do.
+        interpreter.reset()
         for i, array in enumerate(case):
             interpreter.set_input(array, i)
         interpreter.invoke()
@@ -80,6 +83,7 @@ def run_litert(model: Path, cases: Sequence[Sequence[np.ndarray]]) -> list[list[
     outputs = interpreter.get_output_details()
     results = []
     for case in cases:
+        interpreter.reset_all_variables()
         for detail, array in zip(inputs, case, strict=True):
             interpreter.set_tensor(detail["index"], array)
         interpreter.invoke()
