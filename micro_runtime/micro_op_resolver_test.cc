@@ -98,7 +98,7 @@ TF_LITE_MICRO_TEST(OpNames) {
       TF_LITE_MICRO_EXPECT(false);
     }
   }
-  TF_LITE_MICRO_EXPECT_EQ(46, named);
+  TF_LITE_MICRO_EXPECT_EQ(58, named);
 }
 
 // The model has CONV_2D version 3 then custom "Atan" version 1.

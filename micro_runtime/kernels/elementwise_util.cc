@@ -219,6 +219,17 @@ TfLiteStatus CheckOutputShape(const char* op, const TfLiteTensor* output, const 
   return kTfLiteOk;
 }
 
+TfLiteStatus CheckSameQuantization(const char* op, const TfLiteTensor* input, const TfLiteTensor* output) {
+  if ((input->type == kTfLiteInt8 || input->type == kTfLiteInt16) &&
+      (input->params.scale != output->params.scale || input->params.zero_point != output->params.zero_point)) {
+    MicroPrintf("%s: input scale %f, zero point %d differ from the output's %f, %d; %s copies without requantizing",
+                op, static_cast<double>(input->params.scale), static_cast<int>(input->params.zero_point),
+                static_cast<double>(output->params.scale), static_cast<int>(output->params.zero_point), op);
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
 struct StackingOpData {
   int32_t outer;       // product of the stacked tensor's dimensions before the axis
   int32_t part_bytes;  // bytes of one part's slice after the axis
@@ -652,6 +663,40 @@ TfLiteStatus PrepareAddSub(const char* op, TfLiteContext* context, TfLiteNode* n
   }
   QuantizeMultiplier(output_ratio, &data->output_multiplier, &data->output_shift);
   return kTfLiteOk;
+}
+
+void InverseSqrtMultiplier(int32_t x, int32_t* multiplier, int* shift) {
+  if (x <= 1) {  // 1 / sqrt(1); TFLite also gives it for 0
+    *multiplier = INT32_MAX;
+    *shift = 0;
+    return;
+  }
+  // Normalize x by powers of four to [2^27, 2^29): then as Q3.28 (after the
+  // halving below) it lies in [1/4, 1).
+  int exponent = 11;
+  while (x >= (int32_t{1} << 29)) {
+    x /= 4;
+    ++exponent;
+  }
+  const int pairs = (__builtin_clz(static_cast<uint32_t>(x)) - 1) / 2 - 1;
+  exponent -= pairs;
+  x = static_cast<int32_t>(static_cast<uint32_t>(x) << (2 * pairs));
+  const auto mul = SaturatingRoundingDoublingHighMul;
+  const int32_t half_input = RoundingDivideByPOT(x >> 1, 1);  // Q3.28
+  constexpr int32_t kThreeHalves = (int32_t{1} << 28) + (int32_t{1} << 27);
+  int32_t y = int32_t{1} << 28;  // 1.0 in Q3.28
+  for (int i = 0; i < 5; ++i) {  // y = 3/2 y - x/2 y^3
+    const int32_t y3 = SaturatingShiftLeft(mul(mul(y, y), y), 6);  // Q9 -> Q3
+    y = SaturatingShiftLeft(WrappingAdd(mul(kThreeHalves, y), -mul(half_input, y3)), 3);
+  }
+  constexpr int32_t kHalfSqrt2 = 1518500250;  // sqrt(2) / 2 in Q0.31
+  y = mul(y, kHalfSqrt2);
+  if (exponent < 0) {
+    y = static_cast<int32_t>(static_cast<uint32_t>(y) << -exponent);
+    exponent = 0;
+  }
+  *multiplier = y;
+  *shift = -exponent;
 }
 
 void BuildInt8Table(float input_scale, int32_t input_zero_point, float output_scale,

@@ -55,6 +55,9 @@ TfLiteStatus PrepareQuantizedUnary(const char* op, TfLiteContext* context, TfLit
 // names the tensor ("input 1", "output") in the message.
 TfLiteStatus CheckQuantized(const char* op, const char* what, const TfLiteTensor* tensor);
 
+// True when `type` is one of `types` (TypeSet bits).
+bool InTypeSet(TfLiteType type, unsigned types);
+
 // A tensor's data as T (the caller has checked the type).
 template <typename T>
 inline T* TensorData(const TfLiteTensor* tensor) {
@@ -192,6 +195,12 @@ TfLiteStatus PrepareDataMovement(const char* op, TfLiteContext* context, TfLiteN
 // Logs "<op>: output shape <actual> does not match <expected>" and fails
 // unless the output's shape is `expected` (rank dims).
 TfLiteStatus CheckOutputShape(const char* op, const TfLiteTensor* output, const int32_t* expected, int rank);
+
+// For int8/int16 tensors: that `output` has the scale and zero point of
+// `input`, as an op that copies values without requantizing needs (GATHER,
+// SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND); logs and fails otherwise. Other
+// types pass.
+TfLiteStatus CheckSameQuantization(const char* op, const TfLiteTensor* input, const TfLiteTensor* output);
 
 // PACK and UNPACK: `count` tensors of one shape (PACK's inputs, UNPACK's
 // outputs) stacked along `axis` (negative counts from the end of the stacked
@@ -408,6 +417,14 @@ inline int32_t SaturatingShiftLeft(int32_t x, int exponent) {
   if (x < -threshold) return INT32_MIN;
   return static_cast<int32_t>(static_cast<uint32_t>(x) << exponent);
 }
+
+// TFLite's GetInvSqrtQuantizedMultiplierExp with the reverse shift (-1) its
+// callers pass: 1 / sqrt(x) for x >= 0 as multiplier * 2^(shift - 31), the
+// multiplier from five Newton-Raphson steps in Q3.28 after x is normalized by
+// powers of four, shift <= 0 for a left-shift-style MultiplyByQuantizedMultiplier.
+// x of 0 or 1 gives (INT32_MAX, 0), as in TFLite. Used by RSQRT and
+// L2_NORMALIZATION.
+void InverseSqrtMultiplier(int32_t x, int32_t* multiplier, int* shift);
 
 // Quantizes a real value to int8 with round-half-away and saturation.
 inline int8_t QuantizeToInt8(float value, float scale, int32_t zero_point) {

@@ -1,7 +1,7 @@
 // RSQRT: y = 1 / sqrt(x). float32 (1 / sqrtf), and int8 with TFLite's
 // integer scheme: the zero-point corrected input's inverse square root comes
 // from gemmlowp-style fixed point (five Newton-Raphson steps in Q3.28,
-// GetInvSqrtQuantizedMultiplierExp), is scaled up by 2^20 to an integer and
+// GetInvSqrtQuantizedMultiplierExp, InverseSqrtMultiplier), is scaled up by 2^20 to an integer and
 // rescaled by 1 / (sqrt(input_scale) * output_scale). A value at the zero
 // point gives 127; one below it fails invoke, as in TFLM. Bit-exact.
 #include <math.h>
@@ -21,32 +21,6 @@ struct RsqrtOpData {
   int32_t multiplier;
   int shift;
 };
-
-int32_t Mul(int32_t a, int32_t b) { return SaturatingRoundingDoublingHighMul(a, b); }
-
-// 1 / sqrt(x) for x >= 2 as multiplier * 2^shift (multiplier Q0.31).
-void InverseSqrt(int32_t x, int32_t* multiplier, int* shift) {
-  // Normalize x by a power of four to [2^27, 2^29): then as Q3.28 (after
-  // the halving below) it lies in [1/4, 1).
-  const int pairs = (__builtin_clz(static_cast<uint32_t>(x)) - 1) / 2 - 1;
-  int exponent = 11 - pairs;
-  x = static_cast<int32_t>(static_cast<uint32_t>(x) << (2 * pairs));
-  const int32_t half_input = RoundingDivideByPOT(x >> 1, 1);  // Q3.28
-  constexpr int32_t kThreeHalves = (int32_t{1} << 28) + (int32_t{1} << 27);
-  int32_t y = int32_t{1} << 28;  // 1.0 in Q3.28
-  for (int i = 0; i < 5; ++i) {  // y = 3/2 y - x/2 y^3
-    const int32_t y3 = micro_runtime::SaturatingShiftLeft(Mul(Mul(y, y), y), 6);  // Q9 -> Q3
-    y = micro_runtime::SaturatingShiftLeft(WrappingAdd(Mul(kThreeHalves, y), -Mul(half_input, y3)), 3);
-  }
-  constexpr int32_t kHalfSqrt2 = 1518500250;  // sqrt(2) / 2 in Q0.31
-  y = Mul(y, kHalfSqrt2);
-  if (exponent < 0) {
-    y = static_cast<int32_t>(static_cast<uint32_t>(y) << -exponent);
-    exponent = 0;
-  }
-  *multiplier = y;
-  *shift = -exponent;
-}
 
 TfLiteStatus RsqrtPrepare(TfLiteContext* context, TfLiteNode* node) {
   using micro_runtime::kTypeFloat32;
@@ -92,9 +66,9 @@ TfLiteStatus RsqrtInvoke(TfLiteContext* context, TfLiteNode* node) {
       output->data.int8[i] = 127;
       continue;
     }
-    int32_t inverse = INT32_MAX;  // 1 / sqrt(1)
-    int inverse_shift = 0;
-    if (x > 1) InverseSqrt(x, &inverse, &inverse_shift);
+    int32_t inverse;
+    int inverse_shift;
+    micro_runtime::InverseSqrtMultiplier(x, &inverse, &inverse_shift);
     const int32_t scaled = MultiplyByQuantizedMultiplier(1, inverse, inverse_shift + kIntegerShift);
     const int32_t y = MultiplyByQuantizedMultiplier(scaled, d.multiplier, d.shift - kIntegerShift);
     output->data.int8[i] = micro_runtime::SaturateTo<int8_t>(y + d.output_zero_point);
