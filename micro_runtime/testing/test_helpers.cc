@@ -42,6 +42,12 @@ TfLiteTensor CreateTensor(int32_t* data, const TfLiteIntArray* dims, bool is_con
 TfLiteTensor CreateTensor(int64_t* data, const TfLiteIntArray* dims, bool is_constant) {
   return MakeTensor(data, dims, kTfLiteInt64, is_constant);
 }
+TfLiteTensor CreateTensor(uint8_t* data, const TfLiteIntArray* dims, bool is_constant) {
+  return MakeTensor(data, dims, kTfLiteUInt8, is_constant);
+}
+TfLiteTensor CreateTensor(bool* data, const TfLiteIntArray* dims, bool is_constant) {
+  return MakeTensor(data, dims, kTfLiteBool, is_constant);
+}
 
 TfLiteTensor CreateQuantizedTensor(int16_t* data, const TfLiteIntArray* dims, float scale, int zero_point,
                                    bool is_constant) {

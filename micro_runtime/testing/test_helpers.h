@@ -23,6 +23,8 @@ TfLiteTensor CreateTensor(int8_t* data, const TfLiteIntArray* dims, bool is_cons
 TfLiteTensor CreateTensor(int16_t* data, const TfLiteIntArray* dims, bool is_constant = false);
 TfLiteTensor CreateTensor(int32_t* data, const TfLiteIntArray* dims, bool is_constant = false);
 TfLiteTensor CreateTensor(int64_t* data, const TfLiteIntArray* dims, bool is_constant = false);
+TfLiteTensor CreateTensor(uint8_t* data, const TfLiteIntArray* dims, bool is_constant = false);
+TfLiteTensor CreateTensor(bool* data, const TfLiteIntArray* dims, bool is_constant = false);
 // int16 tensor with a per-tensor scale and zero point.
 TfLiteTensor CreateQuantizedTensor(int16_t* data, const TfLiteIntArray* dims, float scale, int zero_point,
                                    bool is_constant = false);
