@@ -32,6 +32,14 @@ struct SpaceBatchOpData {
 // shape they give. Keeps the sizes in node->user_data.
 TfLiteStatus PrepareSpaceBatch(const char* op, TfLiteContext* context, TfLiteNode* node, bool to_batch);
 
+// Invoke of both: walks the batch-sized side's pixels in order (output
+// batch (shift_h * block_width + shift_w) * space_batch + b, pixel (y, x)
+// is space pixel (b, y * block_height + shift_h - before_height,
+// x * block_width + shift_w - before_width)); SPACE_TO_BATCH_ND copies each
+// from the space side or pads it, BATCH_TO_SPACE_ND copies each that lands
+// inside the space side there (the others are cropped).
+TfLiteStatus EvalSpaceBatch(const char* op, TfLiteContext* context, TfLiteNode* node, bool to_batch);
+
 }  // namespace micro_runtime
 
 #endif  // MICRO_RUNTIME_KERNELS_SPACE_BATCH_ND_H_

@@ -1,3 +1,5 @@
+#include <string.h>
+
 #include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/space_batch_nd.h"
 
@@ -117,6 +119,45 @@ TfLiteStatus PrepareSpaceBatch(const char* op, TfLiteContext* context, TfLiteNod
   d->before_width = static_cast<int32_t>(before[1]);
   d->pixel_bytes = static_cast<int32_t>(pixel_bytes);
   d->pad_byte = input->type == kTfLiteInt8 ? static_cast<uint8_t>(input->params.zero_point) : 0;
+  return kTfLiteOk;
+}
+
+TfLiteStatus EvalSpaceBatch(const char* op, TfLiteContext* context, TfLiteNode* node, bool to_batch) {
+  if (node->user_data == nullptr) return ReportMissingOpData(op);
+  const auto& d = *static_cast<const SpaceBatchOpData*>(node->user_data);
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  // Every output element is written below; nothing to do for an empty
+  // output, and otherwise every size is >= 1 (prepare: the index products
+  // then stay below the tensors' element counts).
+  if (ElementCount(output->dims) == 0) return kTfLiteOk;
+  const uint8_t* in = static_cast<const uint8_t*>(input->data.raw_const);
+  uint8_t* out = static_cast<uint8_t*>(output->data.raw);
+  const size_t pixel = static_cast<size_t>(d.pixel_bytes);
+  size_t batch_at = 0;  // byte offset of the batch side's pixel (bb, by, bx)
+  for (int32_t bb = 0; bb < d.batch_batch; ++bb) {
+    const int32_t b = bb % d.space_batch;
+    const int32_t shift = bb / d.space_batch;
+    const int32_t shift_h = shift / d.block_width;
+    const int32_t shift_w = shift % d.block_width;
+    for (int32_t by = 0; by < d.batch_height; ++by) {
+      const int32_t y = by * d.block_height + shift_h - d.before_height;
+      const bool row_inside = y >= 0 && y < d.space_height;
+      for (int32_t bx = 0; bx < d.batch_width; ++bx, batch_at += pixel) {
+        const int32_t x = bx * d.block_width + shift_w - d.before_width;
+        if (row_inside && x >= 0 && x < d.space_width) {
+          const size_t space_at = ((static_cast<size_t>(b) * d.space_height + y) * d.space_width + x) * pixel;
+          if (to_batch) {
+            memcpy(out + batch_at, in + space_at, pixel);
+          } else {
+            memcpy(out + space_at, in + batch_at, pixel);
+          }
+        } else if (to_batch) {
+          memset(out + batch_at, d.pad_byte, pixel);
+        }
+      }
+    }
+  }
   return kTfLiteOk;
 }
 
