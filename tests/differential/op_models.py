@@ -997,8 +997,8 @@ def _index_q(rng: np.random.Generator, dtype: str) -> dict[str, Any]:
 
 def gather(rng: np.random.Generator, dtype: str) -> OpModel:
     """A 1- to 4-D input, a random axis (negative half of the time), batch_dims (0, or up to the axis half of
-    the time the axis allows; negative half of those), positions of 0 to 2 more dimensions with every value inside the axis,
-    constant or the model's second input. TFLM takes float32/int8 with int32 positions; the other types
+    the time the axis allows; negative half of those), positions of 0 to 2 more dimensions with every value
+    inside the axis, constant or the model's second input. TFLM takes float32/int8 with int32 positions; the other types
     (and int16/int64 positions) run against LiteRT."""
     rank = int(rng.integers(1, 5))
     in_shape = _random_shape(rng, rank, 4)
