@@ -53,10 +53,14 @@ TF_LITE_MICRO_TEST(VersionRangesCoverTheConvertersOutput) {
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::DEPTHWISE_CONV_2D, 5));
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::FULLY_CONNECTED, 7));
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::DEQUANTIZE, 3));
+  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::ADD, 3));
+  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::MUL, 4));
   // Versions beyond what the kernels implement are refused.
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::CONV_2D, 5));
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::FULLY_CONNECTED, 8));
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::RESHAPE, 2));
+  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::ADD, 4));  // int64
+  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::MUL, 5));  // int64
 }
 
 TF_LITE_MICRO_TEST(HelloWorldInt8WithRealKernels) {

@@ -145,6 +145,30 @@ TF_LITE_MICRO_TEST(Int8ScalarRelu6) {
   CheckInt8(c, in1, in2, expected);
 }
 
+// int16 (16x8 models' ADD): expected values from TFLM on the same one-op
+// model (version 3, pot_scale_int16 false; TFLM takes the general path for
+// every int16 ADD).
+TF_LITE_MICRO_TEST(Int16BroadcastAndRelu6) {
+  const int32_t shape_a[] = {3, 2, 1, 3};
+  const int32_t shape_b[] = {3, 1, 2, 1};
+  const int32_t shape_out[] = {3, 2, 2, 3};
+  int16_t a[] = {-30000, -1200, 0, 5, 777, 32767};
+  int16_t b[] = {1000, -20000};
+  int16_t out[12] = {0};
+  const int16_t none[] = {-19533, -333, 467, -29333, -10133, -9333, 470, 985, 22311, -9330, -8815, 12511};
+  const int16_t relu6[] = {0, 0, 467, 0, 0, 0, 470, 985, 4000, 0, 0, 4000};
+  using kernel_cases::Int16Tensor;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(Int16Tensor(a, shape_a, 0.001f), Int16Tensor(b, shape_b, 0.0007f),
+                                         Int16Tensor(out, shape_out, 0.0015f), kTfLiteActNone));
+  for (int i = 0; i < 12; ++i) TF_LITE_MICRO_EXPECT_EQ(none[i], out[i]);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(Int16Tensor(a, shape_a, 0.001f), Int16Tensor(b, shape_b, 0.0007f),
+                                         Int16Tensor(out, shape_out, 0.0015f), kTfLiteActRelu6));
+  for (int i = 0; i < 12; ++i) TF_LITE_MICRO_EXPECT_EQ(relu6[i], out[i]);
+  // int16 activations are symmetric: a zero point is refused.
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(Int16Tensor(a, shape_a, 0.001f, 4), Int16Tensor(b, shape_b, 0.0007f),
+                                            Int16Tensor(out, shape_out, 0.0015f), kTfLiteActNone));
+}
+
 TF_LITE_MICRO_TEST(BadInputsFailInPrepare) {
   const int32_t shape23[] = {2, 2, 3};
   const int32_t shape32[] = {2, 3, 2};
@@ -152,11 +176,11 @@ TF_LITE_MICRO_TEST(BadInputsFailInPrepare) {
   float a[6] = {0};
   float b[6] = {0};
   float out[6] = {0};
-  int16_t s1[6] = {0};
-  int16_t s2[6] = {0};
-  int16_t s3[6] = {0};
+  int32_t s1[6] = {0};
+  int32_t s2[6] = {0};
+  int32_t s3[6] = {0};
   int8_t q[6] = {0};
-  // Unsupported type.
+  // Unsupported type (int32).
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateTensor(s1, IntArrayFromInts(shape23)),
                                             CreateTensor(s2, IntArrayFromInts(shape23)),
                                             CreateTensor(s3, IntArrayFromInts(shape23)), kTfLiteActNone));

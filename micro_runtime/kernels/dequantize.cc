@@ -1,5 +1,5 @@
-// DEQUANTIZE: float y = scale * (q - zero_point), per-tensor, int8/int16
-// input. The int -> float conversion is exact and the single float multiply
+// DEQUANTIZE: float y = scale * (q - zero_point), per-tensor, int8, int16
+// or uint8 input (TFLM's types). The int -> float conversion is exact and the single float multiply
 // is correctly rounded, so results equal TFLite's double-precision formula.
 #include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
@@ -12,8 +12,8 @@ TfLiteStatus DequantizePrepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 1, 1, 1));
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* output = GetOutput(context, node, 0);
-  if (input->type != kTfLiteInt8 && input->type != kTfLiteInt16) {
-    return micro_runtime::ReportUnsupportedType(kOp, input->type, "int8, int16", "input");
+  if (input->type != kTfLiteInt8 && input->type != kTfLiteInt16 && input->type != kTfLiteUInt8) {
+    return micro_runtime::ReportUnsupportedType(kOp, input->type, "int8, int16, uint8", "input");
   }
   if (output->type != kTfLiteFloat32) {
     return micro_runtime::ReportUnsupportedType(kOp, output->type, "float32", "output");
@@ -44,6 +44,8 @@ TfLiteStatus DequantizeInvoke(TfLiteContext* context, TfLiteNode* node) {
   if (input->type == kTfLiteInt8) {
     Dequantize(input->data.int8, output->data.f, count, input->params.scale,
                input->params.zero_point);
+  } else if (input->type == kTfLiteUInt8) {
+    Dequantize(input->data.uint8, output->data.f, count, input->params.scale, input->params.zero_point);
   } else {
     Dequantize(input->data.i16, output->data.f, count, input->params.scale,
                input->params.zero_point);

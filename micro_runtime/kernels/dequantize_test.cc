@@ -47,6 +47,20 @@ TF_LITE_MICRO_TEST(Int16ToFloat) {
   TF_LITE_MICRO_EXPECT_EQ(250.0f, output[2]);
 }
 
+TF_LITE_MICRO_TEST(Uint8ToFloat) {
+  // Expected values from TFLM on the same one-op model.
+  const int32_t shape[] = {1, 6};
+  uint8_t input[] = {0, 1, 100, 128, 200, 255};
+  float output[6] = {0};
+  const float expected[] = {-5.119999885559082f, -5.079999923706055f, -1.1200000047683716f, 0.0f, 2.879999876022339f,
+                            5.079999923706055f};
+  TfLiteTensor in = CreateTensor(input, IntArrayFromInts(shape));
+  in.params.scale = 0.04f;
+  in.params.zero_point = 128;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(in, CreateTensor(output, IntArrayFromInts(shape))));
+  for (int i = 0; i < 6; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], output[i]);
+}
+
 TF_LITE_MICRO_TEST(BadTensorsFail) {
   const int32_t shape[] = {1, 4};
   const int32_t other[] = {1, 2};

@@ -1,7 +1,8 @@
 // MUL: y = act(x1 * x2) with numpy broadcasting (up to 6 dimensions).
-// float32, and int8 with TFLite's scheme: the product of the zero-point
-// corrected inputs is rescaled by input1_scale * input2_scale / output_scale
-// with a fixed-point multiplier, so results are bit-exact.
+// float32, and int8/int16 with TFLite's scheme: the product of the
+// zero-point corrected inputs (an int16 product fits int32) is rescaled by
+// input1_scale * input2_scale / output_scale with a fixed-point multiplier,
+// so results are bit-exact. int16 zero points are 0, as TFLM requires.
 #include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
@@ -19,7 +20,9 @@ struct MulOpData {
 TfLiteStatus MulPrepare(TfLiteContext* context, TfLiteNode* node) {
   micro_runtime::ArithmeticQuantParams* common = nullptr;
   TF_LITE_ENSURE_OK(context,
-                    micro_runtime::PrepareArithmetic(kOp, context, node, sizeof(MulOpData), &common));
+                    micro_runtime::PrepareArithmetic(kOp, context, node, sizeof(MulOpData), &common,
+                                                     micro_runtime::kTypeFloat32 | micro_runtime::kTypeInt8 |
+                                                         micro_runtime::kTypeInt16));
   if (common == nullptr) return kTfLiteOk;  // float32
   const TfLiteTensor* input1 = GetInput(context, node, 0);
   const TfLiteTensor* input2 = GetInput(context, node, 1);
@@ -32,7 +35,7 @@ TfLiteStatus MulPrepare(TfLiteContext* context, TfLiteNode* node) {
 }
 
 TfLiteStatus MulInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalArithmetic<MulOpData>(
+  return micro_runtime::EvalArithmetic<MulOpData, true>(
       kOp, context, node,
       [](const MulOpData& d, int32_t x1, int32_t x2) {
         return MultiplyByQuantizedMultiplier(x1 * x2, d.output_multiplier, d.output_shift);

@@ -118,6 +118,22 @@ TF_LITE_MICRO_TEST(Int8ScalarRelu6) {
   CheckInt8(c, in1, in2, expected);
 }
 
+// int16 (version 4): expected values from TFLM on the same one-op model.
+TF_LITE_MICRO_TEST(Int16SaturatesAndRounds) {
+  const int32_t shape[] = {1, 8};
+  int16_t x[] = {-32768, -1000, -3, 0, 7, 250, 4000, 32767};
+  int16_t y[] = {32767, 3000, -20000, 5, -7, 250, -4000, 32767};
+  int16_t out[8] = {0};
+  const int16_t expected[] = {-32768, -180, 4, 0, 0, 4, -960, 32767};
+  using kernel_cases::Int16Tensor;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(Int16Tensor(x, shape, 0.0002f), Int16Tensor(y, shape, 0.0003f),
+                                         Int16Tensor(out, shape, 0.001f), kTfLiteActNone));
+  for (int i = 0; i < 8; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], out[i]);
+  // TFLM requires int16 zero points of 0.
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(Int16Tensor(x, shape, 0.0002f), Int16Tensor(y, shape, 0.0003f, -1),
+                                            Int16Tensor(out, shape, 0.001f), kTfLiteActNone));
+}
+
 TF_LITE_MICRO_TEST(BadInputsFailInPrepare) {
   const int32_t shape23[] = {2, 2, 3};
   const int32_t shape3[] = {1, 3};

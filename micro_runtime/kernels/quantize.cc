@@ -3,10 +3,11 @@
 // q = clamp(round(x / scale) + zero_point), with a float division and ties
 // rounded away from zero, which is what TFLM does (bit-exact against it;
 // LiteRT multiplies by 1/scale and rounds ties to even, so it can differ by 1
-// on ties); and requantization of int8 or int16 to int8, int16 or int32 with
-// a fixed-point multiplier (TFLM's Requantize: input_scale / output_scale in
-// double, MultiplyByQuantizedMultiplier, the zero points, the output type's
-// range).
+// on ties); and requantization between integer types with a fixed-point
+// multiplier (TFLM's Requantize: input_scale / output_scale in double,
+// MultiplyByQuantizedMultiplier, the zero points, the output type's range),
+// for TFLM's pairs: int8 -> int8, uint8, int16, int32; int16 -> int8, int16,
+// int32; int32 -> int8, int16; uint8 -> int8.
 #include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
@@ -20,18 +21,52 @@ struct RequantizeOpData {
   int shift;
 };
 
+// The output types TFLM requantizes `input` to ("" when it has none).
+const char* RequantizeOutputs(TfLiteType input) {
+  switch (input) {
+    case kTfLiteInt8:
+      return "int8, uint8, int16, int32";
+    case kTfLiteInt16:
+      return "int8, int16, int32";
+    case kTfLiteInt32:
+      return "int8, int16";
+    case kTfLiteUInt8:
+      return "int8";
+    default:
+      return "";
+  }
+}
+
+bool RequantizePairSupported(TfLiteType input, TfLiteType output) {
+  switch (input) {
+    case kTfLiteInt8:
+      return output == kTfLiteInt8 || output == kTfLiteUInt8 || output == kTfLiteInt16 || output == kTfLiteInt32;
+    case kTfLiteInt16:
+      return output == kTfLiteInt8 || output == kTfLiteInt16 || output == kTfLiteInt32;
+    case kTfLiteInt32:
+      return output == kTfLiteInt8 || output == kTfLiteInt16;
+    case kTfLiteUInt8:
+      return output == kTfLiteInt8;
+    default:
+      return false;
+  }
+}
+
 TfLiteStatus QuantizePrepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 1, 1, 1));
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* output = GetOutput(context, node, 0);
-  if (input->type != kTfLiteFloat32 && input->type != kTfLiteInt8 && input->type != kTfLiteInt16) {
-    return micro_runtime::ReportUnsupportedType(kOp, input->type, "float32, int8, int16", "input");
-  }
   const bool integer_input = input->type != kTfLiteFloat32;
-  if (output->type != kTfLiteInt8 && output->type != kTfLiteInt16 &&
-      !(integer_input && output->type == kTfLiteInt32)) {
-    return micro_runtime::ReportUnsupportedType(
-        kOp, output->type, integer_input ? "int8, int16, int32" : "int8, int16", "output");
+  if (integer_input && RequantizeOutputs(input->type)[0] == '\0') {
+    return micro_runtime::ReportUnsupportedType(kOp, input->type, "float32, int8, int16, int32, uint8", "input");
+  }
+  if (integer_input ? !RequantizePairSupported(input->type, output->type)
+                    : output->type != kTfLiteInt8 && output->type != kTfLiteInt16) {
+    if (!integer_input) return micro_runtime::ReportUnsupportedType(kOp, output->type, "int8, int16", "output");
+    MicroPrintf("%s: %s input to %s output is not supported; a %s input quantizes to %s", kOp,
+                TfLiteTypeName(input->type), TfLiteTypeName(output->type), TfLiteTypeName(input->type),
+                RequantizeOutputs(input->type));
+    return kTfLiteError;
   }
   TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameShape(kOp, input, output));
 
@@ -93,9 +128,26 @@ void StoreClamped(TfLiteTensor* output, int32_t i, int64_t v) {
     case kTfLiteInt16:
       output->data.i16[i] = static_cast<int16_t>(v > 32767 ? 32767 : (v < -32768 ? -32768 : v));
       break;
+    case kTfLiteUInt8:
+      output->data.uint8[i] = static_cast<uint8_t>(v > 255 ? 255 : (v < 0 ? 0 : v));
+      break;
     default:
       output->data.i32[i] = static_cast<int32_t>(v > INT32_MAX ? INT32_MAX : (v < INT32_MIN ? INT32_MIN : v));
       break;
+  }
+}
+
+// Element i of an int8, uint8, int16 or int32 tensor.
+int64_t LoadInteger(const TfLiteTensor* t, int32_t i) {
+  switch (t->type) {
+    case kTfLiteInt8:
+      return t->data.int8[i];
+    case kTfLiteUInt8:
+      return t->data.uint8[i];
+    case kTfLiteInt16:
+      return t->data.i16[i];
+    default:
+      return t->data.i32[i];
   }
 }
 
@@ -119,13 +171,13 @@ TfLiteStatus QuantizeInvoke(TfLiteContext* context, TfLiteNode* node) {
   if (input->type != kTfLiteFloat32) {
     if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
     const RequantizeOpData* data = static_cast<const RequantizeOpData*>(node->user_data);
-    const int32_t input_zero_point = input->params.zero_point;
-    const bool int8_input = input->type == kTfLiteInt8;
+    const int64_t input_zero_point = input->params.zero_point;
     for (int32_t i = 0; i < count; ++i) {
-      const int32_t x = int8_input ? input->data.int8[i] : input->data.i16[i];
-      StoreClamped(output, i,
-                   static_cast<int64_t>(Requantize(x - input_zero_point, data->multiplier, data->shift)) +
-                       zero_point);
+      // x - zero point in int32 as TFLite, saturated where an int32 input
+      // would overflow it (undefined there).
+      const int64_t x = LoadInteger(input, i) - input_zero_point;
+      const int32_t centered = static_cast<int32_t>(x > INT32_MAX ? INT32_MAX : (x < INT32_MIN ? INT32_MIN : x));
+      StoreClamped(output, i, static_cast<int64_t>(Requantize(centered, data->multiplier, data->shift)) + zero_point);
     }
     return kTfLiteOk;
   }

@@ -20,6 +20,15 @@ TfLiteStatus Run(TfLiteTensor input, TfLiteTensor output) {
   return runner.Invoke();
 }
 
+// A tensor of any type with per-tensor quantization.
+template <typename T>
+TfLiteTensor Quantized(T* data, const TfLiteIntArray* dims, float scale, int zero_point) {
+  TfLiteTensor t = CreateTensor(data, dims);
+  t.params.scale = scale;
+  t.params.zero_point = zero_point;
+  return t;
+}
+
 }  // namespace
 
 TF_LITE_MICRO_TESTS_BEGIN
@@ -126,6 +135,58 @@ TF_LITE_MICRO_TEST(Int16ToInt16AndInt32) {
   out.params.scale = 1e-6f;
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateQuantizedTensor(in6, dims6, 0.001f, 0), out));
   for (int i = 0; i < 6; ++i) TF_LITE_MICRO_EXPECT_EQ(widened[i], out32[i]);
+}
+
+// int32 input (SEANet's int32 -> int16 QUANTIZE) and the uint8 pairs TFLM
+// has; expected values from TFLM on the same one-op models.
+TF_LITE_MICRO_TEST(Int32ToInt16AndInt8) {
+  const int32_t shape[] = {1, 8};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  int32_t input[] = {INT32_MIN, -40000000, -1234567, -1, 0, 1, 999999, INT32_MAX};
+  int16_t out16[8] = {0};
+  const int16_t expected16[] = {-32768, -32768, -1372, 0, 0, 0, 1111, 32767};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(Quantized(input, dims, 1e-6f, 0), Quantized(out16, dims, 0.0009f, 0)));
+  for (int i = 0; i < 8; ++i) TF_LITE_MICRO_EXPECT_EQ(expected16[i], out16[i]);
+  int8_t out8[8] = {0};
+  const int8_t expected8[] = {-128, -128, -46, -5, -5, -5, 28, 127};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(Quantized(input, dims, 1e-6f, 0), Quantized(out8, dims, 0.03f, -5)));
+  for (int i = 0; i < 8; ++i) TF_LITE_MICRO_EXPECT_EQ(expected8[i], out8[i]);
+  // A zero point that would overflow x - zero point in int32: saturated, no UB.
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(Quantized(input, dims, 1e-6f, 1000), Quantized(out16, dims, 0.0009f, 0)));
+  TF_LITE_MICRO_EXPECT_EQ(-32768, out16[0]);
+  TF_LITE_MICRO_EXPECT_EQ(32767, out16[7]);
+}
+
+TF_LITE_MICRO_TEST(Int8AndUint8Pairs) {
+  const int32_t shape[] = {1, 7};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  int8_t i8[] = {-128, -100, -1, 0, 1, 50, 127};
+  uint8_t u8[7] = {0};
+  const uint8_t shifted[] = {0, 28, 127, 128, 129, 178, 255};  // same scale: x + 128 - (zp difference)
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(Quantized(i8, dims, 0.02f, -3), Quantized(u8, dims, 0.02f, 125)));
+  for (int i = 0; i < 7; ++i) TF_LITE_MICRO_EXPECT_EQ(shifted[i], u8[i]);
+  const uint8_t rescaled[] = {90, 101, 141, 141, 142, 161, 192};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(Quantized(i8, dims, 0.02f, -3), Quantized(u8, dims, 0.05f, 140)));
+  for (int i = 0; i < 7; ++i) TF_LITE_MICRO_EXPECT_EQ(rescaled[i], u8[i]);
+  int32_t wide[7] = {0};
+  const int32_t widened[] = {-25000, -19400, 400, 600, 800, 10600, 26000};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(Quantized(i8, dims, 0.02f, -3), Quantized(wide, dims, 0.0001f, 0)));
+  for (int i = 0; i < 7; ++i) TF_LITE_MICRO_EXPECT_EQ(widened[i], wide[i]);
+  const int32_t shape6[] = {1, 6};
+  const TfLiteIntArray* dims6 = IntArrayFromInts(shape6);
+  uint8_t from[] = {0, 1, 100, 128, 200, 255};
+  int8_t to[6] = {0};
+  const int8_t expected[] = {-128, -128, -35, 2, 98, 127};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(Quantized(from, dims6, 0.04f, 128), Quantized(to, dims6, 0.03f, 2)));
+  for (int i = 0; i < 6; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], to[i]);
+  // Pairs TFLM does not have: uint8 -> int16, int32 -> int32, float -> uint8.
+  int16_t s[6] = {0};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(Quantized(from, dims6, 0.04f, 128), Quantized(s, dims6, 0.03f, 0)));
+  int32_t w1[6] = {0};
+  int32_t w2[6] = {0};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(Quantized(w1, dims6, 0.04f, 0), Quantized(w2, dims6, 0.03f, 0)));
+  float f[6] = {0};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateTensor(f, dims6), Quantized(from, dims6, 0.03f, 0)));
 }
 
 TF_LITE_MICRO_TEST(BadTensorsFail) {
