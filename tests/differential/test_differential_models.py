@@ -48,7 +48,7 @@ BIT_EXACT_OPS = {"SUB", "MAXIMUM", "MINIMUM", "SQUARED_DIFFERENCE", "DIV", "PREL
                  "ZEROS_LIKE", "RESIZE_NEAREST_NEIGHBOR",
                  "RESIZE_BILINEAR", "L2_NORMALIZATION",
                  "GATHER", "ARG_MAX", "ARG_MIN", "CAST", "SPACE_TO_BATCH_ND", "BATCH_TO_SPACE_ND",
-                 "UNIDIRECTIONAL_SEQUENCE_LSTM"}
+                 "UNIDIRECTIONAL_SEQUENCE_LSTM", "SVDF", "TRANSPOSE_CONV"}
 # Single types of other ops written the same way: the 16x8 filter ops (int16 activations, int8 weights, issue 10
 # part 2: TFLM's 64-bit accumulation and 15-bit multiplier) and QUANTIZE's int16 pairs.
 BIT_EXACT_VARIANTS = {("CONV_2D", "int16"), ("DEPTHWISE_CONV_2D", "int16"), ("FULLY_CONNECTED", "int16"),
@@ -56,14 +56,15 @@ BIT_EXACT_VARIANTS = {("CONV_2D", "int16"), ("DEPTHWISE_CONV_2D", "int16"), ("FU
                       ("QUANTIZE", "int16_to_int16"), ("QUANTIZE", "int16_to_int32"), ("DEQUANTIZE", "int16"),
                       ("ADD", "int16"), ("MUL", "int16"), ("QUANTIZE", "int8_to_int32"), ("QUANTIZE", "int32_to_int8"),
                       ("QUANTIZE", "int32_to_int16"), ("QUANTIZE", "int8_to_uint8"), ("QUANTIZE", "uint8_to_int8"),
-                      ("DEQUANTIZE", "uint8")}
+                      ("DEQUANTIZE", "uint8"), ("SOFTMAX", "int8"), ("SOFTMAX", "int8_to_int16")}
 
 
 # Where LiteRT's integer arithmetic is not TFLM's: int8 MEAN over axes 1 and 2 of a 4-D input (the global
 # average pool) takes LiteRT's own kernel, which rounds differently (one step, docs/ops.md). Ours equals TFLM.
 # Its 16x8 FULLY_CONNECTED (int16 activations) is one step from TFLM on some outputs too, and its float ->
 # int16 QUANTIZE multiplies by 1 / scale and rounds ties to even where TFLM divides in float and rounds away.
-LITERT_INT_TOLERANCE = {"MEAN": 1, "FULLY_CONNECTED": 1, "QUANTIZE": 1}
+# LiteRT's int8 -> int16 SOFTMAX (a lookup table) is one step from TFLM's fixed point on some outputs.
+LITERT_INT_TOLERANCE = {"MEAN": 1, "FULLY_CONNECTED": 1, "QUANTIZE": 1, "SOFTMAX": 1}
 
 
 def _int_tolerance(op: str, dtype: str = "") -> int:
