@@ -36,14 +36,14 @@ struct FieldSpec {
 };
 
 // Offset of the n-th name in a NUL-separated list: names without a pointer
-// each. 16 bits: the table names (kTableNames) run past 255 characters.
-constexpr uint16_t NameOffset(const char* names, int n) {
+// each.
+constexpr uint8_t NameOffset(const char* names, int n) {
   int offset = 0;
   for (; n > 0; --n) {
     while (names[offset] != '\0') ++offset;
     ++offset;
   }
-  return static_cast<uint16_t>(offset);
+  return static_cast<uint8_t>(offset);
 }
 
 constexpr char kFieldNames[] =
@@ -194,7 +194,7 @@ constexpr char kTableNames[] =
 struct OpSpec {
   uint8_t code;           // tflite::BuiltinOperator
   uint8_t options_type;   // tflite::BuiltinOptions expected
-  uint16_t table_name;    // kTableNames offset
+  uint8_t table_name;     // kTableNames index (the list runs past 255 characters)
   uint8_t params_size;    // sizeof the TfLite*Params struct
   uint8_t first_field;    // kFields index
   uint8_t field_count;
@@ -203,7 +203,7 @@ struct OpSpec {
 #define MR_OP(code, Options, name, Params, first, count)                                              \
   {                                                                                                   \
     static_cast<uint8_t>(BuiltinOperator::code), static_cast<uint8_t>(BuiltinOptions::Options),       \
-        NameOffset(kTableNames, name), static_cast<uint8_t>(sizeof(Params)), first, count              \
+        name, static_cast<uint8_t>(sizeof(Params)), first, count                                       \
   }
 
 // Every op here has a BuiltinOperatorName(), which the messages use.
@@ -242,6 +242,16 @@ constexpr OpSpec kOps[] = {
     MR_OP(CAST, CastOptions, 28, TfLiteCastParams, 61, 2),
 };
 #undef MR_OP
+
+// The n-th name of kTableNames (only the error path needs it).
+const char* TableName(int n) {
+  const char* name = kTableNames;
+  for (; n > 0; --n) {
+    while (*name != '\0') ++name;
+    ++name;
+  }
+  return name;
+}
 
 const OpSpec* FindOp(int32_t builtin_code) {
   for (const OpSpec& s : kOps) {
@@ -367,7 +377,7 @@ TfLiteStatus ParseBuiltinOptions(const tflite::Operator* op, int32_t builtin_cod
   if (type != BuiltinOptions::NONE && op->builtin_options() != nullptr) {
     if (static_cast<int>(type) != spec->options_type) {
       MicroPrintf("operator %d (%s) carries options of union type %d; expected %s. The model is corrupt", op_index,
-                  BuiltinOperatorName(builtin_code), static_cast<int>(type), kTableNames + spec->table_name);
+                  BuiltinOperatorName(builtin_code), static_cast<int>(type), TableName(spec->table_name));
       return kTfLiteError;
     }
     options = op->builtin_options();

@@ -132,6 +132,25 @@ TF_LITE_MICRO_TEST(InvalidOptionsFail) {
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Parse(19, &data));  // dilation 0
 }
 
+TF_LITE_MICRO_TEST(SvdfAndTransposeConv) {
+  const void* data = nullptr;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Parse(20, &data));
+  const auto* svdf = static_cast<const TfLiteSVDFParams*>(data);
+  TF_LITE_MICRO_EXPECT(svdf != nullptr);
+  if (svdf == nullptr) continue;
+  TF_LITE_MICRO_EXPECT_EQ(3, svdf->rank);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteActRelu, svdf->activation);
+  TF_LITE_MICRO_EXPECT(svdf->asymmetric_quantize_inputs);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Parse(21, &data));
+  const auto* tc = static_cast<const TfLiteTransposeConvParams*>(data);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLitePaddingValid, tc->padding);
+  TF_LITE_MICRO_EXPECT_EQ(2, tc->stride_width);
+  TF_LITE_MICRO_EXPECT_EQ(3, tc->stride_height);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteActRelu6, tc->activation);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Parse(22, &data));  // rank 0
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Parse(23, &data));  // TRANSPOSE_CONV carrying SVDFOptions
+}
+
 TF_LITE_MICRO_TEST(OpsWithoutOptionsGetNull) {
   const void* data = &data;
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Parse(14, &data));  // LOGISTIC

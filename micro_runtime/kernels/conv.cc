@@ -15,6 +15,17 @@
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 
+TfLiteStatus PrepareConvQuantization(const char* op_name, TfLiteContext* context, const TfLiteTensor* input,
+                                     const TfLiteTensor* filter, const TfLiteTensor* bias,
+                                     const TfLiteTensor* output, TfLiteFusedActivation activation,
+                                     int32_t out_ch, Int8ChannelQuant* q) {
+  TF_LITE_ENSURE_OK(context, CheckFilterOpTypes(op_name, input, filter, bias, output, out_ch, "output channel"));
+  if (input->type == kTfLiteFloat32) return kTfLiteOk;
+  return PrepareInt8ChannelQuant(op_name, context, input, filter, bias, output, activation,
+                                 static_cast<int>(out_ch), 0, input->type == kTfLiteInt16 ? kInt16Activations : 0u,
+                                 q);
+}
+
 namespace {
 
 constexpr const char* kOp = "CONV_2D";
@@ -63,12 +74,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   g.dilation_h = params->dilation_height_factor;
   g.dilation_w = params->dilation_width_factor;
   TF_LITE_ENSURE_OK(context, PrepareWindowGeometry(kOp, input, output, params->padding, &g));
-  TF_LITE_ENSURE_OK(context, CheckFilterOpTypes(kOp, input, filter, bias, output, g.out_ch,
-                                                "output channel"));
-  if (input->type == kTfLiteFloat32) return kTfLiteOk;
-  return PrepareInt8ChannelQuant(kOp, context, input, filter, bias, output, params->activation,
-                                 static_cast<int>(g.out_ch), 0,
-                                 input->type == kTfLiteInt16 ? kInt16Activations : 0u, &data->q);
+  return PrepareConvQuantization(kOp, context, input, filter, bias, output, params->activation, g.out_ch,
+                                 &data->q);
 }
 
 TfLiteStatus EvalFloat(const OpData* data, const TfLiteConvParams* params, const float* input,

@@ -12,6 +12,15 @@ struct ConvOpData {
   Int8ChannelQuant q;  // int8, and the multipliers and shifts of int16 (16x8)
 };
 
+// The type and quantization part of the prepare CONV_2D and TRANSPOSE_CONV
+// share (filter [OC, FH, FW, IC], output channels along filter dimension 0):
+// CheckFilterOpTypes, then for int8 and int16 (16x8) inputs the per-channel
+// requantization into `q` (PrepareInt8ChannelQuant).
+TfLiteStatus PrepareConvQuantization(const char* op_name, TfLiteContext* context, const TfLiteTensor* input,
+                                     const TfLiteTensor* filter, const TfLiteTensor* bias,
+                                     const TfLiteTensor* output, TfLiteFusedActivation activation,
+                                     int32_t out_ch, Int8ChannelQuant* q);
+
 // output = requantized conv of (input + input offset) with filter, + bias;
 // shapes and quantization from prepare.
 TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int8_t* filter,

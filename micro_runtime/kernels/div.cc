@@ -15,6 +15,7 @@
 // activation maximum for x > 0, the minimum for x < 0 and the output zero
 // point for 0 / 0.
 #include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/fixed_point.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 
@@ -33,25 +34,6 @@ struct DivOpData {
 
 // gemmlowp fixed point on raw int32 values; Qm means m integer bits.
 int32_t Mul(int32_t a, int32_t b) { return SaturatingRoundingDoublingHighMul(a, b); }
-
-// 1 / (1 + a) for a in [0, 1) as Q0.31, result Q0.31 (gemmlowp's
-// one_over_one_plus_x_for_x_in_0_1: three Newton-Raphson steps in Q2.29
-// from the start 48/17 - 32/17 * d).
-int32_t OneOverOnePlusX(int32_t a) {
-  const int64_t sum = static_cast<int64_t>(a) + INT32_MAX;  // a + 1.0 (1.0 is INT32_MAX in Q0.31)
-  const int32_t half_denominator = static_cast<int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);
-  constexpr int32_t k48Over17 = 1515870810;      // Q2.29
-  constexpr int32_t kNeg32Over17 = -1010580540;  // Q2.29
-  constexpr int32_t kOneQ2 = int32_t{1} << 29;
-  int32_t x = WrappingAdd(k48Over17, Mul(half_denominator, kNeg32Over17));
-  for (int i = 0; i < 3; ++i) {
-    const int32_t one_minus_dx = WrappingAdd(kOneQ2, -Mul(half_denominator, x));
-    // The Q4 product rescaled to Q2.
-    x = WrappingAdd(x, micro_runtime::SaturatingShiftLeft(Mul(x, one_minus_dx), 2));
-  }
-  // x / 2 reinterpreted as Q1, rescaled to Q0: a saturating doubling.
-  return micro_runtime::SaturatingShiftLeft(x, 1);
-}
 
 // x / 2^exponent rounded half away from zero, for any exponent >= 0.
 int32_t RoundingShiftRight(int32_t x, int exponent) {
@@ -74,7 +56,7 @@ int32_t QuantizedDivide(const DivOpData& d, int32_t x1, int32_t x2) {
   const int reciprocal_shift = 31 - leading_zeros;
   const int32_t fraction =
       static_cast<int32_t>((static_cast<uint32_t>(x2) << leading_zeros) - (uint32_t{1} << 31));
-  const int32_t reciprocal = OneOverOnePlusX(fraction);
+  const int32_t reciprocal = micro_runtime::OneOverOnePlusX(fraction);
   const int headroom = __builtin_clrsb(x1);
   const int32_t quotient =
       Mul(static_cast<int32_t>(static_cast<uint32_t>(x1) << headroom), reciprocal);

@@ -47,6 +47,9 @@ TfLiteRegistration Register_RSQRT();
 TfLiteRegistration Register_SHAPE();
 TfLiteRegistration Register_SIN();
 TfLiteRegistration Register_SOFTMAX();
+// SOFTMAX for int8 inputs only (int8 or int16 output): no float path, so
+// small images that need only int8 leave expf out (micro_speech).
+TfLiteRegistration Register_SOFTMAX_INT8();
 TfLiteRegistration Register_SPACE_TO_BATCH_ND();
 TfLiteRegistration Register_SPLIT();
 TfLiteRegistration Register_SPLIT_V();

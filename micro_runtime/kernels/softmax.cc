@@ -1,15 +1,19 @@
 // SOFTMAX over the last dimension: y_i = exp(beta * (x_i - max)) / sum_j(...).
-// float32, and int8 -> int8 (TFLite requires output scale 1/256, zero point
-// -128). For int8, invoke evaluates exp(-d * input_scale * beta) for
-// d = max - x_i twice (once for the sum, once for the output) instead of
-// keeping a 256-entry table: no arena at all (a table cost 1 KB of persistent
-// arena per node, more than the whole rest of micro_speech's op data), at
-// the price of 2 * depth expf calls; results are within +-1 of TFLite's
-// fixed-point kernel.
+// float32; int8 -> int8 (TFLite requires output scale 1/256, zero point
+// -128) and int8 -> int16 (scale 1/65536, zero point -32768: TFLM's keyword
+// model). The int8 input takes TFLite's fixed-point softmax, bit-exact with
+// TFLM: the distance to the row max, rescaled by beta * input scale to Q5.26,
+// gemmlowp's exp_on_negative_values (distances beyond the input radius count
+// as 0), the sum in Q12.19, its reciprocal by gemmlowp's Newton-Raphson step,
+// and each exponential times it, shifted to the output's range. The scaling
+// is recomputed at invoke from the input scale and beta: no op data, no
+// table in the arena.
 #include <math.h>
 
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/fixed_point.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 
 namespace {
@@ -21,10 +25,65 @@ float Beta(const TfLiteNode* node) {
   return params == nullptr ? 1.0f : params->beta;
 }
 
+// TFLite's input scaling of the int8 softmax (PreprocessSoftmaxScaling with
+// 5 integer bits, then CalculateInputRadius): distances d = x - max >= diff_min
+// become d * 2^shift * multiplier in Q5.26; smaller ones count as 0. TFLite
+// aborts when beta * input scale is 2^-26 or less (shift < 1); there the
+// same formula with a right shift gives distances of about 0 (beta 0: a
+// uniform output).
+struct Int8Scaling {
+  int32_t multiplier;
+  int shift;
+  int32_t diff_min;
+};
+
+// Largest row TFLite's Q12.19 sum of exponentials holds (each is at most 1.0).
+constexpr int32_t kMaxInt8Depth = 4095;
+
+void ComputeInt8Scaling(float input_scale, float beta, Int8Scaling* s) {
+  constexpr int kScaledDiffIntegerBits = 5;
+  double real = static_cast<double>(beta) * static_cast<double>(input_scale) *
+                static_cast<double>(int64_t{1} << (31 - kScaledDiffIntegerBits));
+  const double max_real = static_cast<double>(INT32_MAX);
+  if (real > max_real) real = max_real;
+  if (real >= static_cast<double>(int64_t{1} << 30) - 0.25) {
+    // TFLite's shift is then 31 (the multiplier's mantissa rounds up to 1.0 from 2^30 - 1/4) and its radius
+    // 0: only the row max counts, whatever the multiplier.
+    s->multiplier = INT32_MAX;
+    s->shift = 31;
+    s->diff_min = 0;
+    return;
+  }
+  QuantizeMultiplier(real, &s->multiplier, &s->shift);  // shift <= 30
+  // 31 * 2^26 / 2^shift, floored; beyond any int8 distance for shift <= 0.
+  const int64_t max_rescaled = int64_t{31} << 26;
+  s->diff_min = s->shift > 0 ? -static_cast<int32_t>(max_rescaled >> s->shift) : -256;
+}
+
 TfLiteStatus SoftmaxPrepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareFloatOrInt8Unary(kOp, context, node));
-  const TfLiteTensor* input = GetInput(context, node, 0);
-  const TfLiteTensor* output = GetOutput(context, node, 0);
+  const TfLiteTensor* input = NumInputs(node) == 1 ? GetInput(context, node, 0) : nullptr;
+  const TfLiteTensor* output = NumOutputs(node) == 1 ? GetOutput(context, node, 0) : nullptr;
+  const bool int16_output = input != nullptr && output != nullptr && input->type == kTfLiteInt8 &&
+                            output->type == kTfLiteInt16;
+  if (int16_output) {
+    if (!HaveSameShapes(input, output)) {
+      MicroPrintf("%s: input and output shapes differ", kOp);
+      return kTfLiteError;
+    }
+    if (!(input->params.scale > 0.0f)) {
+      MicroPrintf("%s: int8 input scale must be > 0, got %f", kOp, static_cast<double>(input->params.scale));
+      return kTfLiteError;
+    }
+    const float diff = output->params.scale - 1.0f / 65536.0f;
+    if (diff > 0.001f / 65536.0f || diff < -0.001f / 65536.0f || output->params.zero_point != -32768) {
+      MicroPrintf("%s: int16 output of an int8 input must have scale 1/65536 and zero point -32768, got scale %.9f "
+                  "zero point %d",
+                  kOp, static_cast<double>(output->params.scale), static_cast<int>(output->params.zero_point));
+      return kTfLiteError;
+    }
+  } else {
+    TF_LITE_ENSURE_OK(context, micro_runtime::PrepareFloatOrInt8Unary(kOp, context, node));
+  }
   if (NumDimensions(input) < 1) {
     MicroPrintf("%s: input must have at least 1 dimension, got a scalar", kOp);
     return kTfLiteError;
@@ -36,7 +95,14 @@ TfLiteStatus SoftmaxPrepare(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteError;
   }
   if (input->type != kTfLiteInt8) return kTfLiteOk;
-  return micro_runtime::CheckInt8FixedOutput(kOp, input, output, 256, -128);
+  if (!int16_output) TF_LITE_ENSURE_OK(context, micro_runtime::CheckInt8FixedOutput(kOp, input, output, 256, -128));
+  const int32_t depth = SizeOfDimension(input, NumDimensions(input) - 1);
+  if (depth > kMaxInt8Depth) {
+    MicroPrintf("%s: int8 rows hold at most %d values (TFLite's fixed-point sum), got %d", kOp,
+                static_cast<int>(kMaxInt8Depth), static_cast<int>(depth));
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
 }
 
 void SoftmaxFloat(const float* input, float* output, int32_t rows, int32_t depth, float beta) {
@@ -48,43 +114,95 @@ void SoftmaxFloat(const float* input, float* output, int32_t rows, int32_t depth
       output[i] = expf((input[i] - max) * beta);
       sum += output[i];
     }
-    const float inverse = 1.0f / sum;
-    for (int32_t i = 0; i < depth; ++i) output[i] *= inverse;
+    // Divided, not multiplied by 1 / sum: TFLM's reference divides, and the
+    // reciprocal's rounding changed the last bit of some outputs (TFLM's float
+    // LSTM model, benchmarks/models/tflm/trained_lstm).
+    for (int32_t i = 0; i < depth; ++i) output[i] /= sum;
   }
 }
 
-// exp(-step * d) for the distance d = max - x of an int8 input to its row max.
-inline float ExpOfDistance(float step, int32_t d) { return expf(-step * static_cast<float>(d)); }
+// exp(d * beta * input scale) in Q0 for a distance d = x - max <= 0 to the row
+// max; 0 beyond the input radius.
+inline int32_t ExpOfDistance(const Int8Scaling& s, int32_t d) {
+  if (d < s.diff_min) return 0;
+  // |d| * 2^shift <= 31 * 2^26 (the radius): no overflow.
+  const int left = s.shift > 0 ? s.shift : 0;
+  const int32_t scaled =
+      SaturatingRoundingDoublingHighMul(static_cast<int32_t>(static_cast<uint32_t>(d) << left), s.multiplier);
+  return micro_runtime::ExpOnNegativeValuesQ5(s.shift >= 0 ? scaled : RoundingDivideByPOT(scaled, -s.shift));
+}
 
-void SoftmaxInt8(float step, const int8_t* input, int8_t* output, int32_t rows, int32_t depth) {
-  for (int32_t r = 0; r < rows; ++r, input += depth, output += depth) {
+// int8 input, int8 output (scale 1/256) or int16 output (scale 1/65536,
+// int16_output); the zero point is the type's minimum.
+void SoftmaxInt8(const Int8Scaling& s, const int8_t* input, void* output, bool int16_output, int32_t rows,
+                 int32_t depth) {
+  const int32_t out_min = int16_output ? INT16_MIN : INT8_MIN;
+  constexpr int kAccumulationIntegerBits = 12;
+  for (int32_t r = 0; r < rows; ++r, input += depth) {
     int32_t max = input[0];
     for (int32_t i = 1; i < depth; ++i) max = input[i] > max ? input[i] : max;
-    float sum = 0.0f;
-    for (int32_t i = 0; i < depth; ++i) sum += ExpOfDistance(step, max - input[i]);
-    // Output scale 1/256 and zero point -128: q = round(256 * p) - 128.
-    const float to_output = 256.0f / sum;
+    int32_t sum = 0;  // Q12.19; the max alone adds 1.0, depth <= 4095 keeps it below 2^31
     for (int32_t i = 0; i < depth; ++i) {
-      int32_t q = micro_runtime::RoundToInt32(ExpOfDistance(step, max - input[i]) * to_output) - 128;
-      output[i] = static_cast<int8_t>(q > 127 ? 127 : q);
+      sum += RoundingDivideByPOT(ExpOfDistance(s, input[i] - max), kAccumulationIntegerBits);
+    }
+    // 1 / sum = 2^-bits_over_unit / (1 + f), f in [0, 1).
+    const int leading_zeros = __builtin_clz(static_cast<uint32_t>(sum));
+    const int32_t reciprocal = micro_runtime::OneOverOnePlusX(
+        static_cast<int32_t>((static_cast<uint32_t>(sum) << leading_zeros) - (uint32_t{1} << 31)));
+    // bits_over_unit + 31 - output bits. Beyond 31 (an int8 output of a sum >= 2^28, which TFLite aborts on)
+    // every output is the minimum.
+    const int exponent = kAccumulationIntegerBits - leading_zeros + (int16_output ? 15 : 23);
+    for (int32_t i = 0; i < depth; ++i) {
+      int32_t v = out_min;
+      if (input[i] - max >= s.diff_min && exponent <= 31) {
+        v += RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(reciprocal, ExpOfDistance(s, input[i] - max)),
+                                 exponent);
+        if (v > -out_min - 1) v = -out_min - 1;
+      }
+      const int32_t index = r * depth + i;
+      if (int16_output) {
+        static_cast<int16_t*>(output)[index] = static_cast<int16_t>(v);
+      } else {
+        static_cast<int8_t*>(output)[index] = static_cast<int8_t>(v);
+      }
     }
   }
 }
 
-TfLiteStatus SoftmaxInvoke(TfLiteContext* context, TfLiteNode* node) {
+// Invoke of an int8 input (prepare has checked the output).
+TfLiteStatus SoftmaxInvokeInt8(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
   const int32_t depth = SizeOfDimension(input, NumDimensions(input) - 1);
   if (depth == 0) return kTfLiteOk;
-  const int32_t rows = ElementCount(input->dims) / depth;
-  if (input->type == kTfLiteInt8) {
-    SoftmaxInt8(input->params.scale * Beta(node), input->data.int8, output->data.int8, rows, depth);
-  } else {
-    SoftmaxFloat(input->data.f, output->data.f, rows, depth, Beta(node));
-  }
+  Int8Scaling scaling;
+  ComputeInt8Scaling(input->params.scale, Beta(node), &scaling);
+  SoftmaxInt8(scaling, input->data.int8, output->data.raw, output->type == kTfLiteInt16,
+              ElementCount(input->dims) / depth, depth);
   return kTfLiteOk;
+}
+
+TfLiteStatus SoftmaxInvoke(TfLiteContext* context, TfLiteNode* node) {
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  if (input->type == kTfLiteInt8) return SoftmaxInvokeInt8(context, node);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  const int32_t depth = SizeOfDimension(input, NumDimensions(input) - 1);
+  if (depth == 0) return kTfLiteOk;
+  SoftmaxFloat(input->data.f, output->data.f, ElementCount(input->dims) / depth, depth, Beta(node));
+  return kTfLiteOk;
+}
+
+TfLiteStatus SoftmaxPrepareInt8(TfLiteContext* context, TfLiteNode* node) {
+  const TfLiteTensor* input = NumInputs(node) == 1 ? GetInput(context, node, 0) : nullptr;
+  if (input != nullptr && input->type != kTfLiteInt8) {
+    MicroPrintf("%s: this build registers the int8 kernel only (Register_SOFTMAX_INT8), got %s input", kOp,
+                TfLiteTypeName(input->type));
+    return kTfLiteError;
+  }
+  return SoftmaxPrepare(context, node);
 }
 
 }  // namespace
 
 TfLiteRegistration Register_SOFTMAX() { return {nullptr, nullptr, SoftmaxPrepare, SoftmaxInvoke}; }
+TfLiteRegistration Register_SOFTMAX_INT8() { return {nullptr, nullptr, SoftmaxPrepareInt8, SoftmaxInvokeInt8}; }

@@ -192,6 +192,14 @@ def options() -> bytes:
                                                          "filter_height": 0})
     b.add_operator("DEPTHWISE_CONV_2D", [t], [t], options={"stride_w": 1, "stride_h": 1, "depth_multiplier": 1,
                                                            "dilation_h_factor": 0})
+    # 20: SVDF; 21: TRANSPOSE_CONV; 22: SVDF of rank 0; 23: TRANSPOSE_CONV carrying SVDFOptions (the last
+    # table name of the parser's list, past offset 255).
+    b.add_operator("SVDF", [t], [t], options={"rank": 3, "fused_activation_function": "RELU",
+                                              "asymmetric_quantize_inputs": True})
+    b.add_operator("TRANSPOSE_CONV", [t], [t], options={"padding": "VALID", "stride_w": 2, "stride_h": 3,
+                                                        "fused_activation_function": "RELU6"})
+    b.add_operator("SVDF", [t], [t], options={"rank": 0})
+    b.add_operator("TRANSPOSE_CONV", [t], [t], options_table="SVDFOptions", options={"rank": 1})
     b.set_inputs([t])
     b.set_outputs([t])
     return b.build()

@@ -60,6 +60,7 @@ BUILTIN_OPS: dict[str, int] = {
     "QUANTIZE": 114, "HARD_SWISH": 117, "UNIDIRECTIONAL_SEQUENCE_LSTM": 44,
     "GATHER": 36, "BATCH_TO_SPACE_ND": 37, "SPACE_TO_BATCH_ND": 38, "CAST": 53, "ARG_MAX": 56, "ARG_MIN": 79,
     "L2_NORMALIZATION": 11, "RESIZE_BILINEAR": 23, "RESIZE_NEAREST_NEIGHBOR": 97,
+    "SVDF": 27, "TRANSPOSE_CONV": 67,
     "PLACEHOLDER_FOR_GREATER_OP_CODES": 127, "BATCH_MATMUL": 126, "CUMSUM": 128, "GELU": 150,
 }
 CUSTOM_OP = BUILTIN_OPS["CUSTOM"]
@@ -142,6 +143,14 @@ OPTIONS_TABLES: dict[str, tuple[int, list[tuple[str, int, str, Any]]]] = {
     "ResizeNearestNeighborOptions": (74, [
         ("align_corners", 0, "bool", False), ("half_pixel_centers", 1, "bool", False),
     ]),
+    "SVDFOptions": (6, [
+        ("rank", 0, "i32", 0), ("fused_activation_function", 1, "act", 0),
+        ("asymmetric_quantize_inputs", 2, "bool", False),
+    ]),
+    "TransposeConvOptions": (49, [
+        ("padding", 0, "padding", 0), ("stride_w", 1, "i32", 0), ("stride_h", 2, "i32", 0),
+        ("fused_activation_function", 3, "act", 0), ("quantized_bias_type", 4, "type", 0),
+    ]),
 }
 
 # The options table each builtin op carries by default.
@@ -164,6 +173,7 @@ DEFAULT_OPTIONS: dict[str, str] = {
     "ARG_MIN": "ArgMinOptions",
     "L2_NORMALIZATION": "L2NormOptions", "RESIZE_BILINEAR": "ResizeBilinearOptions",
     "RESIZE_NEAREST_NEIGHBOR": "ResizeNearestNeighborOptions",
+    "SVDF": "SVDFOptions", "TRANSPOSE_CONV": "TransposeConvOptions",
 }
 
 

@@ -267,6 +267,11 @@ def softmax(rng: np.random.Generator, dtype: str) -> OpModel:
     if dtype == "float32":
         inputs, out = _io(b, "FLOAT32", [shape], shape)
         version, cases = 1, _float_cases(rng, [shape], 4.0)
+    elif dtype == "int8_to_int16":  # TFLM's keyword model: int16 output, scale 1/65536, zero point -32768
+        inputs = [b.add_tensor("in0", "INT8", shape, scale=float(rng.uniform(0.02, 0.1)),
+                               zero_point=int(rng.integers(-20, 20)))]
+        out = b.add_tensor("out", "INT16", shape, scale=1 / 65536, zero_point=-32768)
+        version, cases = 2, _int8_cases(rng, [shape])
     else:
         inputs, out = _io(b, "INT8", [shape], shape, [_random_q(rng, 0.02, 0.1)], Q(1 / 256, -128))
         version, cases = 2, _int8_cases(rng, [shape])
@@ -1165,13 +1170,153 @@ def batch_to_space_nd(rng: np.random.Generator, dtype: str) -> OpModel:
     return _space_batch(rng, dtype, False)
 
 
+# ------------------------------------------------------ signal ops ----
+def _svdf_float_outputs(xs: list[np.ndarray], wf: np.ndarray, wt: np.ndarray, bias: np.ndarray | None, rank: int,
+                        memory: int) -> tuple[np.ndarray, np.ndarray]:
+    """Float SVDF over a sequence xs (each [batch, n_in]) from a zero state: the features and the outputs."""
+    batch, filters = xs[0].shape[0], wf.shape[0]
+    state = np.zeros((batch, filters, memory))
+    features, outputs = [], []
+    for x in xs:
+        feature = x.astype(np.float64) @ wf.T
+        state = np.concatenate([state[:, :, 1:], feature[:, :, None]], axis=2)
+        out = (state * wt[None]).sum(axis=2).reshape(batch, -1, rank).sum(axis=2)
+        features.append(feature)
+        outputs.append(out + (0 if bias is None else bias))
+    return np.array(features), np.array(outputs)
+
+
+def svdf(rng: np.random.Generator, dtype: str) -> OpModel:
+    """1 to 3 SVDF ops in a chain of steps sharing one variable state tensor, so one Invoke runs a sequence: each
+    op shifts the state the previous one left (the runners reset it before every case). dtype 'int8': TFLM's
+    integer SVDF with int16 weights_time and state (what the converter writes); 'int8_state_int8': int8 weights_time
+    and state with a zero point (TFLM only: LiteRT's integer SVDF takes int16)."""
+    batch, n_in, rank = int(rng.integers(1, 3)), int(rng.integers(1, 9)), int(rng.integers(1, 3))
+    units, memory, steps = int(rng.integers(1, 5)), int(rng.integers(1, 6)), int(rng.integers(1, 4))
+    filters = units * rank
+    # TFLM's SVDF crashes without a bias (its prepare reads and releases the bias tensor unconditionally): models
+    # without one are checked against LiteRT alone, whose integer SVDF takes no int8 state (those have a bias).
+    with_bias = bool(rng.random() < 0.8) or dtype == "int8_state_int8"
+    # The integer SVDF ignores the activation (TFLM; LiteRT's asks it to be RELU, whose range is the output's).
+    act = str(rng.choice(["NONE", "RELU", "RELU6", "RELU_N1_TO_1"])) if dtype == "float32" else "RELU"
+    wf = rng.uniform(-1, 1, (filters, n_in)).astype(np.float32)
+    wt = rng.uniform(-1, 1, (filters, memory)).astype(np.float32)
+    bias = rng.uniform(-1, 1, units).astype(np.float32) if with_bias else None
+    b = tb.ModelBuilder()
+    in_shape, out_shape, state_shape = [batch, n_in], [batch, units], [batch, memory * filters]
+    if dtype == "float32":
+        xs = [b.add_tensor(f"in{t}", "FLOAT32", in_shape) for t in range(steps)]
+        ys = [b.add_tensor(f"out{t}", "FLOAT32", out_shape) for t in range(steps)]
+        wf_t = b.add_tensor("weights_feature", "FLOAT32", [filters, n_in], data=wf)
+        wt_t = b.add_tensor("weights_time", "FLOAT32", [filters, memory], data=wt)
+        bias_t = b.add_tensor("bias", "FLOAT32", [units], data=bias) if with_bias else -1
+        state = b.add_tensor("state", "FLOAT32", state_shape, is_variable=True)
+        version, cases = 1, _float_cases(rng, [in_shape] * steps)
+    else:
+        # Scales from the float model on inputs over the input's range, with some room or some saturation.
+        int8_state = dtype == "int8_state_int8"
+        in_q = _random_q(rng, 0.005, 0.05)
+        cases = _int8_cases(rng, [in_shape] * steps)
+        real = [[(c.astype(np.float64) - in_q.zero_point) * in_q.scale for c in case] for case in cases]
+        runs = [_svdf_float_outputs(xs, wf, wt, bias, rank, memory) for xs in real]
+        feature_max = max(float(np.abs(f).max()) for f, _ in runs) or 1.0
+        output_max = max(float(np.abs(o).max()) for _, o in runs) or 1.0
+        state_type, state_max = ("INT8", 127) if int8_state else ("INT16", 32767)
+        state_q = Q(feature_max * float(rng.uniform(0.6, 1.3)) / state_max,
+                    int(rng.integers(-10, 11)) if int8_state else 0)
+        out_q = Q(output_max * float(rng.uniform(0.6, 1.3)) / 127, int(rng.integers(-20, 21)))
+        wf_scale = float(np.abs(wf).max() / 127)
+        wt_scale = float(np.abs(wt).max() / state_max)
+        xs = [b.add_tensor(f"in{t}", "INT8", in_shape, scale=in_q.scale, zero_point=in_q.zero_point)
+              for t in range(steps)]
+        ys = [b.add_tensor(f"out{t}", "INT8", out_shape, scale=out_q.scale, zero_point=out_q.zero_point)
+              for t in range(steps)]
+        wf_t = b.add_tensor("weights_feature", "INT8", [filters, n_in], data=np.round(wf / wf_scale).astype(np.int8),
+                            scale=wf_scale, zero_point=0)
+        wt_t = b.add_tensor("weights_time", state_type, [filters, memory],
+                            data=np.round(wt / wt_scale).astype(tb.NUMPY_TYPES[state_type]), scale=wt_scale,
+                            zero_point=0)
+        # TFLM asks the bias scale to be state scale x weights_time scale (in float).
+        bias_scale = float(np.float32(state_q.scale) * np.float32(wt_scale))
+        bias_t = b.add_tensor("bias", "INT32", [units], data=np.round(bias / bias_scale).astype(np.int32),
+                              scale=bias_scale, zero_point=0) if with_bias else -1
+        state = b.add_tensor("state", state_type, state_shape, scale=state_q.scale, zero_point=state_q.zero_point,
+                             is_variable=True)
+        version = 3
+    for x, y in zip(xs, ys, strict=True):
+        b.add_operator("SVDF", [x, wf_t, wt_t, bias_t, state], [y], version=version,
+                       options={"rank": rank, "fused_activation_function": act})
+    b.set_inputs(xs)
+    b.set_outputs(ys)
+    name = (f"svdf_{dtype}_{batch}x{n_in}_units{units}_rank{rank}_memory{memory}_steps{steps}_{act}"
+            f"{'' if with_bias else '_nobias'}")
+    op_model = OpModel(name, b.build(), cases)
+    op_model.litert = dtype != "int8_state_int8"
+    op_model.tflm = with_bias
+    return op_model
+
+
+def transpose_conv(rng: np.random.Generator, dtype: str) -> OpModel:
+    """A random TRANSPOSE_CONV whose output size is one the forward convolution maps back to the input's (any
+    of the stride's choices), SAME or VALID, per-channel int8 weights, a bias (int32; int64 for 16x8) or none,
+    a fused activation (version 4) or none."""
+    h, w = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+    c_in, c_out = int(rng.integers(1, 4)), int(rng.integers(1, 5))
+    kh, kw = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+    stride_h, stride_w = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    padding = str(rng.choice(["SAME", "VALID"]))
+
+    def out_size(size: int, kernel: int, stride: int) -> int:
+        extra = int(rng.integers(0, stride))
+        return size * stride - extra if padding == "SAME" else (size - 1) * stride + kernel + extra
+
+    oh, ow = out_size(h, kh, stride_h), out_size(w, kw, stride_w)
+    act = str(rng.choice(["NONE", "RELU", "RELU6"]))
+    with_bias = bool(rng.random() < 0.7)
+    weights = rng.uniform(-1, 1, (c_out, kh, kw, c_in)).astype(np.float32)
+    bias = rng.uniform(-1, 1, c_out).astype(np.float32)
+    in_shape, out_shape = [1, h, w, c_in], [1, oh, ow, c_out]
+    b = tb.ModelBuilder()
+    shape_t = b.add_tensor("output_shape", "INT32", [4], data=np.array(out_shape, np.int32))
+    if dtype == "float32":
+        inputs, out = _io(b, "FLOAT32", [in_shape], out_shape)
+        f = b.add_tensor("filter", "FLOAT32", weights.shape, data=weights)
+        bi = b.add_tensor("bias", "FLOAT32", [c_out], data=bias)
+        cases = _float_cases(rng, [in_shape])
+    else:
+        int16 = dtype == "int16"
+        if int16:
+            in_q, out_q = _random_q16(rng, 1e-4, 4e-4), _random_q16(rng, 5e-4, 2e-3)
+        else:
+            in_q, out_q = _random_q(rng, 0.005, 0.02), _random_q(rng, 0.02, 0.1)
+        inputs, out = _io(b, dtype.upper(), [in_shape], out_shape, [in_q], out_q)
+        w_scales = np.maximum(np.abs(weights).max(axis=(1, 2, 3)), 1e-3) / 127
+        f = b.add_tensor("filter", "INT8", weights.shape,
+                         data=np.round(weights / w_scales.reshape(-1, 1, 1, 1)).astype(np.int8),
+                         scale=list(w_scales), zero_point=[0] * c_out, quantized_dimension=0)
+        bias_type = "INT64" if int16 else "INT32"
+        bias_scales = in_q.scale * w_scales
+        bi = b.add_tensor("bias", bias_type, [c_out],
+                          data=np.round(bias / bias_scales).astype(tb.NUMPY_TYPES[bias_type]),
+                          scale=list(bias_scales), zero_point=[0] * c_out)
+        cases = _cases(rng, dtype, [in_shape])
+    # TFLite's numbering: 2 int8 weights, 3 a bias input, 4 a fused activation.
+    version = 4 if act != "NONE" else (3 if with_bias else (1 if dtype == "float32" else 2))
+    b.add_operator("TRANSPOSE_CONV", [shape_t, f, inputs[0]] + ([bi] if with_bias else []), [out], version=version,
+                   options={"padding": padding, "stride_w": stride_w, "stride_h": stride_h,
+                            "fused_activation_function": act})
+    name = (f"transpose_conv_{dtype}_{h}x{w}x{c_in}_to_{oh}x{ow}x{c_out}_k{kh}x{kw}_s{stride_h}x{stride_w}_{padding}_"
+            f"{act}{'' if with_bias else '_nobias'}")
+    return _finish(b, inputs, out, name, cases)
+
+
 GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple[str, ...]]] = {
     "FULLY_CONNECTED": (fully_connected, ("float32", "int8", "int16")),
     "CONV_2D": (conv_2d, ("float32", "int8", "int16")),
     "DEPTHWISE_CONV_2D": (depthwise_conv_2d, ("float32", "int8", "int16")),
     "AVERAGE_POOL_2D": (average_pool_2d, ("float32", "int8")),
     "MAX_POOL_2D": (max_pool_2d, ("float32", "int8")),
-    "SOFTMAX": (softmax, ("float32", "int8")),
+    "SOFTMAX": (softmax, ("float32", "int8", "int8_to_int16")),
     "RESHAPE": (reshape, ("float32", "int8")),
     "ADD": (add, ("float32", "int8", "int16")),
     "MUL": (mul, ("float32", "int8", "int16")),
@@ -1222,4 +1367,6 @@ GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple
     "CAST": (cast, ("float32", "int8", "int16", "int32", "bool", "uint8", "int64")),
     "SPACE_TO_BATCH_ND": (space_to_batch_nd, ("float32", "int8", "int16", "int32")),
     "BATCH_TO_SPACE_ND": (batch_to_space_nd, ("float32", "int8", "int16", "int32")),
+    "SVDF": (svdf, ("float32", "int8", "int8_state_int8")),
+    "TRANSPOSE_CONV": (transpose_conv, ("float32", "int8", "int16")),
 }

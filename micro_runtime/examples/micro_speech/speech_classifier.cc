@@ -15,7 +15,7 @@ TfLiteStatus SpeechClassifier::Init() {
   TF_LITE_ENSURE_OK(nullptr, resolver_.AddBuiltin(Op::DEPTHWISE_CONV_2D, Register_DEPTHWISE_CONV_2D(), 1, 3));
   TF_LITE_ENSURE_OK(nullptr, resolver_.AddBuiltin(Op::FULLY_CONNECTED, Register_FULLY_CONNECTED(), 1, 4));
   TF_LITE_ENSURE_OK(nullptr, resolver_.AddBuiltin(Op::RESHAPE, Register_RESHAPE(), 1, 1));
-  TF_LITE_ENSURE_OK(nullptr, resolver_.AddBuiltin(Op::SOFTMAX, Register_SOFTMAX(), 1, 2));
+  TF_LITE_ENSURE_OK(nullptr, resolver_.AddBuiltin(Op::SOFTMAX, Register_SOFTMAX_INT8(), 1, 2));
   TF_LITE_ENSURE_OK(nullptr, interpreter_.AllocateTensors());
   const TfLiteTensor* in = interpreter_.input(0);
   const TfLiteTensor* out = interpreter_.output(0);
