@@ -33,6 +33,7 @@
 #define MICRO_RUNTIME_KERNELS_UNIDIRECTIONAL_SEQUENCE_LSTM_H_
 
 #include <stdint.h>
+#include <string.h>
 
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/kernels/kernel_util.h"
@@ -123,6 +124,64 @@ inline void ForEachStep(const Sizes& s, Step step) {
   for (int32_t o = 0; o < outer; ++o) {
     for (int32_t i = 0; i < inner; ++i) step(o * inner + i, s.time_major ? i : o);
   }
+}
+
+// Runs the recurrence: for every step (ForEachStep), unit(x, h, c, u) computes
+// unit u from the step's input row x and the state rows h and c (updating
+// c[u]) and returns its new hidden value, which goes into the step's output
+// row; the row becomes the hidden state once every unit has read the old one.
+template <typename Act, typename Cell, typename Unit>
+inline void EvalSteps(const Tensors& t, const Sizes& s, Unit unit) {
+  const int32_t n_in = s.input_size;
+  const int32_t units = s.units;
+  ForEachStep(s, [&](int32_t row, int32_t batch) {
+    const Act* x = static_cast<const Act*>(t.input->data.raw) + static_cast<size_t>(row) * n_in;
+    Act* h = static_cast<Act*>(t.hidden->data.raw) + static_cast<size_t>(batch) * units;
+    Cell* c = static_cast<Cell*>(t.cell->data.raw) + static_cast<size_t>(batch) * units;
+    Act* out = static_cast<Act*>(t.output->data.raw) + static_cast<size_t>(row) * units;
+    for (int32_t u = 0; u < units; ++u) out[u] = unit(x, h, c, u);
+    memcpy(h, out, static_cast<size_t>(units) * sizeof(Act));
+  });
+}
+
+template <typename T>
+constexpr bool kIsFloat = static_cast<T>(0.5f) != static_cast<T>(0);
+
+template <typename Acc, typename X, typename W>
+inline void Dot4(const X* x, int32_t offset, const W* const w[kGates], int32_t n, Acc acc[kGates]) {
+  Acc a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  for (int32_t i = 0; i < n; ++i) {
+    Acc v;
+    if constexpr (kIsFloat<X>) {
+      v = x[i];
+    } else {
+      v = static_cast<Acc>(x[i] + offset);
+    }
+    a0 += v * static_cast<Acc>(w[0][i]);
+    a1 += v * static_cast<Acc>(w[1][i]);
+    a2 += v * static_cast<Acc>(w[2][i]);
+    a3 += v * static_cast<Acc>(w[3][i]);
+  }
+  acc[0] = a0;
+  acc[1] = a1;
+  acc[2] = a2;
+  acc[3] = a3;
+}
+
+// The sums of unit u's gate layers: in_acc[k] over the input row x (plus
+// x_offset), rec_acc[k] over the hidden state row h (plus h_offset), with row u
+// of gate k's input and recurrent weights (of type W).
+template <typename W, typename Acc, typename X>
+inline void GateDots(const Tensors& t, const Sizes& s, int32_t u, const X* x, int32_t x_offset, const X* h,
+                     int32_t h_offset, Acc in_acc[kGates], Acc rec_acc[kGates]) {
+  const W* in_rows[kGates];
+  const W* rec_rows[kGates];
+  for (int k = 0; k < kGates; ++k) {
+    in_rows[k] = static_cast<const W*>(t.input_weights[k]->data.raw) + static_cast<size_t>(u) * s.input_size;
+    rec_rows[k] = static_cast<const W*>(t.recurrent_weights[k]->data.raw) + static_cast<size_t>(u) * s.units;
+  }
+  Dot4(x, x_offset, in_rows, s.input_size, in_acc);
+  Dot4(h, h_offset, rec_rows, s.units, rec_acc);
 }
 
 // The integer cell: from the four gates' int16 pre-activations (2^-12) of
