@@ -586,8 +586,10 @@ TfLiteStatus PlanBroadcast(const char* op, const TfLiteIntArray* input1,
     plan->dims[d] = dout;
     plan->stride1[d] = d1 == 1 ? 0 : stride1;
     plan->stride2[d] = d2 == 1 ? 0 : stride2;
-    stride1 *= d1;
-    stride2 *= d2;
+    // Wrapping products: a tensor with a zero dimension can have other dimensions whose product leaves int32
+    // (the verifier bounds only nonempty tensors); its strides are then never used, as nothing is iterated.
+    stride1 = static_cast<int32_t>(static_cast<uint32_t>(stride1) * static_cast<uint32_t>(d1));
+    stride2 = static_cast<int32_t>(static_cast<uint32_t>(stride2) * static_cast<uint32_t>(d2));
   }
   return kTfLiteOk;
 }

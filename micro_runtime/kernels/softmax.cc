@@ -63,26 +63,14 @@ void ComputeInt8Scaling(float input_scale, float beta, Int8Scaling* s) {
 TfLiteStatus SoftmaxPrepare(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = NumInputs(node) == 1 ? GetInput(context, node, 0) : nullptr;
   const TfLiteTensor* output = NumOutputs(node) == 1 ? GetOutput(context, node, 0) : nullptr;
+  // float32 -> float32, int8 -> int8 and int8 -> int16.
   const bool int16_output = input != nullptr && output != nullptr && input->type == kTfLiteInt8 &&
                             output->type == kTfLiteInt16;
-  if (int16_output) {
-    if (!HaveSameShapes(input, output)) {
-      MicroPrintf("%s: input and output shapes differ", kOp);
-      return kTfLiteError;
-    }
-    if (!(input->params.scale > 0.0f)) {
-      MicroPrintf("%s: int8 input scale must be > 0, got %f", kOp, static_cast<double>(input->params.scale));
-      return kTfLiteError;
-    }
-    const float diff = output->params.scale - 1.0f / 65536.0f;
-    if (diff > 0.001f / 65536.0f || diff < -0.001f / 65536.0f || output->params.zero_point != -32768) {
-      MicroPrintf("%s: int16 output of an int8 input must have scale 1/65536 and zero point -32768, got scale %.9f "
-                  "zero point %d",
-                  kOp, static_cast<double>(output->params.scale), static_cast<int>(output->params.zero_point));
-      return kTfLiteError;
-    }
-  } else {
+  if (!int16_output) {
     TF_LITE_ENSURE_OK(context, micro_runtime::PrepareFloatOrInt8Unary(kOp, context, node));
+  } else if (!HaveSameShapes(input, output)) {
+    MicroPrintf("%s: input and output shapes differ", kOp);
+    return kTfLiteError;
   }
   if (NumDimensions(input) < 1) {
     MicroPrintf("%s: input must have at least 1 dimension, got a scalar", kOp);
@@ -95,11 +83,12 @@ TfLiteStatus SoftmaxPrepare(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteError;
   }
   if (input->type != kTfLiteInt8) return kTfLiteOk;
-  if (!int16_output) TF_LITE_ENSURE_OK(context, micro_runtime::CheckInt8FixedOutput(kOp, input, output, 256, -128));
+  TF_LITE_ENSURE_OK(context, micro_runtime::CheckInt8FixedOutput(kOp, input, output, int16_output ? 65536 : 256,
+                                                                 int16_output ? -32768 : -128));
   const int32_t depth = SizeOfDimension(input, NumDimensions(input) - 1);
   if (depth > kMaxInt8Depth) {
-    MicroPrintf("%s: int8 rows hold at most %d values (TFLite's fixed-point sum), got %d", kOp,
-                static_cast<int>(kMaxInt8Depth), static_cast<int>(depth));
+    MicroPrintf("%s: int8 rows of %d values: TFLite's fixed-point sum holds %d", kOp, static_cast<int>(depth),
+                static_cast<int>(kMaxInt8Depth));
     return kTfLiteError;
   }
   return kTfLiteOk;

@@ -112,6 +112,26 @@ TF_LITE_MICRO_TEST(Int8MicroSpeechLogits) {
   for (int c = 0; c < 3; ++c) CheckInt8(shape, logits[c], 0.09173192f, 14, 1.0f, expected[c]);
 }
 
+TF_LITE_MICRO_TEST(Int8ToInt16) {
+  // int16 output (scale 1/65536, zero point -32768), as in TFLM's keyword model. Expected: TFLM's reference
+  // interpreter (and LiteRT, identical) on a one-op model; five equal inputs give 0.2 each: 13107 - 32768.
+  const int32_t shape[] = {2, 1, 5};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  int8_t input[] = {-10, 0, 20, 60, 127};
+  int16_t output[5] = {0};
+  const int16_t expected[] = {-32701, -32658, -32470, -30563, 30088};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateQuantizedTensor(input, dims, 0.05f, 3),
+                                         CreateQuantizedTensor(output, dims, 1.0f / 65536.0f, -32768), 1.0f));
+  for (int i = 0; i < 5; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], output[i]);
+  int8_t equal[] = {7, 7, 7, 7, 7};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateQuantizedTensor(equal, dims, 0.05f, 3),
+                                         CreateQuantizedTensor(output, dims, 1.0f / 65536.0f, -32768), 1.0f));
+  for (int i = 0; i < 5; ++i) TF_LITE_MICRO_EXPECT_EQ(-19661, output[i]);
+  // The int16 output's quantization is fixed too.
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateQuantizedTensor(equal, dims, 0.05f, 3),
+                                            CreateQuantizedTensor(output, dims, 1.0f / 32768.0f, 0), 1.0f));
+}
+
 TF_LITE_MICRO_TEST(Int8WrongOutputQuantizationFails) {
   const int32_t shape[] = {1, 4};
   int8_t input[4] = {0};
