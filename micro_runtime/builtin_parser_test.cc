@@ -151,6 +151,27 @@ TF_LITE_MICRO_TEST(SvdfAndTransposeConv) {
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Parse(23, &data));  // TRANSPOSE_CONV carrying SVDFOptions
 }
 
+TF_LITE_MICRO_TEST(UnidirectionalSequenceLstm) {
+  const void* data = nullptr;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Parse(24, &data));
+  const auto* p = static_cast<const TfLiteUnidirectionalSequenceLSTMParams*>(data);
+  TF_LITE_MICRO_EXPECT(p != nullptr);
+  if (p == nullptr) continue;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteActTanh, p->activation);
+  TF_LITE_MICRO_EXPECT_EQ(10.0f, p->cell_clip);
+  TF_LITE_MICRO_EXPECT_EQ(2.5f, p->proj_clip);
+  TF_LITE_MICRO_EXPECT(p->time_major);
+  TF_LITE_MICRO_EXPECT(p->asymmetric_quantize_inputs);
+  TF_LITE_MICRO_EXPECT(p->diagonal_recurrent_tensors);
+  // Without options: the schema's defaults.
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Parse(25, &data));
+  p = static_cast<const TfLiteUnidirectionalSequenceLSTMParams*>(data);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteActNone, p->activation);
+  TF_LITE_MICRO_EXPECT_EQ(0.0f, p->cell_clip);
+  TF_LITE_MICRO_EXPECT(!p->time_major);
+  TF_LITE_MICRO_EXPECT(!p->diagonal_recurrent_tensors);
+}
+
 TF_LITE_MICRO_TEST(OpsWithoutOptionsGetNull) {
   const void* data = &data;
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Parse(14, &data));  // LOGISTIC

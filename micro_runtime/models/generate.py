@@ -200,6 +200,11 @@ def options() -> bytes:
                                                         "fused_activation_function": "RELU6"})
     b.add_operator("SVDF", [t], [t], options={"rank": 0})
     b.add_operator("TRANSPOSE_CONV", [t], [t], options_table="SVDFOptions", options={"rank": 1})
+    # 24: UNIDIRECTIONAL_SEQUENCE_LSTM with every field set; 25: without options (schema defaults).
+    b.add_operator("UNIDIRECTIONAL_SEQUENCE_LSTM", [t], [t], options={
+        "fused_activation_function": "TANH", "cell_clip": 10.0, "proj_clip": 2.5, "time_major": True,
+        "asymmetric_quantize_inputs": True, "diagonal_recurrent_tensors": True})
+    b.add_operator("UNIDIRECTIONAL_SEQUENCE_LSTM", [t], [t], no_options=True)
     b.set_inputs([t])
     b.set_outputs([t])
     return b.build()
