@@ -43,5 +43,5 @@ def explain_unresolved(line: str) -> str:
         return (f"{line} (builtin code {code} is not in TFLite's schema known here: the model may come from a "
                 "newer TensorFlow than this runtime)")
     return (f"{line}: the model uses {name} (builtin code {code}, version {match['version']}), which "
-            "micro_runtime does not implement; the ops it runs are listed in README (micro_runtime); "
+            "micro_runtime does not implement; the ops it runs, by type, are listed in docs/ops.md; "
             f"replace {name} in the model, or register your own kernel for it with MicroMutableOpResolver")
