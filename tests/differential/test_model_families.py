@@ -7,6 +7,9 @@ explicit PAD + 3x3 stride-2 CONV_2D (Keras' ZeroPadding2D before a VALID convolu
 residual block (1x1 expand CONV_2D, 3x3 DEPTHWISE_CONV_2D, 1x1 linear projection, residual ADD),
 CONCATENATION of two branches on one quantization, MEAN over height and width (global average pool),
 FULLY_CONNECTED and SOFTMAX.
+
+magic_wand-class int8 CNN (TFLM's gesture example: accelerometer x/y/z over 128 steps): CONV_2D 4x3 + RELU,
+MAX_POOL_2D 3x3, CONV_2D 4x1 + RELU, MAX_POOL_2D 3x1, RESHAPE, FULLY_CONNECTED + RELU, FULLY_CONNECTED, SOFTMAX.
 """
 
 from __future__ import annotations
@@ -107,6 +110,64 @@ def mobilenet_v2_like(seed: int) -> tuple[bytes, list[list[np.ndarray]]]:
     return b.build(), cases
 
 
+def _fc(b: Any, name: str, rng: np.random.Generator, src: int, src_q: Q, out_q: Q, units: int, depth: int,
+        act: str) -> int:
+    """FULLY_CONNECTED with per-tensor int8 weights (as the converter writes them) and an int32 bias."""
+    weights = (rng.uniform(-1, 1, [units, depth]) * 1.5 / np.sqrt(depth)).astype(np.float32)
+    scale = float(np.abs(weights).max() / 127)
+    w = b.add_tensor(f"{name}_w", "INT8", [units, depth], data=np.round(weights / scale).astype(np.int8),
+                     scale=scale, zero_point=0)
+    bias_scale = src_q.scale * scale
+    bias = b.add_tensor(f"{name}_b", "INT32", [units], scale=bias_scale, zero_point=0,
+                        data=np.round(rng.uniform(-0.3, 0.3, units) / bias_scale).astype(np.int32))
+    out = _act(b, name, [1, units], out_q)
+    b.add_operator("FULLY_CONNECTED", [src, w, bias], [out], version=4, options={"fused_activation_function": act})
+    return out
+
+
+def magic_wand_like(seed: int) -> tuple[bytes, list[list[np.ndarray]]]:
+    rng = np.random.default_rng([seed, 3])
+    b = tb.ModelBuilder("magic_wand-class int8 CNN (micro_runtime differential test)")
+    q_in, q_c1, q_c2, q_fc1, q_fc2 = Q(0.05, 3), Q(0.04, -128), Q(0.04, -128), Q(0.05, -128), Q(0.1, 5)
+    x = _act(b, "accel", [1, 128, 3, 1], q_in)
+
+    def conv(name: str, src: int, src_q: Q, out_q: Q, shape: list[int], weights_shape: list[int]) -> int:
+        fan_in = int(np.prod(weights_shape[1:]))
+        w, w_scales = _per_channel(b, f"{name}_w", (rng.uniform(-1, 1, weights_shape) * 2 / np.sqrt(fan_in))
+                                   .astype(np.float32), 0)
+        out = _act(b, name, shape, out_q)
+        b.add_operator("CONV_2D", [src, w, _bias(b, f"{name}_b", rng, src_q, w_scales)], [out], version=3,
+                       options={"padding": "SAME", "stride_w": 1, "stride_h": 1, "fused_activation_function": "RELU"})
+        return out
+
+    def pool(name: str, src: int, q: Q, shape: list[int], window: tuple[int, int]) -> int:
+        out = _act(b, name, shape, q)
+        b.add_operator("MAX_POOL_2D", [src], [out], version=2,
+                       options={"padding": "VALID", "stride_w": window[1], "stride_h": window[0],
+                                "filter_width": window[1], "filter_height": window[0],
+                                "fused_activation_function": "NONE"})
+        return out
+
+    c1 = conv("conv1", x, q_in, q_c1, [1, 128, 3, 8], [8, 4, 3, 1])
+    p1 = pool("pool1", c1, q_c1, [1, 42, 1, 8], (3, 3))
+    c2 = conv("conv2", p1, q_c1, q_c2, [1, 42, 1, 16], [16, 4, 1, 8])
+    p2 = pool("pool2", c2, q_c2, [1, 14, 1, 16], (3, 1))
+    shape = b.add_tensor("flat_shape", "INT32", [2], data=np.array([1, 224], np.int32))
+    flat = _act(b, "flat", [1, 224], q_c2)
+    b.add_operator("RESHAPE", [p2, shape], [flat], options={"new_shape": [1, 224]})
+    fc1 = _fc(b, "fc1", rng, flat, q_c2, q_fc1, 16, 224, "RELU")
+    fc2 = _fc(b, "fc2", rng, fc1, q_fc1, q_fc2, 4, 16, "NONE")
+    probs = b.add_tensor("probs", "INT8", [1, 4], scale=1 / 256, zero_point=-128)
+    b.add_operator("SOFTMAX", [fc2], [probs], version=2, options={"beta": 1.0})
+    b.set_inputs([x])
+    b.set_outputs([probs, fc2])
+    cases = [[rng.integers(-128, 128, [1, 128, 3, 1]).astype(np.int8)] for _ in range(3)]
+    return b.build(), cases
+
+
+FAMILIES = {"mobilenet_v2_like": mobilenet_v2_like, "magic_wand_like": magic_wand_like}
+
+
 def _compare(ours: list[list[np.ndarray]], reference: list[list[np.ndarray]], what: str) -> list[str]:
     problems = []
     for c, (got, want) in enumerate(zip(ours, reference, strict=True)):
@@ -118,29 +179,31 @@ def _compare(ours: list[list[np.ndarray]], reference: list[list[np.ndarray]], wh
     return problems
 
 
+@pytest.mark.parametrize("family", FAMILIES)
 @pytest.mark.parametrize("seed", SEEDS)
-def test_mobilenet_v2_class_model_bit_exact_on_host(seed: int, tmp_path: Path) -> None:
-    data, cases = mobilenet_v2_like(seed)
-    model = tmp_path / "mobilenet_v2_like.tflite"
+def test_model_family_bit_exact_on_host(family: str, seed: int, tmp_path: Path) -> None:
+    data, cases = FAMILIES[family](seed)
+    model = tmp_path / f"{family}.tflite"
     model.write_bytes(data)
     reference = oracles.run_tflm(model, cases)
-    # Not degenerate: the class probabilities differ, and the block's output is mostly inside its range.
+    # Not degenerate: the class probabilities differ, and the inner activation is mostly inside its range.
     assert any(np.ptp(out[0].astype(np.int32)) > 0 for out in reference), "every class probability equal"
-    residual = np.concatenate([out[1].ravel() for out in reference])
-    assert np.mean((residual == -128) | (residual == 127)) < 0.2, np.histogram(residual, 8)
-    assert _compare(oracles.run_ours(model, cases, tmp_path), reference, f"seed {seed}") == []
+    inner = np.concatenate([out[1].ravel() for out in reference])
+    assert np.mean((inner == -128) | (inner == 127)) < 0.2, np.histogram(inner, 8)
+    assert _compare(oracles.run_ours(model, cases, tmp_path), reference, f"{family} seed {seed}") == []
 
 
 @pytest.mark.emulator
-def test_mobilenet_v2_class_model_bit_exact_on_bluepill(tmp_path: Path) -> None:
+@pytest.mark.parametrize("family", FAMILIES)
+def test_model_family_bit_exact_on_bluepill(family: str, tmp_path: Path) -> None:
     import shutil
 
     from harness.run_model import run_model
 
     if shutil.which("qemu-system-arm") is None:
         pytest.skip("needs qemu-system-arm: apt-get install qemu-system-arm")
-    data, cases = mobilenet_v2_like(SEEDS[0])
-    model = tmp_path / "mobilenet_v2_like.tflite"
+    data, cases = FAMILIES[family](SEEDS[0])
+    model = tmp_path / f"{family}.tflite"
     model.write_bytes(data)
     cases_file = tmp_path / "cases.json"
     cases_file.write_text(json.dumps({"cases": [
