@@ -9,6 +9,7 @@ for the host directly with g++, and for MCU boards through the Makefile's
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import os
 import shutil
 import subprocess
@@ -39,6 +40,18 @@ def run_cli(*args: str, timeout: float = 300, env: dict[str, str] | None = None)
     """``python -m harness ARGS`` as a user would run it from a plain checkout."""
     return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True,
                           timeout=timeout, env=env or subprocess_env(), cwd=REPO_ROOT, check=False)
+
+
+def run_model_exactly(model: Path, cases: Path, board: str) -> dict:
+    """``harness run-model MODEL --board BOARD --cases CASES -q`` as a user runs it; asserts that it passed with
+    every case equal to the expected outputs (exit status and JSON, max_abs_error 0) and returns the JSON."""
+    proc = run_cli("run-model", str(model), "--board", board, "--cases", str(cases), "-q", timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:] + proc.stdout[-1000:]
+    result = json.loads(proc.stdout)
+    assert result["passed"] is True
+    for case in result["cases"]:
+        assert case["passed"] is True and case["max_abs_error"] == 0, case
+    return result
 
 
 def mcu_unavailable() -> str | None:

@@ -11,13 +11,12 @@ range; the first SVDF's differ from input to input. A hybrid SVDF (float input, 
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from harness_helpers import requires_mcu, subprocess_env
+from harness_helpers import requires_mcu, run_model_exactly
 
 from harness import REPO_ROOT
 
@@ -27,18 +26,6 @@ BOARDS = ["host", pytest.param("netduinoplus2", marks=[requires_mcu, pytest.mark
 # Outputs of the seven SVDF ops, then of the last FULLY_CONNECTED (the logits).
 SVDF_OUTPUTS = [5, 13, 21, 29, 37, 42, 47]
 LOGITS = 50
-
-
-def _run_model_cli(model: Path, cases: Path, board: str) -> dict:
-    proc = subprocess.run([sys.executable, "-m", "harness", "run-model", str(model), "--board", board, "--cases",
-                           str(cases), "-q"], capture_output=True, text=True, timeout=900, env=subprocess_env(),
-                          cwd=REPO_ROOT, check=False)
-    assert proc.returncode == 0, proc.stderr[-3000:] + proc.stdout[-1000:]
-    result = json.loads(proc.stdout)
-    assert result["passed"] is True
-    for case in result["cases"]:
-        assert case["passed"] is True and case["max_abs_error"] == 0, case
-    return result
 
 
 def _inputs() -> list[list[np.ndarray]]:
@@ -78,7 +65,7 @@ def _tflm(model: Path, cases: list[list[np.ndarray]]) -> list[np.ndarray]:
 @pytest.mark.slow
 @pytest.mark.parametrize("board", BOARDS)
 def test_keyword_model_is_bit_exact_through_run_model(board: str) -> None:
-    result = _run_model_cli(MODEL, CASES, board)
+    result = run_model_exactly(MODEL, CASES, board)
     assert len(result["cases"]) == len(json.loads(CASES.read_text())["cases"]) == 3
     assert result["arena_used_bytes"] > 0
 
@@ -122,7 +109,7 @@ def test_last_svdf_output_of_the_keyword_model_equals_tflm_on_netduinoplus2(tmp_
     cases_file.write_text(json.dumps({"cases": [
         {"inputs": [case[0].tolist()], "input_dtypes": ["int16"], "expected_outputs": [want.tolist()],
          "expected_dtypes": [str(want.dtype)]} for case, want in zip(cases, reference, strict=True)]}))
-    result = _run_model_cli(model, cases_file, "netduinoplus2")
+    result = run_model_exactly(model, cases_file, "netduinoplus2")
     assert len(result["cases"]) == len(cases)
 
 

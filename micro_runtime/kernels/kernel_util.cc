@@ -238,6 +238,14 @@ TfLiteStatus EnsureType(const char* op_name, const char* what, const TfLiteTenso
   return kTfLiteError;
 }
 
+TfLiteStatus CheckNotHybrid(const char* op_name, const char* what, const TfLiteTensor* weights) {
+  if (weights->type != kTfLiteInt8 && weights->type != kTfLiteUInt8) return kTfLiteOk;
+  MicroPrintf("%s: float32 input with an %s %s: a hybrid (dynamic-range quantized) model, which "
+              "micro_runtime does not run (nor does TFLM); convert with full integer quantization",
+              op_name, TfLiteTypeName(weights->type), what);
+  return kTfLiteError;
+}
+
 TfLiteStatus CheckOpDataAndOptions(const char* op_name, const TfLiteNode* node) {
   if (node->user_data == nullptr) {
     MicroPrintf("%s: out of arena memory for op data (enlarge the tensor arena)", op_name);
@@ -281,12 +289,7 @@ TfLiteStatus CheckFilterOpTypes(const char* op_name, const TfLiteTensor* input,
     return kTfLiteError;
   }
   if (input->type == kTfLiteFloat32) {
-    if (filter->type == kTfLiteInt8 || filter->type == kTfLiteUInt8) {
-      MicroPrintf("%s: float32 input with an %s filter: a hybrid (dynamic-range quantized) model, which "
-                  "micro_runtime does not run (nor does TFLM); convert with full integer quantization",
-                  op_name, TfLiteTypeName(filter->type));
-      return kTfLiteError;
-    }
+    if (CheckNotHybrid(op_name, "filter", filter) != kTfLiteOk) return kTfLiteError;
     if (EnsureType(op_name, "filter", filter, kTfLiteFloat32) != kTfLiteOk) return kTfLiteError;
     if (bias != nullptr) return EnsureType(op_name, "bias", bias, kTfLiteFloat32);
     return kTfLiteOk;
@@ -488,16 +491,18 @@ int64_t MultiplyByQuantizedMultiplierInt64(int64_t x, int32_t quantized_multipli
 }
 
 TfLiteStatus PrepareInt16FilterEval(const TfLiteTensor* bias, const TfLiteTensor* output,
-                                    TfLiteFusedActivation activation, Int16FilterEval* e) {
+                                    TfLiteFusedActivation activation, Int16FilterEval* e,
+                                    TfLiteType quantized_bias_type) {
   e->bias = bias != nullptr ? bias->data.raw : nullptr;
-  e->bias_int64 = bias != nullptr && bias->type == kTfLiteInt64;
+  e->int32_accumulator = bias != nullptr ? bias->type == kTfLiteInt32 : quantized_bias_type == kTfLiteInt32;
   return CalculateActivationRangeQuantized(activation, output, &e->act_min, &e->act_max);
 }
 
 int16_t RequantizeInt16(const Int8ChannelQuant& q, const Int16FilterEval& e, uint64_t sum, int c) {
   int64_t v;
-  if (e.bias != nullptr && !e.bias_int64) {
-    const uint32_t acc = static_cast<uint32_t>(sum) + static_cast<uint32_t>(static_cast<const int32_t*>(e.bias)[c]);
+  if (e.int32_accumulator) {
+    uint32_t acc = static_cast<uint32_t>(sum);
+    if (e.bias != nullptr) acc += static_cast<uint32_t>(static_cast<const int32_t*>(e.bias)[c]);
     v = MultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), q.multiplier_of(c), q.shift_of(c));
   } else {
     if (e.bias != nullptr) sum += static_cast<uint64_t>(LoadInt64(e.bias, c));

@@ -147,6 +147,11 @@ inline float ClampFloat(float v, float lo, float hi) { return v < lo ? lo : (v >
 TfLiteStatus EnsureType(const char* op_name, const char* what, const TfLiteTensor* t,
                         TfLiteType expected);
 
+// For an op with a float32 input: an int8 or uint8 `weights` tensor (`what`
+// names it) makes a hybrid (dynamic-range quantized) model, which is refused
+// with a message saying so.
+TfLiteStatus CheckNotHybrid(const char* op_name, const char* what, const TfLiteTensor* weights);
+
 // ---- Shared by CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED ----
 
 // Checks that prepare has op data (node->user_data, from Init) and parsed
@@ -287,21 +292,26 @@ int64_t MultiplyByQuantizedMultiplierInt64(int64_t x, int32_t quantized_multipli
 // TFLM accumulates in int32) and the int16 activation range, both taken from
 // the tensors at eval so the op data stays the int8 layout.
 struct Int16FilterEval {
-  const void* bias;  // nullptr: no bias (TFLM then accumulates in int64)
-  bool bias_int64;
+  const void* bias;  // nullptr: no bias
+  bool int32_accumulator;  // an int32 bias, or none with quantized_bias_type int32
   int32_t act_min;
   int32_t act_max;
 };
 
-// Fills `e` from the bias and output tensors and the fused activation.
+// Fills `e` from the bias and output tensors and the fused activation. TFLM
+// accumulates in int32 (the int32 MultiplyByQuantizedMultiplier) when the
+// bias is int32, or when there is no bias and the options' quantized_bias_type
+// (CONV_2D, FULLY_CONNECTED) says int32; otherwise in int64.
 TfLiteStatus PrepareInt16FilterEval(const TfLiteTensor* bias, const TfLiteTensor* output,
-                                    TfLiteFusedActivation activation, Int16FilterEval* e);
+                                    TfLiteFusedActivation activation, Int16FilterEval* e,
+                                    TfLiteType quantized_bias_type = kTfLiteNoType);
 
 // The 64-bit sum of input * filter of output channel c (wrapping: the
 // reference's sum modulo 2^64), plus the bias, requantized to int16 like
-// TFLM: an int32 bias means an int32 accumulator (the sum modulo 2^32) and
-// the int32 MultiplyByQuantizedMultiplier, otherwise int64 and
-// MultiplyByQuantizedMultiplierInt64; then the activation clamp.
+// TFLM: an int32 accumulator (the sum modulo 2^32) and the int32
+// MultiplyByQuantizedMultiplier, or int64 and
+// MultiplyByQuantizedMultiplierInt64 (see PrepareInt16FilterEval); then the
+// activation clamp.
 int16_t RequantizeInt16(const Int8ChannelQuant& q, const Int16FilterEval& e, uint64_t sum, int c);
 
 // Largest right shift of Int8Requantizer's fast path (see its comment).

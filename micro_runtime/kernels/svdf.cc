@@ -237,12 +237,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteError;
   }
   if (input->type == kTfLiteFloat32) {
-    if (weights_feature->type == kTfLiteInt8 || weights_feature->type == kTfLiteUInt8) {
-      MicroPrintf("%s: float32 input with %s weights: a hybrid (dynamic-range quantized) model, which "
-                  "micro_runtime does not run (nor does TFLM); convert with full integer quantization",
-                  kOp, TfLiteTypeName(weights_feature->type));
-      return kTfLiteError;
-    }
+    TF_LITE_ENSURE_OK(context, CheckNotHybrid(kOp, "weights_feature", weights_feature));
     TF_LITE_ENSURE_OK(context, EnsureType(kOp, "weights_feature", weights_feature, kTfLiteFloat32));
     return PrepareFloat(params, weights_time, bias, state, output);
   }

@@ -116,6 +116,23 @@ void ExpectInt8Step(KernelRunner& runner, int8_t in0, int8_t in1, int8_t out0, i
   TF_LITE_MICRO_EXPECT_EQ(out1, g_q_output[1]);
 }
 
+// The int8 sequence of the top comment; an int8 state at zero point 2 stores values 2 higher and its time sums
+// subtract it again.
+void ExpectInt8Sequence(KernelRunner& runner) {
+  ExpectInt8Step(runner, 3, -1, 9, 7);
+  ExpectInt8Step(runner, -1, 1, 21, -17);
+  ExpectInt8Step(runner, 1, 0, 21, 3);
+}
+
+// Prepares SVDF on m's tensors, then calls steps(runner): the invocations of a sequence on one runner.
+template <typename Steps>
+void RunSequence(Svdf& m, Steps steps, const int32_t* inputs = kInputs) {
+  KernelRunner runner(Register_SVDF(), m.tensors, 6, IntArrayFromInts(inputs), IntArrayFromInts(kOutputs),
+                      &m.params);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
+  steps(runner);
+}
+
 TfLiteStatus Prepare(Svdf& m, const int32_t* inputs = kInputs) {
   KernelRunner runner(Register_SVDF(), m.tensors, 6, IntArrayFromInts(inputs), IntArrayFromInts(kOutputs),
                       &m.params);
@@ -128,17 +145,16 @@ TF_LITE_MICRO_TESTS_BEGIN
 
 TF_LITE_MICRO_TEST(FloatSequenceCarriesTheState) {
   Svdf m = FloatSvdf(1, 1, kTfLiteActNone);
-  KernelRunner runner(Register_SVDF(), m.tensors, 6, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
-                      &m.params);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-  const float in1[] = {1, 1}, out1[] = {9.5f, -1.5f};
-  const float in2[] = {2, -1}, out2[] = {6.5f, 3.25f};
-  const float in3[] = {0, 1}, out3[] = {9.5f, -1.0f};
-  const float in4[] = {0, 0}, out4[] = {4.5f, -3.0f};
-  ExpectStep(runner, in1, 2, out1, 2);
-  ExpectStep(runner, in2, 2, out2, 2);
-  ExpectStep(runner, in3, 2, out3, 2);
-  ExpectStep(runner, in4, 2, out4, 2);
+  RunSequence(m, [](KernelRunner& runner) {
+    const float in1[] = {1, 1}, out1[] = {9.5f, -1.5f};
+    const float in2[] = {2, -1}, out2[] = {6.5f, 3.25f};
+    const float in3[] = {0, 1}, out3[] = {9.5f, -1.0f};
+    const float in4[] = {0, 0}, out4[] = {4.5f, -3.0f};
+    ExpectStep(runner, in1, 2, out1, 2);
+    ExpectStep(runner, in2, 2, out2, 2);
+    ExpectStep(runner, in3, 2, out3, 2);
+    ExpectStep(runner, in4, 2, out4, 2);
+  });
   // The state holds each filter's memory, oldest first.
   const float state[] = {0, 2, 0, 2, -1, 0};
   ExpectFloatsNear(state, g_state, 6, 0.0f, 0.0f);
@@ -146,69 +162,57 @@ TF_LITE_MICRO_TEST(FloatSequenceCarriesTheState) {
 
 TF_LITE_MICRO_TEST(FloatRelu) {
   Svdf m = FloatSvdf(1, 1, kTfLiteActRelu);
-  KernelRunner runner(Register_SVDF(), m.tensors, 6, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
-                      &m.params);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-  const float in1[] = {1, 1}, out1[] = {9.5f, 0.0f};
-  const float in2[] = {2, -1}, out2[] = {6.5f, 3.25f};
-  ExpectStep(runner, in1, 2, out1, 2);
-  ExpectStep(runner, in2, 2, out2, 2);
+  RunSequence(m, [](KernelRunner& runner) {
+    const float in1[] = {1, 1}, out1[] = {9.5f, 0.0f};
+    const float in2[] = {2, -1}, out2[] = {6.5f, 3.25f};
+    ExpectStep(runner, in1, 2, out1, 2);
+    ExpectStep(runner, in2, 2, out2, 2);
+  });
 }
 
 TF_LITE_MICRO_TEST(FloatRankTwoSumsTheUnitsFilters) {
   Svdf m = FloatSvdf(1, 2, kTfLiteActNone);  // one unit: bias[0] + both filters
-  KernelRunner runner(Register_SVDF(), m.tensors, 6, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
-                      &m.params);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-  const float in1[] = {1, 1}, out1[] = {0.5f + 9.0f - 1.0f};
-  const float in2[] = {2, -1}, out2[] = {0.5f + 6.0f - 0.25f + 4.0f};
-  ExpectStep(runner, in1, 2, out1, 1);
-  ExpectStep(runner, in2, 2, out2, 1);
+  RunSequence(m, [](KernelRunner& runner) {
+    const float in1[] = {1, 1}, out1[] = {0.5f + 9.0f - 1.0f};
+    const float in2[] = {2, -1}, out2[] = {0.5f + 6.0f - 0.25f + 4.0f};
+    ExpectStep(runner, in1, 2, out1, 1);
+    ExpectStep(runner, in2, 2, out2, 1);
+  });
 }
 
 TF_LITE_MICRO_TEST(FloatBatchesKeepTheirOwnState) {
   Svdf m = FloatSvdf(2, 1, kTfLiteActNone);
-  KernelRunner runner(Register_SVDF(), m.tensors, 6, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
-                      &m.params);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-  // Batch 1 starts with the second input of the sequence: features (0, 2), out 0.5 + 0, -0.5 + 2*2.
-  const float in1[] = {1, 1, 2, -1}, out1[] = {9.5f, -1.5f, 0.5f, 3.5f};
-  // Batch 0 continues the sequence; batch 1 gets [0, 1]: features (2, -1), memories [0 0 2] [0 2 -1].
-  const float in2[] = {2, -1, 0, 1}, out2[] = {6.5f, 3.25f, 0.5f + 6.0f, -0.5f + 1.0f - 2.0f};
-  ExpectStep(runner, in1, 4, out1, 4);
-  ExpectStep(runner, in2, 4, out2, 4);
+  RunSequence(m, [](KernelRunner& runner) {
+    // Batch 1 starts with the second input of the sequence: features (0, 2), out 0.5 + 0, -0.5 + 2*2.
+    const float in1[] = {1, 1, 2, -1}, out1[] = {9.5f, -1.5f, 0.5f, 3.5f};
+    // Batch 0 continues the sequence; batch 1 gets [0, 1]: features (2, -1), memories [0 0 2] [0 2 -1].
+    const float in2[] = {2, -1, 0, 1}, out2[] = {6.5f, 3.25f, 0.5f + 6.0f, -0.5f + 1.0f - 2.0f};
+    ExpectStep(runner, in1, 4, out1, 4);
+    ExpectStep(runner, in2, 4, out2, 4);
+  });
 }
 
 TF_LITE_MICRO_TEST(FloatWithoutBias) {
   Svdf m = FloatSvdf(1, 1, kTfLiteActNone);
-  KernelRunner runner(Register_SVDF(), m.tensors, 6, IntArrayFromInts(kInputsNoBias), IntArrayFromInts(kOutputs),
-                      &m.params);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-  const float in1[] = {1, 1}, out1[] = {9.0f, -1.0f};
-  ExpectStep(runner, in1, 2, out1, 2);
+  RunSequence(
+      m,
+      [](KernelRunner& runner) {
+        const float in1[] = {1, 1}, out1[] = {9.0f, -1.0f};
+        ExpectStep(runner, in1, 2, out1, 2);
+      },
+      kInputsNoBias);
 }
 
 TF_LITE_MICRO_TEST(Int8WithInt16State) {
   Svdf m = Int8Svdf(false, 0);
-  KernelRunner runner(Register_SVDF(), m.tensors, 6, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
-                      &m.params);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-  ExpectInt8Step(runner, 3, -1, 9, 7);
-  ExpectInt8Step(runner, -1, 1, 21, -17);
-  ExpectInt8Step(runner, 1, 0, 21, 3);
+  RunSequence(m, ExpectInt8Sequence);
   const int16_t state[] = {16, 16, 12, 2};
   ExpectIntsNear(state, g_q_state16, 4);
 }
 
 TF_LITE_MICRO_TEST(Int8WithInt8StateAndZeroPoint) {
-  // The same sequence with an int8 state at zero point 2: stored values are 2 higher, time sums subtract it.
   Svdf m = Int8Svdf(true, 2);
-  KernelRunner runner(Register_SVDF(), m.tensors, 6, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
-                      &m.params);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-  ExpectInt8Step(runner, 3, -1, 9, 7);
-  ExpectInt8Step(runner, -1, 1, 21, -17);
-  ExpectInt8Step(runner, 1, 0, 21, 3);
+  RunSequence(m, ExpectInt8Sequence);
   const int8_t state[] = {18, 18, 14, 4};
   ExpectIntsNear(state, g_q_state8, 4);
 }
@@ -216,23 +220,13 @@ TF_LITE_MICRO_TEST(Int8WithInt8StateAndZeroPoint) {
 TF_LITE_MICRO_TEST(Int8FeatureSaturatesToTheStateType) {
   // input [127, 127] (128 each above the zero point): feature 0 = 4*128 + 8*128 = 1536 fits int16 but
   // not int8 (127, stored at zero point 0); the output's 32-bit sum then saturates the int8 output.
-  {
-    Svdf m = Int8Svdf(true, 0);
-    KernelRunner runner(Register_SVDF(), m.tensors, 6, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
-                        &m.params);
-    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-    // features: 1536 -> 127; -2*128 + 6*128 = 512 -> 127. time: 1*127, -4*127; acc 8 + 127 = 135 -> 34
-    // (33.75) + 3; -16 - 508 = -524 -> -131 + 3 -> -128.
-    ExpectInt8Step(runner, 127, 127, 37, -128);
-  }
-  {
-    Svdf m = Int8Svdf(false, 0);
-    KernelRunner runner(Register_SVDF(), m.tensors, 6, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
-                        &m.params);
-    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-    // int16 state keeps 1536 and 512: acc 8 + 1536 = 1544 -> 386 + 3 -> 127; -16 - 2048 -> -516 + 3 -> -128.
-    ExpectInt8Step(runner, 127, 127, 127, -128);
-  }
+  Svdf m8 = Int8Svdf(true, 0);
+  // features: 1536 -> 127; -2*128 + 6*128 = 512 -> 127. time: 1*127, -4*127; acc 8 + 127 = 135 -> 34
+  // (33.75) + 3; -16 - 508 = -524 -> -131 + 3 -> -128.
+  RunSequence(m8, [](KernelRunner& runner) { ExpectInt8Step(runner, 127, 127, 37, -128); });
+  Svdf m16 = Int8Svdf(false, 0);
+  // int16 state keeps 1536 and 512: acc 8 + 1536 = 1544 -> 386 + 3 -> 127; -16 - 2048 -> -516 + 3 -> -128.
+  RunSequence(m16, [](KernelRunner& runner) { ExpectInt8Step(runner, 127, 127, 127, -128); });
 }
 
 TF_LITE_MICRO_TEST(HybridModelsAreRefused) {
