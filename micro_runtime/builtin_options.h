@@ -9,9 +9,13 @@
 
 #include "micro_runtime/common.h"
 
+// quantized_bias_type (CONV_2D, FULLY_CONNECTED): kTfLiteInt32 makes a
+// 16x8 op without a bias accumulate in int32 like one with an int32 bias
+// (TFLM's rule); the schema default (FLOAT32) and every other type do not.
 struct TfLiteFullyConnectedParams {
   TfLiteFusedActivation activation;
   bool keep_num_dims;
+  TfLiteType quantized_bias_type;
 };
 
 struct TfLiteConvParams {
@@ -21,6 +25,7 @@ struct TfLiteConvParams {
   TfLiteFusedActivation activation;
   int32_t dilation_width_factor;
   int32_t dilation_height_factor;
+  TfLiteType quantized_bias_type;
 };
 
 struct TfLiteDepthwiseConvParams {

@@ -66,7 +66,7 @@ constexpr bool DefaultsToOne(uint8_t name) { return name == kDilationW || name =
 
 // Entries are in check order: the first invalid field is the one reported.
 constexpr FieldSpec kFields[] = {
-    // CONV_2D: 0..5
+    // CONV_2D: 0..6
     MR_FIELD(Conv2DOptions, VT_PADDING, TfLiteConvParams, padding, kPadding, 0),
     MR_FIELD(Conv2DOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteConvParams, activation, kActivation, 0),
     MR_FIELD(Conv2DOptions, VT_STRIDE_W, TfLiteConvParams, stride_width, kWindowFactor, kStrideW),
@@ -75,7 +75,8 @@ constexpr FieldSpec kFields[] = {
              kDilationW),
     MR_FIELD(Conv2DOptions, VT_DILATION_H_FACTOR, TfLiteConvParams, dilation_height_factor, kWindowFactor,
              kDilationH),
-    // DEPTHWISE_CONV_2D: 6..12
+    MR_FIELD(Conv2DOptions, VT_QUANTIZED_BIAS_TYPE, TfLiteConvParams, quantized_bias_type, kTensorType, 0),
+    // DEPTHWISE_CONV_2D: 7..13
     MR_FIELD(DepthwiseConv2DOptions, VT_PADDING, TfLiteDepthwiseConvParams, padding, kPadding, 0),
     MR_FIELD(DepthwiseConv2DOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteDepthwiseConvParams, activation,
              kActivation, 0),
@@ -87,56 +88,58 @@ constexpr FieldSpec kFields[] = {
              kWindowFactor, kDilationW),
     MR_FIELD(DepthwiseConv2DOptions, VT_DILATION_H_FACTOR, TfLiteDepthwiseConvParams, dilation_height_factor,
              kWindowFactor, kDilationH),
-    // AVERAGE_POOL_2D, MAX_POOL_2D: 13..18
+    // AVERAGE_POOL_2D, MAX_POOL_2D: 14..19
     MR_FIELD(Pool2DOptions, VT_PADDING, TfLitePoolParams, padding, kPadding, 0),
     MR_FIELD(Pool2DOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLitePoolParams, activation, kActivation, 0),
     MR_FIELD(Pool2DOptions, VT_STRIDE_W, TfLitePoolParams, stride_width, kWindowFactor, kStrideW),
     MR_FIELD(Pool2DOptions, VT_STRIDE_H, TfLitePoolParams, stride_height, kWindowFactor, kStrideH),
     MR_FIELD(Pool2DOptions, VT_FILTER_WIDTH, TfLitePoolParams, filter_width, kPositive, kFilterWidth),
     MR_FIELD(Pool2DOptions, VT_FILTER_HEIGHT, TfLitePoolParams, filter_height, kPositive, kFilterHeight),
-    // FULLY_CONNECTED: 19..21
+    // FULLY_CONNECTED: 20..23
     MR_FIELD(FullyConnectedOptions, VT_WEIGHTS_FORMAT, TfLiteFullyConnectedParams, activation, kWeightsFormat, 0),
     MR_FIELD(FullyConnectedOptions, VT_KEEP_NUM_DIMS, TfLiteFullyConnectedParams, keep_num_dims, kBool, 0),
     MR_FIELD(FullyConnectedOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteFullyConnectedParams, activation,
              kActivation, 0),
-    // SOFTMAX: 22
+    MR_FIELD(FullyConnectedOptions, VT_QUANTIZED_BIAS_TYPE, TfLiteFullyConnectedParams, quantized_bias_type,
+             kTensorType, 0),
+    // SOFTMAX: 24
     MR_FIELD(SoftmaxOptions, VT_BETA, TfLiteSoftmaxParams, beta, kFloat, 0),
-    // ADD, MUL, SUB, DIV: 23 (their tables keep the activation at the same vtable slot)
+    // ADD, MUL, SUB, DIV: 25 (their tables keep the activation at the same vtable slot)
     MR_FIELD(AddOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteArithmeticParams, activation, kActivation, 0),
-    // LEAKY_RELU: 24
+    // LEAKY_RELU: 26
     MR_FIELD(LeakyReluOptions, VT_ALPHA, TfLiteLeakyReluParams, alpha, kFloat, 0),
-    // CONCATENATION: 25..26 (the kernel checks the activation is NONE)
+    // CONCATENATION: 27..28 (the kernel checks the activation is NONE)
     MR_FIELD(ConcatenationOptions, VT_AXIS, TfLiteConcatenationParams, axis, kInt, 0),
     MR_FIELD(ConcatenationOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteConcatenationParams, activation,
              kActivation, 0),
-    // MEAN: 27
+    // MEAN: 29
     MR_FIELD(ReducerOptions, VT_KEEP_DIMS, TfLiteReducerParams, keep_dims, kBool, 0),
-    // STRIDED_SLICE: 28..33 (the kernel checks the masks)
+    // STRIDED_SLICE: 30..35 (the kernel checks the masks)
     MR_FIELD(StridedSliceOptions, VT_BEGIN_MASK, TfLiteStridedSliceParams, begin_mask, kInt, 0),
     MR_FIELD(StridedSliceOptions, VT_END_MASK, TfLiteStridedSliceParams, end_mask, kInt, 0),
     MR_FIELD(StridedSliceOptions, VT_ELLIPSIS_MASK, TfLiteStridedSliceParams, ellipsis_mask, kInt, 0),
     MR_FIELD(StridedSliceOptions, VT_NEW_AXIS_MASK, TfLiteStridedSliceParams, new_axis_mask, kInt, 0),
     MR_FIELD(StridedSliceOptions, VT_SHRINK_AXIS_MASK, TfLiteStridedSliceParams, shrink_axis_mask, kInt, 0),
     MR_FIELD(StridedSliceOptions, VT_OFFSET, TfLiteStridedSliceParams, offset, kBool, 0),
-    // PACK: 34..35, UNPACK: 36..37 (the kernels check counts and axes)
+    // PACK: 36..37, UNPACK: 38..39 (the kernels check counts and axes)
     MR_FIELD(PackOptions, VT_VALUES_COUNT, TfLitePackParams, values_count, kInt, 0),
     MR_FIELD(PackOptions, VT_AXIS, TfLitePackParams, axis, kInt, 0),
     MR_FIELD(UnpackOptions, VT_NUM, TfLiteUnpackParams, num, kInt, 0),
     MR_FIELD(UnpackOptions, VT_AXIS, TfLiteUnpackParams, axis, kInt, 0),
-    // SPLIT: 38, SPLIT_V: 39 (the kernels check the count)
+    // SPLIT: 40, SPLIT_V: 41 (the kernels check the count)
     MR_FIELD(SplitOptions, VT_NUM_SPLITS, TfLiteSplitParams, num_splits, kInt, 0),
     MR_FIELD(SplitVOptions, VT_NUM_SPLITS, TfLiteSplitVParams, num_splits, kInt, 0),
-    // SVDF: 40..42 (rank 0 would divide by zero in the kernel's filter count)
+    // SVDF: 42..44 (rank 0 would divide by zero in the kernel's filter count)
     MR_FIELD(SVDFOptions, VT_RANK, TfLiteSVDFParams, rank, kPositive, kRank),
     MR_FIELD(SVDFOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteSVDFParams, activation, kActivation, 0),
     MR_FIELD(SVDFOptions, VT_ASYMMETRIC_QUANTIZE_INPUTS, TfLiteSVDFParams, asymmetric_quantize_inputs, kBool, 0),
-    // TRANSPOSE_CONV: 43..46
+    // TRANSPOSE_CONV: 45..48
     MR_FIELD(TransposeConvOptions, VT_PADDING, TfLiteTransposeConvParams, padding, kPadding, 0),
     MR_FIELD(TransposeConvOptions, VT_STRIDE_W, TfLiteTransposeConvParams, stride_width, kWindowFactor, kStrideW),
     MR_FIELD(TransposeConvOptions, VT_STRIDE_H, TfLiteTransposeConvParams, stride_height, kWindowFactor, kStrideH),
     MR_FIELD(TransposeConvOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteTransposeConvParams, activation, kActivation,
              0),
-    // UNIDIRECTIONAL_SEQUENCE_LSTM: 47..52 (the kernel checks the activation and the hybrid/diagonal flags)
+    // UNIDIRECTIONAL_SEQUENCE_LSTM: 49..54 (the kernel checks the activation and the hybrid/diagonal flags)
     MR_FIELD(UnidirectionalSequenceLSTMOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteUnidirectionalSequenceLSTMParams,
              activation, kActivation, 0),
     MR_FIELD(UnidirectionalSequenceLSTMOptions, VT_CELL_CLIP, TfLiteUnidirectionalSequenceLSTMParams, cell_clip, kFloat,
@@ -149,16 +152,16 @@ constexpr FieldSpec kFields[] = {
              asymmetric_quantize_inputs, kBool, 0),
     MR_FIELD(UnidirectionalSequenceLSTMOptions, VT_DIAGONAL_RECURRENT_TENSORS, TfLiteUnidirectionalSequenceLSTMParams,
              diagonal_recurrent_tensors, kBool, 0),
-    // L2_NORMALIZATION: 53 (the kernel checks the activation is NONE)
+    // L2_NORMALIZATION: 55 (the kernel checks the activation is NONE)
     MR_FIELD(L2NormOptions, VT_FUSED_ACTIVATION_FUNCTION, TfLiteL2NormParams, activation, kActivation, 0),
-    // RESIZE_BILINEAR: 54..55, RESIZE_NEAREST_NEIGHBOR: 56..57
+    // RESIZE_BILINEAR: 56..57, RESIZE_NEAREST_NEIGHBOR: 58..59
     MR_FIELD(ResizeBilinearOptions, VT_ALIGN_CORNERS, TfLiteResizeBilinearParams, align_corners, kBool, 0),
     MR_FIELD(ResizeBilinearOptions, VT_HALF_PIXEL_CENTERS, TfLiteResizeBilinearParams, half_pixel_centers, kBool, 0),
     MR_FIELD(ResizeNearestNeighborOptions, VT_ALIGN_CORNERS, TfLiteResizeNearestNeighborParams, align_corners, kBool,
              0),
     MR_FIELD(ResizeNearestNeighborOptions, VT_HALF_PIXEL_CENTERS, TfLiteResizeNearestNeighborParams,
              half_pixel_centers, kBool, 0),
-    // GATHER: 58..59, ARG_MAX and ARG_MIN: 60, CAST: 61..62 (the kernels check them)
+    // GATHER: 60..61, ARG_MAX and ARG_MIN: 62, CAST: 63..64 (the kernels check them)
     MR_FIELD(GatherOptions, VT_AXIS, TfLiteGatherParams, axis, kInt, 0),
     MR_FIELD(GatherOptions, VT_BATCH_DIMS, TfLiteGatherParams, batch_dims, kInt, 0),
     MR_FIELD(ArgMaxOptions, VT_OUTPUT_TYPE, TfLiteArgMaxParams, output_type, kTensorType, 0),
@@ -166,7 +169,7 @@ constexpr FieldSpec kFields[] = {
     MR_FIELD(CastOptions, VT_OUT_DATA_TYPE, TfLiteCastParams, out_data_type, kTensorType, 0),
 };
 #undef MR_FIELD
-static_assert(sizeof(kFields) / sizeof(kFields[0]) == 63, "update the kOps field ranges");
+static_assert(sizeof(kFields) / sizeof(kFields[0]) == 65, "update the kOps field ranges");
 static_assert(static_cast<int>(tflite::MulOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
                       static_cast<int>(tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION) &&
                   static_cast<int>(tflite::SubOptions::VT_FUSED_ACTIVATION_FUNCTION) ==
@@ -208,38 +211,37 @@ struct OpSpec {
 
 // Every op here has a BuiltinOperatorName(), which the messages use.
 constexpr OpSpec kOps[] = {
-    MR_OP(CONV_2D, Conv2DOptions, 0, TfLiteConvParams, 0, 6),
-    MR_OP(DEPTHWISE_CONV_2D, DepthwiseConv2DOptions, 1, TfLiteDepthwiseConvParams, 6, 7),
-    MR_OP(AVERAGE_POOL_2D, Pool2DOptions, 2, TfLitePoolParams, 13, 6),
-    MR_OP(MAX_POOL_2D, Pool2DOptions, 2, TfLitePoolParams, 13, 6),
-    MR_OP(FULLY_CONNECTED, FullyConnectedOptions, 3, TfLiteFullyConnectedParams, 19, 3),
-    MR_OP(SOFTMAX, SoftmaxOptions, 4, TfLiteSoftmaxParams, 22, 1),
-    MR_OP(ADD, AddOptions, 5, TfLiteArithmeticParams, 23, 1),
-    MR_OP(MUL, MulOptions, 6, TfLiteArithmeticParams, 23, 1),
+    MR_OP(CONV_2D, Conv2DOptions, 0, TfLiteConvParams, 0, 7),
+    MR_OP(DEPTHWISE_CONV_2D, DepthwiseConv2DOptions, 1, TfLiteDepthwiseConvParams, 7, 7),
+    MR_OP(AVERAGE_POOL_2D, Pool2DOptions, 2, TfLitePoolParams, 14, 6),
+    MR_OP(MAX_POOL_2D, Pool2DOptions, 2, TfLitePoolParams, 14, 6),
+    MR_OP(FULLY_CONNECTED, FullyConnectedOptions, 3, TfLiteFullyConnectedParams, 20, 4),
+    MR_OP(SOFTMAX, SoftmaxOptions, 4, TfLiteSoftmaxParams, 24, 1),
+    MR_OP(ADD, AddOptions, 5, TfLiteArithmeticParams, 25, 1),
+    MR_OP(MUL, MulOptions, 6, TfLiteArithmeticParams, 25, 1),
     MR_OP(RESHAPE, ReshapeOptions, 7, TfLiteReshapeParams, 0, 0),
-    MR_OP(SUB, SubOptions, 8, TfLiteArithmeticParams, 23, 1),
-    MR_OP(DIV, DivOptions, 9, TfLiteArithmeticParams, 23, 1),
-    MR_OP(LEAKY_RELU, LeakyReluOptions, 10, TfLiteLeakyReluParams, 24, 1),
-    MR_OP(CONCATENATION, ConcatenationOptions, 11, TfLiteConcatenationParams, 25, 2),
-    MR_OP(MEAN, ReducerOptions, 12, TfLiteReducerParams, 27, 1),
-    MR_OP(STRIDED_SLICE, StridedSliceOptions, 13, TfLiteStridedSliceParams, 28, 6),
+    MR_OP(SUB, SubOptions, 8, TfLiteArithmeticParams, 25, 1),
+    MR_OP(DIV, DivOptions, 9, TfLiteArithmeticParams, 25, 1),
+    MR_OP(LEAKY_RELU, LeakyReluOptions, 10, TfLiteLeakyReluParams, 26, 1),
+    MR_OP(CONCATENATION, ConcatenationOptions, 11, TfLiteConcatenationParams, 27, 2),
+    MR_OP(MEAN, ReducerOptions, 12, TfLiteReducerParams, 29, 1),
+    MR_OP(STRIDED_SLICE, StridedSliceOptions, 13, TfLiteStridedSliceParams, 30, 6),
     MR_OP(SQUEEZE, SqueezeOptions, 14, TfLiteSqueezeParams, 0, 0),
-    MR_OP(PACK, PackOptions, 15, TfLitePackParams, 34, 2),
-    MR_OP(UNPACK, UnpackOptions, 16, TfLiteUnpackParams, 36, 2),
-    MR_OP(SPLIT, SplitOptions, 17, TfLiteSplitParams, 38, 1),
-    MR_OP(SPLIT_V, SplitVOptions, 18, TfLiteSplitVParams, 39, 1),
-    MR_OP(SVDF, SVDFOptions, 19, TfLiteSVDFParams, 40, 3),
-    MR_OP(TRANSPOSE_CONV, TransposeConvOptions, 20, TfLiteTransposeConvParams, 43, 4),
+    MR_OP(PACK, PackOptions, 15, TfLitePackParams, 36, 2),
+    MR_OP(UNPACK, UnpackOptions, 16, TfLiteUnpackParams, 38, 2),
+    MR_OP(SPLIT, SplitOptions, 17, TfLiteSplitParams, 40, 1),
+    MR_OP(SPLIT_V, SplitVOptions, 18, TfLiteSplitVParams, 41, 1),
+    MR_OP(SVDF, SVDFOptions, 19, TfLiteSVDFParams, 42, 3),
+    MR_OP(TRANSPOSE_CONV, TransposeConvOptions, 20, TfLiteTransposeConvParams, 45, 4),
     MR_OP(UNIDIRECTIONAL_SEQUENCE_LSTM, UnidirectionalSequenceLSTMOptions, 21, TfLiteUnidirectionalSequenceLSTMParams,
-          47, 6),
-    MR_OP(L2_NORMALIZATION, L2NormOptions, 22, TfLiteL2NormParams, 53, 1),
-    MR_OP(RESIZE_BILINEAR, ResizeBilinearOptions, 23, TfLiteResizeBilinearParams, 54, 2),
-    MR_OP(RESIZE_NEAREST_NEIGHBOR, ResizeNearestNeighborOptions, 24, TfLiteResizeNearestNeighborParams, 56,
-          2),
-    MR_OP(GATHER, GatherOptions, 25, TfLiteGatherParams, 58, 2),
-    MR_OP(ARG_MAX, ArgMaxOptions, 26, TfLiteArgMaxParams, 60, 1),
-    MR_OP(ARG_MIN, ArgMinOptions, 27, TfLiteArgMinParams, 60, 1),
-    MR_OP(CAST, CastOptions, 28, TfLiteCastParams, 61, 2),
+          49, 6),
+    MR_OP(L2_NORMALIZATION, L2NormOptions, 22, TfLiteL2NormParams, 55, 1),
+    MR_OP(RESIZE_BILINEAR, ResizeBilinearOptions, 23, TfLiteResizeBilinearParams, 56, 2),
+    MR_OP(RESIZE_NEAREST_NEIGHBOR, ResizeNearestNeighborOptions, 24, TfLiteResizeNearestNeighborParams, 58, 2),
+    MR_OP(GATHER, GatherOptions, 25, TfLiteGatherParams, 60, 2),
+    MR_OP(ARG_MAX, ArgMaxOptions, 26, TfLiteArgMaxParams, 62, 1),
+    MR_OP(ARG_MIN, ArgMinOptions, 27, TfLiteArgMinParams, 62, 1),
+    MR_OP(CAST, CastOptions, 28, TfLiteCastParams, 63, 2),
 };
 #undef MR_OP
 

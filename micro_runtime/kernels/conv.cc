@@ -130,7 +130,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
                       bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
     case kTfLiteInt16: {
       Int16FilterEval e;
-      TF_LITE_ENSURE_OK(context, PrepareInt16FilterEval(bias, output, params->activation, &e));
+      TF_LITE_ENSURE_OK(context,
+                        PrepareInt16FilterEval(bias, output, params->activation, &e, params->quantized_bias_type));
       return ConvEvalInt16(*data, e, input->data.i16, filter->data.int8, output->data.i16);
     }
     default:

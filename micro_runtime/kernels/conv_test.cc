@@ -86,7 +86,7 @@ int ConvMismatches(int h, int w, int in_ch, int out_ch, int k, int stride) {
       CreateTensor(g_bias, IntArrayFromInts(b_dims), true),
       CreateQuantizedTensor(g_out, IntArrayFromInts(out_dims), out_scale, out_zp),
   };
-  TfLiteConvParams params = {kTfLitePaddingSame, stride, stride, kTfLiteActNone, 1, 1};
+  TfLiteConvParams params = {kTfLitePaddingSame, stride, stride, kTfLiteActNone, 1, 1, kTfLiteFloat32};
   KernelRunner runner(Register_CONV_2D(), tensors, 4, FilterOpInputs(BiasForm::kPresent), FilterOpOutputs(),
                       &params);
   if (runner.InitAndPrepare() != kTfLiteOk || runner.Invoke() != kTfLiteOk) return -1;
@@ -152,7 +152,7 @@ TF_LITE_MICRO_TEST(FloatHandComputed1x1) {
                        CreateTensor(filter, IntArrayFromInts(f_dims), true),
                        CreateTensor(bias, IntArrayFromInts(b_dims), true),
                        CreateTensor(out, IntArrayFromInts(in_dims))};
-  TfLiteConvParams params = {kTfLitePaddingValid, 1, 1, kTfLiteActNone, 1, 1};
+  TfLiteConvParams params = {kTfLitePaddingValid, 1, 1, kTfLiteActNone, 1, 1, kTfLiteFloat32};
   KernelRunner runner(Register_CONV_2D(), t, 4, FilterOpInputs(BiasForm::kPresent),
                       FilterOpOutputs(), &params);
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
@@ -176,7 +176,7 @@ TF_LITE_MICRO_TEST(RejectsBadTypesAndShapes) {
   const int32_t out_dims[] = {4, 1, 2, 2, 2};
   const int32_t inputs[] = {2, 0, 1};
   const int32_t outputs[] = {1, 2};
-  TfLiteConvParams params = {kTfLitePaddingSame, 1, 1, kTfLiteActNone, 1, 1};
+  TfLiteConvParams params = {kTfLitePaddingSame, 1, 1, kTfLiteActNone, 1, 1, kTfLiteFloat32};
   {
     TfLiteTensor t[3] = {CreateTensor(input, IntArrayFromInts(in_dims)),
                          CreateTensor(filter, IntArrayFromInts(grouped_f_dims), true),
@@ -203,7 +203,7 @@ TF_LITE_MICRO_TEST(RejectsBadTypesAndShapes) {
     TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());
   }
   {
-    TfLiteConvParams zero_stride = {kTfLitePaddingSame, 0, 1, kTfLiteActNone, 1, 1};
+    TfLiteConvParams zero_stride = {kTfLitePaddingSame, 0, 1, kTfLiteActNone, 1, 1, kTfLiteFloat32};
     TfLiteTensor t[3] = {CreateTensor(input, IntArrayFromInts(in_dims)),
                          CreateTensor(filter, IntArrayFromInts(f_dims), true),
                          CreateTensor(out, IntArrayFromInts(out_dims))};

@@ -131,6 +131,23 @@ TfLiteStatus EvalFloat(const OpData* d, const TfLiteDepthwiseConvParams* params,
   return kTfLiteOk;
 }
 
+// The int8 eval (Eval's int8 case, and all of Register_DEPTHWISE_CONV_2D_INT8).
+TfLiteStatus EvalInt8(TfLiteContext* context, TfLiteNode* node) {
+  const OpData* data = static_cast<const OpData*>(node->user_data);
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  const TfLiteTensor* filter = GetInput(context, node, 1);
+  const TfLiteTensor* bias = GetOptionalBias(context, node);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  TF_LITE_ENSURE_OK(context, CheckVariableBiasRange(kOp, input, filter, bias, data->g.out_ch, 3));
+  return DepthwiseEvalInt8(*data, input->data.int8, filter->data.int8,
+                  bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
+}
+
+TfLiteStatus PrepareInt8(TfLiteContext* context, TfLiteNode* node) {
+  TF_LITE_ENSURE_OK(context, RequireInt8Input(kOp, "Register_DEPTHWISE_CONV_2D_INT8", context, node));
+  return Prepare(context, node);
+}
+
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const OpData* data = static_cast<const OpData*>(node->user_data);
   const TfLiteDepthwiseConvParams* params =
@@ -144,9 +161,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       return EvalFloat(data, params, input->data.f, filter->data.f,
                        bias != nullptr ? bias->data.f : nullptr, output->data.f);
     case kTfLiteInt8:
-      TF_LITE_ENSURE_OK(context, CheckVariableBiasRange(kOp, input, filter, bias, data->g.out_ch, 3));
-      return DepthwiseEvalInt8(*data, input->data.int8, filter->data.int8,
-                      bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
+      return EvalInt8(context, node);
     case kTfLiteInt16: {
       Int16FilterEval e;
       TF_LITE_ENSURE_OK(context, PrepareInt16FilterEval(bias, output, params->activation, &e));
@@ -162,3 +177,4 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_DEPTHWISE_CONV_2D() { return {Init, nullptr, Prepare, Eval}; }
+TfLiteRegistration Register_DEPTHWISE_CONV_2D_INT8() { return {Init, nullptr, PrepareInt8, EvalInt8}; }

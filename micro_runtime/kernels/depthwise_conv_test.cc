@@ -38,10 +38,26 @@ void RunFloat(bool two_inputs = false) {
 }
 
 template <class C>
-void RunInt8(bool two_inputs = false) {
+void RunInt8(bool two_inputs = false, TfLiteRegistration registration = Register_DEPTHWISE_CONV_2D()) {
   const TfLiteDepthwiseConvParams params = Params<C>();
-  RunInt8FilterCase<C>(Register_DEPTHWISE_CONV_2D(), &params, C::filter_quantized_dimension, true,
+  RunInt8FilterCase<C>(registration, &params, C::filter_quantized_dimension, true,
                        two_inputs ? BiasForm::kAbsent : BiasForm::kMinusOne);
+}
+
+// Prepare of a float32 1x1 depthwise over [1,1,1,2] through `registration`.
+TfLiteStatus PrepareFloat(TfLiteRegistration registration) {
+  static float input[2];
+  static float filter[2];
+  static float unused[2];
+  static float out[2];
+  const int32_t dims[] = {4, 1, 1, 1, 2};
+  TfLiteTensor tensors[4] = {CreateTensor(input, IntArrayFromInts(dims)),
+                             CreateTensor(filter, IntArrayFromInts(dims), true),
+                             CreateTensor(unused, IntArrayFromInts(dims)),
+                             CreateTensor(out, IntArrayFromInts(dims))};
+  TfLiteDepthwiseConvParams params = {kTfLitePaddingValid, 1, 1, 1, kTfLiteActNone, 1, 1};
+  KernelRunner runner(registration, tensors, 4, FilterOpInputs(BiasForm::kAbsent), FilterOpOutputs(), &params);
+  return runner.InitAndPrepare();
 }
 
 // 16x8 (int16 activations, int8 weights) case C, TFLM's outputs exactly; a
@@ -88,6 +104,13 @@ TF_LITE_MICRO_TEST(FloatValidNoBiasTwoInputs) { RunFloat<DwFloatValidNoBias>(tru
 TF_LITE_MICRO_TEST(Int8Multiplier1Stride2) { RunInt8<DwInt8Mult1Stride2>(); }
 TF_LITE_MICRO_TEST(Int8Multiplier4ValidRelu) { RunInt8<DwInt8Mult4ValidRelu>(); }
 TF_LITE_MICRO_TEST(Int8MicroSpeechLike) { RunInt8<DwInt8MicroSpeechLike>(); }
+// The int8-only registration (no float32/int16 eval linked) computes the same
+// and refuses other input types in prepare.
+TF_LITE_MICRO_TEST(Int8OnlyRegistration) {
+  RunInt8<DwInt8MicroSpeechLike>(false, Register_DEPTHWISE_CONV_2D_INT8());
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareFloat(Register_DEPTHWISE_CONV_2D()));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareFloat(Register_DEPTHWISE_CONV_2D_INT8()));
+}
 TF_LITE_MICRO_TEST(Int8DilationNoBiasRelu6) { RunInt8<DwInt8DilationNoBias>(); }
 TF_LITE_MICRO_TEST(Int8DilationNoBiasTwoInputs) { RunInt8<DwInt8DilationNoBias>(true); }
 TF_LITE_MICRO_TEST(Int8Multiplier1TenChannels) { RunInt8<DwInt8Mult1Channels10>(); }

@@ -124,6 +124,24 @@ TfLiteStatus EvalFloat(const FullyConnectedShape& shape, const TfLiteFullyConnec
   return kTfLiteOk;
 }
 
+// The int8 eval (Eval's int8 case, and all of Register_FULLY_CONNECTED_INT8).
+TfLiteStatus EvalInt8(TfLiteContext* context, TfLiteNode* node) {
+  const OpData* data = static_cast<const OpData*>(node->user_data);
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  const TfLiteTensor* filter = GetInput(context, node, 1);
+  const TfLiteTensor* bias = GetOptionalBias(context, node);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  const FullyConnectedShape shape = FullyConnectedShapeOf(input, filter);
+  TF_LITE_ENSURE_OK(context, CheckVariableBiasRange(kOp, input, filter, bias, SizeOfDimension(filter, 0), 0));
+  return FullyConnectedEvalInt8(data->q, shape, input->data.int8, filter->data.int8,
+                                bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
+}
+
+TfLiteStatus PrepareInt8(TfLiteContext* context, TfLiteNode* node) {
+  TF_LITE_ENSURE_OK(context, RequireInt8Input(kOp, "Register_FULLY_CONNECTED_INT8", context, node));
+  return Prepare(context, node);
+}
+
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const OpData* data = static_cast<const OpData*>(node->user_data);
   const TfLiteFullyConnectedParams* params =
@@ -137,12 +155,11 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     case kTfLiteFloat32:
       return EvalFloat(shape, params, input, filter, bias, output);
     case kTfLiteInt8:
-      TF_LITE_ENSURE_OK(context, CheckVariableBiasRange(kOp, input, filter, bias, SizeOfDimension(filter, 0), 0));
-      return FullyConnectedEvalInt8(data->q, shape, input->data.int8, filter->data.int8,
-                                    bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
+      return EvalInt8(context, node);
     case kTfLiteInt16: {
       Int16FilterEval e;
-      TF_LITE_ENSURE_OK(context, PrepareInt16FilterEval(bias, output, params->activation, &e));
+      TF_LITE_ENSURE_OK(context,
+                        PrepareInt16FilterEval(bias, output, params->activation, &e, params->quantized_bias_type));
       return FullyConnectedEvalInt16(data->q, e, shape, input->data.i16, filter->data.int8, output->data.i16);
     }
     default:
@@ -155,3 +172,4 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_FULLY_CONNECTED() { return {Init, nullptr, Prepare, Eval}; }
+TfLiteRegistration Register_FULLY_CONNECTED_INT8() { return {Init, nullptr, PrepareInt8, EvalInt8}; }

@@ -17,19 +17,37 @@ using namespace kernel_cases;           // NOLINT
 
 template <class C>
 void RunFloat(BiasForm no_bias_form = BiasForm::kMinusOne) {
-  const TfLiteFullyConnectedParams params = {C::activation, false};
+  const TfLiteFullyConnectedParams params = {C::activation, false, kTfLiteFloat32};
   RunFloatFilterCase<C>(Register_FULLY_CONNECTED(), &params, no_bias_form);
 }
 
 template <class C>
-void RunInt8(bool constant_weights = true, BiasForm no_bias_form = BiasForm::kMinusOne) {
-  const TfLiteFullyConnectedParams params = {C::activation, false};
-  RunInt8FilterCase<C>(Register_FULLY_CONNECTED(), &params, 0, constant_weights, no_bias_form);
+void RunInt8(bool constant_weights = true, BiasForm no_bias_form = BiasForm::kMinusOne,
+             TfLiteRegistration registration = Register_FULLY_CONNECTED()) {
+  const TfLiteFullyConnectedParams params = {C::activation, false, kTfLiteFloat32};
+  RunInt8FilterCase<C>(registration, &params, 0, constant_weights, no_bias_form);
+}
+
+// Prepare of a float32 FC [1,2] x [1,2] through `registration`.
+TfLiteStatus PrepareFloat(TfLiteRegistration registration) {
+  static float input[2];
+  static float filter[2];
+  static float unused[2];
+  static float out[1];
+  const int32_t dims[] = {2, 1, 2};
+  const int32_t o_dims[] = {2, 1, 1};
+  TfLiteTensor tensors[4] = {CreateTensor(input, IntArrayFromInts(dims)),
+                             CreateTensor(filter, IntArrayFromInts(dims), true),
+                             CreateTensor(unused, IntArrayFromInts(dims)),
+                             CreateTensor(out, IntArrayFromInts(o_dims))};
+  TfLiteFullyConnectedParams params = {kTfLiteActNone, false, kTfLiteFloat32};
+  KernelRunner runner(registration, tensors, 4, FilterOpInputs(BiasForm::kAbsent), FilterOpOutputs(), &params);
+  return runner.InitAndPrepare();
 }
 
 template <class C>
 void RunInt16() {
-  const TfLiteFullyConnectedParams params = {C::activation, false};
+  const TfLiteFullyConnectedParams params = {C::activation, false, kTfLiteFloat32};
   RunInt16FilterCase<C>(Register_FULLY_CONNECTED(), &params, 0, BiasForm::kMinusOne);
 }
 
@@ -51,7 +69,7 @@ TfLiteStatus PrepareWithBias(int32_t bias_value, bool bias_constant, bool invoke
       CreateTensor(bias, IntArrayFromInts(b_dims), bias_constant),
       CreateQuantizedTensor(out, IntArrayFromInts(o_dims), 1e9f, 0),
   };
-  TfLiteFullyConnectedParams params = {kTfLiteActNone, false};
+  TfLiteFullyConnectedParams params = {kTfLiteActNone, false, kTfLiteFloat32};
   KernelRunner runner(Register_FULLY_CONNECTED(), tensors, 4, FilterOpInputs(BiasForm::kPresent),
                       FilterOpOutputs(), &params);
   const TfLiteStatus prepared = runner.InitAndPrepare();
@@ -68,6 +86,13 @@ TF_LITE_MICRO_TEST(FloatNoBiasMinusOne) { RunFloat<FcFloatNoBiasKeepDims>(BiasFo
 TF_LITE_MICRO_TEST(FloatNoBiasTwoInputs) { RunFloat<FcFloatNoBiasKeepDims>(BiasForm::kAbsent); }
 TF_LITE_MICRO_TEST(Int8PerTensor) { RunInt8<FcInt8>(); }
 TF_LITE_MICRO_TEST(Int8NonConstantWeights) { RunInt8<FcInt8>(false); }
+// The int8-only registration (no float32/int16 eval linked) computes the same
+// and refuses other input types in prepare.
+TF_LITE_MICRO_TEST(Int8OnlyRegistration) {
+  RunInt8<FcInt8>(true, BiasForm::kMinusOne, Register_FULLY_CONNECTED_INT8());
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareFloat(Register_FULLY_CONNECTED()));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareFloat(Register_FULLY_CONNECTED_INT8()));
+}
 TF_LITE_MICRO_TEST(Int8Relu6NoBias) { RunInt8<FcInt8Relu6NoBias>(); }
 TF_LITE_MICRO_TEST(Int16Int64Bias) { RunInt16<FcInt16Int64Bias>(); }
 TF_LITE_MICRO_TEST(Int16PerChannelInt32Bias) { RunInt16<FcInt16PerChannelInt32Bias>(); }
@@ -93,7 +118,7 @@ TF_LITE_MICRO_TEST(Int8PerChannelHandComputed) {
       CreateTensor(bias, IntArrayFromInts(b_dims), true),
       CreateQuantizedTensor(out, IntArrayFromInts(in_dims), 1.0f, 0),
   };
-  TfLiteFullyConnectedParams params = {kTfLiteActNone, false};
+  TfLiteFullyConnectedParams params = {kTfLiteActNone, false, kTfLiteFloat32};
   KernelRunner runner(Register_FULLY_CONNECTED(), tensors, 4, FilterOpInputs(BiasForm::kPresent),
                       FilterOpOutputs(), &params);
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
@@ -130,7 +155,7 @@ TF_LITE_MICRO_TEST(FloatSingleInputLikeHelloWorld) {
                              CreateTensor(w, IntArrayFromInts(w_dims), true),
                              CreateTensor(b, IntArrayFromInts(b_dims), true),
                              CreateTensor(y, IntArrayFromInts(y_dims))};
-  TfLiteFullyConnectedParams params = {kTfLiteActRelu, false};
+  TfLiteFullyConnectedParams params = {kTfLiteActRelu, false, kTfLiteFloat32};
   KernelRunner runner(Register_FULLY_CONNECTED(), tensors, 4, FilterOpInputs(BiasForm::kPresent),
                       FilterOpOutputs(), &params);
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
@@ -150,7 +175,7 @@ TF_LITE_MICRO_TEST(RejectsBadTypesAndShapes) {
   const int32_t f_dims[] = {2, 2, 4};
   const int32_t bad_f_dims[] = {2, 2, 3};
   const int32_t out_dims[] = {2, 1, 2};
-  TfLiteFullyConnectedParams params = {kTfLiteActNone, false};
+  TfLiteFullyConnectedParams params = {kTfLiteActNone, false, kTfLiteFloat32};
   const int32_t outputs[] = {1, 2};
   const int32_t inputs[] = {2, 0, 1};
   {

@@ -490,6 +490,18 @@ int64_t MultiplyByQuantizedMultiplierInt64(int64_t x, int32_t quantized_multipli
   return static_cast<int64_t>(product + (uint64_t{1} << (total_shift - 1))) >> total_shift;
 }
 
+TfLiteStatus RequireInt8Input(const char* op_name, const char* registration, TfLiteContext* context,
+                              TfLiteNode* node) {
+  const TfLiteTensor* input = NumInputs(node) >= 1 ? GetInput(context, node, 0) : nullptr;
+  if (input != nullptr && input->type != kTfLiteInt8) {
+    MicroPrintf("%s: this build registers the int8 kernel only (%s), got %s input; register Register_%s() "
+                "for float32 and int16",
+                op_name, registration, TfLiteTypeName(input->type), op_name);
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
 TfLiteStatus PrepareInt16FilterEval(const TfLiteTensor* bias, const TfLiteTensor* output,
                                     TfLiteFusedActivation activation, Int16FilterEval* e,
                                     TfLiteType quantized_bias_type) {

@@ -298,6 +298,12 @@ struct Int16FilterEval {
   int32_t act_max;
 };
 
+// Prepare check of an int8-only registration (Register_<OP>_INT8, which
+// leaves the float32 and int16 evals out of the image): input 0 must be int8,
+// else a message naming the registration to replace.
+TfLiteStatus RequireInt8Input(const char* op_name, const char* registration, TfLiteContext* context,
+                              TfLiteNode* node);
+
 // Fills `e` from the bias and output tensors and the fused activation. TFLM
 // accumulates in int32 (the int32 MultiplyByQuantizedMultiplier) when the
 // bias is int32, or when there is no bias and the options' quantized_bias_type

@@ -16,12 +16,16 @@ TfLiteRegistration Register_CAST();
 TfLiteRegistration Register_CONCATENATION();
 TfLiteRegistration Register_CONV_2D();
 TfLiteRegistration Register_DEPTHWISE_CONV_2D();
+// int8-only registrations of the filter ops (like TFLM's): no float32 or
+// int16 eval linked, for images that run int8 models only (micro_speech).
+TfLiteRegistration Register_DEPTHWISE_CONV_2D_INT8();
 TfLiteRegistration Register_DEQUANTIZE();
 TfLiteRegistration Register_DIV();
 TfLiteRegistration Register_EXP();
 TfLiteRegistration Register_EXPAND_DIMS();
 TfLiteRegistration Register_FILL();
 TfLiteRegistration Register_FULLY_CONNECTED();
+TfLiteRegistration Register_FULLY_CONNECTED_INT8();
 TfLiteRegistration Register_GATHER();
 TfLiteRegistration Register_HARD_SWISH();
 TfLiteRegistration Register_L2_NORMALIZATION();

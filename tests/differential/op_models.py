@@ -91,6 +91,13 @@ def _random_q16(rng: np.random.Generator, low: float, high: float) -> Q:
     return Q(float(rng.uniform(low, high)), 0)
 
 
+def _filter_op_q(rng: np.random.Generator, int16: bool) -> tuple[Q, Q]:
+    """Input and output quantization of a filter op: int8, or int16 (16x8) with zero points 0."""
+    if int16:
+        return _random_q16(rng, 1e-4, 4e-4), _random_q16(rng, 5e-4, 2e-3)
+    return _random_q(rng, 0.005, 0.02), _random_q(rng, 0.02, 0.1)
+
+
 TENSOR_TYPE = {"float32": "FLOAT32", "int8": "INT8", "int16": "INT16"}
 
 
@@ -120,6 +127,21 @@ def _conv_out(size: int, kernel: int, stride: int, dilation: int, padding: str) 
 
 
 # ------------------------------------------------------------------ ops ----
+# Biases of the 16x8 filter ops: int64, int32 (TFLM then accumulates in int32), none, or none with the options'
+# quantized_bias_type INT32 (TFLM then accumulates in int32 too).
+INT16_BIAS_KINDS = ["INT64", "INT32", "NONE", "NONE_INT32"]
+
+
+def _bias_tensor(b: Any, name: str, kind: str, values: np.ndarray, scale: float | list[float], shape: list[int],
+                 quantized_dimension: int = 0) -> int:
+    """A quantized bias of `kind` (INT32, INT64), or -1 (no bias) for NONE and NONE_INT32."""
+    if kind.startswith("NONE"):
+        return -1
+    zero_point = [0] * len(scale) if isinstance(scale, list) else 0
+    return b.add_tensor(name, kind, shape, data=values.astype(tb.NUMPY_TYPES[kind]), scale=scale,
+                        zero_point=zero_point, quantized_dimension=quantized_dimension)
+
+
 def fully_connected(rng: np.random.Generator, dtype: str) -> OpModel:
     batch, n_in, n_out = int(rng.integers(1, 3)), int(rng.integers(2, 12)), int(rng.integers(1, 8))
     act = str(rng.choice(["NONE", "RELU", "RELU6"]))
@@ -135,26 +157,25 @@ def fully_connected(rng: np.random.Generator, dtype: str) -> OpModel:
     else:
         # int16 (16x8): zero points 0, an int64 bias or (TFLM accumulating in int32 then) an int32 one.
         int16 = dtype == "int16"
-        if int16:
-            in_q, out_q = _random_q16(rng, 1e-4, 4e-4), _random_q16(rng, 5e-4, 2e-3)
-        else:
-            in_q, out_q = _random_q(rng, 0.005, 0.02), _random_q(rng, 0.02, 0.1)
+        in_q, out_q = _filter_op_q(rng, int16)
         w_scale = float(np.abs(weights).max() / 127)
         inputs, out = _io(b, dtype.upper(), [[batch, n_in]], [batch, n_out], [in_q], out_q)
         w = b.add_tensor("w", "INT8", [n_out, n_in], data=np.round(weights / w_scale).astype(np.int8),
                          scale=w_scale, zero_point=0)
         bias_scale = in_q.scale * w_scale
-        bias_type = str(rng.choice(["INT64", "INT32"])) if int16 else "INT32"
-        bi = b.add_tensor("b", bias_type, [n_out],
-                          data=np.round(bias / bias_scale).astype(tb.NUMPY_TYPES[bias_type]),
-                          scale=bias_scale, zero_point=0)
+        bias_type = str(rng.choice(INT16_BIAS_KINDS)) if int16 else "INT32"
+        bi = _bias_tensor(b, "b", bias_type, np.round(bias / bias_scale), bias_scale, [n_out])
         version, cases = (7, _int16_cases(rng, [[batch, n_in]])) if int16 else (4, _int8_cases(rng, [[batch, n_in]]))
-    b.add_operator("FULLY_CONNECTED", [inputs[0], w, bi], [out], options={"fused_activation_function": act},
-                   version=version)
+    options: dict[str, Any] = {"fused_activation_function": act}
+    if bias_type == "NONE_INT32":
+        options["quantized_bias_type"] = "INT32"
+    b.add_operator("FULLY_CONNECTED", [inputs[0], w, bi], [out], options=options, version=version)
     name = f"fully_connected_{dtype}_{batch}x{n_in}->{n_out}_{act}"
     if dtype == "int16":
         name += f"_bias_{bias_type.lower()}"
-    return _finish(b, inputs, out, name, cases)
+    op_model = _finish(b, inputs, out, name, cases)
+    op_model.litert = bias_type != "NONE_INT32"  # LiteRT has no quantized_bias_type rule
+    return op_model
 
 
 def _conv_like(rng: np.random.Generator, dtype: str, depthwise: bool, bias_quantized_dimension: int = 0) -> OpModel:
@@ -185,10 +206,7 @@ def _conv_like(rng: np.random.Generator, dtype: str, depthwise: bool, bias_quant
     else:
         # int16 (16x8): zero points 0; CONV_2D takes an int64 or an int32 bias, DEPTHWISE_CONV_2D int64.
         int16 = dtype == "int16"
-        if int16:
-            in_q, out_q = _random_q16(rng, 1e-4, 4e-4), _random_q16(rng, 5e-4, 2e-3)
-        else:
-            in_q, out_q = _random_q(rng, 0.005, 0.02), _random_q(rng, 0.02, 0.1)
+        in_q, out_q = _filter_op_q(rng, int16)
         inputs, out = _io(b, dtype.upper(), [[1, h, w, c_in]], out_shape, [in_q], out_q)
         reduce_axes = tuple(a for a in range(4) if a != channel_axis)
         w_scales = np.maximum(np.abs(weights).max(axis=reduce_axes), 1e-3) / 127
@@ -198,11 +216,10 @@ def _conv_like(rng: np.random.Generator, dtype: str, depthwise: bool, bias_quant
         f = b.add_tensor("filter", "INT8", filter_shape, data=q_weights, scale=list(w_scales),
                          zero_point=[0] * c_out, quantized_dimension=channel_axis)
         bias_scales = in_q.scale * w_scales
-        bias_type = str(rng.choice(["INT64"] if depthwise else ["INT64", "INT32"])) if int16 else "INT32"
-        bi = b.add_tensor("bias", bias_type, [c_out],
-                          data=np.round(bias / bias_scales).astype(tb.NUMPY_TYPES[bias_type]),
-                          scale=list(bias_scales), zero_point=[0] * c_out,
-                          quantized_dimension=bias_quantized_dimension)
+        # TFLM's 16x8 DEPTHWISE_CONV_2D reads a missing bias through a null pointer (it crashes): always one.
+        bias_type = str(rng.choice(["INT64"] if depthwise else INT16_BIAS_KINDS)) if int16 else "INT32"
+        bi = _bias_tensor(b, "bias", bias_type, np.round(bias / bias_scales), list(bias_scales), [c_out],
+                          bias_quantized_dimension)
         if int16:
             version, cases = (5 if depthwise else 4), _int16_cases(rng, [in_shape])
         else:
@@ -213,12 +230,15 @@ def _conv_like(rng: np.random.Generator, dtype: str, depthwise: bool, bias_quant
     op = "DEPTHWISE_CONV_2D" if depthwise else "CONV_2D"
     if depthwise:
         options["depth_multiplier"] = multiplier
+    if bias_type == "NONE_INT32":
+        options["quantized_bias_type"] = "INT32"
     b.add_operator(op, [inputs[0], f, bi], [out], options=options, version=version)
     name = f"{op.lower()}_{dtype}_{h}x{w}x{c_in}_k{kh}x{kw}_s{stride}_d{dilation}_m{multiplier}_{padding}_{act}"
     if dtype == "int16":
         name += f"_bias_{bias_type.lower()}"
     op_model = _finish(b, inputs, out, name, cases)
-    op_model.litert = not (dtype == "int16" and bias_type == "INT32")
+    # LiteRT refuses an int32 bias on int16 activations and a convolution without a bias.
+    op_model.litert = not (dtype == "int16" and bias_type != "INT64")
     return op_model
 
 
@@ -1285,10 +1305,7 @@ def transpose_conv(rng: np.random.Generator, dtype: str) -> OpModel:
         cases = _float_cases(rng, [in_shape])
     else:
         int16 = dtype == "int16"
-        if int16:
-            in_q, out_q = _random_q16(rng, 1e-4, 4e-4), _random_q16(rng, 5e-4, 2e-3)
-        else:
-            in_q, out_q = _random_q(rng, 0.005, 0.02), _random_q(rng, 0.02, 0.1)
+        in_q, out_q = _filter_op_q(rng, int16)
         inputs, out = _io(b, dtype.upper(), [in_shape], out_shape, [in_q], out_q)
         w_scales = np.maximum(np.abs(weights).max(axis=(1, 2, 3)), 1e-3) / 127
         f = b.add_tensor("filter", "INT8", weights.shape,

@@ -12,8 +12,8 @@ SpeechClassifier::SpeechClassifier(const unsigned char* model, size_t model_size
 TfLiteStatus SpeechClassifier::Init() {
   using Op = tflite::BuiltinOperator;
   // The versions the converter wrote for this int8 model.
-  TF_LITE_ENSURE_OK(nullptr, resolver_.AddBuiltin(Op::DEPTHWISE_CONV_2D, Register_DEPTHWISE_CONV_2D(), 1, 3));
-  TF_LITE_ENSURE_OK(nullptr, resolver_.AddBuiltin(Op::FULLY_CONNECTED, Register_FULLY_CONNECTED(), 1, 4));
+  TF_LITE_ENSURE_OK(nullptr, resolver_.AddBuiltin(Op::DEPTHWISE_CONV_2D, Register_DEPTHWISE_CONV_2D_INT8(), 1, 3));
+  TF_LITE_ENSURE_OK(nullptr, resolver_.AddBuiltin(Op::FULLY_CONNECTED, Register_FULLY_CONNECTED_INT8(), 1, 4));
   TF_LITE_ENSURE_OK(nullptr, resolver_.AddBuiltin(Op::RESHAPE, Register_RESHAPE(), 1, 1));
   TF_LITE_ENSURE_OK(nullptr, resolver_.AddBuiltin(Op::SOFTMAX, Register_SOFTMAX_INT8(), 1, 2));
   TF_LITE_ENSURE_OK(nullptr, interpreter_.AllocateTensors());
