@@ -10,7 +10,8 @@ largest SEANet int16 model of each op family), it prints:
 - TFLM (host): "Arena allocation total" of TFLM's own interpreter (the ``tflite-micro`` wheel's recording
   allocator, ``print_allocations()``) for the same model, on the same 64-bit host;
 - ours (board): ``arena_used_bytes`` of the model runner on the emulated Cortex-M board (32-bit), through
-  ``harness run-model``, and whether its outputs equal TFLM's (the cases' ``expected`` values) exactly;
+  ``harness run-model``, and whether its outputs equal TFLM's (the cases' ``expected`` values): integer
+  outputs exactly, float32 within run-model's default tolerance (the largest difference is shown);
 - TFLM (board): TFLM's own 32-bit arena (reference kernels, netduinoplus2) where ../shared/models/README.md
   states it (TFLM cannot be built for the board here: its build downloads third-party sources), else "-".
 
@@ -142,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         print("building the host file runner", file=sys.stderr)
         host_file_runner(build=True)
         print(f"| model | ours (host) | TFLM (host) | ratio | ours ({args.board}) | TFLM ({args.board}) | ratio | "
-              f"bit-exact on {args.board} |")
+              f"outputs vs TFLM on {args.board} |")
         print("|---|---:|---:|---:|---:|---:|---:|---|")
         for name in names:
             model, cases = table[name]
@@ -157,13 +158,17 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"| {name} | error: {str(error).splitlines()[-1]} |||||||")
                 failed = True
                 continue
-            exact = result.get("passed") is True and all(c.get("max_abs_error") == 0 for c in result["cases"])
-            failed = failed or not exact
+            passed = result.get("passed") is True
+            worst = max((c.get("max_abs_error") or 0) for c in result["cases"])
+            # Integer outputs must be exact (tolerance 0); float32 ones within run-model's default 1e-5 relative
+            # (newlib's expf/tanhf on the board differ from glibc's in the last bits).
+            exact = "NO" if not passed else ("yes" if worst == 0 else f"within {worst:.1e}")
+            failed = failed or not passed
             ours_board = result["arena_used_bytes"]
             tflm_board = TFLM_TARGET_ARENA.get(name) if args.board == "netduinoplus2" else None
             print(f"| {name} | {_fmt(ours_host)} | {_fmt(tflm_host)} | {_ratio(ours_host, tflm_host)} | "
                   f"{_fmt(ours_board)} | {_fmt(tflm_board)} | {_ratio(ours_board, tflm_board)} | "
-                  f"{'yes' if exact else 'NO'} ({len(result['cases'])} cases) |", flush=True)
+                  f"{exact} ({len(result['cases'])} cases) |", flush=True)
             print(f"{name}: done in {time.monotonic() - started:.1f} s", file=sys.stderr)
     return 1 if failed else 0
 
