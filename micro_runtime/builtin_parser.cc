@@ -185,75 +185,55 @@ static_assert(static_cast<int>(tflite::ArgMinOptions::VT_OUTPUT_TYPE) ==
 static_assert(sizeof(TfLitePadding) == 4 && sizeof(TfLiteFusedActivation) == 4 && sizeof(float) == 4,
               "enum and float params are stored as 4-byte values");
 
-// Options table names for the wrong-type message, NUL-separated.
-constexpr char kTableNames[] =
-    "Conv2DOptions\0DepthwiseConv2DOptions\0Pool2DOptions\0FullyConnectedOptions\0SoftmaxOptions\0AddOptions\0"
-    "MulOptions\0ReshapeOptions\0SubOptions\0DivOptions\0LeakyReluOptions\0ConcatenationOptions\0ReducerOptions\0"
-    "StridedSliceOptions\0SqueezeOptions\0PackOptions\0UnpackOptions\0SplitOptions\0SplitVOptions\0SVDFOptions\0"
-    "TransposeConvOptions\0UnidirectionalSequenceLSTMOptions"
-    "\0L2NormOptions\0ResizeBilinearOptions\0ResizeNearestNeighborOptions"
-    "\0GatherOptions\0ArgMaxOptions\0ArgMinOptions\0CastOptions";
-
 struct OpSpec {
   uint8_t code;           // tflite::BuiltinOperator
   uint8_t options_type;   // tflite::BuiltinOptions expected
-  uint8_t table_name;     // kTableNames index (the list runs past 255 characters)
   uint8_t params_size;    // sizeof the TfLite*Params struct
   uint8_t first_field;    // kFields index
   uint8_t field_count;
 };
 
-#define MR_OP(code, Options, name, Params, first, count)                                              \
+#define MR_OP(code, Options, Params, first, count)                                                    \
   {                                                                                                   \
     static_cast<uint8_t>(BuiltinOperator::code), static_cast<uint8_t>(BuiltinOptions::Options),       \
-        name, static_cast<uint8_t>(sizeof(Params)), first, count                                       \
+        static_cast<uint8_t>(sizeof(Params)), first, count                                             \
   }
 
 // Every op here has a BuiltinOperatorName(), which the messages use.
 constexpr OpSpec kOps[] = {
-    MR_OP(CONV_2D, Conv2DOptions, 0, TfLiteConvParams, 0, 7),
-    MR_OP(DEPTHWISE_CONV_2D, DepthwiseConv2DOptions, 1, TfLiteDepthwiseConvParams, 7, 7),
-    MR_OP(AVERAGE_POOL_2D, Pool2DOptions, 2, TfLitePoolParams, 14, 6),
-    MR_OP(MAX_POOL_2D, Pool2DOptions, 2, TfLitePoolParams, 14, 6),
-    MR_OP(FULLY_CONNECTED, FullyConnectedOptions, 3, TfLiteFullyConnectedParams, 20, 4),
-    MR_OP(SOFTMAX, SoftmaxOptions, 4, TfLiteSoftmaxParams, 24, 1),
-    MR_OP(ADD, AddOptions, 5, TfLiteArithmeticParams, 25, 1),
-    MR_OP(MUL, MulOptions, 6, TfLiteArithmeticParams, 25, 1),
-    MR_OP(RESHAPE, ReshapeOptions, 7, TfLiteReshapeParams, 0, 0),
-    MR_OP(SUB, SubOptions, 8, TfLiteArithmeticParams, 25, 1),
-    MR_OP(DIV, DivOptions, 9, TfLiteArithmeticParams, 25, 1),
-    MR_OP(LEAKY_RELU, LeakyReluOptions, 10, TfLiteLeakyReluParams, 26, 1),
-    MR_OP(CONCATENATION, ConcatenationOptions, 11, TfLiteConcatenationParams, 27, 2),
-    MR_OP(MEAN, ReducerOptions, 12, TfLiteReducerParams, 29, 1),
-    MR_OP(STRIDED_SLICE, StridedSliceOptions, 13, TfLiteStridedSliceParams, 30, 6),
-    MR_OP(SQUEEZE, SqueezeOptions, 14, TfLiteSqueezeParams, 0, 0),
-    MR_OP(PACK, PackOptions, 15, TfLitePackParams, 36, 2),
-    MR_OP(UNPACK, UnpackOptions, 16, TfLiteUnpackParams, 38, 2),
-    MR_OP(SPLIT, SplitOptions, 17, TfLiteSplitParams, 40, 1),
-    MR_OP(SPLIT_V, SplitVOptions, 18, TfLiteSplitVParams, 41, 1),
-    MR_OP(SVDF, SVDFOptions, 19, TfLiteSVDFParams, 42, 3),
-    MR_OP(TRANSPOSE_CONV, TransposeConvOptions, 20, TfLiteTransposeConvParams, 45, 4),
-    MR_OP(UNIDIRECTIONAL_SEQUENCE_LSTM, UnidirectionalSequenceLSTMOptions, 21, TfLiteUnidirectionalSequenceLSTMParams,
+    MR_OP(CONV_2D, Conv2DOptions, TfLiteConvParams, 0, 7),
+    MR_OP(DEPTHWISE_CONV_2D, DepthwiseConv2DOptions, TfLiteDepthwiseConvParams, 7, 7),
+    MR_OP(AVERAGE_POOL_2D, Pool2DOptions, TfLitePoolParams, 14, 6),
+    MR_OP(MAX_POOL_2D, Pool2DOptions, TfLitePoolParams, 14, 6),
+    MR_OP(FULLY_CONNECTED, FullyConnectedOptions, TfLiteFullyConnectedParams, 20, 4),
+    MR_OP(SOFTMAX, SoftmaxOptions, TfLiteSoftmaxParams, 24, 1),
+    MR_OP(ADD, AddOptions, TfLiteArithmeticParams, 25, 1),
+    MR_OP(MUL, MulOptions, TfLiteArithmeticParams, 25, 1),
+    MR_OP(RESHAPE, ReshapeOptions, TfLiteReshapeParams, 0, 0),
+    MR_OP(SUB, SubOptions, TfLiteArithmeticParams, 25, 1),
+    MR_OP(DIV, DivOptions, TfLiteArithmeticParams, 25, 1),
+    MR_OP(LEAKY_RELU, LeakyReluOptions, TfLiteLeakyReluParams, 26, 1),
+    MR_OP(CONCATENATION, ConcatenationOptions, TfLiteConcatenationParams, 27, 2),
+    MR_OP(MEAN, ReducerOptions, TfLiteReducerParams, 29, 1),
+    MR_OP(STRIDED_SLICE, StridedSliceOptions, TfLiteStridedSliceParams, 30, 6),
+    MR_OP(SQUEEZE, SqueezeOptions, TfLiteSqueezeParams, 0, 0),
+    MR_OP(PACK, PackOptions, TfLitePackParams, 36, 2),
+    MR_OP(UNPACK, UnpackOptions, TfLiteUnpackParams, 38, 2),
+    MR_OP(SPLIT, SplitOptions, TfLiteSplitParams, 40, 1),
+    MR_OP(SPLIT_V, SplitVOptions, TfLiteSplitVParams, 41, 1),
+    MR_OP(SVDF, SVDFOptions, TfLiteSVDFParams, 42, 3),
+    MR_OP(TRANSPOSE_CONV, TransposeConvOptions, TfLiteTransposeConvParams, 45, 4),
+    MR_OP(UNIDIRECTIONAL_SEQUENCE_LSTM, UnidirectionalSequenceLSTMOptions, TfLiteUnidirectionalSequenceLSTMParams,
           49, 6),
-    MR_OP(L2_NORMALIZATION, L2NormOptions, 22, TfLiteL2NormParams, 55, 1),
-    MR_OP(RESIZE_BILINEAR, ResizeBilinearOptions, 23, TfLiteResizeBilinearParams, 56, 2),
-    MR_OP(RESIZE_NEAREST_NEIGHBOR, ResizeNearestNeighborOptions, 24, TfLiteResizeNearestNeighborParams, 58, 2),
-    MR_OP(GATHER, GatherOptions, 25, TfLiteGatherParams, 60, 2),
-    MR_OP(ARG_MAX, ArgMaxOptions, 26, TfLiteArgMaxParams, 62, 1),
-    MR_OP(ARG_MIN, ArgMinOptions, 27, TfLiteArgMinParams, 62, 1),
-    MR_OP(CAST, CastOptions, 28, TfLiteCastParams, 63, 2),
+    MR_OP(L2_NORMALIZATION, L2NormOptions, TfLiteL2NormParams, 55, 1),
+    MR_OP(RESIZE_BILINEAR, ResizeBilinearOptions, TfLiteResizeBilinearParams, 56, 2),
+    MR_OP(RESIZE_NEAREST_NEIGHBOR, ResizeNearestNeighborOptions, TfLiteResizeNearestNeighborParams, 58, 2),
+    MR_OP(GATHER, GatherOptions, TfLiteGatherParams, 60, 2),
+    MR_OP(ARG_MAX, ArgMaxOptions, TfLiteArgMaxParams, 62, 1),
+    MR_OP(ARG_MIN, ArgMinOptions, TfLiteArgMinParams, 62, 1),
+    MR_OP(CAST, CastOptions, TfLiteCastParams, 63, 2),
 };
 #undef MR_OP
-
-// The n-th name of kTableNames (only the error path needs it).
-const char* TableName(int n) {
-  const char* name = kTableNames;
-  for (; n > 0; --n) {
-    while (*name != '\0') ++name;
-    ++name;
-  }
-  return name;
-}
 
 const OpSpec* FindOp(int32_t builtin_code) {
   for (const OpSpec& s : kOps) {
@@ -378,8 +358,9 @@ TfLiteStatus ParseBuiltinOptions(const tflite::Operator* op, int32_t builtin_cod
   const BuiltinOptions type = op->builtin_options_type();
   if (type != BuiltinOptions::NONE && op->builtin_options() != nullptr) {
     if (static_cast<int>(type) != spec->options_type) {
-      MicroPrintf("operator %d (%s) carries options of union type %d; expected %s. The model is corrupt", op_index,
-                  BuiltinOperatorName(builtin_code), static_cast<int>(type), TableName(spec->table_name));
+      MicroPrintf("operator %d (%s) carries options of union type %d; its options are union type %d. The model is "
+                  "corrupt", op_index, BuiltinOperatorName(builtin_code), static_cast<int>(type),
+                  static_cast<int>(spec->options_type));
       return kTfLiteError;
     }
     options = op->builtin_options();

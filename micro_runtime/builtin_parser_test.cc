@@ -50,6 +50,9 @@ TF_LITE_MICRO_TEST(Conv) {
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteActRelu6, p->activation);
   TF_LITE_MICRO_EXPECT_EQ(4, p->dilation_width_factor);
   TF_LITE_MICRO_EXPECT_EQ(5, p->dilation_height_factor);
+  // No quantized_bias_type in the model: the schema default (FLOAT32), which
+  // selects no int32 accumulation.
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteFloat32, p->quantized_bias_type);
 }
 
 TF_LITE_MICRO_TEST(DepthwiseConv) {

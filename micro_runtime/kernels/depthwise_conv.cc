@@ -131,16 +131,20 @@ TfLiteStatus EvalFloat(const OpData* d, const TfLiteDepthwiseConvParams* params,
   return kTfLiteOk;
 }
 
-// The int8 eval (Eval's int8 case, and all of Register_DEPTHWISE_CONV_2D_INT8).
-TfLiteStatus EvalInt8(TfLiteContext* context, TfLiteNode* node) {
-  const OpData* data = static_cast<const OpData*>(node->user_data);
-  const TfLiteTensor* input = GetInput(context, node, 0);
-  const TfLiteTensor* filter = GetInput(context, node, 1);
-  const TfLiteTensor* bias = GetOptionalBias(context, node);
-  TfLiteTensor* output = GetOutput(context, node, 0);
+// The int8 eval of Eval and of Register_DEPTHWISE_CONV_2D_INT8.
+// Inlined into both: as a call of its own it cost hello_world_int8 156 instructions per Invoke.
+__attribute__((always_inline)) inline TfLiteStatus EvalInt8Tensors(TfLiteContext* context, const OpData* data,
+                                                                   const TfLiteTensor* input,
+                                                                   const TfLiteTensor* filter,
+                                                                   const TfLiteTensor* bias, TfLiteTensor* output) {
   TF_LITE_ENSURE_OK(context, CheckVariableBiasRange(kOp, input, filter, bias, data->g.out_ch, 3));
-  return DepthwiseEvalInt8(*data, input->data.int8, filter->data.int8,
-                  bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
+  return DepthwiseEvalInt8(*data, input->data.int8, filter->data.int8, bias != nullptr ? bias->data.i32 : nullptr,
+                           output->data.int8);
+}
+
+TfLiteStatus EvalInt8(TfLiteContext* context, TfLiteNode* node) {
+  return EvalInt8Tensors(context, static_cast<const OpData*>(node->user_data), GetInput(context, node, 0),
+                         GetInput(context, node, 1), GetOptionalBias(context, node), GetOutput(context, node, 0));
 }
 
 TfLiteStatus PrepareInt8(TfLiteContext* context, TfLiteNode* node) {
@@ -161,7 +165,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       return EvalFloat(data, params, input->data.f, filter->data.f,
                        bias != nullptr ? bias->data.f : nullptr, output->data.f);
     case kTfLiteInt8:
-      return EvalInt8(context, node);
+      return EvalInt8Tensors(context, data, input, filter, bias, output);
     case kTfLiteInt16: {
       Int16FilterEval e;
       TF_LITE_ENSURE_OK(context, PrepareInt16FilterEval(bias, output, params->activation, &e));
