@@ -179,8 +179,14 @@ def measure_firmware(model: Path, board_name: str, use_qemu: bool, row: Row, fal
     row.flash, row.ram = elf_sizes(elf, board)
     # Link maps of LTO builds name partitions, not objects: per-object figures come from an LTO=0 build
     # of the same runner (the board default may use LTO; then the core is a bit smaller than shown).
-    no_lto = build_runner(model, board, cases, arena_size=(arena + 15) // 16 * 16 if arena else None,
-                          make_vars={"LTO": "0"})
+    try:
+        no_lto = build_runner(model, board, cases, arena_size=(arena + 15) // 16 * 16 if arena else None,
+                              make_vars={"LTO": "0"})
+    except RunModelError as error:
+        # The core is the same in every runner: the other rows give it.
+        row.notes.append(f"core flash: the LTO=0 build does not fit {board_name} ({str(error).splitlines()[0]})")
+        row.firmware_board = board_name
+        return
     row.core_objects = core_flash_from_map(Path(str(no_lto) + ".map"))
     row.core_flash = sum(row.core_objects.values())
     row.core_without_verifier = row.core_flash - row.core_objects.get(VERIFIER_OBJECT, 0)

@@ -157,3 +157,21 @@ def test_runnable_block(where: str, block: str, tmp_path: Path) -> None:
 
 def test_there_is_a_runnable_block() -> None:
     assert _runnable(), "no block marked <!-- runnable --> in README.md or docs/"
+
+
+def test_ops_table_lists_every_registered_op_with_its_versions() -> None:
+    """docs/ops.md's table has a row for every builtin all_ops_resolver.h registers, with the same version range
+    (rows may name several ops, "MAXIMUM, MINIMUM"), and no row for an op that is not registered."""
+    registered = {m[1]: (int(m[2]), int(m[3])) for m in
+                  re.finditer(r"^\s*X\((\w+),\s*(\d+),\s*(\d+)\)", (REPO_ROOT / "micro_runtime" / "all_ops_resolver.h")
+                              .read_text(), re.M)}
+    documented: dict[str, tuple[int, int]] = {}
+    for line in (REPO_ROOT / "docs" / "ops.md").read_text().splitlines():
+        row = re.match(r"^\| ([A-Z0-9_, ]+) \| (\d+)(?:–(\d+))? \|", line)
+        if row:
+            first = int(row[2])
+            for op in row[1].split(", "):
+                documented[op] = (first, int(row[3] or first))
+    assert registered, "no X(OP, first, last) entries found in all_ops_resolver.h"
+    assert {op: documented.get(op) for op in registered} == registered
+    assert set(documented) - set(registered) == set()
