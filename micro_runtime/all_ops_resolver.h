@@ -6,7 +6,8 @@
 // and DEPTHWISE_CONV_2D v2+ add dilation, FULLY_CONNECTED v4 and SOFTMAX v2
 // are the int8 variants the converter writes; SUB v3, DIV v2 and
 // MAXIMUM/MINIMUM v3 add broadcasting beyond 4-D, SUB v5, ABS v3,
-// LEAKY_RELU v2, MAXIMUM/MINIMUM v4, ADD v3 and MUL v4 are int16; MUL v3 is
+// LEAKY_RELU v2, MAXIMUM/MINIMUM v4, ADD v3, MUL v4 and AVERAGE_POOL_2D,
+// MAX_POOL_2D, LOGISTIC, TANH, RELU, RELU6 v3 are int16; MUL v3 is
 // int8 with a rescale of 1 or more). SUB v4 is int64, which
 // prepare refuses by type. docs/ops.md lists ops x types.
 #ifndef MICRO_RUNTIME_ALL_OPS_RESOLVER_H_
@@ -33,21 +34,21 @@
 constexpr size_t kModelOpsCount = 17;
 #define MR_MODEL_OPS(X) \
   X(ADD, 1, 3) \
-  X(AVERAGE_POOL_2D, 1, 2) \
+  X(AVERAGE_POOL_2D, 1, 3) \
   X(CONV_2D, 1, 4) \
   X(DEPTHWISE_CONV_2D, 1, 5) \
   X(DEQUANTIZE, 1, 3) \
   X(FULLY_CONNECTED, 1, 7) \
-  X(LOGISTIC, 1, 2) \
-  X(MAX_POOL_2D, 1, 2) \
+  X(LOGISTIC, 1, 3) \
+  X(MAX_POOL_2D, 1, 3) \
   X(MUL, 1, 4) \
   X(QUANTIZE, 1, 3) \
-  X(RELU, 1, 2) \
-  X(RELU6, 1, 2) \
+  X(RELU, 1, 3) \
+  X(RELU6, 1, 3) \
   X(RESHAPE, 1, 1) \
   X(SIN, 1, 1) \
   X(SOFTMAX, 1, 2) \
-  X(TANH, 1, 2)
+  X(TANH, 1, 3)
 template <class Resolver>
 void AddModelOps(Resolver& resolver) {
   MR_MODEL_OPS(MR_ADD_BUILTIN)

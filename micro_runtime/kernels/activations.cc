@@ -1,7 +1,11 @@
-// RELU: y = max(0, x); RELU6: y = min(max(0, x), 6). float32 and int8. For
-// int8 the input is requantized to the output's scale/zero point (a no-op
-// multiplier when they are equal) and clamped to the quantized 0 / 6, like
-// TFLite's ReluQuantized.
+// RELU: y = max(0, x); RELU6: y = min(max(0, x), 6). float32, int8 and int16
+// (zero point 0), as TFLM. A quantized input is requantized to the output by
+// input_scale / output_scale (TFLM forms the ratio in float) and clamped to
+// the output's quantized 0 (its zero point), for RELU6 its quantized 6
+// (round(6 / scale) steps above the zero point), and the type's range. With
+// equal input and output quantization (what converters write) the multiplier
+// is the identity, so RELU6 is TFLM's clamp in the input's quantization.
+// float32 NaN passes through unchanged, as in TFLM.
 #include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
@@ -14,69 +18,64 @@ struct ReluOpData {
   int32_t input_zero_point;
   int32_t output_zero_point;
   int32_t min;  // quantized 0
-  int32_t max;  // quantized 6, or 127 for RELU
+  int32_t max;  // quantized 6, or the type's maximum for RELU
 };
 
 TfLiteStatus ReluPrepare(const char* op, float max_value, TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(op, context, node, 1, 1, 1));
+  using micro_runtime::kTypeFloat32;
+  using micro_runtime::kTypeInt16;
+  using micro_runtime::kTypeInt8;
+  void* op_data = nullptr;
+  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareQuantizedUnary(op, context, node,
+                                                                  kTypeFloat32 | kTypeInt8 | kTypeInt16,
+                                                                  "float32, int8, int16", sizeof(ReluOpData),
+                                                                  &op_data));
+  if (op_data == nullptr) return kTfLiteOk;  // float32
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* output = GetOutput(context, node, 0);
-  if (input->type != kTfLiteFloat32 && input->type != kTfLiteInt8) {
-    return micro_runtime::ReportUnsupportedType(op, input->type, "float32, int8");
-  }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameType(op, input, output));
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameShape(op, input, output));
-  if (input->type != kTfLiteInt8) return kTfLiteOk;
-
-  if (!(input->params.scale > 0.0f) || !(output->params.scale > 0.0f)) {
-    MicroPrintf("%s: int8 input and output scales must be > 0, got %f and %f", op,
-                static_cast<double>(input->params.scale), static_cast<double>(output->params.scale));
+  ReluOpData* data = static_cast<ReluOpData*>(op_data);
+  const bool int16 = input->type == kTfLiteInt16;
+  QuantizeMultiplier(static_cast<double>(input->params.scale / output->params.scale), &data->multiplier,
+                     &data->shift);
+  // The rescale shifts the zero-point corrected input (|x| <= 255 for int8,
+  // 32768 for int16) left by `shift` in int32 first.
+  const int max_shift = int16 ? 16 : 23;
+  if (data->shift > max_shift) {
+    MicroPrintf("%s: input/output scale ratio %f too large for %s (the rescale overflows; max 2^%d)", op,
+                static_cast<double>(input->params.scale / output->params.scale), TfLiteTypeName(input->type),
+                max_shift);
     return kTfLiteError;
   }
-  if (node->user_data == nullptr) {
-    node->user_data = micro_runtime::AllocateOpData(op, context, sizeof(ReluOpData));
-  }
-  if (node->user_data == nullptr) return kTfLiteError;
-  ReluOpData* data = static_cast<ReluOpData*>(node->user_data);
-  QuantizeMultiplier(static_cast<double>(input->params.scale) / static_cast<double>(output->params.scale),
-                     &data->multiplier, &data->shift);
+  const int32_t type_min = int16 ? -32768 : -128;
+  const int32_t type_max = int16 ? 32767 : 127;
   data->input_zero_point = input->params.zero_point;
   data->output_zero_point = output->params.zero_point;
-  data->min = output->params.zero_point > -128 ? output->params.zero_point : -128;
-  data->max = 127;
-  const float steps = max_value / output->params.scale;
-  // Beyond 255 steps the clamp is the int8 maximum anyway; checking first
-  // keeps a tiny scale from overflowing the int conversion.
-  if (max_value > 0.0f && steps < 1000.0f) {
-    const int32_t six = output->params.zero_point + micro_runtime::RoundToInt32(steps);
-    data->max = six < 127 ? six : 127;
+  data->min = output->params.zero_point > type_min ? output->params.zero_point : type_min;
+  data->max = type_max;
+  if (max_value > 0.0f) {
+    // Beyond 65536 steps the clamp is the type's maximum anyway; checking
+    // first keeps a tiny scale from overflowing the int conversion.
+    const float steps = max_value / output->params.scale;
+    if (steps < 65536.0f) {
+      const int32_t six = output->params.zero_point + micro_runtime::RoundToInt32(steps);
+      data->max = six < type_max ? six : type_max;
+    }
   }
   return kTfLiteOk;
 }
 
 TfLiteStatus ReluInvoke(const char* op, float max_value, TfLiteContext* context, TfLiteNode* node) {
-  const TfLiteTensor* input = GetInput(context, node, 0);
-  TfLiteTensor* output = GetOutput(context, node, 0);
-  const int32_t count = ElementCount(output->dims);
-  if (input->type == kTfLiteInt8) {
-    if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(op);
-    const ReluOpData* data = static_cast<const ReluOpData*>(node->user_data);
-    for (int32_t i = 0; i < count; ++i) {
-      int32_t q = data->output_zero_point +
-                  MultiplyByQuantizedMultiplier(input->data.int8[i] - data->input_zero_point,
-                                                data->multiplier, data->shift);
-      q = q < data->min ? data->min : q;
-      q = q > data->max ? data->max : q;
-      output->data.int8[i] = static_cast<int8_t>(q);
-    }
-    return kTfLiteOk;
-  }
-  for (int32_t i = 0; i < count; ++i) {
-    float y = input->data.f[i] > 0.0f ? input->data.f[i] : 0.0f;
-    if (max_value > 0.0f && y > max_value) y = max_value;
-    output->data.f[i] = y;
-  }
-  return kTfLiteOk;
+  return micro_runtime::EvalQuantizedUnary<ReluOpData, true>(
+      op, context, node,
+      [max_value](float x) {
+        if (max_value > 0.0f && x > max_value) return max_value;
+        return x < 0.0f ? 0.0f : x;
+      },
+      [](const ReluOpData& d, int32_t q) {
+        const int32_t y =
+            d.output_zero_point + MultiplyByQuantizedMultiplier(q - d.input_zero_point, d.multiplier, d.shift);
+        return ClampInt32(y, d.min, d.max);
+      });
 }
 
 TfLiteStatus Relu6Prepare(TfLiteContext* context, TfLiteNode* node) {

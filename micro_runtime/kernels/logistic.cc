@@ -1,11 +1,12 @@
-// LOGISTIC: y = 1 / (1 + exp(-x)). float32, and int8 through a 256-entry
-// table built in prepare (exactly rounded sigmoid of each input value; TFLite's
-// fixed-point kernel is within +-1 of it). TFLite requires int8 output scale
-// 1/256 and zero point -128.
+// LOGISTIC: y = 1 / (1 + exp(-x)). float32; int8 through a 256-entry table
+// built in prepare (exactly rounded sigmoid of each input value; TFLite's
+// fixed-point kernel is within +-1 of it; TFLite requires int8 output scale
+// 1/256 and zero point -128); int16 (zero points 0, output scale 2^-15) with
+// TFLM's table interpolation, bit-exact (sigmoid_int16.h).
 #include <math.h>
 
-#include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/sigmoid_int16.h"
 
 namespace {
 
@@ -14,11 +15,11 @@ constexpr const char* kOp = "LOGISTIC";
 float Sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
 TfLiteStatus LogisticPrepare(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::PrepareInt8TableOp(kOp, context, node, Sigmoid, 256, -128);
+  return micro_runtime::PrepareSigmoidOp(kOp, false, Sigmoid, 256, -128, context, node);
 }
 
 TfLiteStatus LogisticInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalInt8TableOp(kOp, context, node, Sigmoid);
+  return micro_runtime::EvalSigmoidOp(kOp, false, Sigmoid, context, node);
 }
 
 }  // namespace

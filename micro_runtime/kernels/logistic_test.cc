@@ -1,7 +1,7 @@
 // LOGISTIC kernel tests. Float expectations are numpy's 1 / (1 + exp(-x)) in
 // double precision; int8 expectations come from the TFLM reference
 // interpreter (tflite-micro Python package) on a one-op model (LiteRT
-// agrees).
+// agrees); int16 ones from TFLM too (kInt16Cases).
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/micro_test.h"
 #include "micro_runtime/testing/kernel_cases.h"
@@ -13,6 +13,34 @@ namespace {
 TfLiteStatus Run(TfLiteTensor input, TfLiteTensor output) {
   return RunUnaryKernel(Register_LOGISTIC(), input, output);
 }
+
+// int16 (zero points 0, output scale 2^-15): TFLM's outputs (tflite-micro Python
+// package, one-op models) for kernel_cases' 14 inputs and its sums over all
+// 65,536 inputs, one case per path of TFLM's input rescale. Hand checks:
+// sigmoid(0) = 16384, and sigmoid(1.0) * 32768 = 23955.9 -> 23956
+// at input 4096 of scale 2^-12.
+const kernel_cases::SigmoidInt16Case kInt16Cases[] = {
+    // 2^-12: TFLM's exact rescale (x 3)
+    {0.000244140625f,
+     {11, 247, 8812, 14394, 16382, 16384, 16386, 16538, 18374, 23954, 23956, 31234, 32521, 32757},
+     1073725451,
+     16690632529482},
+    // 2^-11: not LOGISTIC's power of two, a 15-bit multiplier and shift
+    {0.00048828125f,
+     {1, 2, 3906, 12462, 16380, 16384, 16388, 16692, 20306, 28860, 28862, 32689, 32766, 32767},
+     1073725441,
+     17365071757540},
+    // a scale that is no power of two
+    {0.0003f,
+     {2, 81, 7419, 13945, 16381, 16384, 16387, 16573, 18823, 25347, 25349, 31980, 32687, 32766},
+     1073725443,
+     16993162573872},
+    // 2^-12 * 1.0004: within TFLM's 1e-3 log2 tolerance, so rescaled as 2^-12
+    {0.00024423827f,
+     {11, 247, 8812, 14394, 16382, 16384, 16386, 16538, 18374, 23954, 23956, 31234, 32521, 32757},
+     1073725451,
+     16690632529482},
+};
 
 }  // namespace
 
@@ -77,6 +105,13 @@ TF_LITE_MICRO_TEST(Int8WrongOutputQuantizationFails) {
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateQuantizedTensor(input, dims, 0.06f, 5),
                                             CreateQuantizedTensor(output, dims, 1.0f / 128.0f, 0)));
 }
+
+TF_LITE_MICRO_TEST(Int16PowerOfTwoScale) { kernel_cases::ExpectSigmoidInt16Case(Register_LOGISTIC(), kInt16Cases[0]); }
+TF_LITE_MICRO_TEST(Int16ScaleTwoToMinus11) { kernel_cases::ExpectSigmoidInt16Case(Register_LOGISTIC(), kInt16Cases[1]); }
+TF_LITE_MICRO_TEST(Int16OtherScale) { kernel_cases::ExpectSigmoidInt16Case(Register_LOGISTIC(), kInt16Cases[2]); }
+TF_LITE_MICRO_TEST(Int16NearPowerOfTwoScale) { kernel_cases::ExpectSigmoidInt16Case(Register_LOGISTIC(), kInt16Cases[3]); }
+
+TF_LITE_MICRO_TEST(Int16BadQuantizationFails) { kernel_cases::ExpectSigmoidInt16Refusals(Register_LOGISTIC()); }
 
 TF_LITE_MICRO_TEST(UnsupportedTypeFails) {
   const int32_t shape[] = {1, 2};

@@ -1,9 +1,12 @@
-// AVERAGE_POOL_2D and MAX_POOL_2D over NHWC tensors, float32 and int8.
-// Windows are clipped to the input (padding taps are not counted), so an
-// average at the edge divides by the number of real taps, like TFLite.
-// int8 keeps the input's quantization: average = round-half-away-from-zero of
-// sum / count, max = the largest tap; both clamped to the fused activation.
+// AVERAGE_POOL_2D and MAX_POOL_2D over NHWC tensors, float32, int8 and int16
+// (zero point 0). Windows are clipped to the input (padding taps are not
+// counted), so an average at the edge divides by the number of real taps,
+// like TFLite. int8/int16 keep the input's quantization: average =
+// round-half-away-from-zero of the int32 sum / count, max = the largest tap;
+// both clamped to the fused activation (TFLM's integer pooling, one template
+// for both types).
 #include "micro_runtime/builtin_options.h"
+#include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 
@@ -11,14 +14,14 @@ namespace {
 
 struct OpData {
   WindowGeometry g;
-  int32_t act_min, act_max;  // int8 only
+  int32_t act_min, act_max;  // int8/int16 only
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
   return context->AllocatePersistentBuffer(context, sizeof(OpData));
 }
 
-TfLiteStatus PreparePool(const char* op, TfLiteContext* context, TfLiteNode* node) {
+TfLiteStatus PreparePool(const char* op, bool average, TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, CheckOpDataAndOptions(op, node));
   OpData* data = static_cast<OpData*>(node->user_data);
   const TfLitePoolParams* params = static_cast<const TfLitePoolParams*>(node->builtin_data);
@@ -57,25 +60,38 @@ TfLiteStatus PreparePool(const char* op, TfLiteContext* context, TfLiteNode* nod
     return kTfLiteError;
   }
   if (input->type == kTfLiteFloat32) return kTfLiteOk;
-  if (input->type != kTfLiteInt8) {
-    MicroPrintf("%s: input type %s not supported (use float32 or int8)", op, TfLiteTypeName(input->type));
+  if (input->type != kTfLiteInt8 && input->type != kTfLiteInt16) {
+    MicroPrintf("%s: input type %s not supported (use float32, int8 or int16)", op, TfLiteTypeName(input->type));
     return kTfLiteError;
   }
+  TF_LITE_ENSURE_OK(context, micro_runtime::CheckQuantized(op, "input", input));
   if (input->params.scale != output->params.scale ||
       input->params.zero_point != output->params.zero_point) {
-    MicroPrintf("%s: int8 output must keep the input's quantization (scale %f zp %d vs %f zp %d)", op,
-                static_cast<double>(output->params.scale), static_cast<int>(output->params.zero_point),
-                static_cast<double>(input->params.scale), static_cast<int>(input->params.zero_point));
+    MicroPrintf("%s: %s output must keep the input's quantization (scale %f zp %d vs %f zp %d)", op,
+                TfLiteTypeName(input->type), static_cast<double>(output->params.scale),
+                static_cast<int>(output->params.zero_point), static_cast<double>(input->params.scale),
+                static_cast<int>(input->params.zero_point));
+    return kTfLiteError;
+  }
+  // The average sums a window's taps in int32: at most 65,535 int16 taps
+  // (2^31 / 32768) or 16.7 M int8 taps. A window holds at most
+  // min(filter, input) taps per axis.
+  const int32_t taps_h = g.filter_h < g.in_h ? g.filter_h : g.in_h;
+  const int32_t taps_w = g.filter_w < g.in_w ? g.filter_w : g.in_w;
+  const int32_t max_taps = input->type == kTfLiteInt16 ? 65535 : 16777215;
+  if (average && static_cast<int64_t>(taps_h) * taps_w > max_taps) {
+    MicroPrintf("%s: %dx%d %s taps per window, more than the int32 sum holds (%d)", op, static_cast<int>(taps_h),
+                static_cast<int>(taps_w), TfLiteTypeName(input->type), static_cast<int>(max_taps));
     return kTfLiteError;
   }
   return CalculateActivationRangeQuantized(params->activation, output, &data->act_min, &data->act_max);
 }
 
 TfLiteStatus PrepareAverage(TfLiteContext* context, TfLiteNode* node) {
-  return PreparePool("AVERAGE_POOL_2D", context, node);
+  return PreparePool("AVERAGE_POOL_2D", true, context, node);
 }
 TfLiteStatus PrepareMax(TfLiteContext* context, TfLiteNode* node) {
-  return PreparePool("MAX_POOL_2D", context, node);
+  return PreparePool("MAX_POOL_2D", false, context, node);
 }
 
 // Visits every output element with its clipped window; `Reduce` computes it.
@@ -89,6 +105,55 @@ void ForEachWindow(const OpData* d, const T* input, T* output, Reduce reduce) {
     const T* window = input + p.in_offset;
     for (int c = 0; c < channels; ++c) output[c] = reduce(window + c, p.ny, p.nx, row_stride);
     output += channels;
+  });
+}
+
+// One window's int8/int16 taps reduced: the average (the int32 sum divided by
+// the tap count, rounded half away from zero: TFLite's integer average pool;
+// 0 for an empty window) or the max (the type's minimum for an empty window).
+template <bool kAverage, typename T>
+int32_t ReduceTaps(const T* in, int ny, int nx, int row_stride, int channels) {
+  int32_t acc = kAverage ? 0 : (sizeof(T) == 1 ? -128 : -32768);
+  for (int y = 0; y < ny; ++y) {
+    for (int x = 0; x < nx; ++x) {
+      const int32_t v = in[y * row_stride + x * channels];
+      if (kAverage) {
+        acc += v;
+      } else if (v > acc) {
+        acc = v;
+      }
+    }
+  }
+  if (!kAverage) return acc;
+  const int32_t count = ny * nx;
+  if (count == 0) return 0;
+  return acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
+}
+
+// int8/int16 pooling, clamped to the fused activation: one loop nest for both
+// types (the element width is picked per output element), so int16 costs
+// little flash beside int8.
+template <bool kAverage>
+void PoolQuantized(const OpData* d, const TfLiteTensor* input, TfLiteTensor* output) {
+  const bool wide = input->type == kTfLiteInt16;
+  const int channels = d->g.in_ch;
+  const int row_stride = d->g.in_w * channels;
+  const int32_t lo = d->act_min;
+  const int32_t hi = d->act_max;
+  int32_t out = 0;
+  ForEachOutputPixel(d->g, [&](const WindowPos& p) {
+    for (int c = 0; c < channels; ++c, ++out) {
+      const int32_t first = p.in_offset + c;
+      const int32_t v = ClampInt32(
+          wide ? ReduceTaps<kAverage>(input->data.i16 + first, p.ny, p.nx, row_stride, channels)
+               : ReduceTaps<kAverage>(input->data.int8 + first, p.ny, p.nx, row_stride, channels),
+          lo, hi);
+      if (wide) {
+        output->data.i16[out] = static_cast<int16_t>(v);
+      } else {
+        output->data.int8[out] = static_cast<int8_t>(v);
+      }
+    }
   });
 }
 
@@ -114,24 +179,11 @@ TfLiteStatus EvalAverage(TfLiteContext* context, TfLiteNode* node) {
                   });
     return kTfLiteOk;
   }
-  if (input->type == kTfLiteInt8) {
-    const int32_t lo = d->act_min;
-    const int32_t hi = d->act_max;
-    ForEachWindow(d, input->data.int8, output->data.int8,
-                  [&](const int8_t* in, int ny, int nx, int row_stride) -> int8_t {
-                    int32_t sum = 0;
-                    for (int y = 0; y < ny; ++y) {
-                      for (int x = 0; x < nx; ++x) sum += in[y * row_stride + x * channels];
-                    }
-                    const int32_t count = ny * nx;
-                    if (count == 0) return static_cast<int8_t>(ClampInt32(0, lo, hi));
-                    // Round half away from zero, as TFLite's int8 average pool.
-                    const int32_t avg = sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
-                    return static_cast<int8_t>(ClampInt32(avg, lo, hi));
-                  });
+  if (input->type == kTfLiteInt8 || input->type == kTfLiteInt16) {
+    PoolQuantized<true>(d, input, output);
     return kTfLiteOk;
   }
-  MicroPrintf("AVERAGE_POOL_2D: input type %s not supported (use float32 or int8)",
+  MicroPrintf("AVERAGE_POOL_2D: input type %s not supported (use float32, int8 or int16)",
               TfLiteTypeName(input->type));
   return kTfLiteError;
 }
@@ -159,23 +211,11 @@ TfLiteStatus EvalMax(TfLiteContext* context, TfLiteNode* node) {
                   });
     return kTfLiteOk;
   }
-  if (input->type == kTfLiteInt8) {
-    const int32_t lo = d->act_min;
-    const int32_t hi = d->act_max;
-    ForEachWindow(d, input->data.int8, output->data.int8,
-                  [&](const int8_t* in, int ny, int nx, int row_stride) -> int8_t {
-                    int32_t best = -128;
-                    for (int y = 0; y < ny; ++y) {
-                      for (int x = 0; x < nx; ++x) {
-                        const int32_t v = in[y * row_stride + x * channels];
-                        if (v > best) best = v;
-                      }
-                    }
-                    return static_cast<int8_t>(ClampInt32(best, lo, hi));
-                  });
+  if (input->type == kTfLiteInt8 || input->type == kTfLiteInt16) {
+    PoolQuantized<false>(d, input, output);
     return kTfLiteOk;
   }
-  MicroPrintf("MAX_POOL_2D: input type %s not supported (use float32 or int8)",
+  MicroPrintf("MAX_POOL_2D: input type %s not supported (use float32, int8 or int16)",
               TfLiteTypeName(input->type));
   return kTfLiteError;
 }

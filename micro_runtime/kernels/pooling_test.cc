@@ -1,7 +1,7 @@
 // AVERAGE_POOL_2D / MAX_POOL_2D kernel tests. Cases and expected outputs come
 // from testdata/pooling_cases.h (TFLM's reference interpreter on the same
-// single-op models, see micro_runtime/testing/gen_kernel_cases.py); the
-// rounding test at the end is hand-computed.
+// single-op models, see micro_runtime/testing/gen_kernel_cases.py), int8 and
+// int16; the rounding and int16 extreme tests are hand-computed.
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/testdata/pooling_cases.h"
@@ -17,6 +17,7 @@ using namespace pooling_cases;  // NOLINT
 constexpr int kMaxOutput = 32;
 float g_float_out[kMaxOutput];
 int8_t g_int8_out[kMaxOutput];
+int16_t g_int16_out[kMaxOutput];
 
 template <typename T>
 T* Mut(const T* p) {
@@ -49,19 +50,29 @@ void RunFloat(const TfLiteRegistration& reg) {
   ExpectFloatsNear(C::expected, g_float_out, C::output_size);
 }
 
-template <class C>
-void RunInt8(const TfLiteRegistration& reg) {
+// int8 and int16 cases (T is the case's type; `out` a buffer of that type).
+template <class C, typename T>
+void RunQuantized(const TfLiteRegistration& reg, T* out) {
   TfLiteTensor tensors[2] = {
       CreateQuantizedTensor(Mut(C::input), IntArrayFromInts(C::input_dims), C::input_scale,
                             C::input_zero_point),
-      CreateQuantizedTensor(g_int8_out, IntArrayFromInts(C::output_dims), C::output_scale,
-                            C::output_zero_point)};
+      CreateQuantizedTensor(out, IntArrayFromInts(C::output_dims), C::output_scale, C::output_zero_point)};
   TfLitePoolParams params = Params<C>();
-  for (int i = 0; i < C::output_size; ++i) g_int8_out[i] = 0x55;
+  for (int i = 0; i < C::output_size; ++i) out[i] = 0x55;
   KernelRunner runner(reg, tensors, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs), &params);
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
-  ExpectIntsNear(C::expected, g_int8_out, C::output_size);
+  ExpectIntsNear(C::expected, out, C::output_size);
+}
+
+template <class C>
+void RunInt8(const TfLiteRegistration& reg) {
+  RunQuantized<C>(reg, g_int8_out);
+}
+
+template <class C>
+void RunInt16(const TfLiteRegistration& reg) {
+  RunQuantized<C>(reg, g_int16_out);
 }
 
 }  // namespace
@@ -75,6 +86,78 @@ TF_LITE_MICRO_TEST(AverageInt8Same) { RunInt8<AvgInt8Same>(Register_AVERAGE_POOL
 TF_LITE_MICRO_TEST(AverageInt8ValidRelu) { RunInt8<AvgInt8ValidRelu>(Register_AVERAGE_POOL_2D()); }
 TF_LITE_MICRO_TEST(MaxInt8Same) { RunInt8<MaxInt8Same>(Register_MAX_POOL_2D()); }
 TF_LITE_MICRO_TEST(MaxInt8ValidRelu6) { RunInt8<MaxInt8ValidRelu6>(Register_MAX_POOL_2D()); }
+TF_LITE_MICRO_TEST(AverageInt16Same) { RunInt16<AvgInt16Same>(Register_AVERAGE_POOL_2D()); }
+TF_LITE_MICRO_TEST(AverageInt16ValidRelu6) { RunInt16<AvgInt16ValidRelu6>(Register_AVERAGE_POOL_2D()); }
+TF_LITE_MICRO_TEST(MaxInt16SameRelu) { RunInt16<MaxInt16SameRelu>(Register_MAX_POOL_2D()); }
+TF_LITE_MICRO_TEST(MaxInt16ValidRelu6) { RunInt16<MaxInt16ValidRelu6>(Register_MAX_POOL_2D()); }
+
+TF_LITE_MICRO_TEST(Int16ExtremesRoundHalfAwayFromZero) {
+  // 1x2 windows per channel at the int16 extremes: 32767 + 32767 -> 32767,
+  // -32768 - 32767 = -65535 / 2 = -32767.5 -> -32768, -32768 + 32767 = -1 / 2
+  // -> -1, 1 + 0 -> 1 (0.5 away from zero); the maxima 32767, -32767, 32767, 1.
+  int16_t input[] = {32767, -32768, -32768, 1, 32767, -32767, 32767, 0};
+  int16_t out[4];
+  const int32_t in_dims[] = {4, 1, 1, 2, 4};
+  const int32_t out_dims[] = {4, 1, 1, 1, 4};
+  TfLitePoolParams params = {kTfLitePaddingValid, 1, 1, 2, 1, kTfLiteActNone};
+  TfLiteTensor t[2] = {CreateQuantizedTensor(input, IntArrayFromInts(in_dims), 0.5f, 0),
+                       CreateQuantizedTensor(out, IntArrayFromInts(out_dims), 0.5f, 0)};
+  {
+    KernelRunner runner(Register_AVERAGE_POOL_2D(), t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
+                        &params);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
+    const int16_t expected[] = {32767, -32768, -1, 1};
+    for (int i = 0; i < 4; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], out[i]);
+  }
+  {
+    KernelRunner runner(Register_MAX_POOL_2D(), t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
+                        &params);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
+    const int16_t expected[] = {32767, -32767, 32767, 1};
+    for (int i = 0; i < 4; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], out[i]);
+  }
+}
+
+TF_LITE_MICRO_TEST(Int16RefusalsAndTheSumLimit) {
+  int16_t data[4] = {0};
+  const int32_t in_dims[] = {4, 1, 2, 2, 1};
+  const int32_t out_dims[] = {4, 1, 1, 1, 1};
+  TfLitePoolParams params = {kTfLitePaddingValid, 2, 2, 2, 2, kTfLiteActNone};
+  {  // int16 needs zero point 0
+    TfLiteTensor t[2] = {CreateQuantizedTensor(data, IntArrayFromInts(in_dims), 0.5f, 3),
+                         CreateQuantizedTensor(data, IntArrayFromInts(out_dims), 0.5f, 3)};
+    KernelRunner runner(Register_MAX_POOL_2D(), t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
+                        &params);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());
+  }
+  {  // and the input's scale
+    TfLiteTensor t[2] = {CreateQuantizedTensor(data, IntArrayFromInts(in_dims), 0.5f, 0),
+                         CreateQuantizedTensor(data, IntArrayFromInts(out_dims), 0.25f, 0)};
+    KernelRunner runner(Register_AVERAGE_POOL_2D(), t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
+                        &params);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());
+  }
+  // A 256x256 window sums 65,536 int16 taps, past the int32 sum (prepare
+  // reads no data, so the tensors' shapes alone are enough): refused for
+  // AVERAGE_POOL_2D, fine for MAX_POOL_2D; 256x255 taps fit.
+  const int32_t big_dims[] = {4, 1, 256, 256, 1};
+  for (int width = 255; width <= 256; ++width) {
+    TfLitePoolParams window = {kTfLitePaddingValid, 1, 1, width, 256, kTfLiteActNone};
+    const int32_t big_out_dims[] = {4, 1, 1, 257 - width, 1};
+    TfLiteTensor t[2] = {CreateQuantizedTensor(data, IntArrayFromInts(big_dims), 0.5f, 0),
+                         CreateQuantizedTensor(data, IntArrayFromInts(big_out_dims), 0.5f, 0)};
+    KernelRunner average(Register_AVERAGE_POOL_2D(), t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
+                         &window);
+    TF_LITE_MICRO_EXPECT_EQ(width == 256 ? kTfLiteError : kTfLiteOk, average.InitAndPrepare());
+  }
+  TfLitePoolParams whole = {kTfLitePaddingValid, 1, 1, 256, 256, kTfLiteActNone};
+  TfLiteTensor t[2] = {CreateQuantizedTensor(data, IntArrayFromInts(big_dims), 0.5f, 0),
+                       CreateQuantizedTensor(data, IntArrayFromInts(out_dims), 0.5f, 0)};
+  KernelRunner max(Register_MAX_POOL_2D(), t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs), &whole);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, max.InitAndPrepare());
+}
 
 TF_LITE_MICRO_TEST(AverageInt8RoundsHalfAwayFromZero) {
   // One 1x2 window per channel: sums 3, -3, 1, -1 over 2 taps.

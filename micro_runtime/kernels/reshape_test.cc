@@ -73,6 +73,36 @@ TF_LITE_MICRO_TEST(Int32WithOptions) {
   for (int i = 0; i < 4; ++i) TF_LITE_MICRO_EXPECT_EQ(input[i], output[i]);
 }
 
+TF_LITE_MICRO_TEST(Int16Int64BoolUint8AreCopied) {
+  // RESHAPE moves bytes whatever the type (TFLM's too): every byte of each
+  // element must arrive, in order.
+  const int32_t in_shape[] = {2, 2, 2};
+  const int32_t out_shape[] = {1, 4};
+  const TfLiteReshapeParams params = {1, {4, 0, 0, 0, 0, 0, 0, 0}};
+  int16_t i16[] = {-32768, -2, 258, 32767};
+  int16_t i16_out[4] = {0};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk,
+                          RunWithOptions(CreateQuantizedTensor(i16, IntArrayFromInts(in_shape), 0.5f, 0),
+                                         CreateQuantizedTensor(i16_out, IntArrayFromInts(out_shape), 0.5f, 0),
+                                         &params));
+  for (int i = 0; i < 4; ++i) TF_LITE_MICRO_EXPECT_EQ(i16[i], i16_out[i]);
+  int64_t i64[] = {INT64_MIN, -1, 0x0102030405060708LL, INT64_MAX};
+  int64_t i64_out[4] = {0};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, RunWithOptions(CreateTensor(i64, IntArrayFromInts(in_shape)),
+                                                    CreateTensor(i64_out, IntArrayFromInts(out_shape)), &params));
+  for (int i = 0; i < 4; ++i) TF_LITE_MICRO_EXPECT_EQ(i64[i], i64_out[i]);
+  bool b[] = {true, false, false, true};
+  bool b_out[4] = {false, true, true, false};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, RunWithOptions(CreateTensor(b, IntArrayFromInts(in_shape)),
+                                                    CreateTensor(b_out, IntArrayFromInts(out_shape)), &params));
+  for (int i = 0; i < 4; ++i) TF_LITE_MICRO_EXPECT_EQ(b[i], b_out[i]);
+  uint8_t u8[] = {0, 1, 128, 255};
+  uint8_t u8_out[4] = {0};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, RunWithOptions(CreateTensor(u8, IntArrayFromInts(in_shape)),
+                                                    CreateTensor(u8_out, IntArrayFromInts(out_shape)), &params));
+  for (int i = 0; i < 4; ++i) TF_LITE_MICRO_EXPECT_EQ(u8[i], u8_out[i]);
+}
+
 TF_LITE_MICRO_TEST(SharedBufferIsLeftAlone) {
   const int32_t in_shape[] = {1, 4};
   const int32_t out_shape[] = {2, 4, 1};

@@ -1,11 +1,12 @@
-// TANH: y = tanh(x). float32, and int8 through a 256-entry
-// table built in prepare (exactly rounded tanh of each input value; TFLite's
-// fixed-point kernel is within +-1 of it). TFLite requires int8 output scale
-// 1/128 and zero point 0.
+// TANH: y = tanh(x). float32; int8 through a 256-entry table built in
+// prepare (exactly rounded tanh of each input value; TFLite's fixed-point
+// kernel is within +-1 of it; TFLite requires int8 output scale 1/128 and
+// zero point 0); int16 (zero points 0, output scale 2^-15) with TFLM's table
+// interpolation, bit-exact (sigmoid_int16.h).
 #include <math.h>
 
-#include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/sigmoid_int16.h"
 
 namespace {
 
@@ -14,11 +15,11 @@ constexpr const char* kOp = "TANH";
 float TanhOf(float x) { return tanhf(x); }
 
 TfLiteStatus TanhPrepare(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::PrepareInt8TableOp(kOp, context, node, TanhOf, 128, 0);
+  return micro_runtime::PrepareSigmoidOp(kOp, true, TanhOf, 128, 0, context, node);
 }
 
 TfLiteStatus TanhInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalInt8TableOp(kOp, context, node, TanhOf);
+  return micro_runtime::EvalSigmoidOp(kOp, true, TanhOf, context, node);
 }
 
 }  // namespace

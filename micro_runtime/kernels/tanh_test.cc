@@ -1,7 +1,7 @@
 // TANH kernel tests. Float expectations are numpy's tanh(x) in
 // double precision; int8 expectations come from the TFLM reference
 // interpreter (tflite-micro Python package) on a one-op model (LiteRT
-// agrees).
+// agrees); int16 ones from TFLM too (kInt16Cases).
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/micro_test.h"
 #include "micro_runtime/testing/kernel_cases.h"
@@ -13,6 +13,34 @@ namespace {
 TfLiteStatus Run(TfLiteTensor input, TfLiteTensor output) {
   return RunUnaryKernel(Register_TANH(), input, output);
 }
+
+// int16 (zero points 0, output scale 2^-15): TFLM's outputs (tflite-micro Python
+// package, one-op models) for kernel_cases' 14 inputs and its sums over all
+// 65,536 inputs, one case per path of TFLM's input rescale. Hand checks:
+// tanh(0) = 0, tanh(1.0) * 32768 = 24956.1 -> 24956 at input 4096
+// of scale 2^-12, and tanh is odd.
+const kernel_cases::SigmoidInt16Case kInt16Cases[] = {
+    // 2^-12: TFLM's exact rescale (x 3)
+    {0.000244140625f,
+     {-32767, -32764, -24956, -7845, -8, 0, 8, 616, 7845, 24953, 24956, 32611, 32764, 32767},
+     -32767,
+     34731757748022},
+    // 2^-11: TANH's other power of two (x 6)
+    {0.00048828125f,
+     {-32767, -32767, -31589, -14838, -16, 0, 16, 1232, 14838, 31588, 31589, 32767, 32767, 32767},
+     -32767,
+     35070413692314},
+    // a scale that is no power of two: a 15-bit multiplier and shift
+    {0.0003f,
+     {-32767, -32767, -27598, -9545, -11, 0, 11, 758, 9545, 27595, 27598, 32729, 32767, 32767},
+     -32764,
+     34884235627626},
+    // 2^-11 * 0.9996: within TFLM's 1e-3 log2 tolerance, so rescaled as 2^-11
+    {0.00048808593f,
+     {-32767, -32767, -31589, -14838, -16, 0, 16, 1232, 14838, 31588, 31589, 32767, 32767, 32767},
+     -32767,
+     35070413692314},
+};
 
 }  // namespace
 
@@ -77,6 +105,13 @@ TF_LITE_MICRO_TEST(Int8WrongOutputQuantizationFails) {
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateQuantizedTensor(input, dims, 0.06f, 5),
                                             CreateQuantizedTensor(output, dims, 1.0f / 256.0f, -128)));
 }
+
+TF_LITE_MICRO_TEST(Int16PowerOfTwoScale) { kernel_cases::ExpectSigmoidInt16Case(Register_TANH(), kInt16Cases[0]); }
+TF_LITE_MICRO_TEST(Int16ScaleTwoToMinus11) { kernel_cases::ExpectSigmoidInt16Case(Register_TANH(), kInt16Cases[1]); }
+TF_LITE_MICRO_TEST(Int16OtherScale) { kernel_cases::ExpectSigmoidInt16Case(Register_TANH(), kInt16Cases[2]); }
+TF_LITE_MICRO_TEST(Int16NearPowerOfTwoScale) { kernel_cases::ExpectSigmoidInt16Case(Register_TANH(), kInt16Cases[3]); }
+
+TF_LITE_MICRO_TEST(Int16BadQuantizationFails) { kernel_cases::ExpectSigmoidInt16Refusals(Register_TANH()); }
 
 TF_LITE_MICRO_TEST(UnsupportedTypeFails) {
   const int32_t shape[] = {1, 2};

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/sigmoid_int16.h"
 #include "micro_runtime/kernels/unidirectional_sequence_lstm.h"
 
 namespace lstm {
@@ -15,29 +16,6 @@ constexpr const char* kGateNames[kGates] = {"input", "forget", "cell", "output"}
 // int16 at 2^-12 (Q3.12), their sigmoid/tanh outputs int16 at 2^-15 (Q0.15).
 constexpr float kGateInputScale = 1.0f / 4096.0f;
 constexpr float kGateOutputScale = 1.0f / 32768.0f;
-
-// TFLM's int16 sigmoid and tanh interpolate between 256 knots of sigmoid(i / 24)
-// in 0.16 fixed point (tanh(x) = 2 sigmoid(2x) - 1). The values are TFLM's
-// table: they are not all the exactly rounded sigmoid (44 are one above it),
-// and bit-exact outputs need the same knots.
-constexpr uint16_t kSigmoidKnots[256] = {
-    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149, 40794, 41432, 42064, 42688,
-    43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369, 47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409,
-    51865, 52311, 52745, 53169, 53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433,
-    57724, 58007, 58280, 58544, 58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370, 60565, 60753, 60935, 61110,
-    61279, 61441, 61599, 61750, 61896, 62036, 62172, 62302, 62428, 62549, 62666, 62778, 62886, 62990, 63090, 63186,
-    63279, 63368, 63454, 63536, 63615, 63691, 63765, 63835, 63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308,
-    64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786, 64816, 64845, 64873, 64900,
-    64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079, 65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208,
-    65221, 65234, 65246, 65258, 65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360, 65367,
-    65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433, 65438, 65442, 65445, 65449,
-    65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474, 65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491,
-    65493, 65495, 65497, 65498, 65500, 65501, 65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513,
-    65514, 65515, 65516, 65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522, 65523, 65523, 65524, 65524,
-    65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528, 65528, 65528, 65529, 65529, 65529, 65529, 65530, 65530,
-    65530, 65530, 65531, 65531, 65531, 65531, 65531, 65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533,
-    65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65535,
-};
 
 // Logs "UNIDIRECTIONAL_SEQUENCE_LSTM: <what> ..." and fails.
 TfLiteStatus Refuse(const char* what, const char* why) {
@@ -285,34 +263,13 @@ TfLiteStatus PrepareQuantization(const Tensors& t, float cell_clip, OpData* d) {
   return kTfLiteOk;
 }
 
-// TFLM's int16 sigmoid of a gate pre-activation x (2^-12): its input x * 3
-// indexes the knots in steps of 2^9; the result is at 2^-15.
-int32_t Sigmoid16(int32_t x) {
-  const int32_t in = x * 3;
-  const uint32_t a = static_cast<uint32_t>(in < 0 ? -in : in);
-  const uint32_t index = a >> 9;
-  uint32_t r = 0x7FFFu << 10;
-  if (index < 255) {
-    const uint32_t lo = kSigmoidKnots[index];
-    r = (lo << 9) + (a & 0x1FFu) * (kSigmoidKnots[index + 1] - lo);
-  }
-  r = in >= 0 ? r + (1u << 9) : (1u << 25) - r + (1u << 9) - 1u;
-  return static_cast<int32_t>(r >> 10);
-}
+// TFLM's int16 sigmoid of a gate pre-activation x (2^-12): x * 3 is its
+// input at 1 / 12288 (sigmoid_int16.h); the result is at 2^-15.
+int32_t Sigmoid16(int32_t x) { return micro_runtime::SigmoidInt16(x * 3); }
 
 // TFLM's int16 tanh of `in`, the scaled input ((x * 3 << k) or (x * 3) >> k
-// rounded): knots in steps of 2^8; the result is at 2^-15.
-int32_t Tanh16(int32_t in) {
-  const uint32_t a = static_cast<uint32_t>(in < 0 ? -in : in);
-  const uint32_t index = a >> 8;
-  int32_t r = 0xFFFF << 8;
-  if (index < 255) {
-    const uint32_t lo = kSigmoidKnots[index];
-    r = static_cast<int32_t>((lo << 8) + (a & 0xFFu) * (kSigmoidKnots[index + 1] - lo));
-  }
-  r = in >= 0 ? r - (1 << 23) + (1 << 7) : -r + (1 << 23) + (1 << 7) - 1;
-  return r >> 8;
-}
+// rounded); the result is at 2^-15.
+int32_t Tanh16(int32_t in) { return micro_runtime::TanhInt16(in); }
 
 // TFLM's element-wise int16 x int16 product requantized (zero points 0).
 int32_t Product(int32_t a, int32_t b, int32_t multiplier, int shift) {

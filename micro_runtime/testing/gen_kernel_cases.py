@@ -326,14 +326,18 @@ def dw_cases(rng: np.random.Generator) -> list[Case]:
 
 
 def pool_case(rng: np.random.Generator, name: str, comment: str, op: str, quant: bool, in_shape: list[int],
-              k: tuple[int, int], pad: str, s: tuple[int, int], act: str, version: int = 1) -> Case:
+              k: tuple[int, int], pad: str, s: tuple[int, int], act: str, version: int = 1,
+              int16: bool = False) -> Case:
     n, h, w, c = in_shape
     out_shape = [n, conv_out(h, k[0], s[0], 1, pad), conv_out(w, k[1], s[1], 1, pad), c]
     opts = {"padding": pad, "stride_h": s[0], "stride_w": s[1], "filter_height": k[0], "filter_width": k[1],
             "fused_activation_function": act}
     if not quant:
         return Case(name, comment, op, version, opts, rnd_float(rng, in_shape, -3, 3), output_shape=out_shape)
-    # Pooling keeps the input's quantization.
+    # Pooling keeps the input's quantization (int16: zero point 0).
+    if int16:
+        return Case(name, comment, op, version, opts, rnd_int16(rng, in_shape), output_shape=out_shape,
+                    input_q=(2.0**-12, 0), output_q=(2.0**-12, 0))
     return Case(name, comment, op, version, opts, rnd_int8(rng, in_shape), output_shape=out_shape,
                 input_q=(0.1, -5), output_q=(0.1, -5))
 
@@ -354,6 +358,15 @@ def pool_cases(rng: np.random.Generator) -> list[Case]:
                   [1, 4, 5, 2], (2, 3), "SAME", (1, 2), "NONE", version=2),
         pool_case(rng, "MaxInt8ValidRelu6", "MAX_POOL_2D int8 VALID 2x2 stride 2, RELU6", "MAX_POOL_2D", True,
                   [2, 4, 4, 1], (2, 2), "VALID", (2, 2), "RELU6", version=2),
+        # int16 (scale 2^-12: RELU6 clamps at 24576, inside the int16 range).
+        pool_case(rng, "AvgInt16Same", "AVERAGE_POOL_2D int16 SAME 3x3 stride 2 (rounding of negative sums)",
+                  "AVERAGE_POOL_2D", True, [1, 5, 5, 3], (3, 3), "SAME", (2, 2), "NONE", version=3, int16=True),
+        pool_case(rng, "AvgInt16ValidRelu6", "AVERAGE_POOL_2D int16 VALID 2x3 stride 1, RELU6", "AVERAGE_POOL_2D",
+                  True, [2, 3, 4, 2], (2, 3), "VALID", (1, 1), "RELU6", version=3, int16=True),
+        pool_case(rng, "MaxInt16SameRelu", "MAX_POOL_2D int16 SAME 3x2 stride 2x1, RELU", "MAX_POOL_2D", True,
+                  [1, 4, 5, 2], (3, 2), "SAME", (2, 1), "RELU", version=3, int16=True),
+        pool_case(rng, "MaxInt16ValidRelu6", "MAX_POOL_2D int16 VALID 2x2 stride 2, RELU6", "MAX_POOL_2D", True,
+                  [1, 4, 4, 2], (2, 2), "VALID", (2, 2), "RELU6", version=3, int16=True),
     ]
 
 

@@ -1,8 +1,8 @@
 // Shared drivers for kernel tests whose ops have the same test shape: the
 // generated single-op cases of the filter ops (testdata/*_cases.h for
 // CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED), int8 cases of the binary
-// arithmetic ops (ADD, MUL) and the table-driven unary ops (LOGISTIC, TANH),
-// int16 tensors and the float32-only ops (EXP, LOG, SQRT).
+// arithmetic ops (ADD, MUL) and the table-driven unary ops (LOGISTIC, TANH,
+// int8 and int16), int16 tensors and the float32-only ops (EXP, LOG, SQRT).
 // Header-only: the expectations need the test main of micro_test.h.
 #ifndef MICRO_RUNTIME_TESTING_KERNEL_CASES_H_
 #define MICRO_RUNTIME_TESTING_KERNEL_CASES_H_
@@ -194,6 +194,73 @@ inline void ExpectEveryInt8Input(const TfLiteRegistration& registration, float i
                           RunUnaryKernel(registration, CreateQuantizedTensor(input, dims, in_scale, in_zp),
                                          CreateQuantizedTensor(output, dims, out_scale, out_zp)));
   for (int i = 0; i < 256; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], output[i]);
+}
+
+// ---- int16 LOGISTIC / TANH (TFLM's table interpolation, output 2^-15) ----
+
+// Inputs of every SigmoidInt16Case: both saturations, around 0 and +-1.0 at
+// scale 2^-12 (4096).
+constexpr int kSigmoidInt16Points = 14;
+constexpr int16_t kSigmoidInt16Inputs[kSigmoidInt16Points] = {-32768, -20000, -4096, -1000, -1,    0,     1,
+                                                              77,     1000,   4095,  4096,  12345, 20000, 32767};
+
+// TFLM's outputs at one input scale: for kSigmoidInt16Inputs, and over all
+// 65,536 int16 inputs the sum of the outputs and of input * output.
+struct SigmoidInt16Case {
+  float in_scale;
+  int16_t expected[kSigmoidInt16Points];
+  int64_t sum;
+  int64_t weighted_sum;
+};
+
+// Runs the points, then every int16 input in 256 invokes of 256 elements of
+// one prepared node, against the case.
+inline void ExpectSigmoidInt16Case(const TfLiteRegistration& registration, const SigmoidInt16Case& c) {
+  static int16_t input[256];
+  static int16_t output[256];
+  for (int i = 0; i < kSigmoidInt16Points; ++i) input[i] = kSigmoidInt16Inputs[i];
+  const int32_t points[] = {1, kSigmoidInt16Points};
+  const TfLiteIntArray* point_dims = IntArrayFromInts(points);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, RunUnaryKernel(registration, CreateQuantizedTensor(input, point_dims, c.in_scale, 0),
+                                                    CreateQuantizedTensor(output, point_dims, 1.0f / 32768, 0)));
+  for (int i = 0; i < kSigmoidInt16Points; ++i) TF_LITE_MICRO_EXPECT_EQ(c.expected[i], output[i]);
+  const int32_t block[] = {1, 256};
+  TfLiteTensor tensors[] = {CreateQuantizedTensor(input, IntArrayFromInts(block), c.in_scale, 0),
+                            CreateQuantizedTensor(output, IntArrayFromInts(block), 1.0f / 32768, 0)};
+  const int32_t in[] = {1, 0};
+  const int32_t out[] = {1, 1};
+  KernelRunner runner(registration, tensors, 2, IntArrayFromInts(in), IntArrayFromInts(out), nullptr);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
+  int64_t sum = 0;
+  int64_t weighted_sum = 0;
+  for (int32_t start = -32768; start < 32768; start += 256) {
+    for (int i = 0; i < 256; ++i) input[i] = static_cast<int16_t>(start + i);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
+    for (int i = 0; i < 256; ++i) {
+      sum += output[i];
+      weighted_sum += static_cast<int64_t>(input[i]) * output[i];
+    }
+  }
+  TF_LITE_MICRO_EXPECT_EQ(c.sum, sum);
+  TF_LITE_MICRO_EXPECT_EQ(c.weighted_sum, weighted_sum);
+}
+
+// The baseline quantization runs; refused: an output scale other than 2^-15,
+// a zero point, input scales outside TFLM's multiplier range (3.0, 1e-15).
+inline void ExpectSigmoidInt16Refusals(const TfLiteRegistration& registration) {
+  const int32_t shape[] = {1, 2};
+  int16_t input[2] = {0};
+  int16_t output[2] = {0};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  const float in_scales[] = {0.001f, 0.001f, 0.001f, 0.001f, 3.0f, 1e-15f};
+  const int in_zero_points[] = {0, 0, 0, 3, 0, 0};
+  const float out_scales[] = {1.0f / 32768, 1.0f / 16384, 1.0f / 32768, 1.0f / 32768, 1.0f / 32768, 1.0f / 32768};
+  const int out_zero_points[] = {0, 0, 5, 0, 0, 0};
+  for (int i = 0; i < 6; ++i) {
+    const TfLiteTensor in = CreateQuantizedTensor(input, dims, in_scales[i], in_zero_points[i]);
+    const TfLiteTensor out = CreateQuantizedTensor(output, dims, out_scales[i], out_zero_points[i]);
+    TF_LITE_MICRO_EXPECT_EQ(i == 0 ? kTfLiteOk : kTfLiteError, RunUnaryKernel(registration, in, out));
+  }
 }
 
 // ---- int16 and float32-only ops ----

@@ -262,6 +262,10 @@ def _pool(rng: np.random.Generator, dtype: str, op: str) -> OpModel:
     if dtype == "float32":
         inputs, out = _io(b, "FLOAT32", [in_shape], out_shape)
         version, cases = 1, _float_cases(rng, [in_shape], 8.0)
+    elif dtype == "int16":  # zero point 0; TFLite numbers int16 pooling version 3
+        q = _random_q16(rng, 1e-4, 4e-4)
+        inputs, out = _io(b, "INT16", [in_shape], out_shape, [q], q)
+        version, cases = 3, _int16_cases(rng, [in_shape])
     else:
         q = _random_q(rng)  # pooling keeps the input's quantization
         inputs, out = _io(b, "INT8", [in_shape], out_shape, [q], q)
@@ -299,17 +303,34 @@ def softmax(rng: np.random.Generator, dtype: str) -> OpModel:
     return _finish(b, inputs, out, f"softmax_{dtype}_{shape[0]}x{shape[1]}_beta{beta}", cases)
 
 
+RESHAPE_TYPES = ("float32", "int8", "int16", "int32", "int64", "bool", "uint8")
+
+
+def _any_type_values(rng: np.random.Generator, dtype: str, shape: list[int]) -> np.ndarray:
+    """Values over the whole range of an integer type (int64 too), or random bools."""
+    if dtype == "bool":
+        return rng.integers(0, 2, shape).astype(bool)
+    info = np.iinfo(dtype)
+    return rng.integers(int(info.min), int(info.max), shape, dtype=np.int64 if dtype != "uint8" else np.uint8,
+                        endpoint=True).astype(dtype)
+
+
 def reshape(rng: np.random.Generator, dtype: str) -> OpModel:
+    """Any type TFLite's RESHAPE copies (RESHAPE_TYPES); int8/int16 keep one quantization (int16: zero point 0)."""
     in_shape = [1, 2, 3, int(rng.integers(1, 4))]
     total = int(np.prod(in_shape))
     out_shape = [1, total // 2, 2] if total % 2 == 0 else [total, 1]
     b = tb.ModelBuilder()
-    q = _random_q(rng) if dtype == "int8" else None
-    inputs, out = _io(b, "FLOAT32" if dtype == "float32" else "INT8", [in_shape], out_shape,
-                      [q] if q else None, q)
+    q = _random_q(rng) if dtype == "int8" else (_random_q16(rng, 1e-4, 4e-4) if dtype == "int16" else None)
+    inputs, out = _io(b, dtype.upper(), [in_shape], out_shape, [q] if q else None, q)
     new_shape = b.add_tensor("shape", "INT32", [len(out_shape)], data=np.array(out_shape, np.int32))
     b.add_operator("RESHAPE", [inputs[0], new_shape], [out], options={"new_shape": out_shape})
-    cases = _float_cases(rng, [in_shape]) if dtype == "float32" else _int8_cases(rng, [in_shape])
+    if dtype == "float32":
+        cases = _float_cases(rng, [in_shape])
+    elif dtype == "int8":
+        cases = _int8_cases(rng, [in_shape])
+    else:
+        cases = [[_any_type_values(rng, dtype, in_shape)] for _ in range(CASES_PER_MODEL)]
     return _finish(b, inputs, out, f"reshape_{dtype}_{in_shape}->{out_shape}", cases)
 
 
@@ -470,10 +491,11 @@ def prelu(rng: np.random.Generator, dtype: str) -> OpModel:
 def _unary(rng: np.random.Generator, dtype: str, op: str, out_q: Q | None, scale: float = 4.0,
            version_int8: int = 2, same_q: bool = False, version_int16: int = 3,
            options: dict[str, Any] | None = None, float_range: tuple[float, float] | None = None,
-           out_scales: tuple[float, float] = (0.02, 0.08), nonnegative: bool = False) -> OpModel:
+           out_scales: tuple[float, float] = (0.02, 0.08), nonnegative: bool = False,
+           in_q: Q | None = None) -> OpModel:
     """One input, one output of the same shape. float inputs in [-scale, scale) (or float_range); int8/int16
-    inputs over the whole type range (nonnegative: from the zero point up), random input and output
-    quantization (int16: zero point 0)."""
+    inputs over the whole type range (nonnegative: from the zero point up), random input (unless in_q) and
+    output quantization (int16: zero point 0)."""
     shape = [1, int(rng.integers(1, 5)), int(rng.integers(1, 9))]
     b = tb.ModelBuilder()
     if dtype == "float32":
@@ -485,7 +507,8 @@ def _unary(rng: np.random.Generator, dtype: str, op: str, out_q: Q | None, scale
             cases = [[rng.uniform(*float_range, shape).astype(np.float32)] for _ in range(CASES_PER_MODEL)]
     else:
         random_q = _random_q16 if dtype == "int16" else _random_q
-        in_q = random_q(rng, 0.02, 0.08) if dtype == "int8" else random_q(rng, 1e-4, 4e-4)
+        if in_q is None:
+            in_q = random_q(rng, 0.02, 0.08) if dtype == "int8" else random_q(rng, 1e-4, 4e-4)
         if not same_q and out_q is None:
             out_q = random_q(rng, *out_scales) if dtype == "int8" else random_q(rng, 1e-4, 4e-4)
         out_q = in_q if same_q else out_q
@@ -500,11 +523,34 @@ def _unary(rng: np.random.Generator, dtype: str, op: str, out_q: Q | None, scale
     return _finish(b, inputs, out, f"{op.lower()}_{dtype}_{shape}", cases)
 
 
+def _sigmoid_int16_input_q(rng: np.random.Generator, op: str) -> Q:
+    """int16 LOGISTIC/TANH input scales for each of TFLM's paths: the powers of two it rescales exactly (2^-12;
+    TANH also 2^-11), ones within its 1e-3 log2 tolerance of them, and other scales (15-bit multiplier and
+    rounding shift), small (inputs within +-4) to large (+-64, saturated)."""
+    kind = int(rng.integers(0, 4))
+    if kind < 2:
+        power = 2.0**-11 if op == "TANH" and rng.integers(0, 2) else 2.0**-12
+        return Q(power * (1.0 if kind == 0 else float(rng.choice([0.9996, 1.0004]))), 0)
+    return _random_q16(rng, 1e-4, 2e-3)
+
+
+def _sigmoid_int16(rng: np.random.Generator, op: str) -> OpModel:
+    """int16 LOGISTIC/TANH: output scale 2^-15, zero points 0. Against TFLM only: LiteRT's int16 kernels are not
+    TFLM's table interpolation (up to 10 steps of 2^-15 apart, docs/ops.md)."""
+    op_model = _unary(rng, "int16", op, Q(1 / 32768, 0), in_q=_sigmoid_int16_input_q(rng, op))
+    op_model.litert = False
+    return op_model
+
+
 def logistic(rng: np.random.Generator, dtype: str) -> OpModel:
+    if dtype == "int16":
+        return _sigmoid_int16(rng, "LOGISTIC")
     return _unary(rng, dtype, "LOGISTIC", Q(1 / 256, -128), 8.0)
 
 
 def tanh(rng: np.random.Generator, dtype: str) -> OpModel:
+    if dtype == "int16":
+        return _sigmoid_int16(rng, "TANH")
     return _unary(rng, dtype, "TANH", Q(1 / 128, 0), 4.0)
 
 
@@ -1331,16 +1377,16 @@ GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple
     "FULLY_CONNECTED": (fully_connected, ("float32", "int8", "int16")),
     "CONV_2D": (conv_2d, ("float32", "int8", "int16")),
     "DEPTHWISE_CONV_2D": (depthwise_conv_2d, ("float32", "int8", "int16")),
-    "AVERAGE_POOL_2D": (average_pool_2d, ("float32", "int8")),
-    "MAX_POOL_2D": (max_pool_2d, ("float32", "int8")),
+    "AVERAGE_POOL_2D": (average_pool_2d, ("float32", "int8", "int16")),
+    "MAX_POOL_2D": (max_pool_2d, ("float32", "int8", "int16")),
     "SOFTMAX": (softmax, ("float32", "int8", "int8_to_int16")),
-    "RESHAPE": (reshape, ("float32", "int8")),
+    "RESHAPE": (reshape, RESHAPE_TYPES),
     "ADD": (add, ("float32", "int8", "int16")),
     "MUL": (mul, ("float32", "int8", "int16")),
-    "LOGISTIC": (logistic, ("float32", "int8")),
-    "TANH": (tanh, ("float32", "int8")),
-    "RELU": (relu, ("float32", "int8")),
-    "RELU6": (relu6, ("float32", "int8")),
+    "LOGISTIC": (logistic, ("float32", "int8", "int16")),
+    "TANH": (tanh, ("float32", "int8", "int16")),
+    "RELU": (relu, ("float32", "int8", "int16")),
+    "RELU6": (relu6, ("float32", "int8", "int16")),
     "QUANTIZE": (quantize, ("float32", "int8", "float32_to_int16", "int16_to_int8", "int8_to_int16",
                             "int16_to_int16", "int16_to_int32", "int8_to_int32", "int32_to_int8", "int32_to_int16",
                             "int8_to_uint8", "uint8_to_int8")),

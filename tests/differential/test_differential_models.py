@@ -57,6 +57,11 @@ BIT_EXACT_VARIANTS = {("CONV_2D", "int16"), ("DEPTHWISE_CONV_2D", "int16"), ("FU
                       ("ADD", "int16"), ("MUL", "int16"), ("QUANTIZE", "int8_to_int32"), ("QUANTIZE", "int32_to_int8"),
                       ("QUANTIZE", "int32_to_int16"), ("QUANTIZE", "int8_to_uint8"), ("QUANTIZE", "uint8_to_int8"),
                       ("DEQUANTIZE", "uint8"), ("SOFTMAX", "int8"), ("SOFTMAX", "int8_to_int16")}
+# int16 (zero point 0) of the activations and pooling, TFLM's arithmetic (LOGISTIC/TANH: its table interpolation),
+# int8 RELU/RELU6 (TFLM's float scale ratio), and RESHAPE's copy of every type but float32.
+BIT_EXACT_VARIANTS |= {("RELU", "int16"), ("RELU6", "int16"), ("RELU", "int8"), ("RELU6", "int8"),
+                       ("AVERAGE_POOL_2D", "int16"), ("MAX_POOL_2D", "int16"), ("LOGISTIC", "int16"), ("TANH", "int16")}
+BIT_EXACT_VARIANTS |= {("RESHAPE", dtype) for dtype in op_models.RESHAPE_TYPES if dtype != "float32"}
 
 
 # Where LiteRT's integer arithmetic is not TFLM's: int8 MEAN over axes 1 and 2 of a 4-D input (the global

@@ -183,6 +183,116 @@ struct MaxInt8ValidRelu6 {
   static constexpr int32_t output_zero_point = -5;
 };
 
+// AVERAGE_POOL_2D int16 SAME 3x3 stride 2 (rounding of negative sums)
+struct AvgInt16Same {
+  static constexpr int32_t input_dims[] = {4, 1, 5, 5, 3};
+  static constexpr int16_t input[] = {
+      11197, -11026, 20340, 16212, 13563, 15451, 21293, -15380, -18098, -9830, 26884, 20042,
+      246, 17617, 27233, -22730, 13018, -18043, 15340, -26987, 29555, 18581, -25837, 22970,
+      24278, -22252, -13608, -22716, 21055, -25615, -18092, -29006, -2058, -28209, -23644, -9781,
+      20011, 12343, -13591, 3151, -1754, -9438, 19362, 16901, -8431, -2016, 25257, -16225,
+      690, 31557, 29051, 1997, 17790, 99, 32349, 1602, 13934, -28815, -12275, -12390,
+      1973, -31886, 28863, 11685, 27823, -2364, -16345, -29893, -15992, -29263, -16210, -26113,
+      8224, 30398, -20025,
+  };
+  static constexpr int32_t output_dims[] = {4, 1, 3, 3, 3};
+  static constexpr int16_t expected[] = {
+      5005, -2858, 11826, 14312, -8335, 9385, -2006, 10826, 2013, -9170, -1634, 2083,
+      9799, -4131, 5466, 4602, 546, -9258, 3083, 13188, 9831, 186, 5445, -231,
+      -4376, 879, -11149,
+  };
+  static constexpr int output_size = 27;
+  static constexpr TfLitePadding padding = kTfLitePaddingSame;
+  static constexpr int32_t stride_w = 2;
+  static constexpr int32_t stride_h = 2;
+  static constexpr int32_t filter_w = 3;
+  static constexpr int32_t filter_h = 3;
+  static constexpr TfLiteFusedActivation activation = kTfLiteActNone;
+  static constexpr float input_scale = 0.000244140625f;
+  static constexpr int32_t input_zero_point = 0;
+  static constexpr float output_scale = 0.000244140625f;
+  static constexpr int32_t output_zero_point = 0;
+};
+
+// AVERAGE_POOL_2D int16 VALID 2x3 stride 1, RELU6
+struct AvgInt16ValidRelu6 {
+  static constexpr int32_t input_dims[] = {4, 2, 3, 4, 2};
+  static constexpr int16_t input[] = {
+      -6646, 13452, -21707, -11814, -14022, 22139, 4291, -16626, 16155, 27951, -12104, -11050,
+      -16228, -30485, -17332, -22162, -25061, 20719, -18205, -21608, -15923, -16335, 8078, 32464,
+      30764, -5444, -27157, 9354, -11775, 2933, 19806, -2052, -9271, 26044, 32591, -30377,
+      16322, -7805, 31978, -3190, -5611, 12108, 29724, 14970, 21240, -32555, 29292, -26354,
+  };
+  static constexpr int32_t output_dims[] = {4, 2, 2, 2, 2};
+  static constexpr int16_t expected[] = {
+      0, 1699, 0, 0, 0, 0, 0, 0, 5246, 0, 10294, 0,
+      14166, 0, 24576, 0,
+  };
+  static constexpr int output_size = 16;
+  static constexpr TfLitePadding padding = kTfLitePaddingValid;
+  static constexpr int32_t stride_w = 1;
+  static constexpr int32_t stride_h = 1;
+  static constexpr int32_t filter_w = 3;
+  static constexpr int32_t filter_h = 2;
+  static constexpr TfLiteFusedActivation activation = kTfLiteActRelu6;
+  static constexpr float input_scale = 0.000244140625f;
+  static constexpr int32_t input_zero_point = 0;
+  static constexpr float output_scale = 0.000244140625f;
+  static constexpr int32_t output_zero_point = 0;
+};
+
+// MAX_POOL_2D int16 SAME 3x2 stride 2x1, RELU
+struct MaxInt16SameRelu {
+  static constexpr int32_t input_dims[] = {4, 1, 4, 5, 2};
+  static constexpr int16_t input[] = {
+      2468, -17122, -17846, -10880, 25477, 17546, -15970, 15887, 28389, 28004, -19060, -6438,
+      -28908, -5294, -23876, -23488, -21026, 25885, 26935, 26113, -12539, 29875, -15762, 15316,
+      12074, 25040, -2986, 4383, -19246, 22240, 4048, -11396, 16878, 16858, -11982, 16953,
+      -14489, 7748, 32758, 22240,
+  };
+  static constexpr int32_t output_dims[] = {4, 1, 2, 5, 2};
+  static constexpr int16_t expected[] = {
+      2468, 29875, 25477, 25040, 25477, 25885, 28389, 28004, 28389, 28004, 16878, 29875,
+      16878, 25040, 12074, 25040, 32758, 22240, 32758, 22240,
+  };
+  static constexpr int output_size = 20;
+  static constexpr TfLitePadding padding = kTfLitePaddingSame;
+  static constexpr int32_t stride_w = 1;
+  static constexpr int32_t stride_h = 2;
+  static constexpr int32_t filter_w = 2;
+  static constexpr int32_t filter_h = 3;
+  static constexpr TfLiteFusedActivation activation = kTfLiteActRelu;
+  static constexpr float input_scale = 0.000244140625f;
+  static constexpr int32_t input_zero_point = 0;
+  static constexpr float output_scale = 0.000244140625f;
+  static constexpr int32_t output_zero_point = 0;
+};
+
+// MAX_POOL_2D int16 VALID 2x2 stride 2, RELU6
+struct MaxInt16ValidRelu6 {
+  static constexpr int32_t input_dims[] = {4, 1, 4, 4, 2};
+  static constexpr int16_t input[] = {
+      30390, 11546, 22262, -16440, -20777, -29389, 5967, -11414, -18026, -19969, 8566, 26552,
+      967, 2171, 18451, 15055, -25964, 27858, -6822, 19046, -10731, 24008, -17038, 3974,
+      -32083, 16968, -5977, 29876, 28786, -3956, 27926, 13174,
+  };
+  static constexpr int32_t output_dims[] = {4, 1, 2, 2, 2};
+  static constexpr int16_t expected[] = {
+      24576, 24576, 18451, 15055, 0, 24576, 24576, 24008,
+  };
+  static constexpr int output_size = 8;
+  static constexpr TfLitePadding padding = kTfLitePaddingValid;
+  static constexpr int32_t stride_w = 2;
+  static constexpr int32_t stride_h = 2;
+  static constexpr int32_t filter_w = 2;
+  static constexpr int32_t filter_h = 2;
+  static constexpr TfLiteFusedActivation activation = kTfLiteActRelu6;
+  static constexpr float input_scale = 0.000244140625f;
+  static constexpr int32_t input_zero_point = 0;
+  static constexpr float output_scale = 0.000244140625f;
+  static constexpr int32_t output_zero_point = 0;
+};
+
 }  // namespace pooling_cases
 
 #endif  // MICRO_RUNTIME_KERNELS_TESTDATA_POOLING_CASES_H_
