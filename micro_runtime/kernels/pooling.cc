@@ -3,8 +3,9 @@
 // counted), so an average at the edge divides by the number of real taps,
 // like TFLite. int8/int16 keep the input's quantization: average =
 // round-half-away-from-zero of the int32 sum / count, max = the largest tap;
-// both clamped to the fused activation (TFLM's integer pooling, one template
-// for both types).
+// both clamped to the fused activation (TFLM's integer pooling). Both ops and
+// every type share one eval (EvalPool), which keeps the int16 paths cheap in
+// flash.
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
@@ -94,131 +95,92 @@ TfLiteStatus PrepareMax(TfLiteContext* context, TfLiteNode* node) {
   return PreparePool("MAX_POOL_2D", false, context, node);
 }
 
-// Visits every output element with its clipped window; `Reduce` computes it.
-// Reduce(in, ny, nx, row_stride) -> output value, where `in` points at the
-// window's first tap of the element's channel.
-template <typename T, typename Reduce>
-void ForEachWindow(const OpData* d, const T* input, T* output, Reduce reduce) {
-  const int channels = d->g.in_ch;
-  const int row_stride = d->g.in_w * channels;
-  ForEachOutputPixel(d->g, [&](const WindowPos& p) {
-    const T* window = input + p.in_offset;
-    for (int c = 0; c < channels; ++c) output[c] = reduce(window + c, p.ny, p.nx, row_stride);
-    output += channels;
-  });
+// One window's taps of one channel (`in` the first, rows `row_stride` and taps
+// `channels` elements apart) reduced to their average or maximum. float32:
+// the float sum / count (0 for an empty window) or the max; int8/int16: the
+// int32 sum / count rounded half away from zero (TFLite's integer average
+// pool; 0 for an empty window) or the max (the type's minimum for an empty
+// window).
+float ReduceFloat(bool average, const float* in, int ny, int nx, int row_stride, int channels) {
+  float total = 0.0f;
+  float best = -3.402823466e+38f;
+  for (int y = 0; y < ny; ++y) {
+    for (int x = 0; x < nx; ++x) {
+      const float v = in[y * row_stride + x * channels];
+      if (average) {
+        total += v;
+      } else if (v > best) {
+        best = v;
+      }
+    }
+  }
+  if (!average) return best;
+  const int count = ny * nx;
+  return count > 0 ? total / static_cast<float>(count) : 0.0f;
 }
 
-// One window's int8/int16 taps reduced: the average (the int32 sum divided by
-// the tap count, rounded half away from zero: TFLite's integer average pool;
-// 0 for an empty window) or the max (the type's minimum for an empty window).
-template <bool kAverage, typename T>
-int32_t ReduceTaps(const T* in, int ny, int nx, int row_stride, int channels) {
-  int32_t acc = kAverage ? 0 : (sizeof(T) == 1 ? -128 : -32768);
+template <typename T>
+int32_t Reduce(bool average, const T* in, int ny, int nx, int row_stride, int channels) {
+  int32_t acc = average ? 0 : (sizeof(T) == 1 ? -128 : -32768);
   for (int y = 0; y < ny; ++y) {
     for (int x = 0; x < nx; ++x) {
       const int32_t v = in[y * row_stride + x * channels];
-      if (kAverage) {
+      if (average) {
         acc += v;
       } else if (v > acc) {
         acc = v;
       }
     }
   }
-  if (!kAverage) return acc;
+  if (!average) return acc;
   const int32_t count = ny * nx;
   if (count == 0) return 0;
   return acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
 }
 
-// int8/int16 pooling, clamped to the fused activation: one loop nest for both
-// types (the element width is picked per output element), so int16 costs
-// little flash beside int8.
-template <bool kAverage>
-void PoolQuantized(const OpData* d, const TfLiteTensor* input, TfLiteTensor* output) {
-  const bool wide = input->type == kTfLiteInt16;
+// Both ops, every type, in one loop nest over the output elements (the
+// element type is picked per element), clamped to the fused activation: int16
+// and MAX_POOL_2D cost little flash beside int8 AVERAGE_POOL_2D.
+TfLiteStatus EvalPool(bool average, TfLiteContext* context, TfLiteNode* node) {
+  const OpData* d = static_cast<const OpData*>(node->user_data);
+  const TfLitePoolParams* params = static_cast<const TfLitePoolParams*>(node->builtin_data);
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  const TfLiteType type = input->type;
+  float act_min_f = 0.0f;
+  float act_max_f = 0.0f;
+  CalculateActivationRange(params->activation, &act_min_f, &act_max_f);
   const int channels = d->g.in_ch;
   const int row_stride = d->g.in_w * channels;
   const int32_t lo = d->act_min;
   const int32_t hi = d->act_max;
+  const float* in_f = input->data.f;
+  const int8_t* in8 = input->data.int8;
+  const int16_t* in16 = input->data.i16;
+  float* out_f = output->data.f;
+  int8_t* out8 = output->data.int8;
+  int16_t* out16 = output->data.i16;
   int32_t out = 0;
   ForEachOutputPixel(d->g, [&](const WindowPos& p) {
     for (int c = 0; c < channels; ++c, ++out) {
       const int32_t first = p.in_offset + c;
-      const int32_t v = ClampInt32(
-          wide ? ReduceTaps<kAverage>(input->data.i16 + first, p.ny, p.nx, row_stride, channels)
-               : ReduceTaps<kAverage>(input->data.int8 + first, p.ny, p.nx, row_stride, channels),
-          lo, hi);
-      if (wide) {
-        output->data.i16[out] = static_cast<int16_t>(v);
+      if (type == kTfLiteFloat32) {
+        const float v = ReduceFloat(average, in_f + first, p.ny, p.nx, row_stride, channels);
+        out_f[out] = ClampFloat(v, act_min_f, act_max_f);
+      } else if (type == kTfLiteInt16) {
+        out16[out] = static_cast<int16_t>(
+            ClampInt32(Reduce(average, in16 + first, p.ny, p.nx, row_stride, channels), lo, hi));
       } else {
-        output->data.int8[out] = static_cast<int8_t>(v);
+        out8[out] = static_cast<int8_t>(
+            ClampInt32(Reduce(average, in8 + first, p.ny, p.nx, row_stride, channels), lo, hi));
       }
     }
   });
+  return kTfLiteOk;
 }
 
-TfLiteStatus EvalAverage(TfLiteContext* context, TfLiteNode* node) {
-  const OpData* d = static_cast<const OpData*>(node->user_data);
-  const TfLitePoolParams* p = static_cast<const TfLitePoolParams*>(node->builtin_data);
-  const TfLiteTensor* input = GetInput(context, node, 0);
-  TfLiteTensor* output = GetOutput(context, node, 0);
-  const int channels = d->g.in_ch;
-  if (input->type == kTfLiteFloat32) {
-    float act_min = 0.0f;
-    float act_max = 0.0f;
-    CalculateActivationRange(p->activation, &act_min, &act_max);
-    ForEachWindow(d, input->data.f, output->data.f,
-                  [&](const float* in, int ny, int nx, int row_stride) -> float {
-                    float total = 0.0f;
-                    for (int y = 0; y < ny; ++y) {
-                      for (int x = 0; x < nx; ++x) total += in[y * row_stride + x * channels];
-                    }
-                    const int count = ny * nx;
-                    const float average = count > 0 ? total / static_cast<float>(count) : 0.0f;
-                    return ClampFloat(average, act_min, act_max);
-                  });
-    return kTfLiteOk;
-  }
-  if (input->type == kTfLiteInt8 || input->type == kTfLiteInt16) {
-    PoolQuantized<true>(d, input, output);
-    return kTfLiteOk;
-  }
-  MicroPrintf("AVERAGE_POOL_2D: input type %s not supported (use float32, int8 or int16)",
-              TfLiteTypeName(input->type));
-  return kTfLiteError;
-}
-
-TfLiteStatus EvalMax(TfLiteContext* context, TfLiteNode* node) {
-  const OpData* d = static_cast<const OpData*>(node->user_data);
-  const TfLitePoolParams* p = static_cast<const TfLitePoolParams*>(node->builtin_data);
-  const TfLiteTensor* input = GetInput(context, node, 0);
-  TfLiteTensor* output = GetOutput(context, node, 0);
-  const int channels = d->g.in_ch;
-  if (input->type == kTfLiteFloat32) {
-    float act_min = 0.0f;
-    float act_max = 0.0f;
-    CalculateActivationRange(p->activation, &act_min, &act_max);
-    ForEachWindow(d, input->data.f, output->data.f,
-                  [&](const float* in, int ny, int nx, int row_stride) -> float {
-                    float best = -3.402823466e+38f;
-                    for (int y = 0; y < ny; ++y) {
-                      for (int x = 0; x < nx; ++x) {
-                        const float v = in[y * row_stride + x * channels];
-                        if (v > best) best = v;
-                      }
-                    }
-                    return ClampFloat(best, act_min, act_max);
-                  });
-    return kTfLiteOk;
-  }
-  if (input->type == kTfLiteInt8 || input->type == kTfLiteInt16) {
-    PoolQuantized<false>(d, input, output);
-    return kTfLiteOk;
-  }
-  MicroPrintf("MAX_POOL_2D: input type %s not supported (use float32, int8 or int16)",
-              TfLiteTypeName(input->type));
-  return kTfLiteError;
-}
+TfLiteStatus EvalAverage(TfLiteContext* context, TfLiteNode* node) { return EvalPool(true, context, node); }
+TfLiteStatus EvalMax(TfLiteContext* context, TfLiteNode* node) { return EvalPool(false, context, node); }
 
 }  // namespace
 
