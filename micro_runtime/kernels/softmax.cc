@@ -8,6 +8,12 @@
 // and each exponential times it, shifted to the output's range. The scaling
 // is recomputed at invoke from the input scale and beta: no op data, no
 // table in the arena.
+// int16 -> int16 (version 3; zero points 0, output scale 1/32768) is TFLM's
+// table softmax, bit-exact: the distance to the row max, rescaled so that
+// [-65535, 0] spans [-10, 0], through a 513-entry table of exp; the sum's
+// mantissa through a table of 1 / (1 + x) on [0, 1]. Both tables are built
+// in prepare into the node's op data (2,060 bytes of arena) with TFLM's float
+// arithmetic; only the full registration links that code.
 #include <math.h>
 
 #include "micro_runtime/builtin_options.h"
@@ -60,18 +66,8 @@ void ComputeInt8Scaling(float input_scale, float beta, Int8Scaling* s) {
   s->diff_min = s->shift > 0 ? -static_cast<int32_t>(max_rescaled >> s->shift) : -256;
 }
 
-TfLiteStatus SoftmaxPrepare(TfLiteContext* context, TfLiteNode* node) {
-  const TfLiteTensor* input = NumInputs(node) == 1 ? GetInput(context, node, 0) : nullptr;
-  const TfLiteTensor* output = NumOutputs(node) == 1 ? GetOutput(context, node, 0) : nullptr;
-  // float32 -> float32, int8 -> int8 and int8 -> int16.
-  const bool int16_output = input != nullptr && output != nullptr && input->type == kTfLiteInt8 &&
-                            output->type == kTfLiteInt16;
-  if (!int16_output) {
-    TF_LITE_ENSURE_OK(context, micro_runtime::PrepareFloatOrInt8Unary(kOp, context, node));
-  } else if (!HaveSameShapes(input, output)) {
-    MicroPrintf("%s: input and output shapes differ", kOp);
-    return kTfLiteError;
-  }
+// Checks shared by every type: a rank of at least 1 and beta >= 0.
+TfLiteStatus CheckRankAndBeta(const TfLiteTensor* input, const TfLiteNode* node) {
   if (NumDimensions(input) < 1) {
     MicroPrintf("%s: input must have at least 1 dimension, got a scalar", kOp);
     return kTfLiteError;
@@ -82,6 +78,22 @@ TfLiteStatus SoftmaxPrepare(TfLiteContext* context, TfLiteNode* node) {
     MicroPrintf("%s: beta must be >= 0, got %f", kOp, static_cast<double>(Beta(node)));
     return kTfLiteError;
   }
+  return kTfLiteOk;
+}
+
+// Prepare of float32 -> float32, int8 -> int8 and int8 -> int16.
+TfLiteStatus SoftmaxPrepareNoInt16(TfLiteContext* context, TfLiteNode* node) {
+  const TfLiteTensor* input = NumInputs(node) == 1 ? GetInput(context, node, 0) : nullptr;
+  const TfLiteTensor* output = NumOutputs(node) == 1 ? GetOutput(context, node, 0) : nullptr;
+  const bool int16_output = input != nullptr && output != nullptr && input->type == kTfLiteInt8 &&
+                            output->type == kTfLiteInt16;
+  if (!int16_output) {
+    TF_LITE_ENSURE_OK(context, micro_runtime::PrepareFloatOrInt8Unary(kOp, context, node));
+  } else if (!HaveSameShapes(input, output)) {
+    MicroPrintf("%s: input and output shapes differ", kOp);
+    return kTfLiteError;
+  }
+  TF_LITE_ENSURE_OK(context, CheckRankAndBeta(input, node));
   if (input->type != kTfLiteInt8) return kTfLiteOk;
   TF_LITE_ENSURE_OK(context, micro_runtime::CheckInt8FixedOutput(kOp, input, output, int16_output ? 65536 : 256,
                                                                  int16_output ? -32768 : -128));
@@ -171,9 +183,159 @@ TfLiteStatus SoftmaxInvokeInt8(TfLiteContext* context, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
+// ---- int16 -> int16 (TFLM's table softmax) ----
+
+// Entries of TFLM's int16 tables: 512 segments and the end point.
+constexpr int kLutSize = 513;
+
+struct Int16OpData {
+  int32_t multiplier;  // beta * input scale / (10 / 65535) as QuantizeMultiplier gives it
+  int32_t shift;
+  int16_t exp_lut[kLutSize];    // exp(x) on [-10, 0], at scale 2/65535
+  int16_t recip_lut[kLutSize];  // 1 / (1 + x) on [0, 1], at scale 2/65535
+};
+
+// Largest row whose int32 sum of exponentials (each at most 32767) cannot overflow.
+constexpr int32_t kMaxInt16Depth = INT32_MAX / 32767;
+
+float Exp(float x) { return expf(x); }
+float OneOverOnePlusX(float x) { return 1.0f / (1.0f + x); }
+
+// TFLM's int16 table of f (LUTPopulate in float) for an int16 input at input_scale and input_zero_point and
+// an output at scale 2/65535, zero point 0: knots 128 input steps apart, each the rounded f at the knot
+// minus half the rounded error of linear interpolation at the segment's midpoint, the last knot f at the
+// input maximum. Float arithmetic in TFLM's order; a fused multiply-add (what GCC makes of a * b + c on an
+// FPU that has one, as the Cortex-M4F's, unless told not to) would round differently. Every entry stays
+// the same when any f value moves by one ulp, so an expf within one ulp of glibc's (TFLM's host build)
+// gives TFLM's table.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("fp-contract=off")))
+#endif
+void FillLut(float input_scale, int32_t input_zero_point, float (*f)(float), int16_t* lut) {
+  const float input_min = input_scale * static_cast<float>(INT16_MIN - input_zero_point);
+  const float input_max = input_scale * static_cast<float>(INT16_MAX - input_zero_point);
+  const float output_scale = 2.0f / 65535.0f;
+  const float output_min = output_scale * static_cast<float>(INT16_MIN);
+  const float output_max = output_scale * static_cast<float>(INT16_MAX);
+  constexpr int kSegments = kLutSize - 1;
+  const float step = (input_max - input_min) / static_cast<float>(kSegments);
+  const float half_step = step / 2.0f;
+  const float inverse_scale = 65536.0f / (output_max - output_min);
+  // v is a whole number of at most 2^17 here: clamping its int32 is clamping the float.
+  auto to_int16 = [](float v) {
+    return static_cast<int16_t>(ClampInt32(static_cast<int32_t>(v), INT16_MIN, INT16_MAX));
+  };
+  float value = f(input_min);  // f at knot i (knot i + 1's is the next knot's)
+  for (int i = 0; i < kSegments; ++i) {
+    const float knot = input_min + static_cast<float>(i) * step;
+    const float next_value = f(input_min + static_cast<float>(i + 1) * step);
+    const float sample = roundf(value * inverse_scale);
+    const float interpolated_midpoint = roundf((next_value * inverse_scale + sample) / 2.0f);
+    const float midpoint = roundf(f(knot + half_step) * inverse_scale);
+    const float bias = roundf((interpolated_midpoint - midpoint) / 2.0f);
+    lut[i] = to_int16(sample - bias);
+    value = next_value;
+  }
+  lut[kSegments] = to_int16(roundf(f(input_max) * inverse_scale));
+}
+
+// TFLM's int16 table lookup: the top 9 bits of v pick a segment, the low 7
+// interpolate linearly to the next knot (rounded half up).
+inline int32_t LutLookup(const int16_t* lut, int32_t v) {
+  const int32_t index = 256 + (v >> 7);
+  const int32_t slope = lut[index + 1] - lut[index];
+  return lut[index] + ((slope * (v & 0x7f) + 64) >> 7);
+}
+
+TfLiteStatus SoftmaxPrepareInt16(TfLiteContext* context, TfLiteNode* node, Int16OpData* data) {
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  const TfLiteTensor* output = GetOutput(context, node, 0);
+  TF_LITE_ENSURE_OK(context, CheckRankAndBeta(input, node));
+  // TFLM's tolerance: within 0.1% of 1/32768 (zero points were checked to be 0).
+  const float expected_scale = 1.0f / 32768.0f;
+  const float delta = output->params.scale - expected_scale;
+  if (delta > 0.001f * expected_scale || -delta > 0.001f * expected_scale) {
+    MicroPrintf("%s: int16 output must have scale 1/32768 and zero point 0, got scale %f", kOp,
+                static_cast<double>(output->params.scale));
+    return kTfLiteError;
+  }
+  const int32_t depth = SizeOfDimension(input, NumDimensions(input) - 1);
+  if (depth > kMaxInt16Depth) {
+    MicroPrintf("%s: int16 rows of %d values: the int32 sum of exponentials holds %d", kOp,
+                static_cast<int>(depth), static_cast<int>(kMaxInt16Depth));
+    return kTfLiteError;
+  }
+  // Distances to the row max scaled so that [-65535, 0] is [-10, 0]. Beyond a ratio of 2^15 (beta * input
+  // scale above ~5) TFLM's int32 left shift of a distance overflows; MultiplyByQuantizedMultiplier wraps it
+  // the same way (two's complement) without undefined behaviour.
+  int shift;
+  QuantizeMultiplier(static_cast<double>(input->params.scale) * static_cast<double>(Beta(node)) / (10.0 / 65535.0),
+                     &data->multiplier, &shift);
+  data->shift = shift;
+  // exp over inputs at scale 10/65535 with zero point 32767 ([-10, 0]); 1 / (1 + x) at scale 1/65535 with
+  // zero point -32768 ([0, 1]).
+  FillLut(10.0f / 65535.0f, INT16_MAX, Exp, data->exp_lut);
+  FillLut(1.0f / 65535.0f, INT16_MIN, OneOverOnePlusX, data->recip_lut);
+  return kTfLiteOk;
+}
+
+// TFLM's SoftmaxInt16: exponentials in Q0.15 (kept in the output while the row's sum forms), the sum's
+// normalised mantissa (16 bits below its leading one) through the reciprocal table, each exponential times
+// the reciprocal shifted back by the sum's magnitude, clamped to [0, 32767].
+void SoftmaxInt16(const Int16OpData& d, const int16_t* input, int16_t* output, int32_t rows, int32_t depth) {
+  for (int32_t r = 0; r < rows; ++r, input += depth, output += depth) {
+    int32_t max = input[0];
+    for (int32_t i = 1; i < depth; ++i) max = input[i] > max ? input[i] : max;
+    int32_t sum = 0;  // > 0: the max contributes exp(0); depth <= kMaxInt16Depth keeps it in int32
+    for (int32_t i = 0; i < depth; ++i) {
+      const int32_t scaled = MultiplyByQuantizedMultiplier(input[i] - max, d.multiplier, d.shift);
+      const int32_t e = LutLookup(d.exp_lut, ClampInt32(scaled + INT16_MAX, INT16_MIN, INT16_MAX));
+      output[i] = static_cast<int16_t>(e);
+      sum += e;
+    }
+    const int headroom_plus_one = __builtin_clz(static_cast<uint32_t>(sum));  // 1..17
+    // The mantissa in [2^16, 2^17], less 1.0 (2^16) and the table's recentering (2^15).
+    const int32_t mantissa =
+        static_cast<int32_t>(((static_cast<uint32_t>(sum) << (headroom_plus_one - 1)) + (1u << 13)) >> 14);
+    const int32_t reciprocal =
+        LutLookup(d.recip_lut, ClampInt32(mantissa - (3 << 15), INT16_MIN, INT16_MAX));
+    const int right_shift = 31 - headroom_plus_one;  // 14..30
+    for (int32_t i = 0; i < depth; ++i) {
+      // Both factors are below 2^15: the product and its rounding term fit int32.
+      const int32_t v = (output[i] * reciprocal + (1 << (right_shift - 1))) >> right_shift;
+      output[i] = static_cast<int16_t>(ClampInt32(v, 0, INT16_MAX));
+    }
+  }
+}
+
+TfLiteStatus SoftmaxInvokeInt16(TfLiteContext* context, TfLiteNode* node) {
+  if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  const int32_t depth = SizeOfDimension(input, NumDimensions(input) - 1);
+  if (depth == 0) return kTfLiteOk;
+  SoftmaxInt16(*static_cast<const Int16OpData*>(node->user_data), input->data.i16, output->data.i16,
+               ElementCount(input->dims) / depth, depth);
+  return kTfLiteOk;
+}
+
+// Prepare of the full registration: float32 and int8 (SoftmaxPrepareNoInt16), int16 -> int16.
+TfLiteStatus SoftmaxPrepare(TfLiteContext* context, TfLiteNode* node) {
+  const TfLiteTensor* input = NumInputs(node) == 1 ? GetInput(context, node, 0) : nullptr;
+  if (input != nullptr && (input->type == kTfLiteFloat32 || input->type == kTfLiteInt8)) {
+    return SoftmaxPrepareNoInt16(context, node);
+  }
+  void* data = nullptr;
+  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareQuantizedUnary(kOp, context, node, micro_runtime::kTypeInt16,
+                                                                  "float32, int8, int16", sizeof(Int16OpData),
+                                                                  &data));
+  return SoftmaxPrepareInt16(context, node, static_cast<Int16OpData*>(data));
+}
+
 TfLiteStatus SoftmaxInvoke(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = GetInput(context, node, 0);
   if (input->type == kTfLiteInt8) return SoftmaxInvokeInt8(context, node);
+  if (input->type == kTfLiteInt16) return SoftmaxInvokeInt16(context, node);
   TfLiteTensor* output = GetOutput(context, node, 0);
   const int32_t depth = SizeOfDimension(input, NumDimensions(input) - 1);
   if (depth == 0) return kTfLiteOk;
@@ -188,7 +350,7 @@ TfLiteStatus SoftmaxPrepareInt8(TfLiteContext* context, TfLiteNode* node) {
                 TfLiteTypeName(input->type));
     return kTfLiteError;
   }
-  return SoftmaxPrepare(context, node);
+  return SoftmaxPrepareNoInt16(context, node);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // SOFTMAX kernel tests. Float expectations come from numpy
 // (exp(beta*(x-max)) / sum); int8 expectations from the TFLM reference
 // interpreter (tflite-micro Python package) running a one-op SOFTMAX model,
-// cross-checked with LiteRT (identical).
+// cross-checked with LiteRT (identical); int16 ones from TFLM's interpreter
+// too (testdata/softmax_int16_cases.h, micro_runtime/testing/gen_softmax_cases.py).
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/testdata/softmax_int16_cases.h"
 #include "micro_runtime/micro_test.h"
 #include "micro_runtime/testing/kernel_runner.h"
 #include "micro_runtime/testing/test_helpers.h"
@@ -34,6 +36,39 @@ void CheckInt8(const int32_t* shape, int8_t* input, float scale, int zero_point,
                           Run(CreateQuantizedTensor(input, dims, scale, zero_point),
                               CreateQuantizedTensor(output, dims, 1.0f / 256.0f, -128), beta));
   for (int32_t i = 0; i < count; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], output[i]);
+}
+
+// int16 tensors of the largest case (the knot sweeps).
+constexpr int32_t kInt16Max = 2 * softmax_int16_cases::kSweepRows;
+int16_t g_input16[kInt16Max];
+int16_t g_output16[kInt16Max];
+
+// Runs an int16 softmax (output scale 1/32768, zero point 0) of the case C on g_input16 and checks every
+// output exactly; in place when `in_place` (the planner may share the buffer).
+template <typename C>
+void CheckInt16Case(bool in_place = false) {
+  static_assert(C::size <= kInt16Max, "test buffers too small");
+  const TfLiteIntArray* dims = IntArrayFromInts(C::dims);
+  int16_t* output = in_place ? g_input16 : g_output16;
+  if (!in_place) {
+    for (int32_t i = 0; i < C::size; ++i) output[i] = 12345;
+  }
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateQuantizedTensor(g_input16, dims, C::input_scale, 0),
+                                         CreateQuantizedTensor(output, dims, 1.0f / 32768.0f, 0), C::beta));
+  int mismatches = 0;
+  for (int32_t i = 0; i < C::size; ++i) {
+    if (output[i] != C::expected[i] && ++mismatches <= 4) {
+      MicroPrintf("element %d: got %d, TFLM %d", static_cast<int>(i), output[i], C::expected[i]);
+    }
+  }
+  TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+}
+
+// CheckInt16Case on the case's stored input.
+template <typename C>
+void CheckInt16(bool in_place = false) {
+  for (int32_t i = 0; i < C::size; ++i) g_input16[i] = C::input[i];
+  CheckInt16Case<C>(in_place);
 }
 
 }  // namespace
@@ -130,6 +165,71 @@ TF_LITE_MICRO_TEST(Int8ToInt16) {
   // The int16 output's quantization is fixed too.
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateQuantizedTensor(equal, dims, 0.05f, 3),
                                             CreateQuantizedTensor(output, dims, 1.0f / 32768.0f, 0), 1.0f));
+}
+
+TF_LITE_MICRO_TEST(Int16KnotSweep) {
+  // Rows {32767, -32768 + 128 j} at scale 10/65535: the second element's distance lands on every knot of the
+  // exp table (gen_softmax_cases.py's sweep_input).
+  using C = softmax_int16_cases::Int16KnotSweep;
+  for (int32_t j = 0; j < softmax_int16_cases::kSweepRows; ++j) {
+    g_input16[2 * j] = 32767;
+    g_input16[2 * j + 1] = static_cast<int16_t>(-32768 + 128 * j);
+  }
+  CheckInt16Case<C>();
+}
+
+TF_LITE_MICRO_TEST(Int16SumSweep) { CheckInt16<softmax_int16_cases::Int16SumSweep>(); }
+
+TF_LITE_MICRO_TEST(Int16Rows) { CheckInt16<softmax_int16_cases::Int16Rows>(); }
+
+TF_LITE_MICRO_TEST(Int16LongRow) { CheckInt16<softmax_int16_cases::Int16LongRow>(); }
+
+TF_LITE_MICRO_TEST(Int16LeftShift) { CheckInt16<softmax_int16_cases::Int16LeftShift>(); }
+
+TF_LITE_MICRO_TEST(Int16BetaZeroIsUniform) { CheckInt16<softmax_int16_cases::Int16BetaZero>(); }
+
+TF_LITE_MICRO_TEST(Int16InPlace) { CheckInt16<softmax_int16_cases::Int16Rows>(true); }
+
+TF_LITE_MICRO_TEST(Int16WrongQuantizationOrTypeFails) {
+  const int32_t shape[] = {1, 4};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  int16_t input[4] = {0};
+  int16_t output[4] = {0};
+  int8_t output8[4] = {0};
+  // Output scale 1/32768 within 0.1% (TFLM's tolerance), zero points 0.
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateQuantizedTensor(input, dims, 0.001f, 0),
+                                         CreateQuantizedTensor(output, dims, 1.0009f / 32768.0f, 0), 1.0f));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateQuantizedTensor(input, dims, 0.001f, 0),
+                                            CreateQuantizedTensor(output, dims, 1.0011f / 32768.0f, 0), 1.0f));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateQuantizedTensor(input, dims, 0.001f, 0),
+                                            CreateQuantizedTensor(output, dims, 1.0f / 65536.0f, -32768), 1.0f));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateQuantizedTensor(input, dims, 0.001f, 3),
+                                            CreateQuantizedTensor(output, dims, 1.0f / 32768.0f, 0), 1.0f));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateQuantizedTensor(input, dims, 0.001f, 0),
+                                            CreateQuantizedTensor(output8, dims, 1.0f / 256.0f, -128), 1.0f));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateQuantizedTensor(input, dims, 0.001f, 0),
+                                            CreateQuantizedTensor(output, dims, 1.0f / 32768.0f, 0), -1.0f));
+  // The int8-only registration refuses int16 by name.
+  TfLiteTensor tensors[] = {CreateQuantizedTensor(input, dims, 0.001f, 0),
+                            CreateQuantizedTensor(output, dims, 1.0f / 32768.0f, 0)};
+  const TfLiteSoftmaxParams params = {1.0f};
+  KernelRunner runner(Register_SOFTMAX_INT8(), tensors, 2, IntArrayFromInts(kIn), IntArrayFromInts(kOut), &params);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());
+}
+
+TF_LITE_MICRO_TEST(Int16RowTooLongForTheSumFails) {
+  // 65,539 values of up to 32767 overflow the int32 sum; the check comes before any data is read.
+  const int32_t shape[] = {2, 1, 65539};
+  const int32_t fits[] = {2, 1, 65538};
+  int16_t data[1] = {0};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateQuantizedTensor(data, IntArrayFromInts(shape), 0.001f, 0),
+                                            CreateQuantizedTensor(data, IntArrayFromInts(shape), 1.0f / 32768.0f, 0),
+                                            1.0f));
+  TfLiteTensor tensors[] = {CreateQuantizedTensor(data, IntArrayFromInts(fits), 0.001f, 0),
+                            CreateQuantizedTensor(data, IntArrayFromInts(fits), 1.0f / 32768.0f, 0)};
+  const TfLiteSoftmaxParams params = {1.0f};
+  KernelRunner runner(Register_SOFTMAX(), tensors, 2, IntArrayFromInts(kIn), IntArrayFromInts(kOut), &params);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
 }
 
 TF_LITE_MICRO_TEST(Int8WrongOutputQuantizationFails) {
