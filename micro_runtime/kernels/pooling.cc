@@ -96,35 +96,14 @@ TfLiteStatus PrepareMax(TfLiteContext* context, TfLiteNode* node) {
 }
 
 // One window's taps of one channel (`in` the first, rows `row_stride` and taps
-// `channels` elements apart) reduced to their average or maximum. float32:
-// the float sum / count (0 for an empty window) or the max; int8/int16: the
-// int32 sum / count rounded half away from zero (TFLite's integer average
-// pool; 0 for an empty window) or the max (the type's minimum for an empty
-// window).
-float ReduceFloat(bool average, const float* in, int ny, int nx, int row_stride, int channels) {
-  float total = 0.0f;
-  float best = -3.402823466e+38f;
+// `channels` elements apart): their sum (average) or their maximum, from
+// `lowest` (an empty window's maximum).
+template <typename Acc, typename T>
+Acc SumOrMax(bool average, const T* in, int ny, int nx, int row_stride, int channels, Acc lowest) {
+  Acc acc = average ? Acc(0) : lowest;
   for (int y = 0; y < ny; ++y) {
     for (int x = 0; x < nx; ++x) {
-      const float v = in[y * row_stride + x * channels];
-      if (average) {
-        total += v;
-      } else if (v > best) {
-        best = v;
-      }
-    }
-  }
-  if (!average) return best;
-  const int count = ny * nx;
-  return count > 0 ? total / static_cast<float>(count) : 0.0f;
-}
-
-template <typename T>
-int32_t Reduce(bool average, const T* in, int ny, int nx, int row_stride, int channels) {
-  int32_t acc = average ? 0 : (sizeof(T) == 1 ? -128 : -32768);
-  for (int y = 0; y < ny; ++y) {
-    for (int x = 0; x < nx; ++x) {
-      const int32_t v = in[y * row_stride + x * channels];
+      const Acc v = in[y * row_stride + x * channels];
       if (average) {
         acc += v;
       } else if (v > acc) {
@@ -132,8 +111,25 @@ int32_t Reduce(bool average, const T* in, int ny, int nx, int row_stride, int ch
       }
     }
   }
+  return acc;
+}
+
+// float32: the float sum / count (0 for an empty window) or the max.
+float ReduceFloat(bool average, const float* in, int ny, int nx, int row_stride, int channels) {
+  const float acc = SumOrMax(average, in, ny, nx, row_stride, channels, -3.402823466e+38f);
+  const int count = ny * nx;
   if (!average) return acc;
+  return count > 0 ? acc / static_cast<float>(count) : 0.0f;
+}
+
+// int8/int16: the int32 sum / count rounded half away from zero (TFLite's
+// integer average pool; 0 for an empty window) or the max (the type's minimum
+// for an empty window).
+template <typename T>
+int32_t Reduce(bool average, const T* in, int ny, int nx, int row_stride, int channels) {
+  const int32_t acc = SumOrMax(average, in, ny, nx, row_stride, channels, int32_t{sizeof(T) == 1 ? -128 : -32768});
   const int32_t count = ny * nx;
+  if (!average) return acc;
   if (count == 0) return 0;
   return acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
 }
