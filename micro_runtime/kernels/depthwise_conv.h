@@ -57,6 +57,30 @@ inline void AccumulateRest(const Window& w, int32_t offset, bool shared, int n, 
   }
 }
 
+// N output channels, each reading its own input channel (multiplier 1), in
+// portable C++: the portable kernel's and the Cortex-M3 kernel's loop (the
+// DSP kernel has its own).
+template <int N>
+inline void AccumulateOwnPortable(const Window& w, int32_t offset, int32_t* acc) {
+  int32_t a[N];
+  for (int j = 0; j < N; ++j) a[j] = acc[j];
+  const int8_t* in_row = w.in;
+  const int8_t* f_row = w.filter;
+  for (int y = 0; y < w.ny; ++y) {
+    const int8_t* in = in_row;
+    const int8_t* f = f_row;
+    for (int x = 0; x < w.nx; ++x) {
+#pragma GCC unroll 16
+      for (int j = 0; j < N; ++j) a[j] += (in[j] + offset) * f[j];
+      in += w.in_step_x;
+      f += w.f_step_x;
+    }
+    in_row += w.in_step_y;
+    f_row += w.f_step_y;
+  }
+  for (int j = 0; j < N; ++j) acc[j] = a[j];
+}
+
 // The int8 eval: for every output pixel and block of kLanes channels,
 // own(w, offset, acc) (multiplier 1: each channel its own input channel) or
 // shared(w, offset, acc) (multiplier > 1: the block shares one input value)

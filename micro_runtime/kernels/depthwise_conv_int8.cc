@@ -47,32 +47,10 @@ inline void AccumulateShared(const Window& w, int32_t offset, int32_t* acc) {
   }
 }
 
-// N output channels, each reading its own input channel (multiplier 1).
-template <int N>
-inline void AccumulateOwn(const Window& w, int32_t offset, int32_t* acc) {
-  int32_t a[N];
-  for (int j = 0; j < N; ++j) a[j] = acc[j];
-  const int8_t* in_row = w.in;
-  const int8_t* f_row = w.filter;
-  for (int y = 0; y < w.ny; ++y) {
-    const int8_t* in = in_row;
-    const int8_t* f = f_row;
-    for (int x = 0; x < w.nx; ++x) {
-#pragma GCC unroll 16
-      for (int j = 0; j < N; ++j) a[j] += (in[j] + offset) * f[j];
-      in += w.in_step_x;
-      f += w.f_step_x;
-    }
-    in_row += w.in_step_y;
-    f_row += w.f_step_y;
-  }
-  for (int j = 0; j < N; ++j) acc[j] = a[j];
-}
-
 }  // namespace
 
 TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter,
                                const int32_t* bias, int8_t* output) {
-  return depthwise::EvalInt8Blocks(d, input, filter, bias, output, AccumulateOwn<depthwise::kLanes>,
+  return depthwise::EvalInt8Blocks(d, input, filter, bias, output, depthwise::AccumulateOwnPortable<depthwise::kLanes>,
                                    AccumulateShared<depthwise::kLanes>);
 }

@@ -35,29 +35,6 @@ using depthwise::Window;
 constexpr int kMaxTaps = 128;  // filter_h * filter_w (stack: 8 bytes per tap)
 constexpr int kFieldBits = 23;
 
-// N output channels, each reading its own input channel (multiplier 1): the
-// portable kernel's loop.
-template <int N>
-inline void AccumulateOwn(const Window& w, int32_t offset, int32_t* acc) {
-  int32_t a[N];
-  for (int j = 0; j < N; ++j) a[j] = acc[j];
-  const int8_t* in_row = w.in;
-  const int8_t* f_row = w.filter;
-  for (int y = 0; y < w.ny; ++y) {
-    const int8_t* in = in_row;
-    const int8_t* f = f_row;
-    for (int x = 0; x < w.nx; ++x) {
-#pragma GCC unroll 16
-      for (int j = 0; j < N; ++j) a[j] += (in[j] + offset) * f[j];
-      in += w.in_step_x;
-      f += w.f_step_x;
-    }
-    in_row += w.in_step_y;
-    f_row += w.f_step_y;
-  }
-  for (int j = 0; j < N; ++j) acc[j] = a[j];
-}
-
 // Two channels' packed filter value: f0 + f1 * 2^23.
 inline int32_t Pack(int8_t f0, int8_t f1) {
   return static_cast<int32_t>(static_cast<uint32_t>(f1) * (1u << kFieldBits) + static_cast<uint32_t>(f0));
@@ -157,5 +134,5 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
     return kTfLiteOk;
   }
   auto shared = [](const Window& w, int32_t o, int32_t* acc) { depthwise::AccumulateRest(w, o, true, kLanes, acc); };
-  return depthwise::EvalInt8Blocks(d, input, filter, bias, output, AccumulateOwn<kLanes>, shared);
+  return depthwise::EvalInt8Blocks(d, input, filter, bias, output, depthwise::AccumulateOwnPortable<kLanes>, shared);
 }
