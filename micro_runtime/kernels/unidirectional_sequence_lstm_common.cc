@@ -222,7 +222,7 @@ TfLiteStatus PrepareQuantization(const Tensors& t, float cell_clip, OpData* d) {
   const int power = exponent - 1;
   if (mantissa != 0.5f || t.cell->params.zero_point != 0 || power < -43 || power > 2) {
     MicroPrintf("%s: the int16 cell state (input 19) needs zero point 0 and a power-of-two scale from 2^-43 to 2^2, "
-                "got %g and %d", kOp, static_cast<double>(cell_scale), static_cast<int>(t.cell->params.zero_point));
+                "got %f and %d", kOp, static_cast<double>(cell_scale), static_cast<int>(t.cell->params.zero_point));
     return kTfLiteError;
   }
   for (int k = 0; k < kGates; ++k) {
