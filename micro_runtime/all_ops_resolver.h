@@ -7,7 +7,7 @@
 // are the int8 variants the converter writes; SUB v3, DIV v2 and
 // MAXIMUM/MINIMUM v3 add broadcasting beyond 4-D, SUB v5, ABS v3,
 // LEAKY_RELU v2, MAXIMUM/MINIMUM v4, ADD v3, MUL v4 and AVERAGE_POOL_2D,
-// MAX_POOL_2D, LOGISTIC, TANH, RELU, RELU6 v3 are int16; MUL v3 is
+// MAX_POOL_2D, LOGISTIC, TANH, RELU, RELU6, SOFTMAX v3 are int16; MUL v3 is
 // int8 with a rescale of 1 or more). SUB v4 is int64, which
 // prepare refuses by type. docs/ops.md lists ops x types.
 #ifndef MICRO_RUNTIME_ALL_OPS_RESOLVER_H_
@@ -47,7 +47,7 @@ constexpr size_t kModelOpsCount = 17;
   X(RELU6, 1, 3) \
   X(RESHAPE, 1, 1) \
   X(SIN, 1, 1) \
-  X(SOFTMAX, 1, 2) \
+  X(SOFTMAX, 1, 3) \
   X(TANH, 1, 3)
 template <class Resolver>
 void AddModelOps(Resolver& resolver) {

@@ -49,7 +49,7 @@ TF_LITE_MICRO_TEST(VersionRangesCoverTheConvertersOutput) {
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::MAX_POOL_2D, 2));
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::AVERAGE_POOL_2D, 2));
   // int16 activations (16x8 filter ops, QUANTIZE's int16 pairs, DEQUANTIZE int16, ADD, MUL, pooling,
-  // LOGISTIC, TANH, RELU, RELU6).
+  // LOGISTIC, TANH, RELU, RELU6, SOFTMAX).
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::CONV_2D, 4));
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::DEPTHWISE_CONV_2D, 5));
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::FULLY_CONNECTED, 7));
@@ -62,6 +62,7 @@ TF_LITE_MICRO_TEST(VersionRangesCoverTheConvertersOutput) {
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::TANH, 3));
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::RELU, 3));
   TF_LITE_MICRO_EXPECT(Supports(resolver, Op::RELU6, 3));
+  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::SOFTMAX, 3));
   // Versions beyond what the kernels implement are refused.
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::CONV_2D, 5));
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::FULLY_CONNECTED, 8));
@@ -70,6 +71,7 @@ TF_LITE_MICRO_TEST(VersionRangesCoverTheConvertersOutput) {
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::MUL, 5));  // int64
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::RELU, 4));
   TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::LOGISTIC, 4));
+  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::SOFTMAX, 4));
 }
 
 TF_LITE_MICRO_TEST(HelloWorldInt8WithRealKernels) {

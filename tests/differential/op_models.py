@@ -291,6 +291,9 @@ def softmax(rng: np.random.Generator, dtype: str) -> OpModel:
     if dtype == "float32":
         inputs, out = _io(b, "FLOAT32", [shape], shape)
         version, cases = 1, _float_cases(rng, [shape], 4.0)
+    elif dtype == "int16":  # version 3: zero points 0, output scale 1/32768 (TFLM's table softmax)
+        inputs, out = _io(b, "INT16", [shape], shape, [_random_q16(rng, 5e-5, 4e-4)], Q(1 / 32768, 0))
+        version, cases = 3, _int16_cases(rng, [shape])
     elif dtype == "int8_to_int16":  # TFLM's keyword model: int16 output, scale 1/65536, zero point -32768
         inputs = [b.add_tensor("in0", "INT8", shape, scale=float(rng.uniform(0.02, 0.1)),
                                zero_point=int(rng.integers(-20, 20)))]
@@ -1379,7 +1382,7 @@ GENERATORS: dict[str, tuple[Callable[[np.random.Generator, str], OpModel], tuple
     "DEPTHWISE_CONV_2D": (depthwise_conv_2d, ("float32", "int8", "int16")),
     "AVERAGE_POOL_2D": (average_pool_2d, ("float32", "int8", "int16")),
     "MAX_POOL_2D": (max_pool_2d, ("float32", "int8", "int16")),
-    "SOFTMAX": (softmax, ("float32", "int8", "int8_to_int16")),
+    "SOFTMAX": (softmax, ("float32", "int8", "int8_to_int16", "int16")),
     "RESHAPE": (reshape, RESHAPE_TYPES),
     "ADD": (add, ("float32", "int8", "int16")),
     "MUL": (mul, ("float32", "int8", "int16")),

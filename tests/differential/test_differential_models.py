@@ -61,6 +61,8 @@ BIT_EXACT_VARIANTS = {("CONV_2D", "int16"), ("DEPTHWISE_CONV_2D", "int16"), ("FU
 # int8 RELU/RELU6 (TFLM's float scale ratio), and RESHAPE's copy of every type but float32.
 BIT_EXACT_VARIANTS |= {("RELU", "int16"), ("RELU6", "int16"), ("RELU", "int8"), ("RELU6", "int8"),
                        ("AVERAGE_POOL_2D", "int16"), ("MAX_POOL_2D", "int16"), ("LOGISTIC", "int16"), ("TANH", "int16")}
+# int16 SOFTMAX: TFLM's exp and 1 / (1 + x) tables, built in prepare with its float arithmetic.
+BIT_EXACT_VARIANTS.add(("SOFTMAX", "int16"))
 BIT_EXACT_VARIANTS |= {("RESHAPE", dtype) for dtype in op_models.RESHAPE_TYPES if dtype != "float32"}
 
 
@@ -68,7 +70,8 @@ BIT_EXACT_VARIANTS |= {("RESHAPE", dtype) for dtype in op_models.RESHAPE_TYPES i
 # average pool) takes LiteRT's own kernel, which rounds differently (one step, docs/ops.md). Ours equals TFLM.
 # Its 16x8 FULLY_CONNECTED (int16 activations) is one step from TFLM on some outputs too, and its float ->
 # int16 QUANTIZE multiplies by 1 / scale and rounds ties to even where TFLM divides in float and rounds away.
-# LiteRT's int8 -> int16 SOFTMAX (a lookup table) is one step from TFLM's fixed point on some outputs.
+# LiteRT's int8 -> int16 SOFTMAX (a lookup table) is one step from TFLM's fixed point on some outputs, its int16
+# SOFTMAX from TFLM's tables on a few.
 LITERT_INT_TOLERANCE = {"MEAN": 1, "FULLY_CONNECTED": 1, "QUANTIZE": 1, "SOFTMAX": 1}
 
 
