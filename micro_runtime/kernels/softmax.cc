@@ -266,8 +266,8 @@ TfLiteStatus SoftmaxPrepareInt16(TfLiteContext* context, TfLiteNode* node, Int16
     return kTfLiteError;
   }
   // Distances to the row max scaled so that [-65535, 0] is [-10, 0]. Beyond a ratio of 2^15 (beta * input
-  // scale above ~5) TFLM's int32 left shift of a distance overflows; MultiplyByQuantizedMultiplier wraps it
-  // the same way (two's complement) without undefined behaviour.
+  // scale above ~5) TFLM's int32 left shift of a distance overflows (undefined); SoftmaxInt16 saturates those
+  // distances instead, whose exact scaled value is far below -65535 (exp 0).
   int shift;
   QuantizeMultiplier(static_cast<double>(input->params.scale) * static_cast<double>(Beta(node)) / (10.0 / 65535.0),
                      &data->multiplier, &shift);
@@ -288,7 +288,11 @@ void SoftmaxInt16(const Int16OpData& d, const int16_t* input, int16_t* output, i
     for (int32_t i = 1; i < depth; ++i) max = input[i] > max ? input[i] : max;
     int32_t sum = 0;  // > 0: the max contributes exp(0); depth <= kMaxInt16Depth keeps it in int32
     for (int32_t i = 0; i < depth; ++i) {
-      const int32_t scaled = MultiplyByQuantizedMultiplier(input[i] - max, d.multiplier, d.shift);
+      const int32_t diff = input[i] - max;  // <= 0
+      // A distance whose left shift leaves int32 is beyond -2^30 scaled: saturate (exp 0) rather than wrap.
+      const int32_t scaled = d.shift > 0 && diff < -(INT32_MAX >> d.shift)
+                                 ? INT32_MIN / 2
+                                 : MultiplyByQuantizedMultiplier(diff, d.multiplier, d.shift);
       const int32_t e = LutLookup(d.exp_lut, ClampInt32(scaled + INT16_MAX, INT16_MIN, INT16_MAX));
       output[i] = static_cast<int16_t>(e);
       sum += e;

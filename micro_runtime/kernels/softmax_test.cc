@@ -217,6 +217,22 @@ TF_LITE_MICRO_TEST(Int16WrongQuantizationOrTypeFails) {
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());
 }
 
+TF_LITE_MICRO_TEST(Int16LargeInputScaleSaturatesDistances) {
+  // beta * input scale 8: distances are scaled by 2^16 * 0.8 before the table, so a distance of 32768 or more
+  // overflows TFLM's int32 left shift (undefined; a wrap made the far element look close). Its exact scaled
+  // distance is far below -10, where the exp table holds its first knot, exp(-10): one step of the output,
+  // as for every distance past -10; the two maxima share the rest.
+  const int32_t shape[] = {1, 3};
+  const TfLiteIntArray* dims = IntArrayFromInts(shape);
+  int16_t input[] = {32767, -32768, 32767};
+  int16_t output[3] = {0};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, Run(CreateQuantizedTensor(input, dims, 8.0f, 0),
+                                         CreateQuantizedTensor(output, dims, 1.0f / 32768.0f, 0), 1.0f));
+  TF_LITE_MICRO_EXPECT_EQ(1, output[1]);
+  TF_LITE_MICRO_EXPECT_EQ(output[0], output[2]);
+  TF_LITE_MICRO_EXPECT_NEAR(16384, output[0], 2);  // two equal maxima share the row
+}
+
 TF_LITE_MICRO_TEST(Int16RowTooLongForTheSumFails) {
   // 65,539 values of up to 32767 overflow the int32 sum; the check comes before any data is read.
   const int32_t shape[] = {2, 1, 65539};
