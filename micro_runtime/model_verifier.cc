@@ -129,6 +129,7 @@ constexpr FieldSpec kFields[] = {
     {tflite::Conv2DOptions::VT_FUSED_ACTIVATION_FUNCTION, kU8, 0},
     {tflite::Conv2DOptions::VT_DILATION_W_FACTOR, kU32, 0},
     {tflite::Conv2DOptions::VT_DILATION_H_FACTOR, kU32, 0},
+    {tflite::Conv2DOptions::VT_QUANTIZED_BIAS_TYPE, kU8, 0},
     {0, 0, 0},
     // DepthwiseConv2DOptions
     {tflite::DepthwiseConv2DOptions::VT_PADDING, kU8, 0},
@@ -151,6 +152,7 @@ constexpr FieldSpec kFields[] = {
     {tflite::FullyConnectedOptions::VT_FUSED_ACTIVATION_FUNCTION, kU8, 0},
     {tflite::FullyConnectedOptions::VT_WEIGHTS_FORMAT, kU8, 0},
     {tflite::FullyConnectedOptions::VT_KEEP_NUM_DIMS, kU8, 0},
+    {tflite::FullyConnectedOptions::VT_QUANTIZED_BIAS_TYPE, kU8, 0},
     {0, 0, 0},
     // AddOptions, MulOptions
     {tflite::AddOptions::VT_FUSED_ACTIVATION_FUNCTION, kU8, 0},
