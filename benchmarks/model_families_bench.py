@@ -35,10 +35,11 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from tflm_models import TFLM_DIR, family, seanet, seanet_case, write_cases  # noqa: E402
+
 from harness.run_model import RunModelError, host_file_runner, run_host_files, run_model  # noqa: E402
 
 MODELS_DIR = REPO / "benchmarks" / "models"
-TFLM_DIR = MODELS_DIR / "tflm"
 EXAMPLES = REPO / "micro_runtime" / "examples"
 
 # TFLM's arena on the Cortex-M4F netduinoplus2 (reference kernels), from ../shared/models/README.md.
@@ -71,36 +72,14 @@ def model_table() -> dict[str, tuple[Path, Path]]:
 
 def seanet_models(workdir: Path) -> dict[str, tuple[Path, Path]]:
     """The largest SEANet model of each op family, with its input and golden output as a cases file."""
-    import tflite
-
-    table = {}
-    with np.load(TFLM_DIR / "seanet.npz") as data:
-        entries: dict[str, dict[str, np.ndarray]] = {}
-        for key in data.files:
-            stem, kind = key.split("/")
-            entries.setdefault(stem, {})[kind] = data[key]
     families: dict[str, list[str]] = {}
-    for stem in entries:
-        families.setdefault(stem.rstrip("0123456789"), []).append(stem)
-    types = {0: "float32", 2: "int32", 7: "int16", 9: "int8"}
+    for stem in seanet():
+        families.setdefault(family(stem), []).append(stem)
+    table = {}
     for _family, stems in sorted(families.items()):
-        stem = max(stems, key=lambda s: (entries[s]["model"].size, s))
-        model = workdir / f"seanet_{stem}.tflite"
-        model.write_bytes(entries[stem]["model"].tobytes())
-        graph = tflite.Model.GetRootAsModel(model.read_bytes(), 0).Subgraphs(0)
-        inputs, dtypes = [], []
-        for i in range(graph.InputsLength()):
-            tensor = graph.Tensors(graph.Inputs(i))
-            dtype = types[tensor.Type()]
-            inputs.append(entries[stem][f"input{i}"].astype(dtype).reshape(tensor.ShapeAsNumpy()).tolist())
-            dtypes.append(dtype)
-        out_shape = [int(d) for d in graph.Tensors(graph.Outputs(0)).ShapeAsNumpy()]
-        golden = entries[stem]["golden"]
-        cases = workdir / f"seanet_{stem}_cases.json"
-        cases.write_text(json.dumps({"cases": [{"inputs": inputs, "input_dtypes": dtypes,
-                                                "expected_outputs": [golden.reshape(out_shape).tolist()],
-                                                "expected_dtypes": [str(golden.dtype)]}]}))
-        table[f"seanet_{stem}"] = (model, cases)
+        stem = max(stems, key=lambda s: (seanet()[s]["model"].size, s))
+        model, inputs, golden = seanet_case(stem, workdir)
+        table[f"seanet_{stem}"] = (model, write_cases(inputs, golden, model, workdir / f"seanet_{stem}_cases.json"))
     return table
 
 

@@ -9,8 +9,7 @@ SEANet model's bytes, its input CSVs and TFLM's golden output CSV from tflite-mi
 
 from __future__ import annotations
 
-import json
-from functools import cache
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,53 +18,19 @@ from harness_helpers import requires_mcu, run_model_exactly
 
 from harness import REPO_ROOT
 
-MODELS = REPO_ROOT / "benchmarks" / "models" / "tflm"
+sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+from tflm_models import TFLM_DIR as MODELS
+from tflm_models import family as op_family
+from tflm_models import seanet, seanet_case, write_cases
+
 SEANET_OPS = ["add", "conv", "leaky_relu", "pad", "quantize", "strided_slice", "sub", "transpose_conv"]
 
 
-@cache
-def _seanet() -> dict[str, dict[str, np.ndarray]]:
-    """model stem -> {"model": bytes array, "input0": ..., "golden": ...}."""
-    models: dict[str, dict[str, np.ndarray]] = {}
-    with np.load(MODELS / "seanet.npz") as data:
-        for key in data.files:
-            stem, kind = key.split("/")
-            models.setdefault(stem, {})[kind] = data[key]
-    return models
-
-
-def _family(stem: str) -> str:
-    return stem.rstrip("0123456789")
-
-
-def _model_inputs(model: Path) -> list[tuple[list[int], np.dtype]]:
-    import tflite
-
-    graph = tflite.Model.GetRootAsModel(model.read_bytes(), 0).Subgraphs(0)
-    types = {0: np.float32, 2: np.int32, 7: np.int16, 9: np.int8}
-    return [([int(d) for d in graph.Tensors(graph.Inputs(i)).ShapeAsNumpy()],
-             np.dtype(types[graph.Tensors(graph.Inputs(i)).Type()])) for i in range(graph.InputsLength())]
-
-
-def _seanet_case(stem: str, folder: Path) -> tuple[Path, list[np.ndarray], np.ndarray]:
-    """(model file, inputs shaped as the model's inputs, TFLM's golden output, flat)."""
-    entry = _seanet()[stem]
-    model = folder / f"{stem}.tflite"
-    model.write_bytes(entry["model"].tobytes())
-    specs = _model_inputs(model)
-    inputs = []
-    for i, (shape, dtype) in enumerate(specs):
-        values = entry[f"input{i}"]
-        assert values.size == int(np.prod(shape)), f"{stem}: input {i} has {values.size} values for shape {shape}"
-        inputs.append(values.astype(dtype).reshape(shape))
-    return model, inputs, entry["golden"]
-
-
 def test_the_seanet_data_holds_every_family() -> None:
-    families = {_family(stem) for stem in _seanet()}
+    families = {op_family(stem) for stem in seanet()}
     assert families == set(SEANET_OPS)
-    assert len(_seanet()) == 127
-    assert all({"model", "input0", "golden"} <= set(entry) for entry in _seanet().values())
+    assert len(seanet()) == 127
+    assert all({"model", "input0", "golden"} <= set(entry) for entry in seanet().values())
 
 
 @pytest.mark.parametrize("family", SEANET_OPS)
@@ -73,11 +38,11 @@ def test_seanet_int16_models_match_tflm_golden_on_host(family: str, tmp_path: Pa
     from harness.run_model import RunModelError, host_file_runner, run_host_files
 
     host_file_runner(build=True)
-    stems = sorted((s for s in _seanet() if _family(s) == family), key=lambda s: int(s[len(family):]))
+    stems = sorted((s for s in seanet() if op_family(s) == family), key=lambda s: int(s[len(family):]))
     assert stems
     failures = []
     for stem in stems:
-        model, inputs, golden = _seanet_case(stem, tmp_path)
+        model, inputs, golden = seanet_case(stem, tmp_path)
         try:
             result = run_host_files(model, [inputs], tmp_path / stem)
         except RunModelError as error:  # report every model, not only the first
@@ -94,25 +59,11 @@ def test_seanet_int16_models_match_tflm_golden_on_host(family: str, tmp_path: Pa
     assert failures == [], "\n".join(failures)
 
 
-def _cases_file(inputs: list[np.ndarray], golden: np.ndarray, shape: list[int], path: Path) -> Path:
-    path.write_text(json.dumps({"cases": [{
-        "inputs": [a.tolist() for a in inputs], "input_dtypes": [str(a.dtype) for a in inputs],
-        "expected_outputs": [golden.reshape(shape).tolist()], "expected_dtypes": [str(golden.dtype)]}]}))
-    return path
-
-
-def _output_shape(model: Path) -> list[int]:
-    import tflite
-
-    graph = tflite.Model.GetRootAsModel(model.read_bytes(), 0).Subgraphs(0)
-    return [int(d) for d in graph.Tensors(graph.Outputs(0)).ShapeAsNumpy()]
-
-
 # On the targets: the largest model of each family on netduinoplus2 (the most arithmetic per model; 1 MB of
 # flash), the smallest on the 64 KB Blue Pill (the larger conv and transpose-conv weights do not fit it).
 def _pick(family: str, board: str) -> str:
-    stems = [s for s in _seanet() if _family(s) == family]
-    by_size = sorted(stems, key=lambda s: (_seanet()[s]["model"].size, s))
+    stems = [s for s in seanet() if op_family(s) == family]
+    by_size = sorted(stems, key=lambda s: (seanet()[s]["model"].size, s))
     return by_size[0] if board == "bluepill" else by_size[-1]
 
 
@@ -128,8 +79,8 @@ TARGET_CASES = [(family, board) for board in ("bluepill", "netduinoplus2") for f
 @pytest.mark.parametrize(("family", "board"), TARGET_CASES, ids=[f"{f}-{b}" for f, b in TARGET_CASES])
 def test_seanet_int16_model_matches_tflm_golden_on_target(family: str, board: str, tmp_path: Path) -> None:
     stem = _pick(family, board)
-    model, inputs, golden = _seanet_case(stem, tmp_path)
-    cases = _cases_file(inputs, golden, _output_shape(model), tmp_path / "cases.json")
+    model, inputs, golden = seanet_case(stem, tmp_path)
+    cases = write_cases(inputs, golden, model, tmp_path / "cases.json")
     run_model_exactly(model, cases, board)
 
 

@@ -21,7 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent / "tflm"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tflm_models import TFLM_DIR as HERE
+from tflm_models import model_inputs
+
 MODELS = {
     "person_detect": "tensorflow/lite/micro/models/person_detect.tflite",
     "keyword_scrambled": "tensorflow/lite/micro/models/keyword_scrambled.tflite",
@@ -66,21 +69,6 @@ def _tflm(model: bytes, cases: list[list[np.ndarray]]) -> list[list[np.ndarray]]
     return results
 
 
-def _inputs(model: bytes) -> list[tuple[list[int], np.dtype, int]]:
-    """(shape, dtype, zero point) of each model input."""
-    import tflite
-
-    graph = tflite.Model.GetRootAsModel(model, 0).Subgraphs(0)
-    types = {0: np.float32, 7: np.int16, 9: np.int8, 2: np.int32}
-    result = []
-    for i in range(graph.InputsLength()):
-        tensor = graph.Tensors(graph.Inputs(i))
-        q = tensor.Quantization()
-        zero_point = int(q.ZeroPointAsNumpy()[0]) if q is not None and q.ZeroPointLength() else 0
-        result.append(([int(d) for d in tensor.ShapeAsNumpy()], np.dtype(types[tensor.Type()]), zero_point))
-    return result
-
-
 def _random_case(rng: np.random.Generator, specs: list[tuple[list[int], np.dtype, int]]) -> list[np.ndarray]:
     case = []
     for shape, dtype, zero_point in specs:
@@ -108,7 +96,7 @@ def import_models(tree: Path) -> None:
         data = _read(tree, path)
         (HERE / f"{name}.tflite").write_bytes(data)
         rng = np.random.default_rng([SEED, sorted(MODELS).index(name)])
-        cases = [_random_case(rng, _inputs(data)) for _ in range(CASES)]
+        cases = [_random_case(rng, model_inputs(data)) for _ in range(CASES)]
         outputs = _tflm(data, cases)
         doc = {"note": f"tflite-micro {path}; inputs seeded ({SEED}), expected = TFLM's Python interpreter",
                "cases": [_case_json(c, o) for c, o in zip(cases, outputs, strict=True)]}
