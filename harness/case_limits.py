@@ -27,9 +27,9 @@ from harness.runners.control import CaseLimits
 if TYPE_CHECKING:
     from harness.boards import Board
 
-__all__ = ["CaseLimitError", "board_case_timeout", "case_limits", "source_case_timeouts"]
+__all__ = ["CaseLimitError", "board_case_timeout", "case_limits", "case_names", "source_case_timeouts"]
 
-# The case macro as harness.plugin.scan_cases finds it (comments blanked first, lines kept).
+# The case macro (comments blanked first, lines kept).
 _CASE_RE = re.compile(r"^[ \t]*TF_LITE_MICRO_TEST\s*\(\s*([\w$]+)\s*\)", re.MULTILINE)
 _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 _HARNESS_RE = re.compile(r"//\s*harness\s*:(?P<body>.*)$")
@@ -56,9 +56,20 @@ def _where(path: Path) -> str:
         return str(path)
 
 
+def _code(source: str) -> str:
+    """``source`` with comments blanked (their newlines kept, so nothing shifts onto a case's line)."""
+    return _COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), source)
+
+
+def case_names(source: str) -> list[str]:
+    """``TF_LITE_MICRO_TEST`` names of a source in order, commented-out cases ignored (the preprocessor is
+    not run: a built binary's own list comes from its ELF, ``harness.binary_info``)."""
+    return _CASE_RE.findall(_code(source))
+
+
 def source_case_timeouts(source: str, path: Path) -> dict[str, tuple[float, str]]:
     """Case name -> (seconds, where it came from) of the ``// harness: timeout=S`` comments in ``source``."""
-    code = _COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), source)
+    code = _code(source)
     lines = source.splitlines()
     case_at = {code.count("\n", 0, m.start()): m.group(1) for m in _CASE_RE.finditer(code)}  # 0-based line
     found: dict[str, tuple[float, str]] = {}

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from harness import REPO_ROOT, project
+from harness.binary_info import declared_tests
 from harness.boards import Board, BoardError, available_boards, load_board
 from harness.build import (
     RUNTIME_DIR,
@@ -39,34 +40,32 @@ from harness.build import (
     BuildError,
     build,
     build_test,
+    elf_path,
     excluded_tests,
     gen_dir,
     gen_root,
     is_runtime_test,
+    test_binary_name,
 )
 from harness.dut import Dut
-from harness.runners.base import RunResult
+from harness.outcome import Outcome
+from harness.session import RunOptions, RunReport, run_binary
 
 if TYPE_CHECKING:
-    from harness.log_parser import BinaryReport
+    from harness.formats.base import CaseResult
 
 # --hardware-map: real/emulated boards, leases, infra retry (harness/hil_plugin.py).
 # dut / dut_factory / count fixtures and per-test DUT logs (harness/dut_plugin.py).
 pytest_plugins = ["harness.hil_plugin", "harness.farm.plugin", "harness.dut_plugin"]
 
 BINARY_ITEM = "binary-checks"  # "-" cannot occur in a C++ test name
-DEFAULT_TIMEOUT_S = 120.0
-HOST_TIMEOUT_S = 60.0
-
-_CASE_RE = re.compile(r"^[ \t]*TF_LITE_MICRO_TEST\s*\(\s*([\w$]+)\s*\)", re.MULTILINE)
-_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 
 
 def scan_cases(source: str) -> list[str]:
-    """Case names in source order, ignoring commented-out cases."""
-    # Keep newlines of block comments so nothing shifts onto a TEST line.
-    code = _COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), source)
-    return _CASE_RE.findall(code)
+    """Case names in source order, ignoring commented-out cases (``harness.session.scan_cases``)."""
+    from harness.session import scan_cases as scan
+
+    return scan(source)
 
 
 # ------------------------------------------------------------------ options --
@@ -114,20 +113,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 @dataclass
-class BinaryOutcome:
-    """Everything the items of one (binary, board) need, computed once."""
-
-    board: Board
-    backend: str
-    skip: str | None = None  # backend unusable here
-    build_error: str | None = None
-    build: BinaryBuild | None = None
-    run: RunResult | None = None
-    report: BinaryReport | None = None
-    log_path: Path | None = None
-
-
-@dataclass
 class HarnessState:
     config: pytest.Config
     boards: list[Board]
@@ -138,7 +123,7 @@ class HarnessState:
     built: dict[str, dict[str, BinaryBuild]] = field(default_factory=dict)
     excluded: dict[str, dict[str, str]] = field(default_factory=dict)  # board -> test -> Makefile's note
     build_errors: dict[str, str] = field(default_factory=dict)
-    outcomes: dict[tuple[str, str], BinaryOutcome] = field(default_factory=dict)
+    outcomes: dict[tuple[str, str], RunReport] = field(default_factory=dict)
     skip_unavailable: bool = False  # --skip-unavailable / ini micro_skip_unavailable
 
     # -- choices ------------------------------------------------------------------------------
@@ -158,13 +143,11 @@ class HarnessState:
         except ResolveError:
             return self.backend or "?"
 
-    def timeout_for(self, board: Board) -> float:
-        if self.timeout_s is not None:
-            return self.timeout_s
-        configured = board.section("run").get("timeout_s")
-        if configured is not None:
-            return float(configured)
-        return HOST_TIMEOUT_S if board.is_host else DEFAULT_TIMEOUT_S
+    def options_for(self, board: Board) -> RunOptions:
+        from harness.hil_plugin import runner_override
+
+        return RunOptions(backend=self.backend, icount=self.icount, timeout_s=self.timeout_s,
+                          map_runner=runner_override(self.config, board))
 
     def progress(self, message: str) -> None:
         """One ``harness: ...`` line on the terminal now (build and run progress); none with ``-q``.
@@ -239,61 +222,44 @@ class HarnessState:
         return self.excluded[board.name]
 
     # -- running --------------------------------------------------------------------------
-    def outcome(self, board: Board, binary: str, source: Path) -> BinaryOutcome:
+    def outcome(self, board: Board, binary: str, source: Path) -> RunReport:
+        """The run of ``binary`` on ``board``, once per process: through the one run session."""
         key = (str(source), board.name)
         if key in self.outcomes:
             return self.outcomes[key]
-        from harness.runners import ResolveError
+        built: list[BinaryBuild] = []
 
-        outcome = BinaryOutcome(board=board, backend=self.backend or "?")
-        self.outcomes[key] = outcome
-        try:
-            resolved = self.resolve(board)
-            runner, outcome.backend = resolved.runner, resolved.label
-            # With a hardware map only what the map's boards need is checked, never the emulator.
-            outcome.skip = runner.unavailable_reason(board)
-        except ResolveError as error:
-            outcome.skip = str(error)
-        if outcome.skip is None and is_runtime_test(source):
-            note = self.excluded_on(board).get(binary)
-            if note is not None:  # declared too big for the board (requirements.mk)
-                outcome.skip = f"does not fit: {note}"
-        if outcome.skip is not None:
-            return outcome
-        try:
-            outcome.build = self.binary_build(board, binary, source)
-        except BuildError as error:
-            outcome.build_error = str(error)
-            return outcome
-        if outcome.build.error is not None or outcome.build.elf is None:
-            outcome.build_error = outcome.build.error or f"{binary} was not built"
-            return outcome
-        from harness.formats.reader import parse_log
+        def build_it() -> Path:
+            if is_runtime_test(source):
+                note = self.excluded_on(board).get(binary)
+                if note is not None:  # declared too big for the board (requirements.mk)
+                    raise _DoesNotFit(f"does not fit: {note}")
+            found = self.binary_build(board, binary, source)
+            built.append(found)
+            if found.error is not None or found.elf is None:
+                raise BuildError(found.error or f"{binary} was not built")
+            return found.elf
 
-        elf = outcome.build.elf
-        from harness.case_limits import CaseLimitError, case_limits
-        from harness.runners.control import RunControl
+        def ticking(label: str) -> Any:
+            return self.ticking(f"running {binary} on {board.name} ({label})")
 
-        try:  # per-case limits (// harness: timeout=S, [run] case_timeout_s), enforced by the run loop
-            control = RunControl(case_limits=case_limits(source, board))
-        except CaseLimitError as error:
-            outcome.build_error = str(error)
-            return outcome
         try:
-            with self.ticking(f"running {binary} on {board.name} ({outcome.backend})"), control.active():
-                outcome.run = runner.run(elf, board, self.timeout_for(board))
-        except Exception as error:  # a runner bug must not leave later items without a result
-            outcome.run = RunResult(outcome.backend, b"", None, False, 0.0, "infra-error",
-                                    infra_error=f"the {outcome.backend} runner raised {type(error).__name__}: {error}")
-        outcome.run.case_timeout = control.case_timeout
-        # The source's cases, for the verdict (a source with none of our macros, e.g. gtest-style, gives none).
-        cases = scan_cases(source.read_text(errors="replace")) if source.is_file() else []
-        outcome.report = parse_log(outcome.run.log, outcome.run, elf, board, expected=cases or None)
-        log_dir = gen_dir(board) / "logs"
-        log_dir.mkdir(parents=True, exist_ok=True)
-        outcome.log_path = log_dir / f"{binary}.log"
-        outcome.log_path.write_bytes(outcome.run.log)
-        return outcome
+            report = run_binary(board, build_it, self.options_for(board), source=source, wrap=ticking)
+        except _DoesNotFit as fit:
+            report = RunReport(board=board, backend=self.label_for(board), outcome=Outcome.UNAVAILABLE,
+                               summary=str(fit))
+        report.build = built[0] if built else None
+        self.outcomes[key] = report
+        if report.elf is not None and report.outcome not in (Outcome.UNAVAILABLE, Outcome.BUILD_ERROR):
+            log_dir = gen_dir(board) / "logs"
+            log_dir.mkdir(parents=True, exist_ok=True)
+            report.log_path = log_dir / f"{binary}.log"
+            report.log_path.write_bytes(report.log)
+        return report
+
+
+class _DoesNotFit(Exception):
+    """A binary the Makefile declares too big for the board (skipped, not an error)."""
 
 
 _STATE = pytest.StashKey[HarnessState]()
@@ -418,23 +384,39 @@ class MicroTestFile(pytest.File):
             source = self.path.read_text(errors="replace")
         except OSError as error:
             raise self.CollectError(f"cannot read {self.path}: {error.strerror}") from error
-        cases = scan_cases(source)
+        scanned = scan_cases(source)
         from harness.case_limits import CaseLimitError, source_case_timeouts
 
         try:
             source_case_timeouts(source, self.path)
         except CaseLimitError as error:
             raise self.CollectError(str(error)) from error
-        unique = list(dict.fromkeys(cases))
         binary = self.path.stem
         items: list[pytest.Item] = []
         for board in _state(self.config).boards:
-            for case in unique:
+            cases = self._compiled(board, scanned)
+            for case in dict.fromkeys(cases):
                 items.append(MicroCaseItem.from_parent(self, name=f"{case}[{board.name}]", case=case,
                                                        board=board, binary=binary, source_cases=cases))
             items.append(MicroBinaryItem.from_parent(self, name=f"{BINARY_ITEM}[{board.name}]", case=None,
                                                      board=board, binary=binary, source_cases=cases))
         return items
+
+    def _compiled(self, board: Board, scanned: list[str]) -> list[str]:
+        """The cases to collect on ``board``: the built binary's own list when it is newer than the source
+        (so cases the preprocessor removed are no items), else the source scan (before the first build;
+        the run is still held against the binary's list, and binary-checks names cases it missed)."""
+        name = self.path.stem if is_runtime_test(self.path) else test_binary_name(self.path)
+        elf = elf_path(board, name)
+        try:
+            fresh = elf.stat().st_mtime >= self.path.stat().st_mtime
+        except OSError:
+            return scanned
+        declared = declared_tests(elf) if fresh else None
+        if declared is None:
+            return scanned
+        order = {case: index for index, case in enumerate(scanned)}  # items in source order where known
+        return sorted(declared.cases, key=lambda case: (order.get(case, len(order)), case))
 
 
 class MicroTestFailure(Exception):
@@ -448,7 +430,7 @@ class _MicroItem(pytest.Item):
         self.board = board
         self.binary = binary
         self.source_cases = source_cases
-        self.outcome: BinaryOutcome | None = None
+        self.outcome: RunReport | None = None
         # Micro items use no fixtures; plugins that look at every item's fixtures (labgrid's own
         # pytest plugin, which loads whenever labgrid is installed) must find an empty list.
         self.fixturenames: list[str] = []
@@ -465,29 +447,30 @@ class _MicroItem(pytest.Item):
 
     def setup(self) -> None:
         state = _state(self.config)
-        self.outcome = outcome = state.outcome(self.board, self.binary, self.path)
+        self.outcome = report = state.outcome(self.board, self.binary, self.path)
         self.user_properties.append(("board", self.board.name))
-        self.user_properties.append(("backend", outcome.backend))
-        if outcome.backend == "qemu" and state.icount is not None:
+        self.user_properties.append(("backend", report.backend))
+        if report.backend == "qemu" and state.icount is not None:
             self.user_properties.append(("icount", state.icount))
-        if outcome.build is not None and outcome.build.footprint is not None:
-            self.user_properties.append(("flash_bytes", outcome.build.footprint.flash))
-            self.user_properties.append(("ram_bytes", outcome.build.footprint.ram))
-        if outcome.run is not None:
-            self.user_properties.append(("binary_duration_s", round(outcome.run.duration_s, 3)))
-        if outcome.skip is not None:
-            if outcome.skip.startswith("does not fit: "):
-                pytest.skip(outcome.skip)
-            message = f"{outcome.backend} cannot run {self.board.name}: {outcome.skip}"
+        if report.build is not None and report.build.footprint is not None:
+            self.user_properties.append(("flash_bytes", report.build.footprint.flash))
+            self.user_properties.append(("ram_bytes", report.build.footprint.ram))
+        if report.run is not None:
+            self.user_properties.append(("binary_duration_s", round(report.duration_s, 3)))
+        if report.records:
+            self.user_properties.append(("records", report.records))
+        if report.outcome == Outcome.UNAVAILABLE:
+            if report.summary.startswith("does not fit: "):
+                pytest.skip(report.summary)
+            message = f"{report.backend} cannot run {self.board.name}: {report.summary}"
             self.user_properties.append(("unavailable", message))
             if state.skip_unavailable:
                 pytest.skip(message)
             pytest.fail(f"{message} (pass --skip-unavailable to skip instead)", pytrace=False)
-        if outcome.build_error is not None:
-            self._setup_build_error(outcome.build_error)
-        assert outcome.report is not None and outcome.run is not None
-        if outcome.report.outcome == "infra-error":
-            pytest.fail(f"{self.binary} on {outcome.backend}: {outcome.report.summary}", pytrace=False)
+        if report.outcome == Outcome.BUILD_ERROR:
+            self._setup_build_error(report.summary)
+        if report.outcome == Outcome.INFRA_ERROR:
+            pytest.fail(f"{self.binary} on {report.backend}: {report.summary}", pytrace=False)
 
     def _setup_build_error(self, message: str) -> None:
         lines = message.splitlines() or [message]
@@ -496,76 +479,99 @@ class _MicroItem(pytest.Item):
 
     def _context(self) -> str:
         """Log tail + where the full log is, for crash/timeout messages."""
-        assert self.outcome is not None and self.outcome.report is not None
-        report = self.outcome.report
+        assert self.outcome is not None
+        report = self.outcome
         parts = []
         if report.crash is not None:
             parts.append(report.crash.render())
         if report.log_tail:
             parts.append("log tail:\n" + "\n".join(f"  | {line}" for line in report.log_tail))
-        if self.outcome.log_path is not None:
-            parts.append(f"full log: {self.outcome.log_path}")
+        if report.log_path is not None:
+            parts.append(f"full log: {report.log_path}")
+        if report.records == "unauthenticated":
+            parts.append("records: unauthenticated (no run token reached the device: "
+                         f"{report.backend} cannot deliver one)")
         return "\n".join(parts)
 
 
 class MicroCaseItem(_MicroItem):
     def setup(self) -> None:
         super().setup()
-        assert self.outcome is not None and self.outcome.report is not None
-        report = self.outcome.report
+        assert self.outcome is not None
+        report = self.outcome
         result = _case_result(report, self.case)
         if result is not None:
-            seconds = self.outcome.run.case_seconds.get(result.name) if self.outcome.run is not None else None
+            seconds = report.case_seconds.get(result.name)
             if seconds is not None:  # from the live run: a log parsed afterwards has no arrival times
                 self.user_properties.append(("duration_s", round(seconds, 4)))
             return
-        dead = next((c for c in report.cases if c.outcome in ("crashed", "timeout")), None)
-        if report.outcome in ("crashed", "timeout"):
-            verb = "crashed" if report.outcome == "crashed" else "timed out"
+        if self.case not in self.compiled_cases():
+            pytest.skip(f"{self.case} is not compiled into {self.binary} for {self.board.name} "
+                        "(removed by the preprocessor; not in the binary's case list)")
+        dead = next((c for c in report.cases if c.outcome in (Outcome.CRASHED, Outcome.TIMEOUT)), None)
+        if report.outcome in (Outcome.CRASHED, Outcome.TIMEOUT):
+            verb = "crashed" if report.outcome == Outcome.CRASHED else "timed out"
             where = f"in {dead.name}" if dead is not None else "before its first test"
             pytest.fail(f"not reached: binary {verb} {where} ({report.summary})", pytrace=False)
 
+    def compiled_cases(self) -> list[str]:
+        """The binary's own case list (its ELF), else the source's."""
+        assert self.outcome is not None
+        declared = declared_tests(self.outcome.elf) if self.outcome.elf is not None else None
+        return list(declared.cases) if declared is not None else self.source_cases
+
     def runtest(self) -> None:
-        assert self.outcome is not None and self.outcome.report is not None
-        report = self.outcome.report
+        assert self.outcome is not None
+        report = self.outcome
         result = _case_result(report, self.case)
         if result is None:
             raise MicroTestFailure(
                 f"{self.case} is in {self.path.name} but the binary never ran it "
                 f"(binary: {report.summary})\n{self._context()}"
             )
-        if result.outcome == "crashed":
+        if result.outcome == Outcome.CRASHED:
             raise MicroTestFailure(f"{self.case} crashed on {self.board.name}: {report.summary}\n{self._context()}")
-        if result.outcome == "timeout":
+        if result.outcome == Outcome.TIMEOUT:
             raise MicroTestFailure(f"{self.case} timed out on {self.board.name}: {report.summary}\n{self._context()}")
-        if result.outcome == "skipped":
+        if result.outcome == Outcome.SKIPPED:
             lines = "; ".join(m.strip() for m in result.messages[-3:]) or "skipped by the test"
             pytest.skip(f"{self.case} skipped on {self.board.name}: {lines}")
-        if result.outcome != "passed":
+        if result.outcome != Outcome.PASSED:
             lines = "\n".join(result.messages) or "(the case printed no failure message)"
             raise MicroTestFailure(f"{self.case} failed on {self.board.name}:\n{lines}")
 
 
 class MicroBinaryItem(_MicroItem):
     """Checks that belong to the binary, not to one case: it fails whenever the binary did not
-    end cleanly (crash, hang, no exit, inconsistent log), ran no test, or ran names not in the source."""
+    end cleanly (crash, hang, no exit, inconsistent log, broken record stream), ran no test, ran
+    names not in its case list, or has compiled cases that were not collected as items."""
 
     def _setup_build_error(self, message: str) -> None:
         pytest.fail(message, pytrace=False)  # the full compiler output, once per binary
 
     def runtest(self) -> None:
-        assert self.outcome is not None and self.outcome.report is not None and self.outcome.run is not None
-        report = self.outcome.report
+        assert self.outcome is not None
+        report = self.outcome
         problems = []
+        declared = declared_tests(report.elf) if report.elf is not None else None
         ran = [c.name for c in report.cases]
-        unknown = [name for name in dict.fromkeys(ran) if name not in self.source_cases]
-        if unknown:
-            problems.append(f"ran tests not found in {self.path.name} (TF_LITE_MICRO_TEST scan): {', '.join(unknown)}")
-        duplicates = sorted({c for c in self.source_cases if self.source_cases.count(c) > 1})
+        if declared is None:
+            unknown = [name for name in dict.fromkeys(ran) if name not in self.source_cases]
+            if unknown:
+                problems.append(f"ran tests not found in {self.path.name} (TF_LITE_MICRO_TEST scan): "
+                                f"{', '.join(unknown)}")
+        else:
+            uncollected = [name for name in dict.fromkeys(declared.cases) if name not in self.source_cases]
+            if uncollected:
+                problems.append(f"cases compiled into the binary have no item (collection scanned the source before "
+                                f"the binary existed): {', '.join(uncollected)}; run pytest again to collect them "
+                                "from the binary")
+        cases = list(declared.cases) if declared is not None else self.source_cases
+        duplicates = sorted({c for c in cases if cases.count(c) > 1})
         if duplicates:
             problems.append(f"test names defined twice in {self.path.name}: {', '.join(duplicates)}")
-        not_a_case = report.outcome == "failed" and not any(c.outcome == "failed" for c in report.cases)
-        if report.outcome in ("no-tests", "crashed", "timeout") or not_a_case:
+        not_a_case = report.outcome == Outcome.FAILED and not any(c.outcome == Outcome.FAILED for c in report.cases)
+        if report.outcome in (Outcome.NO_TESTS, Outcome.CRASHED, Outcome.TIMEOUT) or not_a_case:
             problems.append(report.summary)
         problems += [p for p in report.problems if p not in problems]
         if problems:
@@ -573,13 +579,13 @@ class MicroBinaryItem(_MicroItem):
                                    + "\n" + self._context())
 
 
-_SEVERITY = {"passed": 0, "skipped": 1, "failed": 2, "timeout": 3, "crashed": 4}
+_SEVERITY = {Outcome.PASSED: 0, Outcome.SKIPPED: 1, Outcome.FAILED: 2, Outcome.TIMEOUT: 3, Outcome.CRASHED: 4}
 
 
-def _case_result(report: BinaryReport, name: str | None) -> Any:
+def _case_result(report: RunReport, name: str | None) -> CaseResult | None:
     """The result of case ``name``; a name that ran twice (defined twice) reports its worst run."""
     runs = [c for c in report.cases if c.name == name]
-    return max(runs, key=lambda c: _SEVERITY.get(c.outcome, 5)) if runs else None
+    return max(runs, key=lambda c: _SEVERITY.get(Outcome(c.outcome), 5)) if runs else None
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -5,6 +5,12 @@ children) with the parent-death signal set (Linux: SIGKILL when the harness dies
 SIGKILL), and records the group until ``reap`` ends it. ``install_signal_handlers`` makes
 SIGTERM and SIGHUP (a CI cancel, ``timeout``, a closed terminal) end every recorded group and
 then interrupt the harness like Ctrl-C, so pytest and the CLI still write their reports.
+
+It also keeps what the harness did with signals, so a runner can tell a test that killed itself
+from one that was stopped: every signal the harness sends to a process group (``signal_sent``)
+and the last signal the harness itself received (``harness_signal``: SIGTERM/SIGHUP through
+``install_signal_handlers``, Ctrl-C noted as a KeyboardInterrupt). ``group_members`` lists what
+still runs in a process group.
 """
 
 from __future__ import annotations
@@ -23,6 +29,11 @@ from typing import Any
 
 _live: dict[int, subprocess.Popen[bytes]] = {}
 _lock = threading.Lock()
+# pgid -> (signal name, monotonic time) of the first signal the harness sent to that group; a new
+# process spawned with that pid starts afresh.
+_sent: dict[int, tuple[str, float]] = {}
+# The last signal the harness process received: (name, monotonic time).
+_received: tuple[str, float] | None = None
 _PR_SET_PDEATHSIG = 1
 
 
@@ -47,7 +58,71 @@ def spawn(argv: Sequence[str], **kwargs: Any) -> subprocess.Popen[bytes]:
     )
     with _lock:
         _live[proc.pid] = proc
+        _sent.pop(proc.pid, None)  # the pid (and so the group id) of a process that is gone
     return proc
+
+
+def signal_group(pgid: int, sig: int) -> None:
+    """``os.killpg``, recorded first (``signal_sent``) so a death it causes is never seen before the record."""
+    with _lock:
+        _sent.setdefault(pgid, (signal.Signals(sig).name, time.monotonic()))
+    os.killpg(pgid, sig)
+
+
+def signal_sent(pgid: int, before: float | None = None) -> str | None:
+    """The name of the first signal the harness sent to group ``pgid`` (at or before the monotonic
+    time ``before``, when given), else None."""
+    with _lock:
+        sent = _sent.get(pgid)
+    if sent is None or (before is not None and sent[1] > before):
+        return None
+    return sent[0]
+
+
+def note_harness_signal(name: str) -> None:
+    """The harness process itself was told to stop (a signal's name, or "KeyboardInterrupt")."""
+    global _received
+    with _lock:
+        _received = (name, time.monotonic())
+
+
+def harness_signal(since: float) -> str | None:
+    """What stopped the harness at or after the monotonic time ``since`` (``note_harness_signal``), else None."""
+    with _lock:
+        received = _received
+    if received is None or received[1] < since:
+        return None
+    return received[0]
+
+
+def group_members(pgid: int) -> list[tuple[int, str]]:
+    """(pid, command line) of the live processes of process group ``pgid``; zombies do not count.
+
+    Found by the group id in /proc/*/stat, so it sees children that were re-parented after their
+    parent exited; a process that left the group (``setsid``, ``setpgid``) is not found.
+    """
+    try:
+        os.killpg(pgid, 0)  # cheap: nothing (not even a zombie) in the group
+    except ProcessLookupError:
+        return []
+    except PermissionError:
+        pass
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                comm, rest = handle.read().rsplit(")", 1)
+            fields = rest.split()  # state, ppid, pgrp, ...
+            if fields[0] == "Z" or int(fields[2]) != pgid:
+                continue
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                cmdline = handle.read().replace(b"\0", b" ").decode(errors="replace").strip()
+        except (OSError, IndexError, ValueError):
+            continue
+        found.append((int(entry), cmdline or comm.split("(", 1)[-1]))
+    return found
 
 
 def reap(proc: subprocess.Popen[bytes], term_first: bool = False) -> None:
@@ -59,12 +134,12 @@ def reap(proc: subprocess.Popen[bytes], term_first: bool = False) -> None:
     pgid = proc.pid
     if term_first and proc.poll() is None:
         try:
-            os.killpg(pgid, signal.SIGTERM)
+            signal_group(pgid, signal.SIGTERM)
             proc.wait(timeout=1.0)
         except (ProcessLookupError, PermissionError, subprocess.TimeoutExpired):
             pass
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
+        signal_group(pgid, signal.SIGKILL)
     try:
         proc.wait(timeout=5.0)
     except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL not delivered
@@ -80,7 +155,7 @@ def kill_all() -> None:
         groups = list(_live)
     for pgid in groups:
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pgid, signal.SIGKILL)
+            signal_group(pgid, signal.SIGKILL)
 
 
 def live_pids() -> list[int]:
@@ -127,7 +202,7 @@ def end_leftovers(session: str, wait_s: float = 2.0) -> list[tuple[int, str]]:
         time.sleep(0.05)
     for pid, _ in left:
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pid, signal.SIGKILL)
+            signal_group(pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
     return left
@@ -138,6 +213,7 @@ class Terminated(KeyboardInterrupt):
 
 
 def _on_signal(number: int, frame: object) -> None:
+    note_harness_signal(signal.Signals(number).name)  # before the kill: a runner must see why its test died
     kill_all()
     raise Terminated(f"harness: received {signal.Signals(number).name}; stopped every device process")
 

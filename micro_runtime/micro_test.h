@@ -1,15 +1,34 @@
 // A tiny unit-test framework for code that runs on microcontrollers: no
 // heap, no stdio, no exceptions. Everything goes through MicroPrintf, and the
-// output is the line protocol the harness parses (docs/log_protocol.md,
-// harness/formats/micro_test.py). Every protocol line starts with "~~~MT ",
-// which no application log uses, so nothing a test prints can be taken for
-// the framework's own lines:
+// output is the record protocol the harness reads (docs/log_protocol.md,
+// harness/formats/micro_test.py). Every framework record is one line
 //
-//   ~~~MT BEGIN <name>
-//   ~~~MT FAIL <expression> failed at <file>:<line> (<a> vs <b>)
-//   ~~~MT END <name> PASSED|FAILED
-//   ~~~MT SUMMARY <passed>/<total> tests passed
-//   ~~~MT DONE PASSED|FAILED
+//   ~~~MT <seq> <mac> <text>
+//
+// where <seq> counts the binary's records from 0, <mac> is 8 hex digits of
+// RecordMac(run token, seq, text) and <text> is one of
+//
+//   START micro_test 2
+//   BEGIN <name>
+//   FAIL <expression> failed at <file>:<line> (<a> vs <b>)
+//   END <name> PASSED|FAILED
+//   SUMMARY <passed>/<total> tests passed
+//   DONE PASSED|FAILED
+//
+// The run token is a fresh random key the harness hands to each run before
+// the first record (MicroRunToken: the environment on the host, a RAM block
+// written by the emulator or debugger on boards). A line a test prints, even a
+// copy of a record, cannot carry a valid <mac> for this run, so it stays
+// application output; a missing or repeated <seq> shows lost or replayed
+// records. Without a token (a transport that cannot deliver one) the key is 0
+// and the harness reports the records as unauthenticated.
+//
+// The binary also declares itself: the ELF section ".micro_test.framework"
+// holds "micro_test 2" (the START record prints the same string), and
+// every TF_LITE_MICRO_TEST puts its name into the ELF section
+// ".micro_test.cases" (the very string the records print, so no extra flash),
+// which the harness reads as the compiled case list: a case the preprocessor
+// removed is no case.
 //
 // Usage:
 //   TF_LITE_MICRO_TESTS_BEGIN
@@ -23,6 +42,7 @@
 #ifndef MICRO_RUNTIME_MICRO_TEST_H_
 #define MICRO_RUNTIME_MICRO_TEST_H_
 
+#include <stdarg.h>
 #include <stdint.h>
 
 #include "micro_runtime/micro_log.h"
@@ -35,8 +55,57 @@ struct State {
   int tests_passed;
   int tests_failed;
   bool current_failed;
+  uint32_t sequence;  // the next record's <seq>
+  uint32_t key[2];    // the run token (0, 0 without one)
 };
 extern State state;
+
+// The record authenticator (harness/formats/micro_test.py: record_mac): the
+// sequence number and the text mixed under the two key words. A 32-bit value
+// no printed line can predict without the run's key.
+inline uint32_t MixBits(uint32_t h) {
+  h ^= h >> 16;
+  h *= 0x85EBCA6Bu;
+  h ^= h >> 13;
+  h *= 0xC2B2AE35u;
+  h ^= h >> 16;
+  return h;
+}
+
+inline uint32_t RecordMac(const uint32_t key[2], uint32_t sequence, const char* text) {
+  uint32_t h = MixBits(key[0] ^ (sequence * 0x9E3779B1u));
+  for (; *text != '\0'; ++text) {
+    h = (h ^ static_cast<uint8_t>(*text)) * 0x01000193u;
+  }
+  return MixBits(h ^ key[1]);
+}
+
+// Longest record text; longer texts (a long expression) are cut, and the
+// authenticator covers exactly what is printed.
+constexpr int kRecordText = 160;
+
+// Prints one record: the text formatted, then "~~~MT <seq> <mac> <text>".
+inline void Record(const char* format, ...) __attribute__((format(printf, 1, 2)));
+inline void Record(const char* format, ...) {
+  char text[kRecordText];
+  va_list args;
+  va_start(args, format);
+  MicroVsnprintf(text, sizeof(text), format, args);
+  va_end(args);
+  const uint32_t sequence = state.sequence++;
+  MicroPrintf("~~~MT %u %08x %s", static_cast<unsigned>(sequence),
+              static_cast<unsigned>(RecordMac(state.key, sequence, text)), text);
+}
+
+// The first record: takes the run token (if the platform has one) and names
+// the framework, so the harness knows the binary's records from the start.
+inline void Start(const char* framework) {
+  if (MicroRunToken(state.key) == 0) {
+    state.key[0] = 0;
+    state.key[1] = 0;
+  }
+  Record("START %s", framework);
+}
 
 // Value printers used in failure messages, one per family of types so that
 // `(a vs b)` shows real values without pulling in a general formatter.
@@ -90,18 +159,17 @@ inline void ReportComparisonFailure(const char* expression, const char* file, in
   char b_text[32];
   ValueKind<A>::Format(a_text, sizeof(a_text), a);
   ValueKind<B>::Format(b_text, sizeof(b_text), b);
-  MicroPrintf("~~~MT FAIL %s failed at %s:%d (%s vs %s)", expression, file, line, a_text,
-              b_text);
+  Record("FAIL %s failed at %s:%d (%s vs %s)", expression, file, line, a_text, b_text);
   state.current_failed = true;
 }
 
 inline void ReportFailure(const char* expression, const char* file, int line) {
-  MicroPrintf("~~~MT FAIL %s failed at %s:%d", expression, file, line);
+  Record("FAIL %s failed at %s:%d", expression, file, line);
   state.current_failed = true;
 }
 
 inline void BeginTest(const char* name) {
-  MicroPrintf("~~~MT BEGIN %s", name);
+  Record("BEGIN %s", name);
   state.current_failed = false;
 }
 
@@ -116,17 +184,17 @@ inline void CountTest() {
 
 inline void FinishTest(const char* name) {
   CountTest();
-  MicroPrintf("~~~MT END %s %s", name, state.current_failed ? "FAILED" : "PASSED");
+  Record("END %s %s", name, state.current_failed ? "FAILED" : "PASSED");
 }
 
 inline int Summarize() {
   const int total = state.tests_passed + state.tests_failed;
-  MicroPrintf("~~~MT SUMMARY %d/%d tests passed", state.tests_passed, total);
+  Record("SUMMARY %d/%d tests passed", state.tests_passed, total);
   if (state.tests_failed == 0) {
-    MicroPrintf("~~~MT DONE PASSED");
+    Record("DONE PASSED");
     return 0;
   }
-  MicroPrintf("~~~MT DONE FAILED");
+  Record("DONE FAILED");
   return 1;
 }
 
@@ -134,19 +202,31 @@ inline int Summarize() {
 
 #define TF_LITE_MICRO_TESTS_BEGIN                  \
   namespace micro_test {                           \
-  State state = {0, 0, false};                     \
+  State state = {0, 0, false, 0, {0, 0}};          \
   }                                                \
   int main(int argc, char** argv) {                \
     (void)argc;                                    \
     (void)argv;                                    \
-    MicroPlatformInit();
+    MicroPlatformInit();                           \
+    static const char micro_test_framework[]       \
+        __attribute__((section(".micro_test.framework"), used)) = "micro_test 2"; \
+    micro_test::Start(micro_test_framework);
+
+#define MICRO_TEST_CONCAT_(a, b) a##b
+#define MICRO_TEST_CONCAT(a, b) MICRO_TEST_CONCAT_(a, b)
+// The case's name, once, in the ELF section the harness reads as the compiled
+// case list (a static object: the optimizer never duplicates it, and code that
+// the preprocessor or the compiler removed leaves no name behind).
+#define MICRO_TEST_NAME_ MICRO_TEST_CONCAT(micro_test_case_name_, __LINE__)
 
 // Each test is a run-once loop so `break`-free early exits are not needed and
 // the body reads like a function.
-#define TF_LITE_MICRO_TEST(name)                                              \
-  micro_test::BeginTest(#name);                                               \
-  for (int micro_test_once_##name = 0; micro_test_once_##name < 1;            \
-       ++micro_test_once_##name, micro_test::FinishTest(#name))
+#define TF_LITE_MICRO_TEST(name)                                                    \
+  static const char MICRO_TEST_NAME_[] __attribute__((section(".micro_test.cases"), \
+                                                      used)) = #name;               \
+  micro_test::BeginTest(MICRO_TEST_NAME_);                                          \
+  for (int micro_test_once_##name = 0; micro_test_once_##name < 1;                  \
+       ++micro_test_once_##name, micro_test::FinishTest(MICRO_TEST_NAME_))
 
 #define TF_LITE_MICRO_TESTS_END                    \
   MicroExit(micro_test::Summarize());              \

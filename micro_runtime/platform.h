@@ -24,6 +24,13 @@ void MicroPlatformInit(void);
 // Ends the program with `status` (0 = success): process exit on host,
 // semihosting SYS_EXIT_EXTENDED under a debugger/emulator, else a halt loop.
 void MicroExit(int status) __attribute__((noreturn));
+// The run token the harness handed to this run (micro_test.h signs its
+// records with it): fills key[0..1] and returns 1, or returns 0 when no token
+// reached the device. Host: the MICRO_TEST_TOKEN environment variable (16 hex
+// digits); Cortex-M boards: a RAM block in .noinit that the emulator or
+// debugger writes before the core starts (boards/cortex_m/run_token.c). A
+// port without one links the weak default in micro_runtime/run_token.cc.
+int MicroRunToken(uint32_t key[2]);
 // A free-running tick counter and its rate, for timing Invoke().
 uint32_t MicroTicks(void);
 uint32_t MicroTicksPerSecond(void);

@@ -1,50 +1,113 @@
-"""Our ``micro_runtime/micro_test.h``: every protocol line carries the prefix ``~~~MT ``.
+"""Our ``micro_runtime/micro_test.h``: authenticated, sequenced records.
 
-::
+Every framework record is one line ``~~~MT <seq> <mac> <text>``: ``seq`` counts the binary's
+records from 0, ``mac`` is 8 hex digits of ``harness.run_token.record_mac(key, seq, text)``
+under the run's token, and ``text`` is one of::
 
-    ~~~MT BEGIN <name>
-    ~~~MT FAIL <expr> failed at <file>:<line> (<a> vs <b>)
-    ~~~MT END <name> PASSED|FAILED
-    ~~~MT SUMMARY <passed>/<total> tests passed
-    ~~~MT DONE PASSED|FAILED
+    START micro_test 2
+    BEGIN <name>
+    FAIL <expr> failed at <file>:<line> (<a> vs <b>)
+    END <name> PASSED|FAILED
+    SUMMARY <passed>/<total> tests passed
+    DONE PASSED|FAILED
 
-Nothing an application logs in plain text (``Testing x``, ``~~~ALL TESTS PASSED~~~``,
-``1/1 tests passed``) is protocol here: it is a message of the open case. The prefix is
-found anywhere in a line, so noise without a newline before it cannot hide a record.
+``find_record`` finds an authentic record anywhere in a raw line (application text without a
+newline may precede it); everything else — including any copy or imitation of a record a
+test prints — is application output and reaches this reader as ``line``: a message of the
+open case. ``harness.formats.reader.LogReader`` checks the sequence (a gap, a repeat or a
+reordering is a broken stream) and hands authentic records to ``record``.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from harness.formats.base import FAILED, PASSED, FormatReader
+from harness.formats.base import FormatReader
+from harness.outcome import Outcome
+from harness.run_token import UNKEYED, record_mac
 
 PREFIX = "~~~MT "
-DONE_PASSED = PREFIX + "DONE PASSED"
-DONE_FAILED = PREFIX + "DONE FAILED"
+PREFIX_BYTES = PREFIX.encode()
+FRAMEWORK = "micro_test"
+VERSION = "2"
 
-_RECORD = re.compile(r"^~~~MT (?P<kind>[A-Z]+)(?: (?P<rest>.*))?$")
+_HEAD = re.compile(rb"~~~MT (0|[1-9][0-9]{0,9}) ([0-9a-f]{8}) ")
+_KIND = re.compile(r"^(?P<kind>[A-Z]+)(?: (?P<rest>.*))?$")
 _END = re.compile(r"^(?P<name>\S+) (?P<result>PASSED|FAILED)$")
 _SUMMARY = re.compile(r"^(?P<passed>\d+)/(?P<total>\d+) tests passed$")
 
 
+@dataclass(frozen=True)
+class Record:
+    at: int  # where the record starts in the raw line (text before it is application output)
+    sequence: int
+    text: str
+
+
+@dataclass
+class Lookalikes:
+    """Lines that imitate records: signed with key 0 although the run had a token (``unkeyed``: the firmware
+    did not get the token), or not authentic at all (``forged``)."""
+
+    unkeyed: int = 0
+    forged: int = 0
+    first_unkeyed: str | None = None
+    first_forged: str | None = None
+
+
+def sign(sequence: int, text: str, key: tuple[int, int] = UNKEYED) -> str:
+    """The record line (without newline) micro_test.h prints for ``text`` as record ``sequence``."""
+    return f"{PREFIX}{sequence} {record_mac(key, sequence, text):08x} {text}"
+
+
+def find_record(raw: bytes, key: tuple[int, int], seen: Lookalikes | None = None) -> Record | None:
+    """The first authentic record in ``raw`` (one line, newline removed), trying every place the prefix
+    occurs; lookalikes are counted in ``seen``."""
+    at = raw.find(PREFIX_BYTES)
+    while at >= 0:
+        head = _HEAD.match(raw, at)
+        if head is not None:
+            sequence, mac = int(head[1]), int(head[2], 16)
+            body = raw[head.end():]
+            if record_mac(key, sequence, body) == mac:
+                return Record(at, sequence, body.decode("utf-8", errors="replace"))
+            if seen is not None:
+                shown = raw[at:].decode("utf-8", errors="replace")[:200]
+                if key != UNKEYED and record_mac(UNKEYED, sequence, body) == mac:
+                    seen.unkeyed += 1
+                    seen.first_unkeyed = seen.first_unkeyed or shown
+                else:
+                    seen.forged += 1
+                    seen.first_forged = seen.first_forged or shown
+        elif seen is not None:
+            seen.forged += 1
+            seen.first_forged = seen.first_forged or raw[at:].decode("utf-8", errors="replace")[:200]
+        at = raw.find(PREFIX_BYTES, at + 1)
+    return None
+
+
 class MicroTestReader(FormatReader):
-    name = "micro_test"
-    description = "micro_runtime/micro_test.h (prefixed ~~~MT records)"
-    split_marker = PREFIX
+    name = FRAMEWORK
+    description = "micro_runtime/micro_test.h (authenticated ~~~MT records)"
 
     def __init__(self, expected: list[str] | None = None) -> None:
         super().__init__(expected)
         self.summary: tuple[int, int] | None = None
+        self.started = False
 
     @classmethod
     def detects(cls, line: str) -> bool:
-        return line.startswith(PREFIX + "BEGIN ") or line.startswith(PREFIX + "DONE ")
+        return False  # only an authentic record (LogReader) makes a log micro_test's
 
     def line(self, text: str, raw: str, now: float) -> None:
-        match = _RECORD.match(text)
+        self.message(raw)  # application output, whatever it says
+
+    def record(self, text: str, now: float) -> None:
+        """One authentic record's text (in sequence)."""
+        match = _KIND.match(text)
         if match is None:
-            self.message(raw)
+            self.problems.append(f"malformed micro_test record: {text}")
             return
         kind, rest = match["kind"], (match["rest"] or "").strip()
         if self.ended:
@@ -54,29 +117,43 @@ class MicroTestReader(FormatReader):
         if handler is None:
             self.problems.append(f"unknown micro_test record: {text}")
             return
-        handler(rest, raw, now)
+        if kind != "START" and not self.started:
+            self.problems.append(f"record before the START record: {text}")
+            self.started = True
+        handler(rest, text, now)
 
-    def _begin(self, name: str, raw: str, now: float) -> None:
+    def _start(self, rest: str, text: str, now: float) -> None:
+        if self.started:
+            self.problems.append(f"a second START record: {text} (the binary started again)")
+        self.started = True
+        if rest != f"{FRAMEWORK} {VERSION}":
+            self.problems.append(f"START record of another framework version: {rest} (expected {FRAMEWORK} {VERSION})")
+
+    def _begin(self, name: str, text: str, now: float) -> None:
         if self.current is not None:
             self.problems.append(f"case {name} began while {self.current.name} had not ended")
-            self.close_case(now, FAILED)
+            self.close_case(now, Outcome.FAILED)
+        if self.expected is not None and not self.expected_case(name):
+            self.problems.append(f"case {name} ran but is not in the binary's compiled case list")
         self.start_case(name, now)
 
-    def _fail(self, rest: str, raw: str, now: float) -> None:
-        self.fail_current(raw)
+    def _fail(self, rest: str, text: str, now: float) -> None:
+        self.fail_current(text)
 
-    def _end(self, rest: str, raw: str, now: float) -> None:
+    def _end(self, rest: str, text: str, now: float) -> None:
         match = _END.match(rest)
         case = self.current
         if match is None or case is None or case.name != match["name"]:
             open_name = case.name if case is not None else "no case"
             self.problems.append(f"end record '{rest}' does not close the open case ({open_name})")
             return
-        if match["result"] == "PASSED" and case.outcome != PASSED:
+        if match["result"] == "PASSED" and case.outcome != Outcome.PASSED:
             self.problems.append(f"case {case.name} reported failures but ended PASSED")
-        self.close_case(now, PASSED if match["result"] == "PASSED" else FAILED)
+        if match["result"] == "FAILED" and case.outcome == Outcome.PASSED:
+            case.messages.append("(the framework marked the case failed)")
+        self.close_case(now, Outcome.PASSED if match["result"] == "PASSED" else Outcome.FAILED)
 
-    def _summary(self, rest: str, raw: str, now: float) -> None:
+    def _summary(self, rest: str, text: str, now: float) -> None:
         match = _SUMMARY.match(rest)
         if match is None:
             self.problems.append(f"malformed summary: {rest}")
@@ -87,7 +164,7 @@ class MicroTestReader(FormatReader):
         self.summary = (int(match["passed"]), int(match["total"]))
         self.count_problem(*self.summary)
 
-    def _done(self, rest: str, raw: str, now: float) -> None:
+    def _done(self, rest: str, text: str, now: float) -> None:
         if self.current is not None:
             self.problems.append(f"end of run printed inside case {self.current.name}")
             return
@@ -96,5 +173,8 @@ class MicroTestReader(FormatReader):
             return
         if self.summary is None:
             self.problems.append("end of run without its summary")
-        self.claimed = PASSED if rest == "PASSED" else FAILED
+        self.claimed = Outcome.PASSED if rest == "PASSED" else Outcome.FAILED
         self.ended = True
+
+
+__all__ = ["FRAMEWORK", "PREFIX", "VERSION", "Lookalikes", "MicroTestReader", "Record", "find_record", "sign"]

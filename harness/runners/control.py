@@ -13,7 +13,12 @@ called ``run``; the stream binds itself to the active control. So, for every bac
 * ``on_data`` sees every byte the device printed, as it arrives (not only whole lines);
 * ``stop()`` ends the run from another thread (end reason ``stopped``);
 * ``case_limits`` give each test case its own deadline, enforced by the stream's one loop; when
-  one passes, ``case_timeout`` says which case, its limit and where the limit came from.
+  one passes, ``case_timeout`` says which case, its limit and where the limit came from;
+* ``reader_spec`` says how the stream reads the log (format, case list; ``harness.formats.reader``),
+  and the stream's reader is kept in ``reader``: the one reader that ends the run also judges it;
+* ``token`` is the run token (``harness.run_token``): a backend that hands it to the device calls
+  ``token_delivered(how)`` before it creates its stream; only then does the reader demand records
+  signed with it (otherwise the run is judged unauthenticated).
 
 Input is the one thing a backend must wire itself: a backend that can send bytes to the device
 (a process's stdin, QEMU's serial chardev) calls ``attach_input`` once the device runs and says
@@ -31,9 +36,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from harness.boards import Board
+    from harness.formats.reader import LogReader, ReaderSpec
+    from harness.run_token import RunToken
     from harness.runners.stream import DeviceStream
 
-__all__ = ["CaseLimits", "CaseTimeout", "InputClosed", "RunControl", "active_control", "input_problem"]
+__all__ = ["CaseLimits", "CaseTimeout", "InputClosed", "RunControl", "active_control", "input_problem",
+           "token_writes"]
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,19 @@ def active_control() -> RunControl | None:
     return _ACTIVE.get()
 
 
+def token_writes(elf: Any, how: str) -> list[tuple[int, int]]:
+    """(address, word) writes that hand the active control's run token to ``elf``'s token block before the
+    core starts (QEMU, Renode, pyOCD, GDB servers); marks the token delivered ``how`` when there are any.
+    Empty without a control, a token, or a token block in the ELF (the run is then unauthenticated)."""
+    control = active_control()
+    if control is None or control.token is None:
+        return []
+    writes = control.token.memory_writes(elf)
+    if writes:
+        control.token_delivered(how)
+    return writes
+
+
 def input_problem(runner: Any, board: Board) -> str | None:
     """Why ``runner`` cannot send input to ``board``'s device (None: it can)."""
     check = getattr(runner, "input_problem", None)
@@ -94,10 +115,16 @@ class RunControl:
         on_data: Callable[[bytes], None] | None = None,
         case_limits: CaseLimits | None = None,
         wants_input: bool = False,
+        reader_spec: ReaderSpec | None = None,
+        token: RunToken | None = None,
     ) -> None:
         self.on_data = on_data
         self.case_limits = case_limits if case_limits else None
         self.wants_input = wants_input
+        self.reader_spec = reader_spec
+        self.token = token
+        self.delivery: str | None = None  # how the token reached the device ("environment", "memory"...)
+        self.reader: LogReader | None = None  # the reader of the stream bound last
         self.case_timeout: CaseTimeout | None = None  # set by the stream when a case deadline passed
         self._lock = threading.Lock()
         self._stream: DeviceStream | None = None
@@ -116,11 +143,26 @@ class RunControl:
             _ACTIVE.reset(token)
             self.close_input("the device's run ended")
 
+    # -- the token ------------------------------------------------------------------------------
+    def token_delivered(self, how: str) -> None:
+        """A backend handed ``token`` to the device (call before creating the stream)."""
+        self.delivery = how
+
+    def make_reader(self, fmt: str | None, on_line: Callable[[str], None] | None) -> LogReader:
+        """The reader for a stream created under this control (``fmt``: the backend's default)."""
+        from harness.formats.reader import ReaderSpec
+
+        spec = self.reader_spec or ReaderSpec(fmt)
+        key = self.token.key if self.token is not None and self.delivery is not None else None
+        spec = ReaderSpec(spec.fmt if spec.fmt is not None else fmt, spec.expected, spec.expected_from, key)
+        return spec.reader(on_line)
+
     # -- the stream side ----------------------------------------------------------------------
     def bind(self, stream: DeviceStream) -> None:
         """Called by ``DeviceStream`` when it is created under this control (a retry binds again)."""
         with self._lock:
             self._stream = stream
+            self.reader = stream.reader
             self.case_timeout = None
             note = self._stop_note
         if note is not None:

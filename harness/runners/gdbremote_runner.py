@@ -30,6 +30,7 @@ from harness.boards import Board
 from harness.emulation_guard import guard_word
 from harness.formats.reader import board_format
 from harness.runners.base import RunResult, exits_with_status
+from harness.runners.control import token_writes
 from harness.semihosting import LogSink, RttPoller, drive
 
 DEFAULT_RESET = ("vector-table",)
@@ -174,6 +175,8 @@ def run_over_gdb(
             guard = guard_word(elf)
             if guard is not None:
                 target.write32(*guard)
+        for address, value in token_writes(elf, "memory (GDB server)"):  # the run token (harness/run_token.py)
+            target.write32(address, value)
         target.last_stop = None
         if config.trap_semihost:
             target.trap_semihost_sites(firmware.semihost_sites)

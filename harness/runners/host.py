@@ -16,8 +16,10 @@ from pathlib import Path
 
 from harness.boards import Board
 from harness.formats.reader import board_format
+from harness.run_token import TOKEN_ENV
 from harness.runners._process import run_process
 from harness.runners.base import RunResult
+from harness.runners.control import active_control
 
 # Signals a test process does not send itself when it crashes: someone stopped it.
 _OUTSIDE_SIGNALS = {signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
@@ -48,7 +50,7 @@ class HostRunner:
         if not os.access(elf, os.X_OK):
             return _infra(f"binary {elf} is not executable; rebuild it or chmod +x it")
         out = run_process([elf.resolve()], timeout_s, on_line, merge_stderr=True, cwd=elf.resolve().parent,
-                          fmt=board_format(board))
+                          fmt=board_format(board), env=_token_env())
         if out.start_error is not None:
             return _infra(f"cannot start {elf}: {out.start_error}; is it a binary for this machine?")
         if out.returncode is not None and -out.returncode in _OUTSIDE_SIGNALS:
@@ -66,6 +68,15 @@ class HostRunner:
             duration_s=out.duration_s,
             end_reason=out.end_reason,
         )
+
+
+def _token_env() -> dict[str, str] | None:
+    """The environment that hands the caller's run token to the binary (``harness.run_token``), or None."""
+    control = active_control()
+    if control is None or control.token is None:
+        return None
+    control.token_delivered("environment")
+    return {**os.environ, TOKEN_ENV: control.token.hex}
 
 
 def _infra(message: str) -> RunResult:

@@ -32,6 +32,7 @@ from harness.emulation_guard import guard_word
 from harness.formats.reader import board_format
 from harness.runners._process import run_process
 from harness.runners.base import RunResult, captured_transports, exits_with_status
+from harness.runners.control import token_writes
 
 QEMU = "qemu-system-arm"
 _INSTALL = "install it: apt-get install qemu-system-arm"
@@ -105,6 +106,9 @@ def qemu_command(elf: Path, board: Board, icount: int | None = None, qemu: str =
         # The emulation guard (harness/emulation_guard.py): written at every reset, after which the
         # firmware's start-up restricts the MPU to the real chip's memory map.
         address, value = guard
+        argv += ["-device", f"loader,addr=0x{address:08x},data=0x{value:08x},data-len=4"]
+    # The run token (harness/run_token.py): its block is written at every reset too.
+    for address, value in token_writes(elf, "memory (QEMU loader)"):
         argv += ["-device", f"loader,addr=0x{address:08x},data=0x{value:08x},data-len=4"]
     argv += ["-kernel", str(elf)]
     return argv

@@ -52,13 +52,15 @@ class DeviceStream:
         exit_status: bool = False,
         started_at: float | None = None,
     ) -> None:
-        self.reader = LogReader(fmt, on_line=on_line)
+        self.control = active_control()
+        # The one reader of the run: it decides the end here and, kept by the control, the verdict.
+        self.reader = self.control.make_reader(fmt, on_line) if self.control is not None else LogReader(
+            fmt, on_line=on_line)
         self.exit_status = exit_status  # the transport reports the device's exit
         self._queue: queue.SimpleQueue[tuple[str, object]] = queue.SimpleQueue()
         self._log = bytearray()
         self._start = time.monotonic() if started_at is None else started_at
         self._stop: tuple[str, int | None, str | None] | None = None
-        self.control = active_control()
         if self.control is not None:
             self.control.bind(self)
 

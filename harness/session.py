@@ -1,0 +1,209 @@
+"""The one run session: resolve the runner, build, run, read and judge one binary on one board.
+
+Every front end runs binaries through ``run_binary``: the pytest items (``harness.plugin``), the
+``dut`` fixture (``harness.dut``), ``harness run`` (``harness.cli``), the Robot library and
+run-model. So every option — the backend, ``--icount``, a hardware map, the timeout, per-case
+limits, the run token — is honoured the same everywhere, because there is one place that
+honours it::
+
+    report = run_binary(board, elf, RunOptions(backend="qemu"), source=Path("x_test.cc"))
+    report.outcome          # an Outcome
+    report.cases            # per-case results, as read live from the device's stream
+
+The steps, in order (each can end the session with its own outcome):
+
+1. the runner: ``harness.runners.resolve_runner`` (UNAVAILABLE when the options name none, or
+   it cannot run the board on this machine: the reason names the fix);
+2. the binary: an ELF path, or a build callable (BUILD_ERROR with the compiler's message);
+3. how to read it (``harness.formats.reader.reader_spec``): the format and case list the ELF
+   declares (micro_test), else the board's or the caller's format with the source's cases;
+   per-case limits (``harness.case_limits``); a fresh run token (``harness.run_token``);
+4. the run, under a ``RunControl`` that carries all of that to the backend's one stream; the
+   stream's reader ends the run and gives the verdict (no second parse).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from harness.formats.base import CaseResult
+from harness.outcome import Outcome
+
+if TYPE_CHECKING:
+    from harness.boards import Board
+    from harness.build import BinaryBuild
+    from harness.crash import CrashReport
+    from harness.runners.base import RunResult
+    from harness.runners.control import CaseTimeout, RunControl
+
+__all__ = ["RunOptions", "RunReport", "run_binary", "scan_cases"]
+
+DEFAULT_TIMEOUT_S = 120.0
+HOST_TIMEOUT_S = 60.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunOptions:
+    """What a caller chose for a run (every front end passes the same)."""
+
+    backend: str | None = None  # None: the board's default emulator (or the map's boards)
+    icount: int | None = None  # QEMU's -icount shift
+    hardware_map: Path | None = None  # real (or emulated) boards of a hardware map
+    map_runner: Any = None  # an already made map runner (the pytest plugin's, with its retry setting)
+    timeout_s: float | None = None  # None: the board's [run] timeout_s, else 60 s host / 120 s MCU
+    fmt: str | None = None  # force a log format (e.g. the model runner's); the ELF's declaration wins
+    case_limits: bool = True  # per-case limits from the source and the board
+    token: bool = True  # hand the firmware a run token (records must be signed with it)
+
+
+@dataclass(kw_only=True)
+class RunReport:
+    """Everything known about one binary's run on one board: the one result type of every front end."""
+
+    board: Board
+    backend: str  # the backend's report label ("qemu", "hil:pyocd", ...)
+    outcome: Outcome
+    summary: str  # one line a person reads
+    elf: Path | None = None
+    cases: list[CaseResult] = field(default_factory=list)
+    log: bytes = b""
+    log_tail: list[str] = field(default_factory=list)
+    exit_code: int | None = None
+    timed_out: bool = False
+    duration_s: float = 0.0
+    end_reason: str = ""
+    infra_error: str | None = None
+    crash: CrashReport | None = None
+    format: str = "unknown"
+    problems: list[str] = field(default_factory=list)
+    records: str = ""  # "authenticated" | "unauthenticated" | "" (a format without records)
+    token_delivery: str | None = None  # how the run token reached the device
+    case_seconds: dict[str, float] = field(default_factory=dict)
+    case_timeout: CaseTimeout | None = None
+    build: BinaryBuild | None = None
+    run: RunResult | None = None  # the backend's own account (attempts of a retrying pool, ...)
+    log_path: Path | None = None  # where a front end saved ``log``
+
+    @property
+    def unavailable(self) -> str | None:
+        return self.summary if self.outcome == Outcome.UNAVAILABLE else None
+
+    @property
+    def build_error(self) -> str | None:
+        return self.summary if self.outcome == Outcome.BUILD_ERROR else None
+
+    def case(self, name: str) -> CaseResult | None:
+        return next((c for c in self.cases if c.name == name), None)
+
+
+def timeout_for(board: Board, options: RunOptions) -> float:
+    if options.timeout_s is not None:
+        return options.timeout_s
+    configured = board.section("run").get("timeout_s")
+    if configured is not None:
+        return float(configured)
+    return HOST_TIMEOUT_S if board.is_host else DEFAULT_TIMEOUT_S
+
+
+def scan_cases(source: str) -> list[str]:
+    """Case names of a ``*_test.cc`` in source order, ignoring commented-out cases: only for collecting
+    items before a binary exists and for foreign binaries; a built binary's own list comes from its ELF."""
+    from harness.case_limits import case_names
+
+    return case_names(source)
+
+
+def resolve(board: Board, options: RunOptions) -> tuple[Any, str]:
+    """(runner, label) for ``board`` under ``options``; ``harness.runners.ResolveError`` when none."""
+    from harness.runners import resolve_runner
+
+    resolved = resolve_runner(board, options.backend, options.icount, options.hardware_map, options.map_runner)
+    return resolved.runner, str(resolved.label)
+
+
+def run_binary(
+    board: Board,
+    binary: Path | Callable[[], Path],
+    options: RunOptions | None = None,
+    *,
+    source: Path | None = None,
+    on_line: Callable[[str], None] | None = None,
+    control: RunControl | None = None,
+    wrap: Callable[[str], Any] | None = None,
+    build: BinaryBuild | None = None,
+) -> RunReport:
+    """Runs one binary on ``board`` and judges it (module doc).
+
+    ``binary``: the ELF, or a callable that builds it (raising ``harness.build.BuildError``).
+    ``source``: the test's source (per-case limits; the case list of binaries that declare none).
+    ``control``: the caller's ``RunControl`` (``dut``: raw output, input, stop); the session fills in
+    the reader, limits and token. ``wrap(label)``: a context manager around the run (progress ticks).
+    """
+    from harness.build import BuildError
+    from harness.case_limits import CaseLimitError, case_limits
+    from harness.formats.reader import reader_spec
+    from harness.run_token import RunToken
+    from harness.runners import ResolveError
+    from harness.runners.control import RunControl
+
+    options = options or RunOptions()
+    try:
+        runner, label = resolve(board, options)
+    except ResolveError as error:
+        return RunReport(board=board, backend=options.backend or "?", outcome=Outcome.UNAVAILABLE,
+                         summary=str(error))
+    reason = runner.unavailable_reason(board)
+    if reason is not None:
+        return RunReport(board=board, backend=label, outcome=Outcome.UNAVAILABLE, summary=reason)
+    try:
+        elf = Path(binary() if callable(binary) else binary)
+    except BuildError as error:
+        return RunReport(board=board, backend=label, outcome=Outcome.BUILD_ERROR, summary=str(error), build=build)
+    source_cases = None
+    if source is not None and source.is_file():
+        source_cases = scan_cases(source.read_text(errors="replace")) or None
+    spec = reader_spec(elf, board, fmt=options.fmt, expected=source_cases)
+    control = control or RunControl()
+    control.reader_spec = spec
+    control.token = RunToken.fresh() if options.token else None
+    if options.case_limits:
+        try:  # '// harness: timeout=S' in the source, the board's [run] case_timeout_s
+            control.case_limits = case_limits(source, board) or None
+        except CaseLimitError as error:
+            return RunReport(board=board, backend=label, outcome=Outcome.BUILD_ERROR, summary=str(error), elf=elf,
+                             build=build)
+    started = time.monotonic()
+    try:
+        with (wrap(label) if wrap is not None else _nothing()), control.active():
+            run = runner.run(elf, board, timeout_for(board, options), on_line=on_line)
+    except Exception as error:  # a runner bug must not leave the caller without a verdict
+        from harness.runners.base import RunResult
+
+        run = RunResult(label, b"", None, False, time.monotonic() - started, "infra-error",
+                        infra_error=f"the {label} runner raised {type(error).__name__}: {error}")
+    run.case_timeout = control.case_timeout
+    reader = control.reader
+    if reader is None:  # the backend never opened a stream (it could not start): judge what it returned
+        reader = spec.reader()
+        reader.feed(run.log)
+    verdict = reader.finish(run, elf, board)
+    return RunReport(
+        board=board, backend=label, elf=elf, outcome=Outcome(verdict.outcome), summary=verdict.summary,
+        cases=verdict.cases, log=run.log, log_tail=verdict.log_tail, exit_code=run.exit_code,
+        timed_out=run.timed_out, duration_s=run.duration_s, end_reason=run.end_reason,
+        infra_error=run.infra_error, crash=verdict.crash, format=verdict.format, problems=verdict.problems,
+        records=verdict.records, token_delivery=control.delivery, case_seconds=dict(run.case_seconds),
+        case_timeout=run.case_timeout, build=build, run=run,
+    )
+
+
+class _nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
