@@ -140,7 +140,9 @@ def wrong_board(elf: Path, board: Board) -> str | None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from harness.formats.reader import parse_log
+    from harness.outcome import Outcome
+    from harness.runners.qemu import icount_problem
+    from harness.session import RunOptions, run_binary
 
     board = _board(args.board)
     try:
@@ -152,50 +154,33 @@ def cmd_run(args: argparse.Namespace) -> int:
     if problem is not None:
         _err(problem)
         return EXIT_USAGE
-    from harness.runners import ResolveError, resolve_runner
-    from harness.runners.qemu import icount_problem
-
     if board.is_host and getattr(args, "icount", None) is not None:
         _err(icount_problem("host") or "--icount applies to QEMU runs only")  # one binary: say it, do not ignore it
         return EXIT_USAGE
-    try:
-        resolved = resolve_runner(board, args.backend, getattr(args, "icount", None),
-                                  getattr(args, "hardware_map", None))
-    except ResolveError as error:
-        _err(str(error))
-        return EXIT_USAGE
-    runner, backend = resolved.runner, resolved.label
-    reason = runner.unavailable_reason(board)
-    if reason is not None:
-        _err(f"backend {backend} cannot run {board.name}: {reason}")
-        return EXIT_CODES["infra-error"]
-    timeout = args.timeout or float(board.section("run").get("timeout_s", 60.0 if board.is_host else 120.0))
 
     def show(line: str) -> None:
         if not args.quiet:
             print(line, flush=True)
 
-    from harness.case_limits import CaseLimitError, case_limits
-    from harness.runners.control import RunControl
-
     tests = discover_tests()
     source = Path(args.binary) if args.binary.endswith("_test.cc") else tests.get(args.binary, tests.get(elf.name))
-    try:  # per-case limits: '// harness: timeout=S' in the source, the board's [run] case_timeout_s
-        control = RunControl(case_limits=case_limits(source, board))
-    except CaseLimitError as error:
-        _err(str(error))
+    options = RunOptions(backend=args.backend, icount=getattr(args, "icount", None),
+                         hardware_map=getattr(args, "hardware_map", None), timeout_s=args.timeout)
+    report = run_binary(board, elf, options, source=source, on_line=show)
+    if report.outcome == Outcome.UNAVAILABLE:
+        _err(report.summary if report.usage_error else f"backend {report.backend} cannot run {board.name}: "
+             f"{report.summary}")
+        return EXIT_USAGE if report.usage_error else EXIT_CODES["infra-error"]
+    if report.outcome == Outcome.BUILD_ERROR:
+        _err(report.summary)
         return EXIT_USAGE
-    with control.active():
-        result = runner.run(elf, board, timeout, on_line=show)
-    result.case_timeout = control.case_timeout
-    report = parse_log(result.log, result, elf, board)
-    if result.infra_error:
-        _err(result.infra_error)
+    if report.infra_error:
+        _err(report.infra_error)
     if report.crash is not None:
         print(report.crash.render(), file=sys.stderr)
-    verdict = report.outcome.upper()
-    print(f"harness: {verdict}: {elf.name} on {board.name} ({backend}, {result.duration_s:.2f} s): {report.summary}",
-          flush=True)
+    records = f", records {report.records}" if report.records else ""
+    print(f"harness: {report.outcome.upper()}: {elf.name} on {board.name} ({report.backend}, {report.duration_s:.2f} s"
+          f"{records}): {report.summary}", flush=True)
     return EXIT_CODES.get(report.outcome, EXIT_CODES["infra-error"])
 
 

@@ -26,13 +26,12 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from harness.boards import Board
-from harness.build import BuildError, Progress, binary_for
+from harness.build import BuildError, Progress, binary_for, discover_tests
 from harness.runners import get_runner
-from harness.runners.base import RunResult
 from harness.runners.control import InputClosed, RunControl, input_problem
+from harness.session import RunOptions, RunReport, run_binary
 
 if TYPE_CHECKING:
-    from harness.log_parser import BinaryReport
     from harness.runners.base import Runner
 
 DEFAULT_EXPECT_TIMEOUT_S = 10.0
@@ -109,7 +108,7 @@ class Dut:
         self._cursor = 0  # where the next expect() starts searching
         self._thread: threading.Thread | None = None
         self._control: RunControl | None = None
-        self._result: RunResult | None = None
+        self._result: RunReport | None = None
         self._error: BaseException | None = None
         self._logfile: IO[bytes] | None = None
         self._runs = 0
@@ -146,13 +145,14 @@ class Dut:
             self._text, self._decoder, self._received, self._cursor = "", _Text(), 0, 0
             self._result, self._error, self._control = None, None, control
         self._open_log()
-        limit = timeout if timeout is not None else self.timeout_s
+        options = RunOptions(runner=runner, backend=self.backend,
+                             timeout_s=timeout if timeout is not None else self.timeout_s)
         elf = self.elf
+        source = discover_tests().get(elf.name)
 
         def work() -> None:
-            try:
-                with control.active():
-                    result = runner.run(elf, self.board, limit)
+            try:  # the one run session: reader, case limits and run token as for every front end
+                result = run_binary(self.board, elf, options, source=source, control=control)
             except BaseException as error:  # surfaced to the test thread by wait()/expect()
                 with self._lock:
                     self._error = error
@@ -220,7 +220,7 @@ class Dut:
                            f"log tail:\n{self._tail()}{self._where()}") from error
 
     # -- waiting --------------------------------------------------------------------------
-    def wait(self, timeout: float | None = None) -> RunResult:
+    def wait(self, timeout: float | None = None) -> RunReport:
         """Blocks until the device ended (exit, end marker, crash or the run's own timeout);
         ``timeout`` (default the run's limit + 30 s) bounds the wait itself."""
         __tracebackhide__ = True  # failures point at the test's line, not in here
@@ -236,12 +236,12 @@ class Dut:
                                f"{self._tail()}{self._where()}")
             return self._result
 
-    def run(self, elf_or_name: str | Path, timeout: float | None = None) -> RunResult:
-        """Runs to the end and returns the RunResult (``dut.log`` / ``dut.report()`` for the output)."""
+    def run(self, elf_or_name: str | Path, timeout: float | None = None) -> RunReport:
+        """Runs to the end and returns the RunReport (``dut.log`` / ``dut.report()`` for the output)."""
         self.start(elf_or_name, timeout)
         return self.wait()
 
-    def stop(self, wait_s: float | None = None) -> RunResult | None:
+    def stop(self, wait_s: float | None = None) -> RunReport | None:
         """Ends the running firmware now (its process is killed) and returns how the run ended.
 
         ``wait_s``: how long to wait for the runner to end (default 30 s; a runner whose run loop never
@@ -348,15 +348,12 @@ class Dut:
             return self._text
 
     @property
-    def result(self) -> RunResult | None:
+    def result(self) -> RunReport | None:
         return self._result
 
-    def report(self) -> BinaryReport:
-        """The parsed per-test verdict of the finished run."""
-        from harness.log_parser import parse_log
-
-        result = self.wait()
-        return parse_log(result.log, result, self.elf, self.board)
+    def report(self) -> RunReport:
+        """The per-test verdict of the finished run (the run session's, read live from the device)."""
+        return self.wait()
 
     def _tail(self, lines: int = 20) -> str:
         shown = self._text.rstrip("\n").split("\n")[-lines:] if self._text else []

@@ -143,6 +143,12 @@ class HarnessState:
         except ResolveError:
             return self.backend or "?"
 
+    def timeout_for(self, board: Board) -> float:
+        """The limit of one binary's run on ``board`` (``--micro-timeout``, else the board's)."""
+        from harness.session import timeout_for
+
+        return timeout_for(board, RunOptions(timeout_s=self.timeout_s))
+
     def options_for(self, board: Board) -> RunOptions:
         from harness.hil_plugin import runner_override
 

@@ -24,13 +24,19 @@ import argparse
 import importlib.util
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from harness import REPO_ROOT
 from harness.boards import Board, BoardError, available_boards, load_board
 from harness.crash import HARDFAULT_PREFIX
-from harness.formats.micro_test import DONE_FAILED as FAIL_SENTINEL
-from harness.formats.micro_test import DONE_PASSED as PASS_SENTINEL
+from harness.formats.micro_test import PREFIX as RECORD_PREFIX
+
+# micro_test's end-of-run records, as renode-test matches them: "~~~MT <seq> <mac> DONE PASSED". renode-test
+# cannot check the authenticator (it has no run token): the harness's own runs do (harness/formats/micro_test.py).
+PASS_SENTINEL = "DONE PASSED"
+FAIL_SENTINEL = "DONE FAILED"
+_RECORD_HEAD = RECORD_PREFIX + "[0-9]+ [0-9a-f]+ "
 
 RENODE_DIR = REPO_ROOT / "renode"
 SEMIHOSTING_NAME = "semihosting"  # under the CPU: <cpu>.semihosting (the UART, or the handler)
@@ -265,13 +271,15 @@ def guard_commands(guard: tuple[int, int] | None) -> list[str]:
     return [f"sysbus WriteDoubleWord 0x{address:08x} 0x{value:08x}"]
 
 
-def next_binary_commands(board: Board, elf: Path, guard: tuple[int, int] | None = None) -> list[str]:
+def next_binary_commands(board: Board, elf: Path, guard: tuple[int, int] | None = None,
+                         writes: Sequence[tuple[int, int]] = ()) -> list[str]:
     """Puts the (paused) machine of ``board`` back to power-on state with ``elf`` loaded, ready to start.
 
     ``machine Reset`` resets every peripheral and the CPU (memory included), which is why Renode's
     own scripts reload the binary after it (their ``$reset`` macro); here the reload is spelled out
     so each step's error is reported on its own. UART file backends stay attached across resets.
-    The guard word (``emulation_guard``) is written after the ELF, before the CPU is released.
+    The guard word (``emulation_guard``) and ``writes`` (the run token's block, ``harness.run_token``) are
+    written after the ELF, before the CPU is released.
     """
     return [
         f'mach set "{board.name}"',
@@ -279,6 +287,7 @@ def next_binary_commands(board: Board, elf: Path, guard: tuple[int, int] | None 
         *clock_commands(board),
         *load_elf_commands(board, renode_path(elf)),
         *guard_commands(guard),
+        *(command for write in writes for command in guard_commands(write)),
         halt_command(board, False),
     ]
 
@@ -316,7 +325,7 @@ def render_robot(board: Board) -> str:
     cfg = renode_settings(board)
     timeout = board.raw.get("run", {}).get("timeout_s", 60)
     semihosting_log = cfg["log"] == "semihosting"
-    ends = "|".join(_robot_regex(marker) for marker in (PASS_SENTINEL, FAIL_SENTINEL, HARDFAULT_PREFIX))
+    ends = "|".join([_RECORD_HEAD + PASS_SENTINEL, _RECORD_HEAD + FAIL_SENTINEL, _robot_regex(HARDFAULT_PREFIX)])
     header = _header(board, "#")
     lines = [
         *header,

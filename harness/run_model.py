@@ -376,6 +376,9 @@ def run_model(model: Path, board: str, cases: Path, backend: str | None = None, 
         board_info = load_board(board)
     except BoardError as error:
         raise RunModelError(str(error)) from None
+    from harness.outcome import Outcome
+    from harness.session import RunOptions, run_binary
+
     runner, backend_name = _resolve(board_info, backend)
     unavailable = runner.unavailable_reason(board_info)
     if unavailable:
@@ -387,7 +390,11 @@ def run_model(model: Path, board: str, cases: Path, backend: str | None = None, 
         say(f"build finished in {time.monotonic() - started:.1f} s")
         flash_bytes, ram_bytes = elf_sizes(elf, board_info)
         say(f"running on {backend_name} ({board_info.name}, timeout {timeout_s:g} s)")
-        run = runner.run(elf, board_info, timeout_s)
+        # The one run session (the model runner's own format; no per-case limits: its cases are model inputs).
+        run = run_binary(board_info, elf, RunOptions(runner=runner, backend=backend_name, timeout_s=timeout_s,
+                                                     fmt="model_runner", case_limits=False))
+    if run.outcome == Outcome.UNAVAILABLE:
+        raise RunModelError(f"backend '{backend_name}' cannot run board '{board}': {run.summary}")
     if run.infra_error:
         raise RunModelError(f"{backend_name}: {run.infra_error}")
     text = run.log.decode("utf-8", errors="replace")

@@ -54,6 +54,7 @@ class RunOptions:
     icount: int | None = None  # QEMU's -icount shift
     hardware_map: Path | None = None  # real (or emulated) boards of a hardware map
     map_runner: Any = None  # an already made map runner (the pytest plugin's, with its retry setting)
+    runner: Any = None  # an already made runner (wins over all of the above; its label: ``backend`` or its name)
     timeout_s: float | None = None  # None: the board's [run] timeout_s, else 60 s host / 120 s MCU
     fmt: str | None = None  # force a log format (e.g. the model runner's); the ELF's declaration wins
     case_limits: bool = True  # per-case limits from the source and the board
@@ -87,6 +88,7 @@ class RunReport:
     build: BinaryBuild | None = None
     run: RunResult | None = None  # the backend's own account (attempts of a retrying pool, ...)
     log_path: Path | None = None  # where a front end saved ``log``
+    usage_error: bool = False  # UNAVAILABLE because the options name no runner (not this machine's lack)
 
     @property
     def unavailable(self) -> str | None:
@@ -121,6 +123,8 @@ def resolve(board: Board, options: RunOptions) -> tuple[Any, str]:
     """(runner, label) for ``board`` under ``options``; ``harness.runners.ResolveError`` when none."""
     from harness.runners import resolve_runner
 
+    if options.runner is not None:
+        return options.runner, options.backend or str(getattr(options.runner, "name", "?"))
     resolved = resolve_runner(board, options.backend, options.icount, options.hardware_map, options.map_runner)
     return resolved.runner, str(resolved.label)
 
@@ -153,9 +157,9 @@ def run_binary(
     options = options or RunOptions()
     try:
         runner, label = resolve(board, options)
-    except ResolveError as error:
+    except ResolveError as error:  # the options name no runner: a usage error of the caller
         return RunReport(board=board, backend=options.backend or "?", outcome=Outcome.UNAVAILABLE,
-                         summary=str(error))
+                         summary=str(error), usage_error=True)
     reason = runner.unavailable_reason(board)
     if reason is not None:
         return RunReport(board=board, backend=label, outcome=Outcome.UNAVAILABLE, summary=reason)

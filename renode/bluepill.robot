@@ -1,6 +1,6 @@
 # Generated from boards/bluepill/board.toml by harness.renode_scripts; do not edit.
 # STM32F103C8 Blue Pill (Cortex-M3, 64 KB flash, 20 KB RAM)
-# Runs one micro_test firmware and passes when it reports ~~~MT DONE PASSED:
+# Runs one micro_test firmware and passes when it reports DONE PASSED:
 #   renode-test renode/bluepill.robot --variable ELF:@/abs/path/fw.elf
 # Renode 1.14.0 or newer (no keyword from a later release); the semihosting syntax
 # follows Renode's version (CPU.SemihostingHandler in master since 2026-06-08).
@@ -16,7 +16,7 @@ ${ELF}                        @${CURDIR}/fw.elf
 ${PLATFORM}                   @platforms/cpus/stm32f103.repl
 ${UART}                       sysbus.usart2
 ${TIMEOUT}                    60
-${END}                        ~~~MT DONE PASSED|~~~MT DONE FAILED|[*][*][*] HardFault:
+${END}                        ~~~MT [0-9]+ [0-9a-f]+ DONE PASSED|~~~MT [0-9]+ [0-9a-f]+ DONE FAILED|[*][*][*] HardFault:
 
 *** Keywords ***
 Create Board
@@ -44,4 +44,4 @@ Firmware Passes Its Tests
     Create Terminal Tester    ${log}    timeout=${TIMEOUT}
     Start Emulation
     ${end}=                   Wait For Line On Uart    ${END}    treatAsRegex=true
-    Should Contain            ${end.line}    ~~~MT DONE PASSED
+    Should Contain            ${end.line}    DONE PASSED

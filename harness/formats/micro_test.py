@@ -61,6 +61,30 @@ def sign(sequence: int, text: str, key: tuple[int, int] = UNKEYED) -> str:
     return f"{PREFIX}{sequence} {record_mac(key, sequence, text):08x} {text}"
 
 
+def sign_log(text: str | bytes, key: tuple[int, int] = UNKEYED, start: bool = True) -> bytes:
+    """``text`` with every plain record ``~~~MT <text>`` (at the start of a line, or after text without a newline)
+    signed as the framework prints it, numbered from 0 (after a START record when ``start``): how tests and
+    fakes write a micro_test log. Lines without the prefix stay as they are."""
+    raw = text.encode() if isinstance(text, str) else text
+    out: list[bytes] = []
+    sequence = 0
+    if start:
+        out.append(sign(0, f"START {FRAMEWORK} {VERSION}", key).encode() + b"\n")
+        sequence = 1
+    for line in raw.splitlines(keepends=True):
+        at = line.find(PREFIX_BYTES)
+        if at < 0:
+            out.append(line)
+            continue
+        body = line[at + len(PREFIX_BYTES):]
+        ending = body[len(body.rstrip(b"\r\n")):]
+        body = body[: len(body) - len(ending)]
+        out.append(line[:at] + sign(sequence, body.decode("utf-8", errors="surrogateescape"), key).encode(
+            "utf-8", errors="surrogateescape") + ending)
+        sequence += 1
+    return b"".join(out)
+
+
 def find_record(raw: bytes, key: tuple[int, int], seen: Lookalikes | None = None) -> Record | None:
     """The first authentic record in ``raw`` (one line, newline removed), trying every place the prefix
     occurs; lookalikes are counted in ``seen``."""
@@ -177,4 +201,5 @@ class MicroTestReader(FormatReader):
         self.ended = True
 
 
-__all__ = ["FRAMEWORK", "PREFIX", "VERSION", "Lookalikes", "MicroTestReader", "Record", "find_record", "sign"]
+__all__ = ["FRAMEWORK", "PREFIX", "VERSION", "Lookalikes", "MicroTestReader", "Record", "find_record", "sign",
+           "sign_log"]

@@ -47,16 +47,6 @@ class HarnessLibrary:
     def _board(self, board: str | None) -> Board:
         return load_board(board or self.board_name)
 
-    def _runner(self, board: Board, backend: str | None, hardware_map: str | None) -> Any:
-        from harness.runners import ResolveError, resolve_runner
-
-        map_path = hardware_map or self.hardware_map
-        try:
-            chosen = backend or self.backend
-            return resolve_runner(board, chosen, hardware_map=Path(map_path) if map_path else None).runner
-        except ResolveError as error:
-            raise AssertionError(str(error)) from None
-
     def _require_run(self) -> tuple[Any, Any]:
         if self.last_run is None or self.last_report is None:
             raise AssertionError("no test binary has run yet: use 'Run On Board' (or 'Run Micro Test') first")
@@ -91,20 +81,30 @@ class HarnessLibrary:
         Returns the outcome: passed, failed, crashed, timeout, no-tests or infra-error. Does not fail by
         itself; check with `Micro Test Should Pass` or `Micro Test Outcome Should Be`.
         """
-        from harness.log_parser import parse_log
+        from harness.outcome import Outcome
+        from harness.session import RunOptions, run_binary
 
         target = self._board(board)
-        runner = self._runner(target, backend, hardware_map)
-        reason = runner.unavailable_reason(target)
-        if reason is not None:
-            raise AssertionError(f"cannot run on {target.name} with {runner.name}: {reason}")
-        limit = self.timeout_s if timeout is None else float(timeout)
-        run = runner.run(Path(elf), target, limit)
-        report = parse_log(run.log, run, Path(elf), target)
-        self.last_run, self.last_report = run, report
-        logger.info(run.log.decode("utf-8", errors="replace"))
-        logger.info(f"{Path(elf).name} on {target.name} ({run.backend}): {report.outcome}: {report.summary}")
+        map_path = hardware_map or self.hardware_map
+        options = RunOptions(backend=backend or self.backend, hardware_map=Path(map_path) if map_path else None,
+                             timeout_s=self.timeout_s if timeout is None else float(timeout))
+        report = run_binary(target, Path(elf), options, source=self._source_of(Path(elf)))
+        if report.outcome == Outcome.UNAVAILABLE:
+            raise AssertionError(report.summary if report.usage_error else
+                                 f"cannot run on {target.name} with {report.backend}: {report.summary}")
+        self.last_run, self.last_report = report, report
+        logger.info(report.log.decode("utf-8", errors="replace"))
+        records = f", records {report.records}" if report.records else ""
+        logger.info(f"{Path(elf).name} on {target.name} ({report.backend}{records}): {report.outcome}: "
+                    f"{report.summary}")
         return str(report.outcome)
+
+    @staticmethod
+    def _source_of(elf: Path) -> Path | None:
+        """The test source of a built test binary (per-case limits), if it is one of the project's tests."""
+        from harness.build import discover_tests
+
+        return discover_tests().get(elf.name)
 
     @keyword("Run Micro Test")
     def run_micro_test(self, name: str, board: str | None = None, backend: str | None = None) -> str:
@@ -135,7 +135,7 @@ class HarnessLibrary:
     def failure_class_should_be(self, expected: str) -> None:
         """The harness's failure class of the last run (passed/failed/crashed/timeout/infra-error)."""
         run, report = self._require_run()
-        actual = classify_run(run, report.outcome)
+        actual = classify_run(run.run, report.outcome) if run.run is not None else report.outcome
         if actual != expected:
             raise AssertionError(f"failure class is {actual}, expected {expected}: {report.summary}")
 

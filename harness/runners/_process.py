@@ -1,9 +1,20 @@
 """Runs one emulator/native process and streams its output into the one run loop.
 
 Shared by the process-based backends (host, QEMU). The pipes are read by producer threads
-into a ``DeviceStream``; a waiter thread reports the exit status after the pipes drained. The
-loop (``DeviceStream.follow``) decides the end; afterwards the whole process group is killed
-(``harness.procs.reap``), also on KeyboardInterrupt and SIGTERM, so no emulator outlives the run.
+into a ``DeviceStream``; a waiter thread reports the exit status of the main process (the group
+leader) after the pipes drained. The loop (``DeviceStream.follow``) decides the end.
+
+A run covers the whole process group: what children print shares the pipes, and when the loop
+ended at the main process's exit, the run goes on until every process of the group has exited
+and the pipes are closed, for at most ``GROUP_LINGER_S`` (and never past the deadline). A process
+of the group still alive then, or when the run ended otherwise after the main process exited, is
+a problem of the run (``ProcessOutcome.problems``: it fails the run), noted in the log and killed.
+A process that left the group (``setsid()``) is not followed; if it keeps a pipe open past the
+linger, that is a problem too, but nothing kills it. A run whose group is empty and pipes closed
+when the main process exits ends at once. The exit status stays the main process's.
+
+Afterwards the whole process group is killed (``harness.procs.reap``), also on KeyboardInterrupt
+and SIGTERM, so no emulator outlives the run.
 
 When the caller's ``RunControl`` wants input (``dut.write``), the process's stdin is a pipe that a
 feeder thread writes the sent bytes to (through ``input_filter``, e.g. QEMU's mux escape);
@@ -27,9 +38,14 @@ from harness import procs
 from harness.runners.control import active_control
 from harness.runners.stream import DeviceStream
 
-# Longest the exit waits for the pipes to drain: grandchildren holding a pipe open must not
-# stall the run.
+# Longest the exit waits for the pipes to drain before the loop hears of it (the rest of the group
+# gets its linger after that).
 _DRAIN_S = 0.05
+# How long the rest of the process group may run after the main process exited (same as the
+# window a process gets to exit after printing its end of run, harness.formats.reader.EXIT_AFTER_END_S).
+GROUP_LINGER_S = 3.0
+# How long a killed leftover may take to be gone.
+_GONE_S = 1.0
 
 
 @dataclass
@@ -42,6 +58,10 @@ class ProcessOutcome:
     end_reason: str  # "exit" | "end-marker" | "no-exit" | "crash" | "timeout"
     start_error: str | None = None  # the program could not be started at all
     case_seconds: dict[str, float] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)  # e.g. a process of the group left running
+    pid: int | None = None  # the main process, also the process group's id
+    started_at: float = 0.0  # time.monotonic() at the start
+    exited_at: float | None = None  # time.monotonic() when the main process's exit was seen
 
 
 def _pump(pipe: IO[bytes], sink: Callable[[bytes], None]) -> None:
@@ -139,8 +159,11 @@ def run_process(
     if proc.stderr is not None:
         readers.append(threading.Thread(target=_pump, args=(proc.stderr, keep_err), daemon=True))
 
+    exited_at: list[float] = []  # set once, by the waiter, when the main process is gone
+
     def wait_exit() -> None:
         code = proc.wait()
+        exited_at.append(time.monotonic())
         for reader in readers:
             reader.join(_DRAIN_S)
         stream.exit(code)
@@ -149,12 +172,31 @@ def run_process(
         reader.start()
     waiter = threading.Thread(target=wait_exit, daemon=True)
     waiter.start()
+    deadline = start + timeout_s
+    problems: list[str] = []
+    left: list[tuple[int, str]] = []
     try:
-        end = stream.follow(start + timeout_s)
+        end = stream.follow(deadline)
+        if exited_at:
+            # The main process exited: the run is over when the rest of its group is. Only an end
+            # at that exit gives the group its linger; any other end (deadline, end rule, stop) is now.
+            by_exit = end.exit_code is not None
+            until = min(exited_at[0] + GROUP_LINGER_S, deadline) if by_exit else 0.0
+            left, problems, lingered = _await_group(proc.pid, readers, until, by_exit)
+            if lingered:
+                end.duration_s = time.monotonic() - start
+            for problem in problems:
+                stream.note(problem)
+    except KeyboardInterrupt as stop:
+        if not isinstance(stop, procs.Terminated):  # a Terminated noted its signal already
+            procs.note_harness_signal("KeyboardInterrupt")
+        raise
     finally:
         if control is not None:
             control.close_input("the device's run ended")
         procs.reap(proc, term_first)
+        if left:
+            _await_gone(proc.pid)
         if feeder is not None:
             feeder.close()
         for reader in readers:
@@ -168,4 +210,44 @@ def run_process(
         diag = bytes(err)
     reason = "crash" if returncode is not None and returncode < 0 else end.end_reason  # killed by a signal
     return ProcessOutcome(end.log, diag, returncode, end.timed_out, end.duration_s, reason,
-                          case_seconds=end.case_seconds)
+                          case_seconds=end.case_seconds, problems=problems, pid=proc.pid, started_at=start,
+                          exited_at=exited_at[0] if exited_at else None)
+
+
+def _await_group(
+    pgid: int, readers: Sequence[threading.Thread], until: float, pipes_count: bool
+) -> tuple[list[tuple[int, str]], list[str], bool]:
+    """Waits until group ``pgid`` is empty and every pipe reader saw EOF, or the monotonic time ``until``.
+
+    Returns what of the group still runs then, the problems of the run, and whether it waited at all.
+    ``pipes_count``: a pipe still open when the group is gone is a problem too (after a whole linger).
+    """
+    lingered = False
+    while True:
+        members = procs.group_members(pgid)
+        open_pipes = any(reader.is_alive() for reader in readers)
+        if not members and not open_pipes:
+            return [], [], lingered
+        now = time.monotonic()
+        if now >= until:
+            break
+        lingered = True
+        time.sleep(min(0.02, until - now))
+    problems = [f"left process {pid} running ({_short(cmdline)}) after the test's main process exited"
+                for pid, cmdline in members]
+    if not members and pipes_count and any(reader.join(_DRAIN_S) or reader.is_alive() for reader in readers):
+        # only a process outside the group (setsid) can still hold the pipe
+        problems.append("the output pipe stayed open after the test's main process and its process group "
+                        "exited: a process that left the group (setsid) still holds it")
+    return members, problems, lingered
+
+
+def _await_gone(pgid: int) -> None:
+    """After the group was killed: until none of it runs any more (bounded)."""
+    gone_by = time.monotonic() + _GONE_S
+    while procs.group_members(pgid) and time.monotonic() < gone_by:
+        time.sleep(0.01)
+
+
+def _short(cmdline: str, limit: int = 160) -> str:
+    return cmdline if len(cmdline) <= limit else cmdline[: limit - 3] + "..."

@@ -33,6 +33,8 @@ class RunResult:
     # The case whose own limit ended the run (``RunControl.case_timeout``; set by the caller that
     # gave the limits, since runners do not know them)
     case_timeout: CaseTimeout | None = None
+    # Harness-detected problems of the run that fail it, e.g. a process left running
+    problems: list[str] = field(default_factory=list)
 
 
 class Runner(Protocol):

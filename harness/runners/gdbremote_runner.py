@@ -138,6 +138,9 @@ def run_over_gdb(
 
     start = time.monotonic()
     deadline = start + timeout_s
+    # The run token's block (harness/run_token.py), written after the reset: said before the stream exists,
+    # so its reader demands records signed with it.
+    token = token_writes(elf, "memory (GDB server)")
     sink = LogSink(on_line, fmt=board_format(board), exit_status=board is None or exits_with_status(board))
 
     def infra(message: str) -> RunResult:
@@ -175,7 +178,7 @@ def run_over_gdb(
             guard = guard_word(elf)
             if guard is not None:
                 target.write32(*guard)
-        for address, value in token_writes(elf, "memory (GDB server)"):  # the run token (harness/run_token.py)
+        for address, value in token:
             target.write32(address, value)
         target.last_stop = None
         if config.trap_semihost:

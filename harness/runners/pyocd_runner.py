@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from typing import Any
 from harness.boards import Board
 from harness.formats.reader import board_format
 from harness.runners.base import RunResult, exits_with_status
+from harness.runners.control import token_writes
 from harness.semihosting import LogSink, RttPoller, drive
 
 _INSTALL = "install it: pip install pyocd"
@@ -172,12 +173,16 @@ def run_on_target(
     deadline: float,
     transports: tuple[str, ...],
     rtt_address: int | None,
+    writes: Sequence[tuple[int, int]] = (),
 ) -> tuple[Any, list[RttPoller]]:
-    """Resets ``target`` (already flashed) and drives it to the end of the test; shared with the tests."""
+    """Resets ``target`` (already flashed), writes ``writes`` (the run token's block) while it is halted and
+    drives it to the end of the test; shared with the tests."""
     pollers: list[RttPoller] = []
     if "rtt" in transports:
         pollers.append(RttPoller(target, sink, rtt_address))
     target.reset_and_halt()
+    for address, word in writes:
+        target.write32(address, word)
     target.resume()
     # Semihosting is always serviced: the exit status (and the boot-time probe of board support)
     # goes through it whatever the log transport; its text is kept only when it is a log transport.
@@ -226,6 +231,9 @@ class PyocdRunner:
         start = time.monotonic()
         deadline = start + timeout_s
         config = self._config(board)
+        # The run token goes into RAM after the reset, before the core runs (harness/run_token.py); said
+        # before the stream exists, so its reader demands records signed with it.
+        writes = token_writes(elf, "memory (pyOCD)") if config is not None else []
         sink = LogSink(on_line, fmt=board_format(board), exit_status=exits_with_status(board))
 
         def infra(message: str) -> RunResult:
@@ -257,7 +265,7 @@ class PyocdRunner:
                 handshake = firmware.contains(START_MARKER.encode())  # poke only firmware that listens
                 reader = SerialReader(port, sink, handshake=handshake).start()
             outcome, pollers = run_on_target(
-                session.target, sink, deadline, config.transports, firmware.symbols.get("_SEGGER_RTT")
+                session.target, sink, deadline, config.transports, firmware.symbols.get("_SEGGER_RTT"), writes
             )
             with contextlib.suppress(pyocd_errors.Error):
                 session.target.halt()

@@ -51,6 +51,7 @@ from harness.boards import Board
 from harness.formats.reader import board_format
 from harness.renode_scripts import RenodeConfigError, renode_path, renode_settings
 from harness.runners.base import RunResult, captured_transports
+from harness.runners.control import token_writes
 from harness.runners.qemu import elf_problem
 from harness.runners.stream import DeviceStream, FileTail, StreamEnd
 
@@ -378,7 +379,8 @@ class RenodeSession:
     def run(self, elf: Path, board: Board, timeout_s: float, on_line: Callable[[str], None] | None) -> RunResult:
         uart, semi = self.machine(board)
         try:
-            for command in cmds.next_binary_commands(board, elf, cmds.emulation_guard(elf)):
+            writes = token_writes(elf, "memory (Renode sysbus)")  # the run token (harness/run_token.py)
+            for command in cmds.next_binary_commands(board, elf, cmds.emulation_guard(elf), writes):
                 self.command(command)
         except MonitorCommandError:
             # Renode's reset may have released the CPU (master's CortexM.Reset does): halt it again,
