@@ -57,6 +57,7 @@ struct State {
   bool current_failed;
   uint32_t sequence;  // the next record's <seq>
   uint32_t key[2];    // the run token (0, 0 without one)
+  bool keyed;         // key[] was taken from the platform (at the first record)
 };
 extern State state;
 
@@ -87,6 +88,15 @@ constexpr int kRecordText = 160;
 // Prints one record: the text formatted, then "~~~MT <seq> <mac> <text>".
 inline void Record(const char* format, ...) __attribute__((format(printf, 1, 2)));
 inline void Record(const char* format, ...) {
+  if (!state.keyed) {
+    // The first record takes the run token, even one printed before main (a check in a static
+    // constructor): it is signed like every other and the harness sees it came before START.
+    state.keyed = true;
+    if (MicroRunToken(state.key) == 0) {
+      state.key[0] = 0;
+      state.key[1] = 0;
+    }
+  }
   char text[kRecordText];
   va_list args;
   va_start(args, format);
@@ -97,15 +107,9 @@ inline void Record(const char* format, ...) {
               static_cast<unsigned>(RecordMac(state.key, sequence, text)), text);
 }
 
-// The first record: takes the run token (if the platform has one) and names
-// the framework, so the harness knows the binary's records from the start.
-inline void Start(const char* framework) {
-  if (MicroRunToken(state.key) == 0) {
-    state.key[0] = 0;
-    state.key[1] = 0;
-  }
-  Record("START %s", framework);
-}
+// The first record of main: names the framework, so the harness knows the
+// binary's records from the start.
+inline void Start(const char* framework) { Record("START %s", framework); }
 
 // Value printers used in failure messages, one per family of types so that
 // `(a vs b)` shows real values without pulling in a general formatter.
@@ -202,7 +206,7 @@ inline int Summarize() {
 
 #define TF_LITE_MICRO_TESTS_BEGIN                  \
   namespace micro_test {                           \
-  State state = {0, 0, false, 0, {0, 0}};          \
+  State state = {0, 0, false, 0, {0, 0}, false};   \
   }                                                \
   int main(int argc, char** argv) {                \
     (void)argc;                                    \

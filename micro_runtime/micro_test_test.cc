@@ -100,4 +100,15 @@ TF_LITE_MICRO_TEST(EveryEarlierTestWasCounted) {
   TF_LITE_MICRO_EXPECT_EQ(0, micro_test::state.tests_failed);
 }
 
+// The authenticator the harness checks records with (harness/run_token.py:
+// KNOWN_KEY, KNOWN_MAC): the C++ and the Python implementation must agree.
+TF_LITE_MICRO_TEST(RecordMacMatchesTheHarness) {
+  const uint32_t key[2] = {0x01234567u, 0x89ABCDEFu};
+  TF_LITE_MICRO_EXPECT_EQ(0xECCDBF2Fu, micro_test::RecordMac(key, 5, "BEGIN Case"));
+  TF_LITE_MICRO_EXPECT_NE(micro_test::RecordMac(key, 5, "BEGIN Case"), micro_test::RecordMac(key, 6, "BEGIN Case"));
+  TF_LITE_MICRO_EXPECT(micro_test::state.keyed);  // taken at the first record
+  const uint32_t other[2] = {0x01234567u, 0x89ABCDEEu};
+  TF_LITE_MICRO_EXPECT_NE(micro_test::RecordMac(key, 5, "BEGIN Case"), micro_test::RecordMac(other, 5, "BEGIN Case"));
+}
+
 TF_LITE_MICRO_TESTS_END
