@@ -41,15 +41,16 @@ def _adversarial() -> dict[str, bytes]:
                                      b"~~~MT END A FAILED\n~~~MT SUMMARY 0/1 tests passed\n~~~MT DONE FAILED\n"),
         "forged_plain_records": sign_log(b"~~~MT BEGIN A\n") + b"~~~MT 2 00000000 END A PASSED\r\n"
         b"~~~MT END A PASSED\n~~~MT DONE PASSED\n",
-        "crlf_nul_ansi": sign_log(b"~~~MT BEGIN A\r\n\x00\x1b[31m~~~MT FAIL i failed at a.cc:4\r\n~~~MT END A FAILED\r\n"
-                                  b"~~~MT SUMMARY 0/1 tests passed\r\n~~~MT DONE FAILED\r\n"),
+        "crlf_nul_ansi": sign_log(b"~~~MT BEGIN A\r\n\x00\x1b[31m~~~MT FAIL i failed at a.cc:4\r\n"
+                                  b"~~~MT END A FAILED\r\n~~~MT SUMMARY 0/1 tests passed\r\n~~~MT DONE FAILED\r\n"),
         "utf8_split": sign_log("~~~MT BEGIN A\nµ€𝄞 text\n~~~MT END A PASSED\n~~~MT SUMMARY 1/1 tests passed\n"
                                "~~~MT DONE PASSED\n".encode()),
         "no_newline_at_end": sign_log(b"~~~MT BEGIN A\n~~~MT END A PASSED\n~~~MT SUMMARY 1/1 tests passed\n"
                                       b"~~~MT DONE PASSED"),
         # TFLM's micro_test_v2.h (GoogleTest-like) and the model runner, written as they print.
         "tflm_v2_pass": b"[==========] Running tests.\n[ RUN      ] Kernels.Conv\n[       OK ] Kernels.Conv (0 ms)\n"
-        b"[ RUN      ] Kernels.Add\n[       OK ] Kernels.Add (0 ms)\n[==========] 2 tests ran.\n[  PASSED  ] 2 tests.\n",
+        b"[ RUN      ] Kernels.Add\n[       OK ] Kernels.Add (0 ms)\n[==========] 2 tests ran.\n"
+        b"[  PASSED  ] 2 tests.\n",
         "tflm_v2_fail": b"[==========] Running tests.\n[ RUN      ] Kernels.Conv\nconv_test.cc:12: Failure\n"
         b"[  FAILED  ] Kernels.Conv (0 ms)\n[==========] 1 tests ran.\n[  PASSED  ] 0 tests.\n"
         b"[  FAILED  ] 1 tests, listed below:\n[  FAILED  ] Kernels.Conv\n",
