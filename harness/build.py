@@ -470,7 +470,27 @@ def build_test(board: Board, source: Path, *, progress: Progress | None = _stder
     except project.ProjectError as error:
         raise BuildError(str(error)) from error
     includes = [*proj.include_paths(), gen_root() / "models"]
-    return build_program(board, sources, test_binary_name(source), include_dirs=includes, progress=progress)
+    built = build_program(board, sources, test_binary_name(source), include_dirs=includes, progress=progress)
+    if built.elf is not None and built.error is None:
+        # Which source a built binary came from (its per-case limits), for front ends given only the ELF.
+        source_note(built.elf).write_text(str(Path(source).resolve()) + "\n")
+    return built
+
+
+def source_note(elf: Path) -> Path:
+    """The file beside a project test's ELF naming its source (``source_of``)."""
+    return elf.with_name(elf.name + ".source")
+
+
+def source_of(elf: Path) -> Path | None:
+    """The ``*_test.cc`` a binary was built from: micro_runtime's own by name, a project's from the note
+    ``build_test`` leaves beside it; None for other binaries."""
+    elf = Path(elf)
+    note = source_note(elf)
+    if note.is_file():
+        found = Path(note.read_text().strip())
+        return found if found.is_file() else None
+    return discover_tests().get(elf.name)
 
 
 def build_tests(board: Board, names: Sequence[str], *, jobs: int | None = None,

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from harness.boards import Board, BoardError, available_boards, load_board
-from harness.build import BuildError, build_tests, discover_tests, excluded_tests
+from harness.build import BuildError, build_tests, discover_tests, excluded_tests, source_of
 
 EXIT_CODES = {"passed": 0, "failed": 1, "crashed": 2, "timeout": 3, "infra-error": 4, "no-tests": 4}
 EXIT_USAGE = 5
@@ -162,8 +162,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(line, flush=True)
 
-    tests = discover_tests()
-    source = Path(args.binary) if args.binary.endswith("_test.cc") else tests.get(args.binary, tests.get(elf.name))
+    source = Path(args.binary) if args.binary.endswith("_test.cc") else source_of(elf)
     options = RunOptions(backend=args.backend, icount=getattr(args, "icount", None),
                          hardware_map=getattr(args, "hardware_map", None), timeout_s=args.timeout)
     report = run_binary(board, elf, options, source=source, on_line=show)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from harness.boards import Board
-from harness.build import BuildError, Progress, binary_for, discover_tests
+from harness.build import BuildError, Progress, binary_for, source_of
 from harness.runners import get_runner
 from harness.runners.control import InputClosed, RunControl, input_problem
 from harness.session import RunOptions, RunReport, run_binary
@@ -148,7 +148,7 @@ class Dut:
         options = RunOptions(runner=runner, backend=self.backend,
                              timeout_s=timeout if timeout is not None else self.timeout_s)
         elf = self.elf
-        source = discover_tests().get(elf.name)
+        source = source_of(elf)
 
         def work() -> None:
             try:  # the one run session: reader, case limits and run token as for every front end

@@ -101,10 +101,10 @@ class HarnessLibrary:
 
     @staticmethod
     def _source_of(elf: Path) -> Path | None:
-        """The test source of a built test binary (per-case limits), if it is one of the project's tests."""
-        from harness.build import discover_tests
+        """The test source of a built test binary (per-case limits), if the harness built it."""
+        from harness.build import source_of
 
-        return discover_tests().get(elf.name)
+        return source_of(elf)
 
     @keyword("Run Micro Test")
     def run_micro_test(self, name: str, board: str | None = None, backend: str | None = None) -> str:
