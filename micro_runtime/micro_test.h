@@ -84,8 +84,12 @@ inline uint32_t RecordMac(const uint32_t key[2], uint32_t sequence, const char* 
 // Longest record text; longer texts (a long expression) are cut, and the
 // authenticator covers exactly what is printed.
 constexpr int kRecordText = 160;
+// Room for "~~~MT <seq> <mac> " in front of the text: 6 + 10 + 1 + 8 + 1.
+constexpr int kRecordHead = 26;
 
-// Prints one record: the text formatted, then "~~~MT <seq> <mac> <text>".
+// Prints one record "~~~MT <seq> <mac> <text>": the text is formatted once,
+// into the line buffer after room for the head, which is then written in
+// front of it backwards; one DebugLog call, so nothing can come in between.
 inline void Record(const char* format, ...) __attribute__((format(printf, 1, 2)));
 inline void Record(const char* format, ...) {
   if (!state.keyed) {
@@ -97,14 +101,27 @@ inline void Record(const char* format, ...) {
       state.key[1] = 0;
     }
   }
-  char text[kRecordText];
+  char line[kRecordHead + kRecordText + 1];
+  char* const text = line + kRecordHead;
   va_list args;
   va_start(args, format);
-  MicroVsnprintf(text, sizeof(text), format, args);
+  const int length = MicroVsnprintf(text, kRecordText, format, args);
   va_end(args);
   const uint32_t sequence = state.sequence++;
-  MicroPrintf("~~~MT %u %08x %s", static_cast<unsigned>(sequence),
-              static_cast<unsigned>(RecordMac(state.key, sequence, text)), text);
+  uint32_t mac = RecordMac(state.key, sequence, text);
+  text[length] = '\n';
+  text[length + 1] = '\0';
+  char* head = text;
+  *--head = ' ';
+  for (int digit = 0; digit < 8; ++digit, mac >>= 4) *--head = "0123456789abcdef"[mac & 15u];
+  *--head = ' ';
+  uint32_t rest = sequence;
+  do {
+    *--head = static_cast<char>('0' + rest % 10u);
+    rest /= 10u;
+  } while (rest != 0);
+  for (const char* prefix = " TM~~~"; *prefix != '\0'; ++prefix) *--head = *prefix;
+  DebugLog(head);
 }
 
 // The first record of main: names the framework, so the harness knows the
