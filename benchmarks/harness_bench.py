@@ -4,9 +4,11 @@
     python3 benchmarks/harness_bench.py --suite         # + full bluepill suite, clean and incremental
 
 1. Overhead per binary: median wall time of the raw ``qemu-system-arm`` command (same
-   command line the QEMU runner uses) vs the harness runner + log parser on the same ELF
-   (what the pytest plugin does per binary). Target: <= 0.1 s. The ``python -m harness run``
-   row adds interpreter start-up and imports, paid once per CLI call, not per pytest binary.
+   command line the QEMU runner uses) vs the harness's run session on the same ELF
+   (``harness.session.run_binary``: what every pytest binary, ``harness run`` and ``dut`` cost;
+   the run token, the ELF's case list, the live reader and its verdict included). Target: <= 0.1 s.
+   The ``python -m harness run`` row adds interpreter start-up and imports, paid once per CLI call,
+   not per pytest binary.
 2. Detection latency: from the moment the device's failure/fault line reaches the harness
    to the moment the harness has a verdict (run returned and parsed). Where the transport
    carries an exit status (QEMU semihosting here) the verdict waits for the device's exit:
@@ -33,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from harness import REPO_ROOT
 from harness.boards import load_board
 from harness.build import build_program, gen_dir
-from harness.log_parser import parse_log
-from harness.runners.qemu import QemuRunner, qemu_command
+from harness.runners.qemu import qemu_command
+from harness.session import RunOptions, run_binary
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "micro"
 
@@ -52,15 +54,13 @@ def overhead(board_name: str, runs: int) -> dict[str, float]:
     elf = _fixture_elf(board_name, "pass")
     argv = qemu_command(elf.resolve(), board)
     raw, harness = [], []
-    runner = QemuRunner()
     for _ in range(runs):
         start = time.perf_counter()
         subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
                        check=False, timeout=60)
         raw.append(time.perf_counter() - start)
         start = time.perf_counter()
-        result = runner.run(elf, board, 60)
-        report = parse_log(result.log, result, elf, board)
+        report = run_binary(board, elf, RunOptions(backend="qemu", timeout_s=60))  # what each pytest binary costs
         harness.append(time.perf_counter() - start)
         assert report.outcome == "passed", report.summary
     cli = []
@@ -79,7 +79,6 @@ def latency(board_name: str, name: str, marker: str, runs: int) -> float:
     """Median seconds from the line containing ``marker`` arriving to the verdict."""
     board = load_board(board_name)
     elf = _fixture_elf(board_name, name)
-    runner = QemuRunner()
     samples = []
     for _ in range(runs):
         seen: list[float] = []
@@ -88,8 +87,7 @@ def latency(board_name: str, name: str, marker: str, runs: int) -> float:
             if marker in line and not seen:
                 seen.append(time.perf_counter())
 
-        result = runner.run(elf, board, 60, on_line=on_line)
-        parse_log(result.log, result, elf, board)
+        result = run_binary(board, elf, RunOptions(backend="qemu", timeout_s=60), on_line=on_line)
         done = time.perf_counter()
         if not seen:
             raise SystemExit(f"{name}: '{marker}' never printed; log: {result.log[-500:]!r}")
@@ -115,11 +113,10 @@ def end_without_exit(runs: int) -> float:
                 if "~~~ALL TESTS PASSED~~~" in line and not seen:
                     seen.append(time.perf_counter())
 
-            result = QemuRunner().run(elf, board, 60, on_line=on_line)
-            report = parse_log(result.log, result, elf, board)
+            report = run_binary(board, elf, RunOptions(backend="qemu", timeout_s=60), on_line=on_line)
             done = time.perf_counter()
             if not seen or report.outcome != "passed":
-                raise SystemExit(f"no clean end of run: {report.summary}; log: {result.log[-300:]!r}")
+                raise SystemExit(f"no clean end of run: {report.summary}; log: {report.log[-300:]!r}")
             samples.append(done - seen[0])
     return statistics.median(samples)
 
@@ -149,7 +146,7 @@ def main() -> int:
     rows: list[tuple[str, str, str]] = []
     o = overhead(args.board, args.runs)
     rows.append(("raw qemu-system-arm run (pass fixture)", f"{o['raw_s']:.3f} s", ""))
-    rows.append(("harness runner + parser, same ELF", f"{o['harness_s']:.3f} s", ""))
+    rows.append(("harness run session (run_binary), same ELF", f"{o['harness_s']:.3f} s", ""))
     rows.append(("harness overhead per binary", f"{o['overhead_s']:+.3f} s", "target <= 0.100 s"))
     rows.append(("`python -m harness run` (incl. Python start-up)", f"{o['cli_s']:.3f} s", ""))
     fail = latency(args.board, "fail", "failed at", args.runs)
