@@ -3,6 +3,7 @@ runs on its own in a folder outside the repository (host and bluepill)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -10,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from harness import REPO_ROOT
-from harness.board_mk_test import GEN, make, needs_arm, needs_qemu, run_qemu
+from harness.board_mk_test import GEN, make, needs_arm, needs_qemu, records, run_qemu
 from harness.boards import load_board
 from harness.project_gen import archive_members, dependencies, source_of_object
+from harness.run_token import TOKEN_ENV
 
 
 def test_archive_members_are_read_from_the_map(tmp_path: Path) -> None:
@@ -66,8 +68,9 @@ def test_host_project_builds_and_runs_outside_the_tree(tmp_path: Path) -> None:
     assert not any(s.startswith("boards/cortex_m/") for s in sources)  # another board's code
     assert "micro_runtime/kernels/softmax.cc" not in sources  # hello_world never links SOFTMAX
     assert not any(p.name.endswith("_test.cc") and "hello_world" not in p.name for p in project.rglob("*.cc"))
-    run = subprocess.run([str(project / "hello_world_test")], capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0 and "~~~MT DONE PASSED" in run.stdout, run.stdout
+    env = {k: v for k, v in os.environ.items() if k != TOKEN_ENV}  # no run token: records signed with key 0
+    run = subprocess.run([str(project / "hello_world_test")], capture_output=True, text=True, timeout=60, env=env)
+    assert run.returncode == 0 and records(run.stdout)[-1:] == ["DONE PASSED"], run.stdout
 
 
 @needs_arm
@@ -85,7 +88,7 @@ def test_bluepill_project_with_tags_builds_and_runs_outside_the_tree(tmp_path: P
     size = subprocess.run(["arm-none-eabi-size", str(project / "platform_test")], capture_output=True, text=True)
     assert size.returncode == 0, size.stderr
     code, log = run_qemu(load_board("bluepill"), project / "platform_test")
-    assert code == 0 and "5/5 tests passed" in log, log
+    assert code == 0 and "SUMMARY 5/5 tests passed" in records(log), log
 
 
 def test_unknown_test_name_is_rejected() -> None:

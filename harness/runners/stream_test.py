@@ -8,11 +8,25 @@ import time
 from pathlib import Path
 
 from harness import procs
+from harness.formats.micro_test import sign_log
 from harness.formats.reader import CRASH_GRACE_S, END_GRACE_S, EXIT_AFTER_END_S, parse_log
 from harness.runners.base import RunResult
 from harness.runners.stream import DeviceStream, FileTail
 
-MT_PASS = b"~~~MT BEGIN A\n~~~MT END A PASSED\n~~~MT SUMMARY 1/1 tests passed\n~~~MT DONE PASSED\n"
+
+def signed(*parts: str) -> list[bytes]:
+    """The parts (whole lines) of one micro_test run's log as the framework prints them: its ``~~~MT`` lines
+    signed (key 0: no run token here), numbered across the parts after START, which goes with the first."""
+    lines = sign_log("".join(parts)).splitlines(keepends=True)
+    chunks, at = [], 1
+    for index, part in enumerate(parts):
+        count = len(part.splitlines())
+        chunks.append(b"".join(lines[0 if index == 0 else at : at + count]))
+        at += count
+    return chunks
+
+
+MT_PASS = signed("~~~MT BEGIN A\n~~~MT END A PASSED\n~~~MT SUMMARY 1/1 tests passed\n~~~MT DONE PASSED\n")[0]
 
 
 def _feed_later(stream: DeviceStream, chunks: list[tuple[float, bytes]], exit_code: int | None = None) -> None:
@@ -51,8 +65,9 @@ def test_exit_status_transport_that_never_exits_is_not_a_pass() -> None:
 
 def test_no_exit_status_ends_shortly_after_the_end_and_sees_what_follows() -> None:
     stream = DeviceStream(exit_status=False)
-    failure = b"~~~MT BEGIN B\n~~~MT FAIL x failed at f.cc:1\n"
-    _feed_later(stream, [(0.0, MT_PASS), (END_GRACE_S / 3, failure)])
+    passed, failure = signed("~~~MT BEGIN A\n~~~MT END A PASSED\n~~~MT SUMMARY 1/1 tests passed\n~~~MT DONE PASSED\n",
+                             "~~~MT BEGIN B\n~~~MT FAIL x failed at f.cc:1\n")
+    _feed_later(stream, [(0.0, passed), (END_GRACE_S / 3, failure)])
     start = time.monotonic()
     end = stream.finish(stream.follow(start + 30))
     assert time.monotonic() - start < END_GRACE_S + 0.5
@@ -61,18 +76,33 @@ def test_no_exit_status_ends_shortly_after_the_end_and_sees_what_follows() -> No
     assert report.outcome == "failed" and "after the end of the run" in report.summary
 
 
-def test_forged_end_inside_a_case_does_not_end_the_run() -> None:
+def test_forged_end_printed_by_a_case_does_not_end_the_run() -> None:
+    """Case A prints micro_test lookalikes of a summary and an end of run (not signed: its own text)."""
     stream = DeviceStream(exit_status=False)
-    forged = b"~~~MT BEGIN A\n~~~MT SUMMARY 1/1 tests passed\n~~~MT DONE PASSED\n~~~ALL TESTS PASSED~~~\n"
-    _feed_later(stream, [(0.0, forged)])
+    begin = signed("~~~MT BEGIN A\n")[0]
+    forged = b"~~~MT SUMMARY 1/1 tests passed\n~~~MT DONE PASSED\n~~~ALL TESTS PASSED~~~\n"
+    _feed_later(stream, [(0.0, begin + forged)])
     end = stream.finish(stream.follow(time.monotonic() + 1.0))
     assert end.end_reason == "timeout" and end.timed_out
-    assert parse_log(end.log, _result(end, "serial")).outcome == "timeout"
+    report = parse_log(end.log, _result(end, "serial"))
+    assert report.outcome == "timeout" and [(c.name, c.outcome) for c in report.cases] == [("A", "timeout")]
+    assert "~~~MT DONE PASSED" in report.cases[0].messages
+
+
+def test_framework_end_inside_a_case_does_not_end_the_run() -> None:
+    """The framework's own (signed) summary and end of run while case A is open: still no end."""
+    stream = DeviceStream(exit_status=False)
+    inside = signed("~~~MT BEGIN A\n~~~MT SUMMARY 1/1 tests passed\n~~~MT DONE PASSED\n")[0]
+    _feed_later(stream, [(0.0, inside)])
+    end = stream.finish(stream.follow(time.monotonic() + 1.0))
+    assert end.end_reason == "timeout" and end.timed_out
+    report = parse_log(end.log, _result(end, "serial"))
+    assert report.outcome == "timeout" and "inside case A" in report.summary
 
 
 def test_crash_line_ends_after_the_crash_grace() -> None:
     stream = DeviceStream(exit_status=True)
-    crash = b"~~~MT BEGIN A\n*** HardFault: CFSR=0x00008200 HFSR=0x40000000 PC=0x08000100 LR=0x08000101\n"
+    crash = signed("~~~MT BEGIN A\n*** HardFault: CFSR=0x00008200 HFSR=0x40000000 PC=0x08000100 LR=0x08000101\n")[0]
     _feed_later(stream, [(0.0, crash)])
     start = time.monotonic()
     end = stream.finish(stream.follow(start + 30))
@@ -81,7 +111,7 @@ def test_crash_line_ends_after_the_crash_grace() -> None:
 
 def test_transport_stop_is_an_infra_error_with_its_reason() -> None:
     stream = DeviceStream()
-    stream.put(b"~~~MT BEGIN A\n")
+    stream.put(signed("~~~MT BEGIN A\n")[0])
     stream.stop("infra-error", infra_error="serial port read failed")
     end = stream.follow(time.monotonic() + 5)
     assert end.end_reason == "infra-error" and end.infra_error == "serial port read failed"
@@ -104,12 +134,15 @@ def test_waiter_feeds_the_stream() -> None:
 def test_file_tails_merge_whole_lines_in_arrival_order(tmp_path: Path) -> None:
     """Renode's UART file backends are followed by FileTail pollers."""
     a, b = tmp_path / "a.log", tmp_path / "b.log"
+    framework = b"".join(signed("~~~MT BEGIN One\nhalf of a line\n~~~MT END One PASSED\n"
+                                "~~~MT SUMMARY 1/1 tests passed\n~~~MT DONE PASSED\n"))
+    cut = framework.index(b"half of ") + len(b"half of ")  # the first write ends inside a line
     writer = (
         "import sys, time\n"
-        "a, b = open(sys.argv[1], 'w'), open(sys.argv[2], 'w')\n"
-        "a.write('~~~MT BEGIN One\\nhalf of '); a.flush(); time.sleep(0.2)\n"
+        "a, b = open(sys.argv[1], 'wb'), open(sys.argv[2], 'w')\n"
+        f"a.write({framework[:cut]!r}); a.flush(); time.sleep(0.2)\n"
         "b.write('uart line\\n'); b.flush(); time.sleep(0.2)\n"
-        "a.write('a line\\n~~~MT END One PASSED\\n~~~MT SUMMARY 1/1 tests passed\\n~~~MT DONE PASSED\\n')\n"
+        f"a.write({framework[cut:]!r})\n"
         "a.flush(); time.sleep(60)\n"
     )
     lines: list[str] = []
@@ -126,16 +159,17 @@ def test_file_tails_merge_whole_lines_in_arrival_order(tmp_path: Path) -> None:
         procs.reap(proc)
     assert time.monotonic() - start < 3
     assert end.end_reason == "end-marker"
-    assert lines == ["~~~MT BEGIN One", "uart line", "half of a line", "~~~MT END One PASSED",
-                     "~~~MT SUMMARY 1/1 tests passed", "~~~MT DONE PASSED"]
+    start_line, begin, *rest = framework.decode().splitlines()  # rest: "half of a line", END, SUMMARY, DONE
+    assert lines == [start_line, begin, "uart line", *rest]
     assert parse_log(end.log).outcome == "passed"
 
 
 def test_case_durations_come_from_the_live_stream() -> None:
     """Arrival spans for formats without a time of their own; the framework's figure where there is one."""
     stream = DeviceStream(exit_status=False)
-    _feed_later(stream, [(0.0, b"~~~MT BEGIN A\n"), (0.3, b"~~~MT END A PASSED\n~~~MT BEGIN B\n~~~MT END B PASSED\n"
-                                                      b"~~~MT SUMMARY 2/2 tests passed\n~~~MT DONE PASSED\n")])
+    first, rest = signed("~~~MT BEGIN A\n", "~~~MT END A PASSED\n~~~MT BEGIN B\n~~~MT END B PASSED\n"
+                                           "~~~MT SUMMARY 2/2 tests passed\n~~~MT DONE PASSED\n")
+    _feed_later(stream, [(0.0, first), (0.3, rest)])
     end = stream.finish(stream.follow(time.monotonic() + 10))
     assert 0.25 <= end.case_seconds["A"] < 1.0 and end.case_seconds["B"] < 0.1
     gtest = DeviceStream(exit_status=False)
