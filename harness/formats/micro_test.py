@@ -119,6 +119,7 @@ class MicroTestReader(FormatReader):
         super().__init__(expected)
         self.summary: tuple[int, int] | None = None
         self.started = False
+        self.early = False  # records came before START
 
     @classmethod
     def detects(cls, line: str) -> bool:
@@ -141,9 +142,10 @@ class MicroTestReader(FormatReader):
         if handler is None:
             self.problems.append(f"unknown micro_test record: {text}")
             return
-        if kind != "START" and not self.started:
-            self.problems.append(f"record before the START record: {text}")
-            self.started = True
+        if kind != "START" and not self.started and not self.early:
+            self.problems.append(f"record before the START record (printed before main, e.g. by a static "
+                                 f"constructor): {text}")
+            self.early = True
         handler(rest, text, now)
 
     def _start(self, rest: str, text: str, now: float) -> None:
@@ -158,7 +160,12 @@ class MicroTestReader(FormatReader):
             self.problems.append(f"case {name} began while {self.current.name} had not ended")
             self.close_case(now, Outcome.FAILED)
         if self.expected is not None and not self.expected_case(name):
-            self.problems.append(f"case {name} ran but is not in the binary's compiled case list")
+            if name in self.expected:
+                times = sum(1 for c in self.cases if c.name == name) + 1
+                self.problems.append(f"case {name} ran {times} times but the binary's compiled case list has it "
+                                     f"{self.expected.count(name)} time(s) (did the binary restart?)")
+            else:
+                self.problems.append(f"case {name} ran but is not in the binary's compiled case list")
         self.start_case(name, now)
 
     def _fail(self, rest: str, text: str, now: float) -> None:

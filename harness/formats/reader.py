@@ -81,8 +81,15 @@ class BinaryReport:
 
 
 def _cut_point(pending: bytes) -> int:
-    """Where a line longer than MAX_LINE_BYTES is cut: a function of its first MAX_LINE_BYTES bytes only."""
-    at = pending.rfind(PREFIX_BYTES, MAX_LINE_BYTES - _CUT_WINDOW, MAX_LINE_BYTES)
+    """Where a line longer than MAX_LINE_BYTES is cut: before the last record prefix that starts in the
+    last _CUT_WINDOW bytes before the limit — also one that runs past it, whose first bytes end the
+    limit (``...~~~M`` | ``T 5 ...``) — else at the limit. A function of the first MAX_LINE_BYTES bytes
+    only, so it is the same however the bytes arrived."""
+    head = pending[:MAX_LINE_BYTES]
+    for size in range(len(PREFIX_BYTES) - 1, 0, -1):  # a prefix cut short by the limit
+        if head.endswith(PREFIX_BYTES[:size]):
+            return MAX_LINE_BYTES - size
+    at = head.rfind(PREFIX_BYTES, MAX_LINE_BYTES - _CUT_WINDOW)
     return at if at > 0 else MAX_LINE_BYTES
 
 
@@ -128,6 +135,7 @@ class LogReader:
         self.next_sequence = 0
         self.stream_problems: list[str] = []  # sequence gaps, repeats; two frameworks in one log
         self.lookalikes = Lookalikes()
+        self.crash_case: CaseResult | None = None  # the case open when the (first) HardFault line came
 
     # -- input --------------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
@@ -205,6 +213,8 @@ class LogReader:
         self.lines += 1
         self.tail.append(printed)
         if HARDFAULT_PREFIX in text:
+            if not self.crash_seen:  # the case running when the fault line came is the one that crashed
+                self.crash_case = self.reader.current if self.reader is not None else None
             report = parse_hardfault_line(text)
             if report is None:
                 self.undecodable_fault = self.undecodable_fault or text
@@ -320,6 +330,18 @@ class LogReader:
     def _open_case(self) -> CaseResult | None:
         return self.reader.current if self.reader is not None else None
 
+    def _crashed(self) -> str:
+        """Marks the case that was open when the HardFault line came as crashed (whatever it printed
+        afterwards); returns " in test X", or " before its first test" when none was open."""
+        case = self.crash_case
+        if case is None:
+            self._died(CRASHED)  # a case begun after the fault line and never ended did not complete either
+            return " outside any test"
+        if self.reader is not None and self.reader.current is case:
+            self.reader.close_case(self._clock(), CRASHED)
+        case.outcome = CRASHED
+        return f" in test {case.name}"
+
     def _died(self, outcome: Outcome) -> str:
         """Marks the open case with how the run died; returns " in test X" (or "")."""
         case = self._open_case()
@@ -335,10 +357,10 @@ class LogReader:
         if run is not None and run.infra_error:
             return Outcome.INFRA_ERROR, f"could not run the binary on {run.backend}: {run.infra_error}"
         if self.crash is not None:
-            where = self._died(CRASHED)
+            where = self._crashed()
             return CRASHED, f"crashed{where}: {self.crash.summary()}"
         if self.undecodable_fault is not None:
-            where = self._died(CRASHED)
+            where = self._crashed()
             return CRASHED, f"crashed{where}: HardFault line could not be decoded: {self.undecodable_fault}"
         exit_code = run.exit_code if run is not None else None
         if run is not None and exit_code is not None and exit_code < 0 and run.backend == "host":
