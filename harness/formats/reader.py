@@ -401,7 +401,7 @@ class LogReader:
         problem = f" ({reader.problems[0]})" if reader is not None and reader.problems else ""
         if run is not None and run.timed_out:
             where = self._died(TIMEOUT)
-            return TIMEOUT, f"timed out after {run.duration_s:.1f} s{where} before the end of the run{problem}"
+            return TIMEOUT, f"timed out after {run.duration_s:.1f} s{where} before the end of the run{problem}{self._imitations()}"
         where = self._died(CRASHED)
         if reader is None:
             what = "no test framework output recognised"
@@ -423,7 +423,16 @@ class LogReader:
             last = f"; last line: {self.tail[-1]}" if self.tail else ""
             return CRASHED, f"{what}: the {run.backend} run ended in a crash without a HardFault line{last}{problem}"
         status = f"exit status {run.exit_code}" if run.exit_code is not None else f"end: {run.end_reason}"
-        return CRASHED, f"{what} ({status}){problem}"
+        return CRASHED, f"{what} ({status}){problem}{self._imitations()}"
+
+    def _imitations(self) -> str:
+        """A remark on lines that imitated records (taken as text) when authentic records came too."""
+        seen = self.lookalikes
+        count = seen.unkeyed + seen.forged
+        if not self.records or not count:
+            return ""
+        first = seen.first_unkeyed or seen.first_forged
+        return f"; {count} line(s) imitated micro_test records and were taken as text (first: {first})"
 
     def _judge_complete(self, exit_code: int | None, run: RunResult | None) -> tuple[Outcome, str]:
         reader = self.reader
