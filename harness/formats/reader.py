@@ -401,7 +401,8 @@ class LogReader:
         problem = f" ({reader.problems[0]})" if reader is not None and reader.problems else ""
         if run is not None and run.timed_out:
             where = self._died(TIMEOUT)
-            return TIMEOUT, f"timed out after {run.duration_s:.1f} s{where} before the end of the run{problem}{self._imitations()}"
+            return TIMEOUT, (f"timed out after {run.duration_s:.1f} s{where} before the end of the run{problem}"
+                             f"{self._imitations()}")
         where = self._died(CRASHED)
         if reader is None:
             what = "no test framework output recognised"
