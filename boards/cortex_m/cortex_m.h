@@ -40,6 +40,10 @@ void BoardUartPutc(char c);
 /* One received byte of the log UART (0-255), or -1 when none is waiting. */
 int BoardUartGetc(void);
 
+/* Hands a run token that came over the UART handshake to MicroRunToken
+ * (boards/cortex_m/platform.cc); 1 when the token block now holds it. */
+int MicroRunTokenOffer(const uint32_t key[2]);
+
 /* Semihosting (boards/cortex_m/semihosting.c). */
 void SemihostingWrite0(const char* s);
 void SemihostingExit(int status) __attribute__((noreturn));

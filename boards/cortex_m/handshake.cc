@@ -10,6 +10,10 @@
 
 #include "micro_runtime/platform.h"
 
+// boards/cortex_m/platform.cc; weak, so a board with a platform port of its own still links (and
+// simply takes no token over the UART).
+extern "C" int MicroRunTokenOffer(const uint32_t key[2]) __attribute__((weak));
+
 // The log UART: the board's (board_config.h from [log] uart_base) when built
 // by the repo's Make, else USART2 (PA2 = TX, PA3 = RX on the bluepill).
 #if __has_include("board_config.h")
@@ -44,6 +48,48 @@ constexpr uint32_t kDhcsr = 0xE000EDF0u;
 constexpr uint32_t kCDebugEn = 1u << 0;
 
 volatile uint32_t& Reg(uint32_t offset) { return *reinterpret_cast<volatile uint32_t*>(MICRO_UART_BASE + offset); }
+
+// The run token over the UART (harness/run_token.py): the host's pokes are
+// lines "MTK<16 hex digits>\n". Reads the first whole one within a bounded
+// window and puts it where MicroRunToken finds it (the token block of
+// boards/cortex_m/platform.cc), unless a debugger already wrote one there.
+constexpr int kTokenLine = 19;  // "MTK" + 16 hex digits
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+bool TakeRunToken() {
+  char line[kTokenLine];
+  int have = 0;
+  const uint32_t start = MicroTicks();
+  const uint32_t limit = MicroTicksPerSecond() / 1000u * MICRO_START_HANDSHAKE_MS;
+  for (uint32_t polls = 0; polls < 4000000u; ++polls) {
+    const int c = MicroUartTryRead();
+    if (c < 0) {
+      if (MicroTicks() - start >= limit) return false;
+      continue;
+    }
+    if (c == 'M') have = 0;  // a line starts (an earlier poke may have been cut)
+    if (have < kTokenLine) line[have++] = static_cast<char>(c);
+    if (have < kTokenLine || line[0] != 'M' || line[1] != 'T' || line[2] != 'K') continue;
+    uint32_t key[2] = {0, 0};
+    bool hex = true;
+    for (int i = 0; i < 16 && hex; ++i) {
+      const int digit = HexDigit(line[3 + i]);
+      hex = digit >= 0;
+      key[i / 8] = (key[i / 8] << 4) | static_cast<uint32_t>(digit & 15);
+    }
+    if (!hex) {
+      have = 0;
+      continue;
+    }
+    return MicroRunTokenOffer != nullptr && MicroRunTokenOffer(key) != 0;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -93,9 +139,10 @@ extern "C" int MicroStartHandshakeNow(void) {
     if (now - start >= limit) break;
     if (polls >= 4000000u && now == start) break;
   }
+  const bool token = got != 0 && TakeRunToken();
   // Drop the extra pokes that arrived while we were busy.
   for (int i = 0; i < 64 && MicroUartTryRead() >= 0; ++i) {
   }
-  DebugLog(MICRO_START_MARKER "\n");
+  DebugLog(token ? MICRO_START_MARKER " token\n" : MICRO_START_MARKER "\n");
   return got;
 }

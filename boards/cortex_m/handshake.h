@@ -7,7 +7,8 @@
 #include <stdint.h>
 
 // The line the firmware prints once the handshake is over; the serial runner
-// waits for it before it trusts that nothing was lost.
+// waits for it before it trusts that nothing was lost. " token" follows it
+// when the host's pokes carried the run token and the firmware took it.
 #define MICRO_START_MARKER "~~~MICRO START~~~"
 
 extern "C" {

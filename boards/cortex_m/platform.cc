@@ -30,6 +30,20 @@ extern "C" {
 volatile uint32_t g_micro_run_token[4] __attribute__((section(".noinit.micro_run_token"), used));
 }
 
+// A token that came another way (the UART start handshake, boards/cortex_m/
+// handshake.cc): stored as a debugger would have, unless one already was.
+// Returns 1 when the block now holds this token.
+extern "C" int MicroRunTokenOffer(const uint32_t key[2]) {
+  if (g_micro_run_token[0] == MICRO_RUN_TOKEN_MAGIC) {
+    return g_micro_run_token[1] == key[0] && g_micro_run_token[2] == key[1] ? 1 : 0;
+  }
+  g_micro_run_token[1] = key[0];
+  g_micro_run_token[2] = key[1];
+  g_micro_run_token[3] = ~(MICRO_RUN_TOKEN_MAGIC ^ key[0] ^ key[1]);
+  g_micro_run_token[0] = MICRO_RUN_TOKEN_MAGIC;
+  return 1;
+}
+
 extern "C" int MicroRunToken(uint32_t key[2]) {
   const uint32_t magic = g_micro_run_token[0];
   const uint32_t k0 = g_micro_run_token[1];

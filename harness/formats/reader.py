@@ -137,6 +137,16 @@ class LogReader:
         self.lookalikes = Lookalikes()
         self.crash_case: CaseResult | None = None  # the case open when the (first) HardFault line came
 
+    def adopt_key(self, key: tuple[int, int]) -> None:
+        """The run token reached the device only now (the UART start handshake, which comes before any
+        record): from here on records must be signed with it. Records read before it fail the run (they
+        could not have been the framework's, which starts after the handshake)."""
+        if self.records:
+            self.stream_problems.append(f"{self.records} micro_test record(s) came before the start handshake "
+                                        "handed the firmware its run token")
+        self.key = key
+        self.authenticated = key != UNKEYED
+
     # -- input --------------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
         self._pending += data

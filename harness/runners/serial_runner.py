@@ -36,10 +36,14 @@ from typing import Any
 
 from harness.boards import Board
 from harness.formats.reader import board_format
+from harness.run_token import RunToken
 from harness.runners.base import RunResult
+from harness.runners.control import active_control
 from harness.semihosting import LogSink
 
 START_MARKER = "~~~MICRO START~~~"
+# The start marker of firmware that took the run token from the pokes (boards/cortex_m/handshake.cc).
+TOKEN_MARKER = START_MARKER + " token"
 HANDSHAKE_BYTE = b"\n"
 HANDSHAKE_INTERVAL_S = 0.1
 # How long the runner pokes before giving up on the handshake (firmware waits 2 s).
@@ -100,6 +104,12 @@ def pulse_reset(port: Any, line: str, url: str = "the serial port") -> None:
         ) from error
 
 
+def handshake_poke(token: RunToken | None) -> bytes:
+    """What the host sends until the start marker: the run token as a line ``MTK<16 hex digits>`` (the
+    firmware takes it: harness/run_token.py), or a bare newline without a token."""
+    return b"MTK" + token.hex.encode() + b"\n" if token is not None else HANDSHAKE_BYTE
+
+
 def firmware_has_handshake(elf: Path) -> bool:
     """False only when the ELF is readable and lacks the start marker: then nobody would read the pokes.
 
@@ -124,6 +134,8 @@ class SerialReader:
         self.port = port
         self.sink = sink
         self.handshake = handshake
+        control = active_control()
+        self.poke = handshake_poke(control.token if control is not None else None)
         self.error: str | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="serial-reader", daemon=True)
@@ -139,7 +151,7 @@ class SerialReader:
             now = time.monotonic()
             try:
                 if poke_until and now < poke_until and now >= next_poke:
-                    self.port.write(HANDSHAKE_BYTE)
+                    self.port.write(self.poke)
                     next_poke = now + HANDSHAKE_INTERVAL_S
                 data = self.port.read(4096)
             except Exception as error:  # serial.SerialException, OSError: report, do not crash the run
@@ -293,6 +305,9 @@ class SerialRunner:
         poke_until = time.monotonic() + HANDSHAKE_WINDOW_S if handshake else 0.0
         state = {"next_poke": 0.0, "started": not handshake, "failed": False}
         stream = sink.stream
+        control = active_control()
+        token = control.token if control is not None and handshake else None
+        poke = handshake_poke(token)
 
         def read_port(budget_s: float) -> None:
             if state["failed"]:
@@ -301,7 +316,7 @@ class SerialRunner:
             now = time.monotonic()
             if not state["started"] and now < poke_until and now >= state["next_poke"]:
                 try:
-                    port.write(HANDSHAKE_BYTE)
+                    port.write(poke)
                     port.flush()
                 except Exception as error:
                     state["failed"] = True
@@ -315,6 +330,12 @@ class SerialRunner:
                 stream.stop("infra-error", infra_error=f"serial port read failed: {error}; was the device unplugged?")
                 return
             if data:
+                if token is not None and not state["started"] and TOKEN_MARKER.encode() in sink.data + data:
+                    # The firmware took the token: its records must now be signed with it. The marker
+                    # comes before any record, so the reader has seen none yet.
+                    assert control is not None
+                    control.token_delivered("serial handshake")
+                    stream.reader.adopt_key(token.key)
                 sink.feed(data)
                 if not state["started"] and marker in sink.data:
                     state["started"] = True
