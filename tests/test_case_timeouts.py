@@ -18,6 +18,7 @@ from harness_helpers import mcu_unavailable, plugin_args
 from harness import REPO_ROOT
 from harness.boards import Board, load_board
 from harness.case_limits import CaseLimitError, board_case_timeout, case_limits, source_case_timeouts
+from harness.formats.micro_test import sign_log
 from harness.formats.reader import parse_log
 from harness.plugin import scan_cases
 from harness.runners import get_runner
@@ -120,7 +121,22 @@ def _run_stream(chunks: list[tuple[float, bytes]], limits: CaseLimits, deadline_
     return run, control, took
 
 
-CASES = b"~~~MT BEGIN First\n~~~MT END First PASSED\n~~~MT BEGIN Hangs\n"
+def signed(*parts: str) -> list[bytes]:
+    """The parts (whole lines) of one micro_test run's log as the framework prints them: its ``~~~MT`` lines
+    signed (key 0: no run token here), numbered across the parts after START, which goes with the first."""
+    lines = sign_log("".join(parts)).splitlines(keepends=True)
+    chunks, at = [], 1
+    for index, part in enumerate(parts):
+        count = len(part.splitlines())
+        chunks.append(b"".join(lines[0 if index == 0 else at : at + count]))
+        at += count
+    return chunks
+
+
+# First passes, Hangs begins (and, where a test says so, ends after all with the run).
+FIRST, HANGS_BEGINS, HANGS_ENDS = signed("~~~MT BEGIN First\n~~~MT END First PASSED\n", "~~~MT BEGIN Hangs\n",
+                                         "~~~MT END Hangs PASSED\n~~~MT SUMMARY 2/2 tests passed\n~~~MT DONE PASSED\n")
+CASES = FIRST + HANGS_BEGINS
 LIMIT = CaseLimits(per_case={"Hangs": (0.6, "// harness: timeout=0.6 at t_test.cc:9")})
 
 
@@ -139,15 +155,15 @@ def test_a_case_past_its_limit_ends_the_run_as_its_timeout() -> None:
 
 def test_the_limit_counts_from_the_case_start_not_the_run_start() -> None:
     """A slow start and a quick first case do not eat into the next case's limit."""
-    run, control, took = _run_stream(
-        [(0.5, b"~~~MT BEGIN First\n"), (0.0, b"~~~MT END First PASSED\n"), (0.4, b"~~~MT BEGIN Hangs\n")],
-        LIMIT)
+    begin, end, hangs = signed("~~~MT BEGIN First\n", "~~~MT END First PASSED\n", "~~~MT BEGIN Hangs\n")
+    run, control, took = _run_stream([(0.5, begin), (0.0, end), (0.4, hangs)], LIMIT)
     assert control.case_timeout is not None and 0.9 + 0.6 <= took < 2.6
 
 
 def test_cases_within_their_limits_pass() -> None:
-    slow = [(0.0, b"~~~MT BEGIN First\n"), (0.4, b"~~~MT END First PASSED\n~~~MT BEGIN Hangs\n"),
-            (0.4, b"~~~MT END Hangs PASSED\n~~~MT SUMMARY 2/2 tests passed\n~~~MT DONE PASSED\n")]
+    parts = signed("~~~MT BEGIN First\n", "~~~MT END First PASSED\n~~~MT BEGIN Hangs\n",
+                   "~~~MT END Hangs PASSED\n~~~MT SUMMARY 2/2 tests passed\n~~~MT DONE PASSED\n")
+    slow = list(zip((0.0, 0.4, 0.4), parts, strict=True))
     limits = CaseLimits(per_case={"Hangs": (0.6, "comment")}, default_s=0.6, default_source="board")
     run, control, _ = _run_stream(slow, limits)
     assert control.case_timeout is None and not run.timed_out
@@ -156,7 +172,7 @@ def test_cases_within_their_limits_pass() -> None:
 
 def test_the_board_default_applies_to_every_other_case() -> None:
     limits = CaseLimits(default_s=0.5, default_source="[run] case_timeout_s = 0.5 in boards/x/board.toml")
-    run, control, took = _run_stream([(0.0, b"~~~MT BEGIN Anything\n")], limits)
+    run, control, took = _run_stream([(0.0, signed("~~~MT BEGIN Anything\n")[0])], limits)
     assert control.case_timeout is not None and control.case_timeout.case == "Anything" and took < 1.5
     assert "[run] case_timeout_s = 0.5" in parse_log(run.log, run).summary
 
@@ -170,7 +186,7 @@ def test_no_limits_leave_the_whole_binary_deadline() -> None:
 def test_a_case_timeout_is_never_a_pass_even_if_the_end_came_with_the_stop() -> None:
     """The end lines of the hanging case (even the whole end of the run) arriving as the run is being
     stopped do not make it pass: it took its whole limit."""
-    log = CASES + b"~~~MT END Hangs PASSED\n~~~MT SUMMARY 2/2 tests passed\n~~~MT DONE PASSED\n"
+    log = CASES + HANGS_ENDS
     run = RunResult("host", log, 0, True, 0.7, "timeout", case_timeout=CaseTimeout("Hangs", 0.6, "comment"))
     report = parse_log(run.log, run)
     assert report.outcome == "timeout"

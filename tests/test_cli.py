@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -63,7 +64,8 @@ def test_run_exit_code_and_verdict_on_host(host_programs: dict[str, Path], progr
     last = out.stdout.strip().splitlines()[-1]
     assert last.startswith(f"harness: {verdict}: {program}_test on host (host, ")
     if program != "zero":
-        assert "~~~MT BEGIN " in out.stdout  # the device log is echoed live
+        # the device log (its signed records: "~~~MT <seq> <mac> BEGIN <case>") is echoed live
+        assert re.search(r"^~~~MT [0-9]+ [0-9a-f]{8} BEGIN ", out.stdout, re.MULTILINE), out.stdout
 
 
 def test_run_failure_names_the_file_and_line(host_programs: dict[str, Path]) -> None:

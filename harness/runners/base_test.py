@@ -6,9 +6,12 @@ import dataclasses
 
 import pytest
 
+from harness.formats.micro_test import sign_log
 from harness.formats.reader import LogReader
 from harness.runners.base import captured_transports
 from harness.runners.testfw import mini_board
+
+MT_PASS = sign_log("~~~MT BEGIN A\n~~~MT END A PASSED\n~~~MT SUMMARY 1/1 tests passed\n~~~MT DONE PASSED\n")
 
 
 @pytest.mark.parametrize(
@@ -45,8 +48,13 @@ def test_captured_transports(transports: list[str] | None, captured: tuple[str, 
         (b"~~~MODEL RUNNER DONE~~~\n", True, False),
         (b"model_runner: error: arena too small\n", True, False),
         (b"*** HardFault: PC=0x08000000\n", False, True),
-        (b"~~~MT BEGIN A\n~~~MT END A PASSED\n~~~MT SUMMARY 1/1 tests passed\n~~~MT DONE PASS", False, False),
-        (b"~~~MT BEGIN A\n~~~MT DONE PASSED\n", False, False),  # inside the open case
+        # micro_test's signed records: a whole run; DONE not yet a whole line; DONE inside the open case; lookalikes
+        # of the end that a case printed
+        (MT_PASS, True, False),
+        (MT_PASS[:-3], False, False),
+        (sign_log("~~~MT BEGIN A\n~~~MT DONE PASSED\n"), False, False),
+        (sign_log("~~~MT BEGIN A\n") + b"~~~MT END A PASSED\n~~~MT SUMMARY 1/1 tests passed\n~~~MT DONE PASSED\n",
+         False, False),
     ],
 )
 def test_end_rule(data: bytes, ended: bool, crash: bool) -> None:

@@ -7,6 +7,7 @@ client library, the micro tests run on the QEMU boards through their GDB stubs.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -26,6 +27,8 @@ pytest.importorskip("labgrid", reason="the device farm needs labgrid: pip instal
 pytestmark = pytest.mark.skipif(mcu_unavailable() is not None, reason=str(mcu_unavailable()))
 
 BLUEPILL = load_board("bluepill") if mcu_unavailable() is None else None
+# The framework's record that starts a case: "~~~MT <seq> <mac> BEGIN <name>".
+BEGIN_RECORD = re.compile(r"~~~MT [0-9]+ [0-9a-f]{8} BEGIN \w+")
 
 
 @pytest.fixture
@@ -81,7 +84,7 @@ def test_board_killed_mid_run_is_retried_elsewhere_and_marked_unhealthy(farm_dem
     def kill_the_first_board(line: str) -> None:
         if line.startswith("[harness] place ") and "place" not in state:
             state["place"] = line.split()[2]
-        elif "~~~MT BEGIN" in line and "killed" not in state:
+        elif BEGIN_RECORD.search(line) and "killed" not in state:
             farm_demo.boards[state["place"]].stop()
             state["killed"] = state["place"]
 

@@ -9,6 +9,7 @@ the harness over QEMU's GDB stub.
 from __future__ import annotations
 
 import contextlib
+import re
 import shutil
 import socket
 import subprocess
@@ -21,6 +22,7 @@ import pytest
 from harness import REPO_ROOT
 from harness.boards import load_board
 from harness.build import bin_dir, board_lock, make_command
+from harness.formats.micro_test import sign
 from harness.gdbremote.qemu_board import start_qemu_board
 from harness.hardware_map import HilRunner, emulated_rack, load_and_go, load_hardware_map, write_hardware_map
 from harness.log_parser import parse_log
@@ -36,6 +38,8 @@ pytestmark = [
 ]
 BLUEPILL = load_board("bluepill")
 NAME = "hil_kernel_util_handshake"
+# The framework's end-of-run record: "~~~MT <seq> <mac> DONE PASSED".
+DONE_PASSED = re.compile(rb"~~~MT [0-9]+ [0-9a-f]{8} DONE PASSED")
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +99,7 @@ def _read_after_a_late_open(elf: Path, board: Any, late_s: float = 0.06) -> byte
     data = b""
     with socket.create_connection(("127.0.0.1", board.serial_port), timeout=0.02) as uart:
         deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and b"~~~MT DONE PASSED" not in data:
+        while time.monotonic() < deadline and not DONE_PASSED.search(data):
             if not data:
                 uart.sendall(HANDSHAKE_BYTE)
             with contextlib.suppress(TimeoutError):
@@ -110,15 +114,19 @@ def test_handshake_build_loses_nothing_when_the_port_opens_late(
     assert variant.parent.parent.name == "bluepill_handshake" and START_MARKER.encode() in variant.read_bytes()
     assert START_MARKER.encode() not in plain.read_bytes()  # the plain build pytest runs is untouched
     qemu = BLUEPILL.section("qemu")
-    first_test = b"~~~MT BEGIN QuantizeMultiplierMatchesTflite"
+    # The first records exactly as the firmware prints them (nobody hands it a run token here: key 0).
+    start = sign(0, "START micro_test 2").encode()
+    first_test = sign(1, "BEGIN QuantizeMultiplierMatchesTflite").encode()
     with start_qemu_board(str(qemu["machine"]), int(qemu.get("serial", 0)), tmp_path) as board:
         lost = _read_after_a_late_open(plain, board)
     assert first_test not in lost  # without the handshake the start of the log is gone
     with start_qemu_board(str(qemu["machine"]), int(qemu.get("serial", 0)), tmp_path) as board:
         kept = _read_after_a_late_open(variant, board)
-    # The firmware waited for the byte, then printed the marker and every line.
-    assert kept.startswith(START_MARKER.encode() + b"\r\n" + first_test), kept[:200]
-    assert b"~~~MT DONE PASSED" in kept
+    # The firmware waited for the byte, then printed the marker and every line: no record is missing.
+    assert kept.startswith(START_MARKER.encode() + b"\r\n" + start + b"\r\n" + first_test), kept[:200]
+    assert DONE_PASSED.search(kept)
+    report = parse_log(kept)
+    assert report.outcome == "passed" and report.problems == [], report.summary
 
 
 def test_map_device_with_handshake_true_runs_the_handshake_build(

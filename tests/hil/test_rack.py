@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -35,6 +36,8 @@ pytestmark = [
     ),
 ]
 BLUEPILL = load_board("bluepill")
+# The framework's record that starts a case: "~~~MT <seq> <mac> BEGIN <name>".
+BEGIN_RECORD = re.compile(r"~~~MT [0-9]+ [0-9a-f]{8} BEGIN \w+")
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +109,7 @@ def test_board_killed_mid_run_is_retried_elsewhere_and_quarantined(
     killed: list[str] = []
 
     def kill_the_leased_board(line: str) -> None:
-        if killed or not line.startswith("~~~MT BEGIN"):
+        if killed or not BEGIN_RECORD.match(line):
             return
         for device_id, board in by_id.items():  # the board this process holds the lease on
             if f"pid={os.getpid()}" in (holder(device_id, hardware_map.lock_dir) or ""):
@@ -253,12 +256,14 @@ def test_dut_fixture_runs_on_the_hardware_map(rack: tuple[Path, list[Any]], tmp_
     path, _ = rack
     test_file = tmp_path / "test_on_rack.py"
     test_file.write_text(
+        "import re\n"
         "def test_on_the_rack(dut):\n"
         "    assert dut.backend.startswith('hil:'), dut.backend\n"
         "    dut.start('kernel_util_test')\n"
-        "    dut.expect(r'~~~MT BEGIN \\w+', timeout=30)\n"
+        "    dut.expect(r'~~~MT [0-9]+ [0-9a-f]{8} BEGIN \\w+', timeout=30)\n"
         "    assert dut.wait().exit_code == 0\n"
-        "    assert '~~~MT DONE PASSED' in dut.log\n"
+        "    assert re.search(r'^~~~MT [0-9]+ [0-9a-f]{8} DONE PASSED\\r?$', dut.log, re.MULTILINE), dut.log\n"
+        "    assert dut.report().outcome == 'passed'\n"
     )
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--board=bluepill", f"--hardware-map={path}",
