@@ -95,7 +95,7 @@ def hil_properties(board: str, elf_stem: str) -> list[tuple[str, str]]:
     last = attempts[-1]
     props = [
         ("hil_device", last.device),
-        ("hil_failure_class", last.failure_class),
+        ("hil_failure_class", str(last.failure_class)),  # plain text: xdist sends properties between processes
         ("hil_attempts", str(len(attempts))),
     ]
     if len(attempts) > 1:

@@ -16,7 +16,7 @@ Kernel Helpers Pass On The Board
     ${outcome}=    Run On Board    ${elf}
     Micro Test Should Pass
     Should Be Equal    ${outcome}    passed
-    Log Should Contain    ~~~MT DONE PASSED
+    Log Should Contain    DONE PASSED
 
 Individual Cases Are Visible
     Run Micro Test    kernel_util_test

@@ -119,7 +119,7 @@ def run_on_pool(pool: Pool, elf: Path, board: Board, timeout_s: float, on_line: 
         finally:
             lease.release()
         failure_class = classify_run(result)
-        attempts.append(Attempt(lease.name, failure_class, result.duration_s, result.infra_error, leased_at,
+        attempts.append(Attempt(lease.name, str(failure_class), result.duration_s, result.infra_error, leased_at,
                                 time.time()))
         note = lease.note()
         if len(attempts) > 1:
