@@ -24,6 +24,7 @@ import pytest
 
 from harness import REPO_ROOT
 from harness.farm.history import CaseRecord, History, HistoryError, Measure, RunInfo
+from harness.outcome import Outcome
 
 _FARM = pytest.StashKey["FarmState"]()
 _PHASES = pytest.StashKey[dict[str, pytest.TestReport]]()
@@ -203,8 +204,7 @@ def _failure_class(item: pytest.Item, props: dict[str, Any]) -> str:
     outcome = getattr(item, "outcome", None)
     if props.get("hil_failure_class") == "infra-error" or "unavailable" in props:
         return "infra"
-    if outcome is not None and (outcome.skip is not None
-                                or (outcome.report is not None and outcome.report.outcome == "infra-error")):
+    if outcome is not None and getattr(outcome, "outcome", None) in (Outcome.UNAVAILABLE, Outcome.INFRA_ERROR):
         return "infra"
     return "test"
 
@@ -293,10 +293,9 @@ def _measures(state: FarmState, item: Any, binary_outcome: Any, binary_hash: str
     if footprint is not None:
         add("flash_bytes", footprint.flash)
         add("ram_bytes", footprint.ram)
-    run = binary_outcome.run
-    if run is not None:
-        add("binary_duration_s", run.duration_s)
-        for match in FIGURE_RE.finditer(run.log or b""):
+    if binary_outcome.run is not None:
+        add("binary_duration_s", binary_outcome.duration_s)
+        for match in FIGURE_RE.finditer(binary_outcome.log or b""):
             add(_FIGURE_NAMES[match["figure"]], int(match["n"]), match["model"].decode())
     return found
 
