@@ -57,6 +57,7 @@ class Elf:
         self.data = data
         self.is64 = data[4] == 2
         self.endian = "<" if data[5] == 1 else ">"
+        self.machine = struct.unpack_from(self.endian + "H", data, 18)[0]
         try:
             self.sections = self._read_sections()
         except (struct.error, IndexError) as error:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,39 +60,19 @@ class Footprint:
 
 
 def read_sections(elf: Path) -> list[Section]:
+    from harness.binary_info import Elf, NotAnElf
+
     try:
         data = Path(elf).read_bytes()
     except OSError as error:
         raise FootprintError(f"cannot read {elf}: {error.strerror}; build it first") from error
-    if len(data) < 52 or data[:4] != b"\x7fELF":
-        raise FootprintError(f"{elf} is not an ELF file; pass the linked binary, not a .bin/.hex")
-    is64 = data[4] == 2
-    endian = "<" if data[5] == 1 else ">"
     try:
-        if is64:
-            shoff, = struct.unpack_from(endian + "Q", data, 0x28)
-            shentsize, shnum, shstrndx = struct.unpack_from(endian + "HHH", data, 0x3A)
-        else:
-            shoff, = struct.unpack_from(endian + "I", data, 0x20)
-            shentsize, shnum, shstrndx = struct.unpack_from(endian + "HHH", data, 0x2E)
-        headers = []
-        for index in range(shnum):
-            base = shoff + index * shentsize
-            if is64:
-                name, kind, flags, addr, _off, size = struct.unpack_from(endian + "IIQQQQ", data, base)
-            else:
-                name, kind, flags, addr, _off, size = struct.unpack_from(endian + "IIIIII", data, base)
-            headers.append((name, kind, flags, addr, _off, size))
-        strtab_off = headers[shstrndx][4] if shnum else 0
-    except (struct.error, IndexError) as error:
-        raise FootprintError(f"{elf}: truncated or corrupt ELF section table ({error}); rebuild it") from error
-
-    sections = []
-    for name_off, kind, flags, addr, _off, size in headers:
-        end = data.find(b"\0", strtab_off + name_off)
-        name = data[strtab_off + name_off : end].decode("ascii", errors="replace")
-        sections.append(Section(name, addr, size, flags, kind == _SHT_NOBITS))
-    return sections
+        parsed = Elf(data, str(elf))
+    except NotAnElf as error:
+        if data[:4] != b"\x7fELF":
+            raise FootprintError(f"{elf} is not an ELF file; pass the linked binary, not a .bin/.hex") from error
+        raise FootprintError(f"{error}; rebuild it") from error
+    return [Section(s.name, s.addr, s.size, s.flags, s.kind == _SHT_NOBITS) for s in parsed.sections]
 
 
 def _inside(addr: int, region: MemoryRegion) -> bool:

@@ -18,7 +18,7 @@ from harness_helpers import mcu_unavailable, plugin_args
 from harness import REPO_ROOT
 from harness.boards import Board, load_board
 from harness.case_limits import CaseLimitError, board_case_timeout, case_limits, source_case_timeouts
-from harness.formats.micro_test import sign_log
+from harness.formats.micro_test import sign_parts
 from harness.formats.reader import parse_log
 from harness.plugin import scan_cases
 from harness.runners import get_runner
@@ -122,15 +122,8 @@ def _run_stream(chunks: list[tuple[float, bytes]], limits: CaseLimits, deadline_
 
 
 def signed(*parts: str) -> list[bytes]:
-    """The parts (whole lines) of one micro_test run's log as the framework prints them: its ``~~~MT`` lines
-    signed (key 0: no run token here), numbered across the parts after START, which goes with the first."""
-    lines = sign_log("".join(parts)).splitlines(keepends=True)
-    chunks, at = [], 1
-    for index, part in enumerate(parts):
-        count = len(part.splitlines())
-        chunks.append(b"".join(lines[0 if index == 0 else at : at + count]))
-        at += count
-    return chunks
+    """The parts of one micro_test run's log as the framework prints them (key 0: no run token here)."""
+    return sign_parts(*parts)
 
 
 # First passes, Hangs begins (and, where a test says so, ends after all with the run).

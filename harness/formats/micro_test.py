@@ -85,6 +85,18 @@ def sign_log(text: str | bytes, key: tuple[int, int] = UNKEYED, start: bool = Tr
     return b"".join(out)
 
 
+def sign_parts(*parts: str, key: tuple[int, int] = UNKEYED) -> list[bytes]:
+    """``sign_log`` of the parts (whole lines each) of one run's log, kept as separate chunks: the records
+    numbered across the parts, the START record with the first (how fakes feed a log in pieces)."""
+    lines = sign_log("".join(parts), key).splitlines(keepends=True)
+    chunks, at = [], 1
+    for index, part in enumerate(parts):
+        count = len(part.splitlines())
+        chunks.append(b"".join(lines[0 if index == 0 else at : at + count]))
+        at += count
+    return chunks
+
+
 def find_record(raw: bytes, key: tuple[int, int], seen: Lookalikes | None = None) -> Record | None:
     """The first authentic record in ``raw`` (one line, newline removed), trying every place the prefix
     occurs; lookalikes are counted in ``seen``."""
@@ -209,4 +221,4 @@ class MicroTestReader(FormatReader):
 
 
 __all__ = ["FRAMEWORK", "PREFIX", "VERSION", "Lookalikes", "MicroTestReader", "Record", "find_record", "sign",
-           "sign_log"]
+           "sign_log", "sign_parts"]

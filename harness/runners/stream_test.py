@@ -8,22 +8,15 @@ import time
 from pathlib import Path
 
 from harness import procs
-from harness.formats.micro_test import sign_log
+from harness.formats.micro_test import sign_parts
 from harness.formats.reader import CRASH_GRACE_S, END_GRACE_S, EXIT_AFTER_END_S, parse_log
 from harness.runners.base import RunResult
 from harness.runners.stream import DeviceStream, FileTail
 
 
 def signed(*parts: str) -> list[bytes]:
-    """The parts (whole lines) of one micro_test run's log as the framework prints them: its ``~~~MT`` lines
-    signed (key 0: no run token here), numbered across the parts after START, which goes with the first."""
-    lines = sign_log("".join(parts)).splitlines(keepends=True)
-    chunks, at = [], 1
-    for index, part in enumerate(parts):
-        count = len(part.splitlines())
-        chunks.append(b"".join(lines[0 if index == 0 else at : at + count]))
-        at += count
-    return chunks
+    """The parts of one micro_test run's log as the framework prints them (key 0: no run token here)."""
+    return sign_parts(*parts)
 
 
 MT_PASS = signed("~~~MT BEGIN A\n~~~MT END A PASSED\n~~~MT SUMMARY 1/1 tests passed\n~~~MT DONE PASSED\n")[0]
