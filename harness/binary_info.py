@@ -40,6 +40,11 @@ class ElfSection:
     link: int
     entsize: int
 
+    @property
+    def nobits(self) -> bool:
+        """Takes no room in the file (.bss, .noinit, the stack): RAM only, never flash."""
+        return self.kind == _SHT_NOBITS
+
 
 @dataclass(frozen=True)
 class DeclaredTests:

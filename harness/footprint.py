@@ -23,24 +23,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.binary_info import ElfSection as Section
 from harness.boards import Board, BoardError, MemoryRegion, available_boards, load_board
 
-_SHT_NOBITS = 8
 _SHF_WRITE = 0x1
 _SHF_ALLOC = 0x2
 
 
 class FootprintError(Exception):
     """An ELF that cannot be read, or a binary that does not fit its board (message names the fix)."""
-
-
-@dataclass(frozen=True)
-class Section:
-    name: str
-    addr: int
-    size: int
-    flags: int
-    nobits: bool
 
 
 @dataclass(frozen=True)
@@ -72,7 +63,7 @@ def read_sections(elf: Path) -> list[Section]:
         if data[:4] != b"\x7fELF":
             raise FootprintError(f"{elf} is not an ELF file; pass the linked binary, not a .bin/.hex") from error
         raise FootprintError(f"{error}; rebuild it") from error
-    return [Section(s.name, s.addr, s.size, s.flags, s.kind == _SHT_NOBITS) for s in parsed.sections]
+    return list(parsed.sections)
 
 
 def _inside(addr: int, region: MemoryRegion) -> bool:
