@@ -402,11 +402,19 @@ class MicroTestFile(pytest.File):
         for board in _state(self.config).boards:
             cases = self._compiled(board, scanned)
             for case in dict.fromkeys(cases):
-                items.append(MicroCaseItem.from_parent(self, name=f"{case}[{board.name}]", case=case,
-                                                       board=board, binary=binary, source_cases=cases))
+                items.append(MicroCaseItem.from_parent(self, name=f"{case}[{board.name}]", case=case, board=board,
+                                                       binary=binary, source_cases=cases,
+                                                       nodeid=self._item_id(case, board)))
             items.append(MicroBinaryItem.from_parent(self, name=f"{BINARY_ITEM}[{board.name}]", case=None,
-                                                     board=board, binary=binary, source_cases=cases))
+                                                     board=board, binary=binary, source_cases=cases,
+                                                     nodeid=self._item_id(BINARY_ITEM, board)))
         return items
+
+    def _item_id(self, name: str, board: Board) -> str:
+        """``<file>::<name>[<board>]``, given as a string so that pytest parses it as it parses the ids it
+        stored: pytest 9.2 compares structured ids (name and ``[params]`` apart) for ``--lf``, and an id
+        built from the name ``Case[board]`` would never equal the stored ``Case`` + ``board``."""
+        return f"{self.nodeid}::{name}[{board.name}]"
 
     def _compiled(self, board: Board, scanned: list[str]) -> list[str]:
         """The cases to collect on ``board``: the built binary's own list when it is newer than the source
