@@ -24,6 +24,7 @@ from typing import Any
 from pyocd.core.target import Target
 from pyocd.debug.semihost import STDOUT_FD, SemihostAgent, SemihostIOHandler
 
+from harness.runners.base import RunResult
 from harness.runners.stream import DeviceStream
 
 SYS_EXIT = 0x18
@@ -157,14 +158,6 @@ class SemihostService:
         self.agent.cleanup()
 
 
-@dataclass
-class DriveOutcome:
-    exit_code: int | None
-    end_reason: str  # "exit" | "end-marker" | "crash" | "timeout" | "infra-error"
-    timed_out: bool
-    infra_error: str | None = None
-
-
 def drive(
     target: Any,
     sink: LogSink,
@@ -173,7 +166,7 @@ def drive(
     pollers: list[Callable[[], None]] | None = None,
     poll_interval_s: float = 0.05,
     semihost_output: bool = True,
-) -> DriveOutcome:
+) -> RunResult:
     """Runs a resumed ``target`` in the one run loop (``sink.stream``) until the end rule, its exit,
     a fault, or ``deadline``.
 
@@ -229,7 +222,7 @@ def drive(
     finally:
         if service is not None:
             service.cleanup()
-    return DriveOutcome(end.exit_code, end.end_reason, end.timed_out, end.infra_error)
+    return end
 
 
 class RttPoller:

@@ -53,7 +53,7 @@ from harness.renode_scripts import RenodeConfigError, renode_path, renode_settin
 from harness.runners.base import RunResult, captured_transports
 from harness.runners.control import token_writes
 from harness.runners.qemu import elf_problem
-from harness.runners.stream import DeviceStream, FileTail, StreamEnd
+from harness.runners.stream import DeviceStream, FileTail
 
 RENODE_RUN_DIR = Path.home() / ".config" / "renode"
 INSTALL_HINT = "install it from renode.io or `pip install renode-run && renode-run download`"
@@ -405,7 +405,7 @@ class RenodeSession:
         return RunResult("renode", end.log, None, end.timed_out, end.duration_s, end.end_reason,
                          case_seconds=end.case_seconds)
 
-    def _follow(self, stream: DeviceStream, tails: list[FileTail], deadline: float) -> StreamEnd:
+    def _follow(self, stream: DeviceStream, tails: list[FileTail], deadline: float) -> RunResult:
         """Follows the output files in the one run loop; a Renode that died mid-run is an infra error."""
 
         def check_alive() -> None:

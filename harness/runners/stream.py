@@ -26,22 +26,11 @@ from __future__ import annotations
 import queue
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.formats.reader import LogReader
+from harness.runners.base import RunResult
 from harness.runners.control import CaseTimeout, active_control
-
-
-@dataclass
-class StreamEnd:
-    log: bytes
-    exit_code: int | None
-    timed_out: bool
-    duration_s: float
-    end_reason: str  # exit | end-marker | no-exit | crash | timeout | infra-error
-    infra_error: str | None = None
-    case_seconds: dict[str, float] = field(default_factory=dict)
 
 
 class DeviceStream:
@@ -51,7 +40,9 @@ class DeviceStream:
         fmt: str | None = None,
         exit_status: bool = False,
         started_at: float | None = None,
+        backend: str = "",
     ) -> None:
+        self.backend = backend  # the name the run's RunResult carries (a runner may set it later)
         self.control = active_control()
         # The one reader of the run: it decides the end here and, kept by the control, the verdict.
         self.reader = self.control.make_reader(fmt, on_line) if self.control is not None else LogReader(
@@ -145,7 +136,7 @@ class DeviceStream:
         waiter: Callable[[float], None] | None = None,
         pollers: Sequence[Callable[[], None]] = (),
         poll_s: float = 0.05,
-    ) -> StreamEnd:
+    ) -> RunResult:
         """Follows the device until the end rule, its exit, a transport stop, or ``deadline``."""
         end_at: float | None = None
         end_reason = "timeout"
@@ -194,8 +185,9 @@ class DeviceStream:
         """Takes what producers queued after the loop ended (kept in the log and the verdict)."""
         self._drain(0.0)
 
-    def _end(self, reason: str, code: int | None, timed_out: bool, infra: str | None) -> StreamEnd:
-        return StreamEnd(
+    def _end(self, reason: str, code: int | None, timed_out: bool, infra: str | None) -> RunResult:
+        return RunResult(
+            backend=self.backend,
             log=bytes(self._log),
             exit_code=code,
             timed_out=timed_out,
@@ -204,7 +196,7 @@ class DeviceStream:
             infra_error=infra,
         )
 
-    def finish(self, end: StreamEnd) -> StreamEnd:
+    def finish(self, end: RunResult) -> RunResult:
         """``end`` with everything that arrived until the transport was closed."""
         self.late()
         self.reader.flush()
