@@ -100,7 +100,7 @@ def end_without_exit(runs: int) -> float:
     (the runner's mini firmware spinning after its sentinel, QEMU, ``[run] exit_status = false``)."""
     import tempfile
 
-    from harness.runners.testfw import build_mini_firmware, mini_board
+    from harness.testing.mini_fw import build_mini_firmware, mini_board
 
     board = mini_board(run={"exit_status": False})
     with tempfile.TemporaryDirectory() as tmp:

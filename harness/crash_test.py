@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.crash import parse_hardfault_line, symbolize
-from harness.runners.testfw import build_mini_firmware, mini_board, toolchain_missing
+from harness.testing.mini_fw import build_mini_firmware, mini_board, toolchain_missing
 
 LINE = (
     "*** HardFault: PC=0x08001234 LR=0x08000567 xPSR=0x01000000 CFSR=0x00000400 "

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from harness.boards import load_board
-from harness.gdbremote.testfw import hil_firmware  # noqa: F401  (fixture)
 from harness.hardware_map import (
     Device,
     HardwareMap,
@@ -32,6 +31,7 @@ from harness.runners.base import RunResult
 from harness.runners.gdbremote_runner import GdbRemoteRunner
 from harness.runners.pyocd_runner import PyocdRunner
 from harness.runners.serial_runner import SerialRunner
+from harness.testing.hil_fw import hil_firmware  # noqa: F401  (fixture)
 
 BLUEPILL = load_board("bluepill")
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from harness.formats.reader import clean_line
-from harness.formats.recorded_logs import parse_chunked, run_result
 from harness.log_parser import LogParser, parse_log
 from harness.runners.base import RunResult
+from harness.testing.recorded_logs import parse_chunked, run_result
 
 LOGS = Path(__file__).parent / "testdata" / "logs"
 

@@ -17,7 +17,7 @@ from harness.renode_scripts import (
     renode_settings,
     stale_files,
 )
-from harness.runners.testfw import mini_board
+from harness.testing.mini_fw import mini_board
 
 
 def _board(renode: dict[str, object] | None = None, log: list[str] | None = None):  # type: ignore[no-untyped-def]

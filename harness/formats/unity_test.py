@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from harness.formats.reader import parse_log
-from harness.formats.recorded_logs import LOGS, Expectation, check_recorded
-from harness.formats.recorded_logs import run_result as _run
 from harness.formats.unity import UnityReader
+from harness.testing.recorded_logs import LOGS, Expectation, check_recorded
+from harness.testing.recorded_logs import run_result as _run
 
 # log -> (run, binary outcome, [(case, outcome)], words the summary contains)
 CASES: dict[str, Expectation] = {

@@ -22,7 +22,7 @@ from harness.gdbremote.rsp import (
     parse_stop_reply,
 )
 from harness.gdbremote.target import GdbTarget
-from harness.gdbremote.testfw import hil_firmware, qemu_board  # noqa: F401  (fixtures)
+from harness.testing.hil_fw import hil_firmware, qemu_board  # noqa: F401  (fixtures)
 
 RAM = 0x20000000
 

@@ -9,7 +9,7 @@ import pytest
 from harness.formats.micro_test import sign_log
 from harness.formats.reader import LogReader
 from harness.runners.base import captured_transports
-from harness.runners.testfw import mini_board
+from harness.testing.mini_fw import mini_board
 
 MT_PASS = sign_log("~~~MT BEGIN A\n~~~MT END A PASSED\n~~~MT SUMMARY 1/1 tests passed\n~~~MT DONE PASSED\n")
 

@@ -144,7 +144,7 @@ def test_not_executable_is_infra_error(tmp_path: Path) -> None:
 
 
 def test_unavailable_for_firmware_boards() -> None:
-    from harness.runners.testfw import mini_board
+    from harness.testing.mini_fw import mini_board
 
     assert "native" in (get_runner("host").unavailable_reason(mini_board()) or "")
     assert get_runner("host").unavailable_reason(load_board("host")) is None

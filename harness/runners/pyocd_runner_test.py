@@ -21,7 +21,6 @@ from harness.gdbremote.elf import load_firmware
 from harness.gdbremote.qemu_board import QemuBoard
 from harness.gdbremote.rsp import RspClient
 from harness.gdbremote.target import GdbTarget
-from harness.gdbremote.testfw import hil_firmware, qemu_board  # noqa: F401  (fixtures)
 from harness.log_parser import parse_log
 from harness.runners import get_runner, pyocd_runner
 from harness.runners.pyocd_runner import (
@@ -33,6 +32,7 @@ from harness.runners.pyocd_runner import (
     target_support_problem,
 )
 from harness.semihosting import LogSink
+from harness.testing.hil_fw import hil_firmware, qemu_board  # noqa: F401  (fixtures)
 
 BLUEPILL = load_board("bluepill")
 

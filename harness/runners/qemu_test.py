@@ -12,7 +12,7 @@ import pytest
 from harness.log_parser import parse_log
 from harness.runners import get_runner
 from harness.runners.qemu import QemuRunner, qemu_command
-from harness.runners.testfw import build_mini_firmware, mini_board, toolchain_missing
+from harness.testing.mini_fw import build_mini_firmware, mini_board, toolchain_missing
 
 pytestmark = pytest.mark.emulator
 

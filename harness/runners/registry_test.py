@@ -33,9 +33,9 @@ def test_missing_python_package_becomes_a_skip_reason(monkeypatch: pytest.Monkey
 
     (tmp_path / "needs_pkg_runner.py").write_text("import no_such_package_xyz\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(runners._REGISTRY, "needy", ("needs_pkg_runner", "NeedyRunner"))
+    monkeypatch.setitem(runners.REGISTRY, "needy", ("needs_pkg_runner", "NeedyRunner"))
     monkeypatch.delitem(sys.modules, "needs_pkg_runner", raising=False)
-    from harness.runners.testfw import mini_board
+    from harness.testing.mini_fw import mini_board
 
     runner = get_runner("needy")
     reason = runner.unavailable_reason(mini_board()) or ""

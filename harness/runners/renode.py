@@ -22,7 +22,7 @@ client connects (so the banner and first prompt are not lost), input buffered an
 line at a time after the prompt, every typed character echoed, newlines written as ``\n\r``,
 errors as plain lines (``--plain``: no colour). A reply is therefore matched to its command by the
 command's echo. Checked against that source and a fake monitor built to the same rules
-(renode_test_fake.py); not run against a real Renode here (Renode was not installable).
+(harness/testing/renode_fake.py); not run against a real Renode here (Renode was not installable).
 
 Where Renode is looked for, in order: ``$RENODE`` (the executable or its folder),
 ``renode`` on PATH, the folder of ``renode-test`` on PATH, and renode-run's downloads (``~/.config/renode``:

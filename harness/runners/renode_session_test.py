@@ -1,6 +1,6 @@
 """The persistent Renode session: monitor protocol, one Renode per process, reset per binary, restart.
 
-Renode is not installable here; the fake (harness/runners/renode_test_fake.py, started as
+Renode is not installable here; the fake (harness/testing/renode_fake.py, started as
 ``$RENODE``) is built to the rules of Renode's own source: character echo, ``\n\r`` newlines,
 plain prompts with ``--plain``, LoadELF only when paused, unknown peripherals, platform files and
 the other version's semihosting syntax refused. These tests prove the harness's side: the commands
@@ -33,9 +33,9 @@ from harness.renode_scripts import (
 )
 from harness.runners import get_runner, renode
 from harness.runners.renode import monitor_errors, monitor_lines, prompt_name, reply_lines
-from harness.runners.testfw import mini_board
+from harness.testing.mini_fw import mini_board
 
-FAKE = Path(__file__).with_name("renode_test_fake.py")
+FAKE = Path(__file__).resolve().parents[1] / "testing" / "renode_fake.py"
 ELF_HEADER = b"\x7fELF\x01\x01\x01" + bytes(11) + (40).to_bytes(2, "little")  # 32-bit ARM (EM_ARM)
 
 

@@ -13,7 +13,7 @@ import pytest
 from harness.boards import load_board
 from harness.log_parser import parse_log
 from harness.runners import default_backend, get_runner, renode
-from harness.runners.testfw import build_mini_firmware, mini_board, toolchain_missing
+from harness.testing.mini_fw import build_mini_firmware, mini_board, toolchain_missing
 
 
 @pytest.fixture

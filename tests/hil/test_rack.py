@@ -23,10 +23,10 @@ import pytest
 
 from harness import REPO_ROOT
 from harness.boards import load_board
-from harness.gdbremote.testfw import hil_firmware  # noqa: F401  (fixture)
 from harness.hardware_map import HilRunner, emulated_rack, load_hardware_map, write_hardware_map
 from harness.lease import holder
 from harness.log_parser import parse_log
+from harness.testing.hil_fw import hil_firmware  # noqa: F401  (fixture)
 
 pytestmark = [
     pytest.mark.emulator,
@@ -63,7 +63,7 @@ _WORKER = """
 import json, sys, time
 from pathlib import Path
 from harness.boards import load_board
-from harness.gdbremote.testfw import hil_firmware  # noqa: F401  (fixture)
+from harness.testing.hil_fw import hil_firmware  # noqa: F401  (fixture)
 from harness.hardware_map import select_runner_for
 from harness.log_parser import parse_log
 board = load_board("bluepill")
@@ -135,7 +135,7 @@ def test_board_killed_mid_run_is_retried_elsewhere_and_quarantined(
 
 
 def test_test_failures_are_not_retried(rack: tuple[Path, list[Any]], tmp_path: Path) -> None:
-    from harness.gdbremote.testfw import build_test_firmware, toolchain_missing
+    from harness.testing.hil_fw import build_test_firmware, toolchain_missing
 
     if toolchain_missing():
         pytest.skip(toolchain_missing())

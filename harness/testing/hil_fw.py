@@ -68,7 +68,7 @@ def build_test_firmware(variant: str, out_dir: Path) -> Path:
 
 
 # ------------------------------------------------------------ pytest fixtures --
-# Imported by the HIL test modules (``from harness.gdbremote.testfw import hil_firmware, qemu_board``).
+# Imported by the HIL test modules (``from harness.testing.hil_fw import hil_firmware, qemu_board``).
 _BUILT: dict[tuple[str, str], Path] = {}
 
 
