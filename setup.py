@@ -5,6 +5,10 @@ A non-editable install (``pip install .``, a wheel) has no checkout to build fro
 ``harness/_data/`` of the wheel (``harness.REPO_ROOT`` points there when it exists).
 Left out: build outputs (``gen/``), the runtime's own tests and fuzzing material, caches.
 An editable install uses the checkout itself and copies nothing.
+
+The harness's own tests stay in the checkout too: its ``*_test.py`` modules here, its test support
+(``harness/testing``) and test data (``harness/testdata``) through ``pyproject.toml``'s
+``[tool.setuptools.packages.find] exclude``.
 """
 
 from __future__ import annotations
@@ -41,6 +45,11 @@ def data_files() -> list[Path]:
 
 
 class BuildWithRuntime(build_py):
+    def find_package_modules(self, package: str, package_dir: str) -> list[tuple[str, str, str]]:
+        """The package's modules without its tests (``*_test.py``, beside the code they test)."""
+        modules = super().find_package_modules(package, package_dir)
+        return [m for m in modules if not fnmatch.fnmatch(Path(m[2]).name, "*_test.py")]
+
     def run(self) -> None:
         super().run()
         if getattr(self, "editable_mode", False):
