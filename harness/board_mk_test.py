@@ -343,8 +343,8 @@ def test_rtt_transport_logs_through_the_control_block(tmp_path: Path) -> None:
     """LOG_TRANSPORTS=rtt links boards/cortex_m/rtt.cc (the SEGGER RTT control block) and DebugLog
     writes to its up channel; the gdbremote runner finds _SEGGER_RTT and drains it while QEMU runs
     the firmware behind its GDB stub (the UART is not connected at all)."""
+    from harness.formats.reader import parse_log
     from harness.gdbremote.qemu_board import start_qemu_board
-    from harness.log_parser import parse_log
     from harness.runners.gdbremote_runner import GdbRemoteConfig, run_over_gdb
 
     board = load_board("bluepill")

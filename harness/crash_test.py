@@ -102,7 +102,7 @@ def test_real_crash_symbolized(tmp_path: Path) -> None:
     missing = toolchain_missing() or (None if shutil.which("qemu-system-arm") else "qemu-system-arm not found")
     if missing:
         pytest.skip(missing)
-    from harness.log_parser import parse_log
+    from harness.formats.reader import parse_log
     from harness.runners import get_runner
 
     elf = build_mini_firmware("CRASH", tmp_path)

@@ -14,7 +14,7 @@ import pytest
 
 from harness import REPO_ROOT
 from harness.boards import Board, BoardError, load_board
-from harness.log_parser import parse_log
+from harness.formats.reader import parse_log
 from harness.runners import get_runner
 
 pytestmark = pytest.mark.emulator

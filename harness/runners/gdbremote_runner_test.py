@@ -16,8 +16,8 @@ import pytest
 from harness.boards import load_board
 from harness.build import ensure_binary
 from harness.failure_classes import INFRA, classify_run
+from harness.formats.reader import parse_log
 from harness.gdbremote.qemu_board import QemuBoard, start_qemu_board
-from harness.log_parser import parse_log
 from harness.runners import get_runner
 from harness.runners.gdbremote_runner import GdbRemoteConfig, GdbRemoteRunner, run_over_gdb
 from harness.testing.hil_fw import hil_firmware, qemu_board  # noqa: F401  (fixtures)

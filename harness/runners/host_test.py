@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from harness.boards import load_board
-from harness.log_parser import parse_log
+from harness.formats.reader import parse_log
 from harness.runners import get_runner
 
 PROGRAM = r"""

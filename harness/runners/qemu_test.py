@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.log_parser import parse_log
+from harness.formats.reader import parse_log
 from harness.runners import get_runner
 from harness.runners.qemu import QemuRunner, qemu_command
 from harness.testing.mini_fw import build_mini_firmware, mini_board, toolchain_missing

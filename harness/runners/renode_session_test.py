@@ -23,7 +23,7 @@ import pytest
 
 from harness import renode_scripts
 from harness.boards import load_board
-from harness.log_parser import parse_log
+from harness.formats.reader import parse_log
 from harness.renode_scripts import (
     _robot_handler_expression,
     create_machine_commands,

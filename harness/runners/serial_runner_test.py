@@ -14,8 +14,8 @@ import pytest
 
 from harness.boards import load_board
 from harness.failure_classes import INFRA, classify_run
+from harness.formats.reader import parse_log
 from harness.gdbremote.qemu_board import free_port
-from harness.log_parser import parse_log
 from harness.runners import get_runner
 from harness.runners.serial_runner import START_MARKER, SerialConfig, SerialRunner
 from harness.testing.hil_fw import MACHINE, hil_firmware, qemu_board  # noqa: F401  (fixtures)

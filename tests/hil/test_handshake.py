@@ -23,9 +23,9 @@ from harness import REPO_ROOT
 from harness.boards import load_board
 from harness.build import bin_dir, board_lock, make_command
 from harness.formats.micro_test import sign
+from harness.formats.reader import parse_log
 from harness.gdbremote.qemu_board import start_qemu_board
 from harness.hardware_map import HilRunner, emulated_rack, load_and_go, load_hardware_map, write_hardware_map
-from harness.log_parser import parse_log
 from harness.runners.gdbremote_runner import GdbRemoteConfig, run_over_gdb
 from harness.runners.serial_runner import HANDSHAKE_BYTE, START_MARKER
 

@@ -23,9 +23,9 @@ import pytest
 
 from harness import REPO_ROOT
 from harness.boards import load_board
+from harness.formats.reader import parse_log
 from harness.hardware_map import HilRunner, emulated_rack, load_hardware_map, write_hardware_map
 from harness.lease import holder
-from harness.log_parser import parse_log
 from harness.testing.hil_fw import hil_firmware  # noqa: F401  (fixture)
 
 pytestmark = [
@@ -65,7 +65,7 @@ from pathlib import Path
 from harness.boards import load_board
 from harness.testing.hil_fw import hil_firmware  # noqa: F401  (fixture)
 from harness.hardware_map import select_runner_for
-from harness.log_parser import parse_log
+from harness.formats.reader import parse_log
 board = load_board("bluepill")
 runner = select_runner_for(board, Path(sys.argv[1]))
 run = runner.run(Path(sys.argv[2]), board, 60.0)

@@ -1,4 +1,4 @@
-"""Log parser on recorded logs of every outcome, fed in random chunk sizes."""
+"""The log reader (``harness.formats.reader``) on recorded logs of every outcome, fed in random chunk sizes."""
 
 from __future__ import annotations
 
@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.formats.reader import clean_line
-from harness.log_parser import LogParser, parse_log
+from harness.formats.reader import LogReader, clean_line, parse_log
 from harness.runners.base import RunResult
 from harness.testing.recorded_logs import parse_chunked, run_result
 
-LOGS = Path(__file__).parent / "testdata" / "logs"
+LOGS = Path(__file__).resolve().parent.parent / "testdata" / "logs"
 
 
 _run = run_result
@@ -278,7 +277,7 @@ def test_clean_line(raw: bytes, text: str) -> None:
 
 
 def test_endless_line_is_bounded() -> None:
-    parser = LogParser()
+    parser = LogReader()
     parser.feed(b"Testing A\n")
     for _ in range(40):
         parser.feed(b"\xff" * 4096)
