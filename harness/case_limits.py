@@ -18,16 +18,17 @@ number is an error (the file does not collect), so a typo never silently drops a
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness import REPO_ROOT
-from harness.runners.control import CaseLimits
 
 if TYPE_CHECKING:
     from harness.boards import Board
 
-__all__ = ["CaseLimitError", "board_case_timeout", "case_limits", "case_names", "source_case_timeouts"]
+__all__ = ["CaseLimitError", "CaseLimits", "CaseTimeout", "board_case_timeout", "case_limits", "case_names",
+           "source_case_timeouts"]
 
 # The case macro (comments blanked first, lines kept).
 _CASE_RE = re.compile(r"^[ \t]*TF_LITE_MICRO_TEST\s*\(\s*([\w$]+)\s*\)", re.MULTILINE)
@@ -35,6 +36,37 @@ _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 _HARNESS_RE = re.compile(r"//\s*harness\s*:(?P<body>.*)$")
 _SETTING_RE = re.compile(r"^\s*(?P<key>[A-Za-z_]\w*)\s*=\s*(?P<value>\S+)\s*$")
 _SECONDS_RE = re.compile(r"^(?P<number>\d+(?:\.\d*)?|\.\d+)s?$")
+
+
+@dataclass(frozen=True)
+class CaseTimeout:
+    """A test case that ran longer than its own limit."""
+
+    case: str
+    seconds: float
+    source: str  # where the limit came from, e.g. "// harness: timeout=2 at hang_test.cc:12"
+
+    def describe(self) -> str:
+        return f"{self.case} ran longer than its case timeout of {self.seconds:g} s ({self.source})"
+
+
+@dataclass
+class CaseLimits:
+    """Per-case time limits: ``per_case`` name -> (seconds, source); ``default_s`` for the other cases."""
+
+    per_case: dict[str, tuple[float, str]] = field(default_factory=dict)
+    default_s: float | None = None
+    default_source: str = ""
+
+    def limit_for(self, case: str) -> tuple[float, str] | None:
+        if case in self.per_case:
+            return self.per_case[case]
+        if self.default_s is not None:
+            return self.default_s, self.default_source
+        return None
+
+    def __bool__(self) -> bool:
+        return bool(self.per_case) or self.default_s is not None
 
 
 class CaseLimitError(ValueError):

@@ -459,9 +459,6 @@ def load_and_go(elf: Path, address: str, load: str = "memory") -> str | None:
         return f"loading {elf.name} through the GDB server {address} failed: {error}"
 
 
-# Every HIL run of this process: (board, elf stem) -> attempts, for reports (harness.hil_plugin).
-ATTEMPTS: dict[tuple[str, str], list[Attempt]] = {}
-
 
 class HostSideError(HardwareMapError, HostProblem):
     """A fault of this machine or of the binary (unreadable ELF, missing tool): no board can help.
@@ -568,7 +565,6 @@ class HilRunner:
     ) -> RunResult:
         attempts: list[Attempt] = []
         self.last_attempts = attempts
-        ATTEMPTS[(board.name, Path(elf).stem)] = attempts
         return run_on_pool(DevicePool(self), Path(elf), board, timeout_s, on_line, self.max_retries, attempts)
 
 
@@ -669,6 +665,14 @@ def _tool_problem(board: Board, candidates: list[Device]) -> str | None:
     from harness.runners.pyocd_runner import board_target_problem
 
     return board_target_problem(board)
+
+
+def map_backend_label(hardware_map: Any, board_name: str) -> str:
+    """How the map reaches a board's devices, for reports: ``hil:pyocd``, ``hil:pyocd+serial``, ..."""
+    if getattr(hardware_map, "farm", None) is not None:
+        return "hil:farm"
+    backends = sorted({device.backend for device in hardware_map.for_board(board_name)})
+    return "hil:" + "+".join(backends) if backends else "hil"
 
 
 def select_runner_for(board: Board, hardware_map: HardwareMap | Path | str) -> HilRunner:

@@ -74,22 +74,9 @@ def runner_override(config: pytest.Config, board: Board) -> Any | None:
     return HilRunner(hardware_map, max_retries=retries)
 
 
-def map_backend_label(hardware_map: Any, board_name: str) -> str:
-    """How the map reaches a board's devices, for reports: ``hil:pyocd``, ``hil:pyocd+serial``, ..."""
-    if getattr(hardware_map, "farm", None) is not None:
-        return "hil:farm"
-    backends = sorted({device.backend for device in hardware_map.for_board(board_name)})
-    return "hil:" + "+".join(backends) if backends else "hil"
-
-
-def hil_properties(board: str, elf_stem: str) -> list[tuple[str, str]]:
-    """JUnit properties of the HIL run of one binary (empty if it did not run through the map).
-
-    ``elf_stem``: the stem of the ELF that ran (HilRunner records attempts under it).
-    """
-    from harness.hardware_map import ATTEMPTS
-
-    attempts = ATTEMPTS.get((board, elf_stem))
+def hil_properties(attempts: list[Any]) -> list[tuple[str, str]]:
+    """JUnit properties of the HIL run of one binary from its attempts (``RunResult.attempts``: empty if it did
+    not run through a pool of the map or the farm)."""
     if not attempts:
         return []
     last = attempts[-1]
@@ -110,12 +97,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report = outcome.get_result()
     board = getattr(item, "board", None)
     outcome_of_binary = getattr(item, "outcome", None)
-    build = getattr(outcome_of_binary, "build", None)
-    if board is None or build is None or build.elf is None or report.when == "teardown":
+    run = getattr(outcome_of_binary, "run", None)
+    if board is None or run is None or report.when == "teardown":
         return
     present = {name for name, _ in item.user_properties}
-    # The ELF's own stem: a program built from outside the tree is named <binary>_<hash>.
-    for name, value in hil_properties(board.name, build.elf.stem):
+    for name, value in hil_properties(run.attempts):
         if name not in present:
             item.user_properties.append((name, value))
             report.user_properties.append((name, value))

@@ -128,9 +128,9 @@ class HarnessState:
 
     # -- choices ------------------------------------------------------------------------------
     def resolve(self, board: Board) -> Any:
-        """The runner and its report label for ``board`` (``harness.runners.resolve_runner``)."""
+        """The runner and its report label for ``board`` (``harness.session.resolve_runner``)."""
         from harness.hil_plugin import runner_override
-        from harness.runners import resolve_runner
+        from harness.session import resolve_runner
 
         return resolve_runner(board, self.backend, self.icount, map_runner=runner_override(self.config, board))
 
@@ -302,10 +302,10 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"--board: {error}") from error
     backend = config.getoption("micro_backend")
     if backend:
-        from harness.runners import _REGISTRY
+        from harness.runners import REGISTRY
 
-        if backend not in _REGISTRY:
-            raise pytest.UsageError(f"--backend: unknown backend '{backend}'; choose one of: {', '.join(_REGISTRY)}")
+        if backend not in REGISTRY:
+            raise pytest.UsageError(f"--backend: unknown backend '{backend}'; choose one of: {', '.join(REGISTRY)}")
     icount = config.getoption("icount")
     if icount is not None:
         from harness.runners.qemu import icount_problem

@@ -349,7 +349,8 @@ def compare_outputs(result_cases: list[dict[str, Any]], cases_file: Path, tolera
 
 def _resolve(board: Board, backend: str | None) -> tuple[Any, str]:
     """(runner, backend label) through the one resolver; RunModelError for a bad backend."""
-    from harness.runners import ResolveError, resolve_runner
+    from harness.runners import ResolveError
+    from harness.session import resolve_runner
 
     try:
         resolved = resolve_runner(board, backend)

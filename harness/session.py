@@ -12,7 +12,7 @@ honours it::
 
 The steps, in order (each can end the session with its own outcome):
 
-1. the runner: ``harness.runners.resolve_runner`` (UNAVAILABLE when the options name none, or
+1. the runner: ``resolve_runner`` (UNAVAILABLE when the options name none, or
    it cannot run the board on this machine: the reason names the fix);
 2. the binary: an ELF path, or a build callable (BUILD_ERROR with the compiler's message);
 3. how to read it (``harness.formats.reader.reader_spec``): the format and case list the ELF
@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.formats.base import CaseResult
 from harness.outcome import Outcome
+from harness.runners import REGISTRY, ResolveError, default_backend, get_runner, runner_for
 
 if TYPE_CHECKING:
     from harness.boards import Board
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from harness.runners.base import RunResult
     from harness.runners.control import CaseTimeout, RunControl
 
-__all__ = ["RunOptions", "RunReport", "run_binary", "scan_cases"]
+__all__ = ["Resolved", "RunOptions", "RunReport", "resolve_runner", "run_binary", "scan_cases"]
 
 DEFAULT_TIMEOUT_S = 120.0
 HOST_TIMEOUT_S = 60.0
@@ -102,6 +103,59 @@ class RunReport:
         return next((c for c in self.cases if c.name == name), None)
 
 
+@dataclass
+class Resolved:
+    runner: Any
+    label: str  # for reports: the backend name, or hil:<backends> of the map's boards
+
+
+def resolve_runner(
+    board: Board,
+    backend: str | None = None,
+    icount: int | None = None,
+    hardware_map: Any = None,
+    map_runner: Any = None,
+) -> Resolved:
+    """The one place that turns a board and the options into the runner that runs its binaries.
+
+    Used by the pytest items, the ``dut`` fixture, ``harness run``, the Robot library and run-model.
+    ``hardware_map`` (a path or a loaded map) or an already made ``map_runner`` (the plugin's, with
+    its retry setting) sends MCU boards to the map's leased boards; the host board always runs
+    natively. ``icount`` (QEMU's -icount shift) picks QEMU when no backend is named and is a usage
+    error with any other backend.
+    """
+    from harness.runners.qemu import icount_problem
+
+    if board.is_host:
+        return Resolved(get_runner("host"), "host")
+    if hardware_map is not None and map_runner is None:
+        from harness.hardware_map import HardwareMapError, select_runner_for
+
+        try:
+            map_runner = select_runner_for(board, hardware_map)
+        except HardwareMapError as error:
+            raise ResolveError(str(error)) from error
+    if map_runner is not None:
+        if icount is not None:
+            raise ResolveError(icount_problem("hil") or "--icount does not apply to a hardware map")
+        from harness.hardware_map import map_backend_label
+
+        return Resolved(map_runner, map_backend_label(map_runner.hardware_map, board.name))
+    if backend is not None and backend not in REGISTRY:
+        raise ResolveError(f"unknown backend '{backend}'; choose one of: {', '.join(REGISTRY)}")
+    name = backend or ("qemu" if icount is not None else None)
+    if name is None:
+        try:
+            name = default_backend(board)
+        except Exception:  # a backend module that fails to import must not stop the run
+            name = "qemu"
+    if icount is not None:
+        problem = icount_problem(name)
+        if problem is not None:
+            raise ResolveError(problem)
+    return Resolved(runner_for(name, icount), name)
+
+
 def timeout_for(board: Board, options: RunOptions) -> float:
     if options.timeout_s is not None:
         return options.timeout_s
@@ -121,8 +175,6 @@ def scan_cases(source: str) -> list[str]:
 
 def resolve(board: Board, options: RunOptions) -> tuple[Any, str]:
     """(runner, label) for ``board`` under ``options``; ``harness.runners.ResolveError`` when none."""
-    from harness.runners import resolve_runner
-
     if options.runner is not None:
         return options.runner, options.backend or str(getattr(options.runner, "name", "?"))
     resolved = resolve_runner(board, options.backend, options.icount, options.hardware_map, options.map_runner)
@@ -151,7 +203,6 @@ def run_binary(
     from harness.case_limits import CaseLimitError, case_limits
     from harness.formats.reader import reader_spec
     from harness.run_token import RunToken
-    from harness.runners import ResolveError
     from harness.runners.control import RunControl
 
     options = options or RunOptions()

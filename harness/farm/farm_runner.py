@@ -1,6 +1,6 @@
 """The runner for boards of a labgrid farm: acquire a place, run through its GDB server, release.
 
-``FarmRunner`` is what ``harness.runners.resolve_runner`` gives for a hardware map whose
+``FarmRunner`` is what ``harness.session.resolve_runner`` gives for a hardware map whose
 ``[farm]`` table names a labgrid coordinator::
 
     [farm]
@@ -64,7 +64,7 @@ class FarmRunner:
     name = "farm"
 
     def __init__(self, hardware_map: Any, max_retries: int = MAX_RETRIES) -> None:
-        self.hardware_map = hardware_map  # for the report label (hil_plugin.map_backend_label)
+        self.hardware_map = hardware_map  # for the report label (hardware_map.map_backend_label)
         table = dict(hardware_map.farm or {})
         self.coordinator = str(table.get("coordinator", ""))
         self.acquire_timeout_s = float(table.get("acquire_timeout_s", ACQUIRE_TIMEOUT_S))
@@ -92,10 +92,7 @@ class FarmRunner:
 
     def run(self, elf: Path, board: Board, timeout_s: float,
             on_line: Callable[[str], None] | None = None) -> RunResult:
-        from harness.hardware_map import ATTEMPTS
-
         attempts: list[Attempt] = []
-        ATTEMPTS[(board.name, Path(elf).stem)] = attempts
         result = run_on_pool(PlacePool(self), Path(elf), board, timeout_s, on_line, self.max_retries, attempts)
         self.last_places = [a.device for a in attempts]
         return replace(result, backend="farm")

@@ -1,6 +1,6 @@
 """Backends that run a firmware binary: one small module per backend.
 
-``get_runner(name)`` looks the backend up in ``_REGISTRY`` (name -> module
+``get_runner(name)`` looks the backend up in ``REGISTRY`` (name -> module
 path, class name) and imports it lazily, so adding a backend is one line
 here and a backend with heavy imports (pyocd, pyserial) costs nothing until used.
 """
@@ -10,19 +10,17 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from harness.boards import Board
 from harness.runners.base import Runner, RunResult
 
 __all__ = [
-    "Resolved", "ResolveError", "RunResult", "Runner", "available_backends", "default_backend", "get_runner",
-    "resolve_runner", "runner_for",
+    "REGISTRY", "ResolveError", "RunResult", "Runner", "available_backends", "default_backend", "get_runner",
+    "runner_for",
 ]
 
-_REGISTRY: dict[str, tuple[str, str]] = {
+REGISTRY: dict[str, tuple[str, str]] = {
     "host": ("harness.runners.host", "HostRunner"),
     "qemu": ("harness.runners.qemu", "QemuRunner"),
     "renode": ("harness.runners.renode", "RenodeRunner"),
@@ -39,16 +37,16 @@ class UnknownBackendError(ValueError):
 def available_backends() -> list[str]:
     """Names whose module exists in this checkout (installed tools are not checked)."""
     names = []
-    for name, (module, _) in _REGISTRY.items():
+    for name, (module, _) in REGISTRY.items():
         if importlib.util.find_spec(module) is not None:
             names.append(name)
     return names
 
 
 def get_runner(name: str) -> Runner:
-    entry = _REGISTRY.get(name)
+    entry = REGISTRY.get(name)
     if entry is None:
-        known = ", ".join(_REGISTRY)
+        known = ", ".join(REGISTRY)
         raise UnknownBackendError(f"unknown backend '{name}'; choose one of: {known}")
     module_name, class_name = entry
     try:
@@ -101,56 +99,3 @@ def default_backend(board: Board) -> str:
 
 class ResolveError(ValueError):
     """Board + options that name no runner (unknown backend, --icount without QEMU, bad map): a usage error."""
-
-
-@dataclass
-class Resolved:
-    runner: Runner
-    label: str  # for reports: the backend name, or hil:<backends> of the map's boards
-
-
-def resolve_runner(
-    board: Board,
-    backend: str | None = None,
-    icount: int | None = None,
-    hardware_map: Any = None,
-    map_runner: Any = None,
-) -> Resolved:
-    """The one place that turns a board and the options into the runner that runs its binaries.
-
-    Used by the pytest items, the ``dut`` fixture, ``harness run``, the Robot library and run-model.
-    ``hardware_map`` (a path or a loaded map) or an already made ``map_runner`` (the plugin's, with
-    its retry setting) sends MCU boards to the map's leased boards; the host board always runs
-    natively. ``icount`` (QEMU's -icount shift) picks QEMU when no backend is named and is a usage
-    error with any other backend.
-    """
-    from harness.runners.qemu import icount_problem
-
-    if board.is_host:
-        return Resolved(get_runner("host"), "host")
-    if hardware_map is not None and map_runner is None:
-        from harness.hardware_map import HardwareMapError, select_runner_for
-
-        try:
-            map_runner = select_runner_for(board, hardware_map)
-        except HardwareMapError as error:
-            raise ResolveError(str(error)) from error
-    if map_runner is not None:
-        if icount is not None:
-            raise ResolveError(icount_problem("hil") or "--icount does not apply to a hardware map")
-        from harness.hil_plugin import map_backend_label
-
-        return Resolved(map_runner, map_backend_label(map_runner.hardware_map, board.name))
-    if backend is not None and backend not in _REGISTRY:
-        raise ResolveError(f"unknown backend '{backend}'; choose one of: {', '.join(_REGISTRY)}")
-    name = backend or ("qemu" if icount is not None else None)
-    if name is None:
-        try:
-            name = default_backend(board)
-        except Exception:  # a backend module that fails to import must not stop the run
-            name = "qemu"
-    if icount is not None:
-        problem = icount_problem(name)
-        if problem is not None:
-            raise ResolveError(problem)
-    return Resolved(runner_for(name, icount), name)

@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from harness.boards import Board
 from harness.formats.reader import clean_line
 from harness.runners.control import CaseTimeout
+
+if TYPE_CHECKING:
+    from harness.runners.retry import Attempt
 
 __all__ = ["RunResult", "Runner", "captured_transports", "clean_line", "exits_with_status"]
 
@@ -35,6 +38,8 @@ class RunResult:
     case_timeout: CaseTimeout | None = None
     # Harness-detected problems of the run that fail it, e.g. a process left running
     problems: list[str] = field(default_factory=list)
+    # A pool's boards tried for this run, in order (harness.runners.retry.Attempt); empty for one device
+    attempts: list[Attempt] = field(default_factory=list)
 
 
 class Runner(Protocol):

@@ -31,7 +31,6 @@ import contextlib
 import contextvars
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -40,39 +39,11 @@ if TYPE_CHECKING:
     from harness.run_token import RunToken
     from harness.runners.stream import DeviceStream
 
+# CaseLimits and CaseTimeout live with the rest of the per-case limits (the board stage); re-exported here.
+from harness.case_limits import CaseLimits, CaseTimeout
+
 __all__ = ["CaseLimits", "CaseTimeout", "InputClosed", "RunControl", "active_control", "input_problem",
            "token_writes"]
-
-
-@dataclass(frozen=True)
-class CaseTimeout:
-    """A test case that ran longer than its own limit."""
-
-    case: str
-    seconds: float
-    source: str  # where the limit came from, e.g. "// harness: timeout=2 at hang_test.cc:12"
-
-    def describe(self) -> str:
-        return f"{self.case} ran longer than its case timeout of {self.seconds:g} s ({self.source})"
-
-
-@dataclass
-class CaseLimits:
-    """Per-case time limits: ``per_case`` name -> (seconds, source); ``default_s`` for the other cases."""
-
-    per_case: dict[str, tuple[float, str]] = field(default_factory=dict)
-    default_s: float | None = None
-    default_source: str = ""
-
-    def limit_for(self, case: str) -> tuple[float, str] | None:
-        if case in self.per_case:
-            return self.per_case[case]
-        if self.default_s is not None:
-            return self.default_s, self.default_source
-        return None
-
-    def __bool__(self) -> bool:
-        return bool(self.per_case) or self.default_s is not None
 
 
 class InputClosed(Exception):

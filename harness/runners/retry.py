@@ -89,7 +89,14 @@ def host_side(label: str, problem: str) -> RunResult:
 
 def run_on_pool(pool: Pool, elf: Path, board: Board, timeout_s: float, on_line: OnLine, max_retries: int,
                 attempts: list[Attempt]) -> RunResult:
-    """Runs ``elf`` on a board of ``pool`` with the retry rules above; ``attempts`` receives each attempt."""
+    """Runs ``elf`` on a board of ``pool`` with the retry rules above; ``attempts`` receives each attempt,
+    and the result carries them (``RunResult.attempts``)."""
+    result = _run_on_pool(pool, elf, board, timeout_s, on_line, max_retries, attempts)
+    return replace(result, attempts=list(attempts))
+
+
+def _run_on_pool(pool: Pool, elf: Path, board: Board, timeout_s: float, on_line: OnLine, max_retries: int,
+                 attempts: list[Attempt]) -> RunResult:
     try:
         pool.prepare(elf, board)
     except HostProblem as error:

@@ -1,0 +1,166 @@
+"""The pipeline's layering, checked: imports point down the stages only, and nothing imports in a circle.
+
+Every module of the shipped ``harness`` package belongs to one stage of the path board file -> build ->
+runner -> log stream -> format -> pytest item (``LAYERS``, lowest first). A module may import modules of
+its own stage or of a lower one, at the top of the file or inside a function alike (imports under
+``if TYPE_CHECKING:`` are only for type checkers and are not counted). A new module must be given a stage
+here, so the map stays complete. Test modules (``*_test.py`` beside their module) and the test support in
+``harness/testing`` are not part of the product and are not checked.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from harness import REPO_ROOT
+
+PACKAGE = REPO_ROOT / "harness"
+
+# Lowest first. Within a stage, imports go either way (but never in a circle).
+LAYERS: list[tuple[str, set[str]]] = [
+    ("foundation", {"harness", "harness.argtypes", "harness.outcome", "harness.procs", "harness.project",
+                    "harness.run_token", "harness.binary_info", "harness.crash", "harness.op_names",
+                    "harness.shutdown"}),
+    ("board", {"harness.boards", "harness.board_mk", "harness.mpu_regions", "harness.emulation_guard",
+               "harness.case_limits"}),
+    ("build", {"harness.build", "harness.footprint", "harness.project_gen"}),
+    ("formats", {"harness.formats", "harness.formats.*"}),
+    ("runners", {"harness.runners", "harness.runners.*", "harness.gdbremote", "harness.gdbremote.*",
+                 "harness.semihosting", "harness.failure_classes", "harness.renode_scripts", "harness.lease"}),
+    ("resources", {"harness.hardware_map", "harness.farm", "harness.farm.places", "harness.farm.farm_runner",
+                   "harness.farm.history", "harness.farm.health", "harness.farm.quarantine", "harness.farm.flaky",
+                   "harness.farm.gate", "harness.farm.svg", "harness.farm.report", "harness.farm.demo"}),
+    ("session", {"harness.session"}),
+    ("front ends", {"harness.plugin", "harness.hil_plugin", "harness.dut_plugin", "harness.dut", "harness.cli",
+                    "harness.__main__", "harness.robot", "harness.robot.*", "harness.run_model", "harness.doctor",
+                    "harness.farm.cli", "harness.farm.places_cli", "harness.farm.plugin", "harness.log_parser"}),
+]
+
+
+# Product modules whose names end like a test module's.
+NOT_TESTS = {PACKAGE / "formats" / "micro_test.py"}
+
+
+def _is_test(path: Path) -> bool:
+    return (path.stem.endswith("_test") and path not in NOT_TESTS) or "testing" in path.relative_to(PACKAGE).parts
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if _is_test(path) or "testdata" in path.parts:
+            continue
+        parts = path.relative_to(REPO_ROOT).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = path
+    return found
+
+
+def _imports(path: Path, known: set[str]) -> set[str]:
+    found: set[str] = set()
+
+    class Visitor(ast.NodeVisitor):
+        def visit_If(self, node: ast.If) -> None:
+            if "TYPE_CHECKING" in ast.unparse(node.test):
+                for child in node.orelse:
+                    self.visit(child)
+                return
+            self.generic_visit(node)
+
+        def visit_Import(self, node: ast.Import) -> None:
+            found.update(alias.name for alias in node.names if alias.name.startswith("harness"))
+
+        def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+            if node.module and node.module.startswith("harness"):
+                found.add(node.module)
+                found.update(f"{node.module}.{alias.name}" for alias in node.names
+                             if f"{node.module}.{alias.name}" in known)
+
+    Visitor().visit(ast.parse(path.read_text()))
+    return {name for name in found if name in known}
+
+
+def _stage(module: str) -> int | None:
+    for index, (_, members) in enumerate(LAYERS):
+        for member in members:
+            if module == member or (member.endswith(".*") and module.startswith(member[:-1])):
+                return index
+    return None
+
+
+GRAPH = {name: _imports(path, set(_modules())) - {name} for name, path in _modules().items()}
+
+
+def test_every_module_has_a_stage() -> None:
+    missing = sorted(name for name in GRAPH if _stage(name) is None)
+    assert not missing, f"give these modules a stage in tests/test_layers.py LAYERS: {missing}"
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    upward = []
+    for module, imported in sorted(graph.items()):
+        here = _stage(module)
+        for target in sorted(imported):
+            there = _stage(target)
+            if here is not None and there is not None and there > here:
+                upward.append(f"{module} ({LAYERS[here][0]}) imports {target} ({LAYERS[there][0]})")
+    return upward
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+    counter = [0]
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = counter[0]
+        counter[0] += 1
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph.get(node, set()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return circles
+
+
+def test_imports_point_down_only() -> None:
+    upward = upward_imports(GRAPH)
+    assert not upward, "imports that point up the pipeline:\n" + "\n".join(upward)
+
+
+def test_no_import_circles() -> None:
+    assert not import_circles(GRAPH), f"import circles: {import_circles(GRAPH)}"
+
+
+def test_the_checks_see_violations(tmp_path: Path) -> None:
+    """The checks can fail: a function-local upward import is found and reported, and so is a circle."""
+    module = tmp_path / "probe.py"
+    module.write_text("def f():\n    from harness.plugin import BINARY_ITEM\n    return BINARY_ITEM\n"
+                      "if TYPE_CHECKING:\n    from harness.cli import main\n")
+    assert _imports(module, set(GRAPH)) == {"harness.plugin"}
+    bad = {**GRAPH, "harness.boards": GRAPH["harness.boards"] | {"harness.plugin"}}
+    assert any(line.startswith("harness.boards (board) imports harness.plugin") for line in upward_imports(bad))
+    looped = {**GRAPH, "harness.outcome": {"harness.run_token"}, "harness.run_token": {"harness.outcome"}}
+    assert ["harness.outcome", "harness.run_token"] in import_circles(looped)
