@@ -8,14 +8,13 @@ hands everything else to the agent.
 
 ``drive()`` runs a started target in the one run loop (``harness.runners.stream``) until
 it exits, the log format's end rule says it is done, it faults, or the deadline passes,
-pulling log bytes from semihosting, RTT and any other transport into one ``LogSink``. It works on
-anything with pyOCD's target API: a real probe's ``session.target`` or
-``harness.gdbremote.target.GdbTarget``.
+pulling log bytes from semihosting, RTT and any other transport into one
+``harness.runners.stream.LogSink``. It works on anything with pyOCD's target API: a real probe's
+``session.target`` or ``harness.gdbremote.target.GdbTarget``.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from pyocd.core.target import Target
 from pyocd.debug.semihost import STDOUT_FD, SemihostAgent, SemihostIOHandler
 
 from harness.runners.base import RunResult
-from harness.runners.stream import DeviceStream
+from harness.runners.stream import LogSink
 
 SYS_EXIT = 0x18
 SYS_EXIT_EXTENDED = 0x20
@@ -35,46 +34,6 @@ DFSR = 0xE000ED30
 DFSR_BKPT = 1 << 1
 
 _POLL_S = 0.01
-
-
-class LogSink:
-    """The producer side of one run's ``DeviceStream`` for the probe backends (thread safe).
-
-    Transports (semihosting writes, RTT, a UART reader thread) ``feed`` it; ``data`` is what
-    they fed so far; the run loop (``drive``, the serial runner) follows ``stream``.
-    """
-
-    def __init__(self, on_line: Callable[[str], None] | None = None, fmt: str | None = None,
-                 exit_status: bool = True) -> None:
-        self._lock = threading.Lock()
-        self._data = bytearray()
-        self.stream = DeviceStream(on_line, fmt=fmt, exit_status=exit_status)
-
-    def feed(self, data: bytes) -> None:
-        if not data:
-            return
-        with self._lock:
-            self._data += data
-        self.stream.put(data)
-
-    def note(self, text: str) -> None:
-        """A harness remark in the log (``[harness] ...``), on its own line."""
-        self.stream.note(text)
-
-    @property
-    def data(self) -> bytes:
-        with self._lock:
-            return bytes(self._data)
-
-    def case_seconds(self) -> dict[str, float]:
-        """Each case's duration as the live run loop saw it (call after ``finish``)."""
-        return self.stream.reader.case_seconds()
-
-    def finish(self) -> bytes:
-        """The whole log (with the harness's remarks), once the run loop is over."""
-        self.stream.late()
-        self.stream.reader.flush()
-        return self.stream.data
 
 
 class _ConsoleHandler(SemihostIOHandler):

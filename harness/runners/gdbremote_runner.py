@@ -31,7 +31,8 @@ from harness.emulation_guard import guard_word
 from harness.formats.reader import board_format
 from harness.runners.base import RunResult, exits_with_status
 from harness.runners.control import token_writes
-from harness.semihosting import LogSink, RttPoller, drive
+from harness.runners.stream import LogSink
+from harness.semihosting import RttPoller, drive
 
 DEFAULT_RESET = ("vector-table",)
 

@@ -27,7 +27,8 @@ from harness.boards import Board
 from harness.formats.reader import board_format
 from harness.runners.base import RunResult, exits_with_status
 from harness.runners.control import token_writes
-from harness.semihosting import LogSink, RttPoller, drive
+from harness.runners.stream import LogSink
+from harness.semihosting import RttPoller, drive
 
 _INSTALL = "install it: pip install pyocd"
 

@@ -31,7 +31,7 @@ from harness.runners.pyocd_runner import (
     run_on_target,
     target_support_problem,
 )
-from harness.semihosting import LogSink
+from harness.runners.stream import LogSink
 from harness.testing.hil_fw import hil_firmware, qemu_board  # noqa: F401  (fixtures)
 
 BLUEPILL = load_board("bluepill")

@@ -39,7 +39,7 @@ from harness.formats.reader import board_format
 from harness.run_token import RunToken
 from harness.runners.base import RunResult
 from harness.runners.control import active_control
-from harness.semihosting import LogSink
+from harness.runners.stream import LogSink
 
 START_MARKER = "~~~MICRO START~~~"
 # The start marker of firmware that took the run token from the pokes (boards/cortex_m/handshake.cc).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from harness import REPO_ROOT
 from harness.boards import load_board
 from harness.failure_classes import INFRA, classify_run
 from harness.formats.reader import parse_log
@@ -21,6 +23,16 @@ from harness.runners.serial_runner import START_MARKER, SerialConfig, SerialRunn
 from harness.testing.hil_fw import MACHINE, hil_firmware, qemu_board  # noqa: F401  (fixtures)
 
 BLUEPILL = load_board("bluepill")
+
+
+
+def test_the_serial_backend_imports_without_pyocd() -> None:
+    """Only the probe backends need pyOCD: the serial runner imports where pyOCD cannot be imported."""
+    code = "import sys; sys.modules['pyocd']=None; import harness.runners.serial_runner"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT, env=env,
+                          timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
 
 
 def _qemu_waiting_on_uart(elf: Path) -> tuple[subprocess.Popen[bytes], str]:

@@ -8,6 +8,9 @@ A backend starts its device, then hands ``DeviceStream.follow`` what it has:
   UART read, a debug target halting on a semihosting call) and feeds the stream itself;
 * ``pollers``: callables run every ``poll_s`` (file tails, RTT).
 
+``LogSink`` is the producer side of one stream for the probe and serial backends: every transport
+(semihosting, RTT, a UART reader thread) feeds it from its own thread, and it keeps what they fed.
+
 The loop has one deadline and one end rule, taken from the log format
 (``harness.formats.reader.LogReader.end_grace``): a HardFault line ends the run after a short
 grace; the framework's own end of run (every case closed) ends it after a short grace where
@@ -24,6 +27,7 @@ loop: a case still open past its limit ends the run as a timeout of that case (t
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -203,6 +207,46 @@ class DeviceStream:
         end.log = bytes(self._log)
         end.case_seconds = self.reader.case_seconds()
         return end
+
+
+class LogSink:
+    """The producer side of one run's ``DeviceStream`` for the probe backends (thread safe).
+
+    Transports (semihosting writes, RTT, a UART reader thread) ``feed`` it; ``data`` is what
+    they fed so far; the run loop (``drive``, the serial runner) follows ``stream``.
+    """
+
+    def __init__(self, on_line: Callable[[str], None] | None = None, fmt: str | None = None,
+                 exit_status: bool = True) -> None:
+        self._lock = threading.Lock()
+        self._data = bytearray()
+        self.stream = DeviceStream(on_line, fmt=fmt, exit_status=exit_status)
+
+    def feed(self, data: bytes) -> None:
+        if not data:
+            return
+        with self._lock:
+            self._data += data
+        self.stream.put(data)
+
+    def note(self, text: str) -> None:
+        """A harness remark in the log (``[harness] ...``), on its own line."""
+        self.stream.note(text)
+
+    @property
+    def data(self) -> bytes:
+        with self._lock:
+            return bytes(self._data)
+
+    def case_seconds(self) -> dict[str, float]:
+        """Each case's duration as the live run loop saw it (call after ``finish``)."""
+        return self.stream.reader.case_seconds()
+
+    def finish(self) -> bytes:
+        """The whole log (with the harness's remarks), once the run loop is over."""
+        self.stream.late()
+        self.stream.reader.flush()
+        return self.stream.data
 
 
 class FileTail:
