@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
 from harness.farm import health, svg
-from harness.farm.flaky import SEVERITY, flaky_cases
+from harness.farm.flaky import SEVERITY, FlakyCase, flaky_cases
 from harness.farm.history import SCHEMA_VERSION, History
 
 PASS_COLORS = svg.OUTCOME_COLORS
@@ -274,7 +275,8 @@ def render(history: History, night: str | None = None, *, quarantine: object | N
 
 def _matrix(data: ReportData) -> str:
     cases = sorted({case_id for case_id, _ in data.cells})
-    problem, green = [], []
+    problem: list[str] = []
+    green: list[str] = []
     for case_id in cases:
         row_cells = [data.cells.get((case_id, b)) for b in data.boards]
         row = (f'<tr><td class="case" title="{escape(case_id)}">{escape(_short(case_id))}</td>'
@@ -299,7 +301,7 @@ def _matrix(data: ReportData) -> str:
     return "".join(body)
 
 
-def _flaky(flaky: list, data: ReportData, since: str) -> str:
+def _flaky(flaky: list[FlakyCase], data: ReportData, since: str) -> str:
     if not flaky:
         return (f'<section id="flaky"><h2>Flaky cases (since {since})</h2>'
                 '<p class="empty">no case changed its outcome on the same binary and board</p></section>')
@@ -394,7 +396,8 @@ def _changes_table(data: ReportData, figures: tuple[str, ...], title: str, limit
     body = []
     for figure, board, binary, subject, first, last, previous, series in rows[:limit]:
         unit = " s" if figure == "binary_duration_s" else ""
-        fmt = (lambda v: f"{v:,.3f}") if figure == "binary_duration_s" else (lambda v: f"{v:,.0f}")
+        fmt: Callable[[float], str] = ((lambda v: f"{v:,.3f}") if figure == "binary_duration_s"
+                                       else (lambda v: f"{v:,.0f}"))
         change = last - first
         css = "up" if change > 0 else ("down" if change < 0 else "")
         since_prev = "" if previous is None else f"{last - previous:+,.0f}" if not unit else f"{last - previous:+.3f}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
 
 PALETTE = ["#0969da", "#bf3989", "#1a7f37", "#9a6700", "#8250df", "#cf222e", "#0a7e8c", "#6e7781"]
@@ -16,7 +16,7 @@ def _nice_range(low: float, high: float) -> tuple[float, float]:
     return low - pad, high + pad
 
 
-def line_chart(labels: Sequence[str], series: dict[str, Sequence[float | None]], *, width: int = 640,
+def line_chart(labels: Sequence[str], series: Mapping[str, Sequence[float | None]], *, width: int = 640,
                height: int = 200, y_format: Callable[[float], str] = lambda v: f"{v:,.0f}",
                y_range: tuple[float, float] | None = None, title: str = "") -> str:
     """One line per series over the x labels (nights); None leaves a gap. Points carry tooltips."""
@@ -38,10 +38,10 @@ def line_chart(labels: Sequence[str], series: dict[str, Sequence[float | None]],
     parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
              f'aria-label="{escape(title)}">']
     for k in range(5):  # grid and y labels
-        v = low + span * k / 4
-        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}" class="grid"/>'
-                     f'<text x="{left - 6}" y="{y(v) + 4:.1f}" class="axis" text-anchor="end">'
-                     f"{escape(y_format(v))}</text>")
+        level = low + span * k / 4
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(level):.1f}" y2="{y(level):.1f}" class="grid"/>'
+                     f'<text x="{left - 6}" y="{y(level) + 4:.1f}" class="axis" text-anchor="end">'
+                     f"{escape(y_format(level))}</text>")
     step = max(1, count // 6)
     for i in range(0, count, step):
         parts.append(f'<text x="{x(i):.1f}" y="{height - 6}" class="axis" text-anchor="middle">'
