@@ -294,6 +294,7 @@ def make_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
     from harness import procs
+    from harness.shutdown import run_shutdown
 
     procs.install_signal_handlers()  # SIGTERM/SIGHUP end every device process, then stop like Ctrl-C
     try:
@@ -314,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush does not raise again
         return 141  # 128 + SIGPIPE, what a shell reports for a tool that died of the closed pipe
+    finally:
+        run_shutdown()  # what the command kept open between runs: a Renode, labgrid places
     return code
 
 

@@ -612,19 +612,17 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session) -> Any:
-    """Quits this process's persistent Renode (one per xdist worker) if a Renode run started one.
+    """Closes what this process kept open between runs (``harness.shutdown``: its persistent Renode,
+    one per xdist worker; the labgrid places it still holds).
 
     Then nothing the run started may outlive it (checked once the xdist workers are gone): what
     still runs is killed, named on stderr, and fails the run.
     """
     import sys
 
-    renode = sys.modules.get("harness.runners.renode")  # not imported: no Renode to quit
-    if renode is not None:
-        renode.close_session()
-    farm = sys.modules.get("harness.farm.farm_runner")  # labgrid places this worker still holds
-    if farm is not None:
-        farm.close_sessions()
+    from harness.shutdown import run_shutdown
+
+    run_shutdown()
     result = yield
     found = session.config.stash.get(_SESSION, None)
     if found is not None:

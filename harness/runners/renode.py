@@ -12,8 +12,9 @@ in ``harness.renode_scripts`` (one place). Up to 1.16.1 Renode ignores semihosti
 master only halts the CPU on it, so runs end by the log: the end marker (plus a short grace), a
 HardFault line, or the timeout; ``exit_code`` is therefore None. If the session breaks (Renode
 died, monitor silent), it is restarted once for that binary; a second failure is an infra error
-naming the cause. ``close_session()`` quits Renode (the pytest plugin calls it at session
-finish; ``atexit`` covers other callers).
+naming the cause. ``close_session()`` quits Renode: registered with ``harness.shutdown`` when a
+Renode is started, so the pytest plugin (at session finish) and the CLI close it; ``atexit`` covers
+other callers.
 
 The monitor protocol follows Renode's source (renode-infrastructure
 src/Emulator/Main/Utilities/SocketServerProvider.cs, src/UI/CommandLineInterface.cs; the AntShell
@@ -54,6 +55,7 @@ from harness.runners.base import RunResult, captured_transports
 from harness.runners.control import token_writes
 from harness.runners.qemu import elf_problem
 from harness.runners.stream import DeviceStream, FileTail
+from harness.shutdown import on_session_end
 
 RENODE_RUN_DIR = Path.home() / ".config" / "renode"
 INSTALL_HINT = "install it from renode.io or `pip install renode-run && renode-run download`"
@@ -475,6 +477,7 @@ def _run_in_session(
             if _SESSION is not None:
                 _SESSION.close()
             _SESSION = None
+            on_session_end(close_session)  # the front end quits it when done (harness.shutdown)
             try:
                 _SESSION = RenodeSession(renode)
             except RenodeSessionError as error:

@@ -402,7 +402,8 @@ def test_close_session_quits_renode(fake: Path, tmp_path: Path) -> None:
 
 
 def test_pytest_session_finish_quits_the_workers_renode(pytester: pytest.Pytester, tmp_path: Path) -> None:
-    """The plugin's pytest_sessionfinish closes this process's session (each xdist worker's own)."""
+    """The plugin's pytest_sessionfinish closes this process's session (each xdist worker's own): starting
+    a Renode registers its close with harness.shutdown, which the plugin runs."""
     from importlib.metadata import entry_points
 
     installed = any(ep.value == "harness.plugin" for ep in entry_points(group="pytest11"))
@@ -414,11 +415,17 @@ def test_pytest_session_finish_quits_the_workers_renode(pytester: pytest.Pyteste
 
         class Session:
             closed = False
+            def __init__(self, path):
+                self.renode = path
+            def run(self, elf, board, timeout_s, on_line):
+                return "ran"
             def close(self, graceful=True):  # who closed it: the hook, not the atexit backstop
                 Path({str(marker)!r}).write_text(" ".join(f.name for f in traceback.extract_stack()))
 
-        def test_started():
-            renode._SESSION = Session()
+        def test_started(monkeypatch):
+            monkeypatch.setattr(renode, "RenodeSession", Session)  # a started Renode, as the runner starts it
+            assert renode._run_in_session(Path("renode"), Path("fw.elf"), None, 1.0, None) == "ran"
+            assert isinstance(renode._SESSION, Session)
     """)
     result = pytester.runpytest_subprocess(*([] if installed else ["-p", "harness.plugin"]), "--no-micro-tests")
     result.assert_outcomes(passed=1)
