@@ -47,7 +47,3 @@ def classify_run(run: RunResult, report_outcome: str | None = None) -> Outcome:
     if report_outcome in ALL:
         return Outcome(report_outcome)
     return FAILED  # "no-tests" and anything else the log's verdict flags is the firmware's problem
-
-
-def retryable(failure_class: str) -> bool:
-    return failure_class == INFRA

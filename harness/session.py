@@ -95,10 +95,6 @@ class RunReport:
     def unavailable(self) -> str | None:
         return self.summary if self.outcome == Outcome.UNAVAILABLE else None
 
-    @property
-    def build_error(self) -> str | None:
-        return self.summary if self.outcome == Outcome.BUILD_ERROR else None
-
     def case(self, name: str) -> CaseResult | None:
         return next((c for c in self.cases if c.name == name), None)
 

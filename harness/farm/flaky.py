@@ -24,17 +24,12 @@ class FlakyCase:
     failures: int = 0
     flips: int = 0
     transitions: int = 0  # consecutive pairs of runs with the same hash
-    hashes: int = 0  # binary hashes on which it flipped
     last_outcomes: list[str] = field(default_factory=list)  # oldest first, the last 20
     last_night: str = ""
 
     @property
     def flip_rate(self) -> float:
         return self.flips / self.transitions if self.transitions else 0.0
-
-    @property
-    def fail_rate(self) -> float:
-        return self.failures / self.runs if self.runs else 0.0
 
 
 def verdict(outcome: str, failure_class: str | None) -> str | None:
@@ -71,7 +66,6 @@ def flaky_cases(history: History, since_night: str | None = None, board: str | N
             case.failures += verdicts.count("failed")
             case.transitions += len(verdicts) - 1
             case.flips += sum(1 for a, b in zip(verdicts, verdicts[1:], strict=False) if a != b)
-            case.hashes += len(set(verdicts)) > 1
             case.last_outcomes.extend(verdicts)
         case.last_outcomes = case.last_outcomes[-20:]
         found.append(case)

@@ -97,9 +97,6 @@ class Quarantine:
     def entry_for(self, case_id: str, board: str) -> Entry | None:
         return next((e for e in self.active if e.matches(case_id, board)), None)
 
-    def expired_for(self, case_id: str, board: str) -> Entry | None:
-        return next((e for e in self.expired if e.matches(case_id, board)), None)
-
 
 def night_verdicts(history: History, case_id: str, board: str) -> list[tuple[str, str]]:
     """(night, worst outcome that night) of one case on one board, oldest first."""

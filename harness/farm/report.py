@@ -17,7 +17,6 @@ from harness.farm import health, svg
 from harness.farm.flaky import SEVERITY, FlakyCase, flaky_cases
 from harness.farm.history import SCHEMA_VERSION, History
 
-PASS_COLORS = svg.OUTCOME_COLORS
 FIGURE_LABELS = {"flash_bytes": "flash", "ram_bytes": "RAM", "arena_bytes": "arena",
                  "instructions_per_invoke": "instructions / Invoke", "binary_duration_s": "run time"}
 

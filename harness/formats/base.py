@@ -46,8 +46,6 @@ class FormatReader(abc.ABC):
 
     name = ""
     description = ""
-    # A marker that starts a protocol record even in the middle of a line (noise before it).
-    split_marker: str | None = None
 
     def __init__(self, expected: Sequence[str] | None = None) -> None:
         self.expected = list(expected) if expected is not None else None

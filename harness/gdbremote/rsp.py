@@ -422,10 +422,6 @@ class RspClient:
     def flash_done(self, timeout_s: float = 60.0) -> None:
         self._check_ok(self.request("vFlashDone", timeout_s), "vFlashDone")
 
-    def detach(self) -> None:
-        with contextlib.suppress(RspError):
-            self.request("D", timeout_s=1.0)
-
 
 def _is_hex(data: bytes) -> bool:
     return bool(data) and all(c in b"0123456789abcdefABCDEF" for c in data)
