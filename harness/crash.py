@@ -184,7 +184,8 @@ def parse_hardfault_line(line: str) -> CrashReport | None:
     if match is None:
         return None
     values = {key: int(value, 16) for key, value in match.groupdict().items()}
-    return CrashReport(line=match.group(0), **values)
+    return CrashReport(pc=values["pc"], lr=values["lr"], xpsr=values["xpsr"], cfsr=values["cfsr"],
+                       hfsr=values["hfsr"], mmfar=values["mmfar"], bfar=values["bfar"], line=match.group(0))
 
 
 def _lookup_addresses(report: CrashReport) -> list[tuple[str, int]]:

@@ -59,7 +59,7 @@ def _compile(pattern: Pattern) -> re.Pattern[str]:
     if isinstance(pattern, re.Pattern):
         if isinstance(pattern.pattern, bytes):
             return re.compile(pattern.pattern.decode("utf-8"), pattern.flags & ~re.UNICODE & ~re.ASCII | re.MULTILINE)
-        return pattern  # type: ignore[return-value]
+        return pattern
     text = pattern.decode("utf-8") if isinstance(pattern, bytes) else pattern
     return re.compile(text, re.MULTILINE)
 

@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 from harness.binary_info import ElfSection as Section
 from harness.boards import Board, BoardError, MemoryRegion, available_boards, load_board
@@ -189,6 +190,13 @@ def map_input_sections(map_path: Path, root: Path | None = None) -> list[tuple[s
     return placed
 
 
+class _ObjectFigures(TypedDict):
+    """One object file's entry in the report: its bytes in flash and RAM, and per output section."""
+    flash: int
+    ram: int
+    sections: dict[str, int]
+
+
 def _figures(size: int, flash: bool, ram: bool) -> dict[str, int]:
     return {"size": size, "flash": size if flash else 0, "ram": size if ram else 0}
 
@@ -208,7 +216,7 @@ def binary_report(elf: Path, board: Board | None = None, root: Path | None = Non
     if not map_path.is_file():
         entry["objects_note"] = f"no link map {map_path.name} beside the ELF"
         return entry
-    objects: dict[str, dict[str, object]] = {}
+    objects: dict[str, _ObjectFigures] = {}
     lto = False
     for output, source, size in map_input_sections(map_path, root):
         if output not in where:
@@ -216,25 +224,24 @@ def binary_report(elf: Path, board: Board | None = None, root: Path | None = Non
         lto = lto or source.startswith("<lto>")
         flash, ram = where[output]
         item = objects.setdefault(source, {"flash": 0, "ram": 0, "sections": {}})
-        item["flash"] += size if flash else 0  # type: ignore[operator]
-        item["ram"] += size if ram else 0  # type: ignore[operator]
+        item["flash"] += size if flash else 0
+        item["ram"] += size if ram else 0
         sections = item["sections"]
-        assert isinstance(sections, dict)
         sections[output] = sections.get(output, 0) + size
     # What no input file holds (the stack and heap the linker script reserves, linker-made tables):
     # one entry, so the objects add up to the binary's totals.
     placed: dict[str, int] = {}
     for item in objects.values():
-        for output, size in item["sections"].items():  # type: ignore[union-attr]
+        for output, size in item["sections"].items():
             placed[output] = placed.get(output, 0) + size
     for section in footprint.sections:
         rest = section.size - placed.get(section.name, 0)
         if rest > 0:
             flash, ram = where[section.name]
             item = objects.setdefault(LINKER_ENTRY, {"flash": 0, "ram": 0, "sections": {}})
-            item["flash"] += rest if flash else 0  # type: ignore[operator]
-            item["ram"] += rest if ram else 0  # type: ignore[operator]
-            item["sections"][section.name] = rest  # type: ignore[index]
+            item["flash"] += rest if flash else 0
+            item["ram"] += rest if ram else 0
+            item["sections"][section.name] = rest
     entry["objects"] = dict(sorted(objects.items()))
     if lto:
         entry["objects_note"] = LTO_NOTE

@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from harness.formats.base import FAILED, PASSED, SKIPPED, FormatReader
+from harness.formats.base import FAILED, PASSED, SKIPPED, CaseResult, FormatReader
 
 LINE = "=" * 67
 SUMMARY_START = "------ TESTSUITE SUMMARY START ------"
@@ -194,7 +194,7 @@ class ZtestReader(FormatReader):
         self.claimed = FAILED
         self.suite = None
 
-    def _suite_cases(self, suite: str) -> list:
+    def _suite_cases(self, suite: str) -> list[CaseResult]:
         return [c for c in self.cases if self.case_suite.get(id(c)) == suite]
 
     # -- summary and end ------------------------------------------------------------------
