@@ -141,7 +141,8 @@ class GdbTarget:
         return Target.State.RUNNING if self._running else Target.State.HALTED
 
     def is_halted(self) -> bool:
-        return self.get_state() == Target.State.HALTED
+        halted: bool = self.get_state() == Target.State.HALTED  # pyocd's Target.State is untyped (Any)
+        return halted
 
     def wait_halt(self, timeout_s: float) -> bool:
         """Blocks up to ``timeout_s`` for the running core to stop; True if halted."""

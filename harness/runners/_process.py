@@ -235,11 +235,17 @@ def _await_group(
         time.sleep(min(0.02, until - now))
     problems = [f"left process {pid} running ({_short(cmdline)}) after the test's main process exited"
                 for pid, cmdline in members]
-    if not members and pipes_count and any(reader.join(_DRAIN_S) or reader.is_alive() for reader in readers):
+    if not members and pipes_count and any(_still_open(reader) for reader in readers):
         # only a process outside the group (setsid) can still hold the pipe
         problems.append("the output pipe stayed open after the test's main process and its process group "
                         "exited: a process that left the group (setsid) still holds it")
     return members, problems, lingered
+
+
+def _still_open(reader: threading.Thread) -> bool:
+    """Whether pipe reader ``reader`` is still running after a last short wait for its EOF."""
+    reader.join(_DRAIN_S)
+    return reader.is_alive()
 
 
 def _await_gone(pgid: int) -> None:
