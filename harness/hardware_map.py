@@ -43,7 +43,7 @@ from typing import Any
 from harness.boards import Board, BoardError, load_board
 from harness.failure_classes import INFRA, classify_run
 from harness.lease import acquire_any, default_lock_dir, file_lock, holder, map_state_dir
-from harness.runners.base import RunResult
+from harness.runners.base import Runner, RunResult
 from harness.runners.retry import Attempt, HostProblem, NoBoard, run_on_pool
 
 BACKENDS = ("pyocd", "serial", "gdbremote")
@@ -376,7 +376,7 @@ def resolve_serial(device: Device, ports: list[Any] | None = None) -> str | None
 
 
 # ------------------------------------------------------------------- runners --
-def runner_for_device(device: Device, board: Board) -> Any:
+def runner_for_device(device: Device, board: Board) -> Runner:
     """The concrete runner (pyocd / serial / gdbremote) for one device of the map."""
     url = resolve_serial(device)
     if (device.serial_number and url is None) and device.backend == "serial":
@@ -416,8 +416,9 @@ def runner_for_device(device: Device, board: Board) -> Any:
 
     reset = device.reset if isinstance(device.reset, str) else "none"
     starter = _starter_for(device, board)
-    config = SerialConfig(url=str(url), baudrate=device.baudrate, reset=reset, handshake=device.handshake is not False)
-    return SerialRunner(config, starter)
+    serial_config = SerialConfig(url=str(url), baudrate=device.baudrate, reset=reset,
+                                 handshake=device.handshake is not False)
+    return SerialRunner(serial_config, starter)
 
 
 def _starter_for(device: Device, board: Board) -> Callable[[Path, Board], str | None] | None:
@@ -521,7 +522,7 @@ class HilRunner:
         hardware_map: HardwareMap,
         max_retries: int = MAX_RETRIES,
         lease_wait_s: float = LEASE_WAIT_S,
-        runner_factory: Callable[[Device, Board], Any] = runner_for_device,
+        runner_factory: Callable[[Device, Board], Runner] = runner_for_device,
     ) -> None:
         self.hardware_map = hardware_map
         self.max_retries = max_retries
@@ -608,7 +609,7 @@ class DevicePool:
 class DeviceLease:
     """One leased device of the map: its concrete runner (pyocd / serial / gdbremote) does the run."""
 
-    def __init__(self, device: Device, lease: Any, runner_factory: Callable[[Device, Board], Any],
+    def __init__(self, device: Device, lease: Any, runner_factory: Callable[[Device, Board], Runner],
                  handshake_elf: Path | None) -> None:
         self.device = device
         self.name = device.id

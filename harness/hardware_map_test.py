@@ -212,11 +212,17 @@ def test_missing_cmsis_pack_skips_instead_of_quarantining_every_board(tmp_path: 
 class _Board:
     """A stand-in runner per device: its scripted results, one per run (or an exception to raise)."""
 
+    name = "scripted"
+
     def __init__(self, results: list[RunResult | Exception]) -> None:
         self.results = results
         self.runs = 0
 
-    def run(self, elf: Path, board: object, timeout_s: float, on_line: Callable[[str], None] | None) -> RunResult:
+    def unavailable_reason(self, board: object) -> str | None:
+        return None
+
+    def run(self, elf: Path, board: object, timeout_s: float,
+            on_line: Callable[[str], None] | None = None) -> RunResult:
         self.runs += 1
         result = self.results.pop(0)
         if isinstance(result, Exception):
@@ -252,7 +258,9 @@ def test_unreadable_elf_is_not_retried_and_quarantines_nothing(tmp_path: Path) -
     assert rack.quarantined() == {}
 
 
-def test_host_side_error_of_the_runner_is_not_retried(tmp_path: Path, hil_firmware) -> None:  # noqa: F811
+def test_host_side_error_of_the_runner_is_not_retried(
+    tmp_path: Path, hil_firmware: Callable[[str], Path]  # noqa: F811
+) -> None:
     script = _Board([HostSideError("pyocd is not installed"), _PASSED])  # whichever board comes first
     runner, rack = _rack_of(tmp_path, {"a": script, "b": script})
     run = runner.run(hil_firmware("semihost"), BLUEPILL, 5.0)
@@ -262,7 +270,7 @@ def test_host_side_error_of_the_runner_is_not_retried(tmp_path: Path, hil_firmwa
 
 def test_every_board_failing_quarantines_none_and_blames_firmware_or_host(
     tmp_path: Path,
-    hil_firmware,  # noqa: F811
+    hil_firmware: Callable[[str], Path],  # noqa: F811
 ) -> None:
     boards = {"a": _Board([_DEAD]), "b": _Board([OSError(25, "Inappropriate ioctl for device")])}
     runner, rack = _rack_of(tmp_path, boards)
@@ -277,7 +285,7 @@ def test_every_board_failing_quarantines_none_and_blames_firmware_or_host(
 
 def test_board_that_failed_where_another_ran_the_binary_is_quarantined_and_retry_is_marked(
     tmp_path: Path,
-    hil_firmware,  # noqa: F811
+    hil_firmware: Callable[[str], Path],  # noqa: F811
 ) -> None:
     script = _Board([_DEAD, _PASSED])  # whichever board comes first dies, the other one passes
     runner, rack = _rack_of(tmp_path, {"a": script, "b": script})
@@ -298,13 +306,15 @@ def test_board_that_failed_where_another_ran_the_binary_is_quarantined_and_retry
     assert list(rack.quarantined()) == [first]
 
 
-def test_silent_run_names_what_it_listened_on_and_the_fix(tmp_path: Path, hil_firmware) -> None:  # noqa: F811
+def test_silent_run_names_what_it_listened_on_and_the_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hil_firmware: Callable[[str], Path]  # noqa: F811
+) -> None:
     silent = RunResult("pyocd", b"", None, True, 5.0, "timeout")
     device = Device(id="bp-1", board="bluepill", probe="066DFF", transports=["semihosting"])  # what scan wrote
     rack = HardwareMap([device], tmp_path / "rack.toml")
     runner = HilRunner(rack, max_retries=0, lease_wait_s=5, runner_factory=lambda _d, _b: _Board([silent]))
-    runner.unavailable_reason = lambda _board: None  # type: ignore[method-assign]  # no pyOCD pack needed
-    runner.host_problem = lambda _elf, _board: None  # type: ignore[method-assign]
+    monkeypatch.setattr(runner, "unavailable_reason", lambda _board: None)  # no pyOCD pack needed
+    monkeypatch.setattr(runner, "host_problem", lambda _elf, _board: None)
     message = runner.run(hil_firmware("semihost"), BLUEPILL, 5.0).infra_error or ""
     assert "no output at all from bp-1: the run listened on semihosting" in message
     assert "bluepill firmware logs over uart" in message and 'serial_number = "..."' in message
