@@ -37,6 +37,7 @@ from harness.argtypes import DEFAULT_FLOAT_TOLERANCE
 from harness.boards import Board, BoardError, load_board
 from harness.build import elf_path, make_env, make_paths
 from harness.formats.model_runner import DONE_MARKER, ERROR_PREFIX  # the format owns its lines
+from harness.runners.base import Runner
 
 RUNTIME = REPO_ROOT / "micro_runtime"
 
@@ -324,14 +325,14 @@ def compare_outputs(result_cases: list[dict[str, Any]], cases_file: Path, tolera
                 problems.append(f"output {number} has {ours.size} values, expected {ref.size}")
                 continue
             ours, ref = ours.reshape(-1), ref.reshape(-1)
-            error = np.abs(ours - ref)
-            worst = max(worst, float(error.max()) if error.size else 0.0)
+            deviation = np.abs(ours - ref)
+            worst = max(worst, float(deviation.max()) if deviation.size else 0.0)
             if output["dtype"] == "float32":
-                bad = error > float_tolerance * np.maximum(1.0, np.abs(ref))
+                bad = deviation > float_tolerance * np.maximum(1.0, np.abs(ref))
                 if np.isnan(ours).any() or np.isnan(ref).any():
                     bad |= np.isnan(ours) != np.isnan(ref)
             else:
-                bad = error > tolerance
+                bad = deviation > tolerance
             if bad.any():
                 first = int(np.argmax(bad))
                 at = f" (first at flat index {first})" if bad.size > 1 else ""
@@ -347,7 +348,7 @@ def compare_outputs(result_cases: list[dict[str, Any]], cases_file: Path, tolera
     return {"passed": not failed, "compared_cases": compared, "failed_cases": failed}
 
 
-def _resolve(board: Board, backend: str | None) -> tuple[Any, str]:
+def _resolve(board: Board, backend: str | None) -> tuple[Runner, str]:
     """(runner, backend label) through the one resolver; RunModelError for a bad backend."""
     from harness.runners import ResolveError
     from harness.session import resolve_runner

@@ -137,7 +137,7 @@ def cmd_junit(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_farm_parser(sub: Any) -> None:
+def add_farm_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     farm = sub.add_parser("farm", help="device farm: labgrid places and demo; results history: flaky cases, "
                           "nightly report, gate baseline, board health")
     fsub = farm.add_subparsers(dest="farm_command", required=True, metavar="FARM_COMMAND")

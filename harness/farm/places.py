@@ -107,7 +107,9 @@ class Farm:
         user = self.user
         host = self.host
 
-        class _Session(lg_client.ClientSession):  # the owner name this process acquires under
+        # The owner name this process acquires under. labgrid ships no type information: to mypy its
+        # ClientSession is Any, which strict mode does not let a class subclass without saying so.
+        class _Session(lg_client.ClientSession):  # type: ignore[misc]
             def __attrs_post_init__(self) -> None:
                 super().__attrs_post_init__()
                 # The coordinator keys a session by its connection: gRPC would share one connection

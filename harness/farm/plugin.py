@@ -18,13 +18,16 @@ import subprocess
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from harness import REPO_ROOT
 from harness.farm.history import CaseRecord, History, HistoryError, Measure, RunInfo
 from harness.outcome import Outcome
+
+if TYPE_CHECKING:
+    from harness.farm.gate import Threshold
 
 _FARM = pytest.StashKey["FarmState"]()
 _PHASES = pytest.StashKey[dict[str, pytest.TestReport]]()
@@ -82,6 +85,7 @@ class FarmState:
             raise pytest.UsageError(f"--night {self.night!r}: not a date (YYYY-MM-DD)") from error
         self._history: History | None = None
         self.quarantine: Any = None
+        self.thresholds: dict[str, Threshold] | None = None  # --gate-threshold over the defaults, with --gate
         self.quarantined_ran: list[tuple[str, str]] = []  # (nodeid, what happened), controller
         self.notes: list[tuple[str, str, str]] = []  # (kind, subject, text) for summary + history
         self.taken_out: list[str] = []
@@ -319,7 +323,9 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if report.when != "teardown" and not getattr(report, "wasxfail", "").startswith(QUARANTINE_PREFIX):
         return
     config = _CONFIG.get("config")
-    state = config.stash.get(_FARM, None) if config is not None else None
+    if config is None:
+        return
+    state = config.stash.get(_FARM, None)
     if state is None or not _controller(config):
         return
     props = dict(report.user_properties)
@@ -380,7 +386,7 @@ def _gate(session: pytest.Session, state: FarmState, history: History) -> None:
         state.note("gate", "baseline", "no earlier night where every run passed: nothing to compare against yet")
         return
     current = gate.figures_of_runs(history, [state.run_id])
-    violations = gate.check(current, baseline, getattr(state, "thresholds", None))
+    violations = gate.check(current, baseline, state.thresholds)
     compared = sum(1 for key in current if key in baseline.figures)
     for violation in violations:
         state.note("gate", f"{violation.binary}[{violation.board}]", f"FAILED: {violation.describe()} "

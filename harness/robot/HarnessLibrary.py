@@ -109,7 +109,9 @@ class HarnessLibrary:
     @keyword("Run Micro Test")
     def run_micro_test(self, name: str, board: str | None = None, backend: str | None = None) -> str:
         """`Build Micro Test` then `Run On Board`; returns the outcome."""
-        return self.run_on_board(self.build_micro_test(name, board), board, backend)
+        # robot's @keyword is untyped, so to mypy the keyword methods it decorates return Any.
+        outcome: str = self.run_on_board(self.build_micro_test(name, board), board, backend)
+        return outcome
 
     @keyword("Micro Test Should Pass")
     def micro_test_should_pass(self) -> None:
@@ -165,7 +167,7 @@ class HarnessLibrary:
         return str(run.log.decode("utf-8", errors="replace"))
 
     @keyword("Run Model")
-    def run_model(self, model: str, cases: str, board: str | None = None, backend: str | None = None) -> dict:
+    def run_model(self, model: str, cases: str, board: str | None = None, backend: str | None = None) -> dict[str, Any]:
         """Runs a .tflite model with its cases.json on the board (harness.run_model); returns the result dict."""
         from harness.run_model import RunModelError
         from harness.run_model import run_model as run
