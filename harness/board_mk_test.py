@@ -165,6 +165,7 @@ def test_passing_failing_and_crashing_programs(name: str) -> None:
     assert fields["CFSR"] & CFSR_IACCVIOL and fields["PC"] == 0
     code, log = run_qemu(board, build_fixture(name, "null_call_fixture.cc"), guard=False)
     assert code == 3 and fault_fields(log)["CFSR"] & CFSR_INVSTATE, log
+    assert board.flash is not None
     assert board.flash.origin <= fields["LR"] < board.flash.origin + board.flash.size  # the caller
     assert "BEGIN CallsNull" in records(log) and "returned" not in log
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import boards
+from harness import REPO_ROOT, boards
 from harness.boards import BoardError, available_boards, load_board
 
 MCU_BOARDS = [name for name in available_boards() if not load_board(name).is_host]
@@ -33,7 +33,7 @@ def test_mcu_boards_are_complete(name: str) -> None:
     assert "qemu" in board.backends
     assert board.tool("size") == "arm-none-eabi-size"
     for source in board.sources:
-        assert (boards.REPO_ROOT / source).is_file(), source
+        assert (REPO_ROOT / source).is_file(), source
 
 
 @pytest.mark.parametrize("name", MCU_BOARDS)
@@ -51,6 +51,7 @@ def test_bluepill_links_with_lto_by_default() -> None:
 
 def test_bluepill_has_the_real_chip_limits() -> None:
     board = load_board("bluepill")
+    assert board.flash is not None and board.ram is not None
     assert (board.flash.origin, board.flash.size) == (0x08000000, 64 * 1024)
     assert (board.ram.origin, board.ram.size) == (0x20000000, 20 * 1024)
     assert board.uart_base == 0x40004400

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from harness import doctor
@@ -19,7 +21,7 @@ def test_missing_cmsis_pack_is_reported_with_the_install_command() -> None:
 
 
 def test_renode_hint_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(doctor.shutil, "which", lambda _name: None)
+    monkeypatch.setattr(shutil, "which", lambda _name: None)
     check = doctor._renode()
     assert not check.ok and not check.required
     assert check.detail == f"not found: {INSTALL_HINT}"

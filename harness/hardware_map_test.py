@@ -31,7 +31,7 @@ from harness.runners.base import RunResult
 from harness.runners.gdbremote_runner import GdbRemoteRunner
 from harness.runners.pyocd_runner import PyocdRunner
 from harness.runners.serial_runner import SerialRunner
-from harness.testing.hil_fw import hil_firmware  # noqa: F401  (fixture)
+from harness.testing.hil_fw import HilFirmware, hil_firmware  # noqa: F401  (fixture)
 
 BLUEPILL = load_board("bluepill")
 
@@ -259,7 +259,7 @@ def test_unreadable_elf_is_not_retried_and_quarantines_nothing(tmp_path: Path) -
 
 
 def test_host_side_error_of_the_runner_is_not_retried(
-    tmp_path: Path, hil_firmware: Callable[[str], Path]  # noqa: F811
+    tmp_path: Path, hil_firmware: HilFirmware  # noqa: F811
 ) -> None:
     script = _Board([HostSideError("pyocd is not installed"), _PASSED])  # whichever board comes first
     runner, rack = _rack_of(tmp_path, {"a": script, "b": script})
@@ -270,7 +270,7 @@ def test_host_side_error_of_the_runner_is_not_retried(
 
 def test_every_board_failing_quarantines_none_and_blames_firmware_or_host(
     tmp_path: Path,
-    hil_firmware: Callable[[str], Path],  # noqa: F811
+    hil_firmware: HilFirmware,  # noqa: F811
 ) -> None:
     boards = {"a": _Board([_DEAD]), "b": _Board([OSError(25, "Inappropriate ioctl for device")])}
     runner, rack = _rack_of(tmp_path, boards)
@@ -285,7 +285,7 @@ def test_every_board_failing_quarantines_none_and_blames_firmware_or_host(
 
 def test_board_that_failed_where_another_ran_the_binary_is_quarantined_and_retry_is_marked(
     tmp_path: Path,
-    hil_firmware: Callable[[str], Path],  # noqa: F811
+    hil_firmware: HilFirmware,  # noqa: F811
 ) -> None:
     script = _Board([_DEAD, _PASSED])  # whichever board comes first dies, the other one passes
     runner, rack = _rack_of(tmp_path, {"a": script, "b": script})
@@ -307,7 +307,7 @@ def test_board_that_failed_where_another_ran_the_binary_is_quarantined_and_retry
 
 
 def test_silent_run_names_what_it_listened_on_and_the_fix(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hil_firmware: Callable[[str], Path]  # noqa: F811
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hil_firmware: HilFirmware  # noqa: F811
 ) -> None:
     silent = RunResult("pyocd", b"", None, True, 5.0, "timeout")
     device = Device(id="bp-1", board="bluepill", probe="066DFF", transports=["semihosting"])  # what scan wrote

@@ -17,7 +17,8 @@ import random
 import pytest
 
 from harness.formats.micro_test import PREFIX, sign, sign_log
-from harness.formats.reader import MAX_LINE_BYTES, LogReader, parse_log
+from harness.formats.reader import MAX_LINE_BYTES, BinaryReport, LogReader, parse_log
+from harness.outcome import Outcome
 from harness.run_token import UNKEYED
 from harness.runners.base import RunResult
 
@@ -82,12 +83,12 @@ def _chunkings(data: bytes, seed: int = 0) -> list[list[bytes]]:
     return [[data[i : i + 1] for i in range(len(data))], chunks]
 
 
-def _judged(report):  # type: ignore[no-untyped-def]
+def _judged(report: BinaryReport) -> tuple[Outcome, str, list[tuple[str, str]]]:
     return report.outcome, report.summary, [(c.name, c.outcome) for c in report.cases]
 
 
 def _both(data: bytes, run: RunResult | None, expected: list[str] | None = None,
-          key: tuple[int, int] | None = None):  # type: ignore[no-untyped-def]
+          key: tuple[int, int] | None = None) -> BinaryReport:
     """The report of the whole log, checked equal to the byte-by-byte and the random-chunk ones."""
     whole = parse_log(data, run, expected=expected, key=key)
     for chunks in _chunkings(data):

@@ -22,7 +22,7 @@ from harness.gdbremote.rsp import (
     parse_stop_reply,
 )
 from harness.gdbremote.target import GdbTarget
-from harness.testing.hil_fw import hil_firmware, qemu_board  # noqa: F401  (fixtures)
+from harness.testing.hil_fw import HilFirmware, hil_firmware, qemu_board  # noqa: F401  (fixtures)
 
 RAM = 0x20000000
 
@@ -94,7 +94,9 @@ def test_silent_server_times_out_instead_of_hanging() -> None:
 
 
 @pytest.mark.emulator
-def test_registers_memory_breakpoints_and_interrupt(qemu_board: QemuBoard, hil_firmware) -> None:  # noqa: F811
+def test_registers_memory_breakpoints_and_interrupt(
+    qemu_board: QemuBoard, hil_firmware: HilFirmware  # noqa: F811
+) -> None:
     host, port = qemu_board.gdb_address.split(":")
     with RspClient(host, int(port)) as client:
         assert client.registers["pc"] == 15 and client.registers["xpsr"] == 25  # from the target description

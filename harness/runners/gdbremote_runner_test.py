@@ -19,15 +19,18 @@ from harness.failure_classes import INFRA, classify_run
 from harness.formats.reader import parse_log
 from harness.gdbremote.qemu_board import QemuBoard, start_qemu_board
 from harness.runners import get_runner
+from harness.runners.base import RunResult
 from harness.runners.gdbremote_runner import GdbRemoteConfig, GdbRemoteRunner, run_over_gdb
-from harness.testing.hil_fw import hil_firmware, qemu_board  # noqa: F401  (fixtures)
+from harness.testing.hil_fw import HilFirmware, hil_firmware, qemu_board  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.emulator
 BLUEPILL = load_board("bluepill")
 
 
-def _run(board: QemuBoard, elf: Path, timeout_s: float = 20.0, **config: object):
-    return GdbRemoteRunner(GdbRemoteConfig(board.gdb_address, **config)).run(elf, BLUEPILL, timeout_s)  # type: ignore[arg-type]
+def _run(board: QemuBoard, elf: Path, timeout_s: float = 20.0, *, serial: str | None = None,
+         rtt: bool = False) -> RunResult:
+    config = GdbRemoteConfig(board.gdb_address, serial=serial, rtt=rtt)
+    return GdbRemoteRunner(config).run(elf, BLUEPILL, timeout_s)
 
 
 def test_registry_knows_the_backend_and_explains_missing_address() -> None:
@@ -37,7 +40,9 @@ def test_registry_knows_the_backend_and_explains_missing_address() -> None:
     assert reason is not None and "gdb = " in reason and "[gdbremote]" in reason
 
 
-def test_pass_fail_and_crash_end_with_the_firmware_exit_status(qemu_board: QemuBoard, hil_firmware) -> None:  # noqa: F811
+def test_pass_fail_and_crash_end_with_the_firmware_exit_status(
+    qemu_board: QemuBoard, hil_firmware: HilFirmware  # noqa: F811
+) -> None:
     passed = _run(qemu_board, hil_firmware("semihost"))
     assert (passed.exit_code, passed.end_reason, passed.infra_error) == (0, "exit", None)
     assert parse_log(passed.log, passed).outcome == "passed"
@@ -57,7 +62,7 @@ def test_pass_fail_and_crash_end_with_the_firmware_exit_status(qemu_board: QemuB
     assert report.crash is not None and "DeliberateCrash" in report.summary
 
 
-def test_uart_is_merged_with_semihosting(qemu_board: QemuBoard, hil_firmware) -> None:  # noqa: F811
+def test_uart_is_merged_with_semihosting(qemu_board: QemuBoard, hil_firmware: HilFirmware) -> None:  # noqa: F811
     """UART-only firmware that never exits: the log arrives over the serial socket; on a board that
     declares no exit status (``[run] exit_status = false``) the run ends at the log's end of run."""
     import dataclasses
@@ -71,7 +76,7 @@ def test_uart_is_merged_with_semihosting(qemu_board: QemuBoard, hil_firmware) ->
 
 
 def test_firmware_that_never_exits_is_not_a_pass_where_exits_are_expected(
-    qemu_board: QemuBoard, hil_firmware  # noqa: F811
+    qemu_board: QemuBoard, hil_firmware: HilFirmware  # noqa: F811
 ) -> None:
     """The same firmware on a board whose firmware exits over semihosting: it ended but did not exit."""
     run = _run(qemu_board, hil_firmware("uart"), timeout_s=15.0, serial=qemu_board.serial_url)
@@ -79,7 +84,7 @@ def test_firmware_that_never_exits_is_not_a_pass_where_exits_are_expected(
     assert parse_log(run.log, run).outcome == "timeout"
 
 
-def test_rtt_transport_drains_more_than_the_ring_buffer(qemu_board: QemuBoard, hil_firmware) -> None:  # noqa: F811
+def test_rtt_transport_drains_more_than_the_ring_buffer(qemu_board: QemuBoard, hil_firmware: HilFirmware) -> None:  # noqa: F811
     run = _run(qemu_board, hil_firmware("rtt"), rtt=True)
     assert run.exit_code == 0, run
     assert len(run.log) > 1024  # the firmware's RTT buffer is 1 KiB: it wrapped and nothing was lost
@@ -88,7 +93,9 @@ def test_rtt_transport_drains_more_than_the_ring_buffer(qemu_board: QemuBoard, h
     assert parse_log(run.log, run).outcome == "passed"
 
 
-def test_silent_firmware_times_out_and_counts_as_infrastructure(qemu_board: QemuBoard, hil_firmware) -> None:  # noqa: F811
+def test_silent_firmware_times_out_and_counts_as_infrastructure(
+    qemu_board: QemuBoard, hil_firmware: HilFirmware  # noqa: F811
+) -> None:
     start = time.monotonic()
     run = _run(qemu_board, hil_firmware("uart"), timeout_s=1.5)  # its UART is not connected here
     assert run.timed_out and run.end_reason == "timeout"
@@ -96,7 +103,7 @@ def test_silent_firmware_times_out_and_counts_as_infrastructure(qemu_board: Qemu
     assert classify_run(run) == INFRA  # no output at all
 
 
-def test_dead_gdb_server_is_an_infra_error(tmp_path: Path, hil_firmware) -> None:  # noqa: F811
+def test_dead_gdb_server_is_an_infra_error(tmp_path: Path, hil_firmware: HilFirmware) -> None:  # noqa: F811
     board = start_qemu_board("stm32vldiscovery", 1, tmp_path)
     board.stop()
     run = _run(board, hil_firmware("semihost"))
@@ -121,7 +128,7 @@ def test_real_bluepill_test_binary_over_gdb_with_uart(tmp_path: Path) -> None:
     assert report.outcome == "passed", report.summary
 
 
-def test_board_left_running_by_another_client_is_taken_over(qemu_board: QemuBoard, hil_firmware) -> None:  # noqa: F811
+def test_board_left_running_by_another_client_is_taken_over(qemu_board: QemuBoard, hil_firmware: HilFirmware) -> None:  # noqa: F811
     """A UART-only firmware started and left running (serial backend), then a gdbremote run on the same board."""
     from harness.hardware_map import load_and_go
 

@@ -375,7 +375,7 @@ def test_signal_sent_is_timed_and_forgotten_for_a_new_process(monkeypatch: pytes
     class Reused:  # a new process that got the same pid
         pid = proc.pid
 
-    monkeypatch.setattr(procs.subprocess, "Popen", lambda *args, **kwargs: Reused())
+    monkeypatch.setattr(subprocess, "Popen", lambda *args, **kwargs: Reused())
     try:
         procs.spawn(["true"])
         assert procs.signal_sent(proc.pid) is None

@@ -11,6 +11,7 @@ import pytest
 
 from harness.formats.reader import parse_log
 from harness.runners import get_runner
+from harness.runners.base import RunResult
 from harness.runners.qemu import QemuRunner, qemu_command
 from harness.testing.mini_fw import build_mini_firmware, mini_board, toolchain_missing
 
@@ -25,11 +26,15 @@ def fw(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("qemu fw")  # space in the path: commands must not split it
 
 
-def _timed_run(elf: Path, timeout_s: float = 20.0, **qemu: object):  # type: ignore[no-untyped-def]
+# The run, its lines with their monotonic times, the monotonic end and start.
+_TimedRun = tuple[RunResult, list[tuple[float, str]], float, float]
+
+
+def _timed_run(elf: Path, timeout_s: float = 20.0, **qemu: object) -> _TimedRun:
     lines: list[tuple[float, str]] = []
     start = time.monotonic()
     run = get_runner("qemu").run(
-        elf, mini_board(**qemu), timeout_s, on_line=lambda s: lines.append((time.monotonic(), s))
+        elf, mini_board(run=None, **qemu), timeout_s, on_line=lambda s: lines.append((time.monotonic(), s))
     )
     end = time.monotonic()
     return run, lines, end, start

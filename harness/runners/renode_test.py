@@ -101,8 +101,9 @@ def test_real_renode_run(tmp_path: Path) -> None:
     reads 0, exits (ignored) and spins: a timeout, asserted as such so the difference stays visible."""
     if renode.find_renode() is None:
         pytest.skip(f"Renode not found: {renode.INSTALL_HINT}")
-    if toolchain_missing():
-        pytest.skip(toolchain_missing())
+    missing = toolchain_missing()
+    if missing:
+        pytest.skip(missing)
     from harness.renode_scripts import emulation_guard
 
     board = mini_board()

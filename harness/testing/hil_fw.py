@@ -70,10 +70,12 @@ def build_test_firmware(variant: str, out_dir: Path) -> Path:
 # ------------------------------------------------------------ pytest fixtures --
 # Imported by the HIL test modules (``from harness.testing.hil_fw import hil_firmware, qemu_board``).
 _BUILT: dict[tuple[str, str], Path] = {}
+# What the hil_firmware fixture gives the tests: variant name -> ELF path.
+HilFirmware = Callable[[str], Path]
 
 
 @pytest.fixture(scope="session")
-def hil_firmware(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+def hil_firmware(tmp_path_factory: pytest.TempPathFactory) -> HilFirmware:
     """``hil_firmware("semihost")`` -> ELF path; built once per session per variant."""
     missing = toolchain_missing()
     if missing is not None:
