@@ -6,6 +6,8 @@ import json
 import shutil
 import struct
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -102,7 +104,7 @@ def test_linker_overflow_becomes_does_not_fit() -> None:
 
 
 # ------------------------------------------------------------------ running --
-def _check_against_expected(result: dict, cases_path: Path) -> None:
+def _check_against_expected(result: dict[str, Any], cases_path: Path) -> None:
     expected_cases = json.loads(cases_path.read_text())["cases"]
     assert len(result["cases"]) == len(expected_cases)
     for index, (got, want) in enumerate(zip(result["cases"], expected_cases, strict=True)):
@@ -145,18 +147,23 @@ def test_tampered_expected_value_fails_that_case(model: Path, tmp_path: Path) ->
     assert loose["passed"] is True and loose["tolerance"] == 2
 
 
-def _decoded(dtype: str, data: list) -> list[dict]:
+def _decoded(dtype: str, data: list[float]) -> list[dict[str, Any]]:
     return [{"outputs": [{"data": data, "dtype": dtype, "shape": [len(data)]}]}]
 
 
 def test_compare_outputs_rules(tmp_path: Path) -> None:
     cases = tmp_path / "cases.json"
 
-    def compare(expected: dict, got: list[dict], **kwargs: float) -> dict | None:
+    def summary_of(expected: dict[str, object], got: list[dict[str, Any]], tolerance: int = 0) -> dict[str, Any] | None:
         cases.write_text(json.dumps({"cases": [{"input": [0], "input_dtype": "int8", **expected}]}))
-        return compare_outputs(got, cases, **kwargs)  # type: ignore[arg-type]
+        return compare_outputs(got, cases, tolerance=tolerance)
 
-    assert compare({}, _decoded("int8", [1])) is None  # nothing to compare: no verdict
+    def compare(expected: dict[str, object], got: list[dict[str, Any]], tolerance: int = 0) -> dict[str, Any]:
+        summary = summary_of(expected, got, tolerance)
+        assert summary is not None
+        return summary
+
+    assert summary_of({}, _decoded("int8", [1])) is None  # nothing to compare: no verdict
     got = _decoded("int8", [1, 5])
     assert compare({"expected": [1, 4], "expected_dtype": "int8"}, got)["passed"] is False
     assert got[0]["max_abs_error"] == 1 and "flat index 1): 5 vs expected 4" in got[0]["mismatch"]
@@ -172,8 +179,8 @@ def test_compare_outputs_rules(tmp_path: Path) -> None:
     assert not compare({"expected": [1000.0]}, _decoded("float32", [1000.02]))["passed"]
     assert not compare({"expected": [1.0]}, _decoded("float32", [float("nan")]))["passed"]
     # several outputs
-    two = [{"outputs": [{"data": [1], "dtype": "int8", "shape": [1]},
-                        {"data": [2.5], "dtype": "float32", "shape": [1]}]}]
+    two: list[dict[str, Any]] = [{"outputs": [{"data": [1], "dtype": "int8", "shape": [1]},
+                                          {"data": [2.5], "dtype": "float32", "shape": [1]}]}]
     summary = compare({"expected_outputs": [[1], [2.0]], "expected_dtypes": ["int8", "float32"]}, two)
     assert summary == {"passed": False, "compared_cases": 1, "failed_cases": [0]}
     assert two[0]["max_abs_error"] == 0.5 and two[0]["mismatch"].startswith("output 1:")
@@ -293,7 +300,7 @@ def test_small_arena_is_reported(tmp_path: Path) -> None:
         run_model(MICRO_SPEECH, "host", _cases(MICRO_SPEECH), arena_size=512)
 
 
-def _builder():
+def _builder() -> ModuleType:
     import importlib.util
     import sys
 
