@@ -28,6 +28,10 @@ EXCLUDED = ("micro_runtime/gen", "micro_runtime/fuzz", "micro_runtime/models", "
             "*_test.cc", "*_test.py", "*/conftest.py", "*/.*")
 
 
+# Product modules whose names end like a test module's (the micro_test log format).
+NOT_TESTS = {"harness.formats.micro_test"}
+
+
 def _excluded(rel: str) -> bool:
     return any(fnmatch.fnmatch(rel, pattern) or rel.startswith(pattern + "/") for pattern in EXCLUDED)
 
@@ -48,7 +52,8 @@ class BuildWithRuntime(build_py):
     def find_package_modules(self, package: str, package_dir: str) -> list[tuple[str, str, str]]:
         """The package's modules without its tests (``*_test.py``, beside the code they test)."""
         modules = super().find_package_modules(package, package_dir)
-        return [m for m in modules if not fnmatch.fnmatch(Path(m[2]).name, "*_test.py")]
+        return [(pkg, name, path) for pkg, name, path in modules
+                if not fnmatch.fnmatch(Path(path).name, "*_test.py") or f"{pkg}.{name}" in NOT_TESTS]
 
     def run(self) -> None:
         super().run()

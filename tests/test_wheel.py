@@ -96,8 +96,9 @@ def test_the_wheel_carries_runtime_and_boards_but_no_build_outputs_or_tests(whee
     assert "harness/plugin.py" in names and "harness/project.py" in names
     assert not [n for n in names if "/gen/" in n or n.endswith("_test.cc") or "__pycache__" in n]
     # The harness's tests, test support and test data stay in the checkout.
-    assert "harness/session.py" in names and "harness/formats/reader.py" in names
-    assert not [n for n in names if n.startswith(("harness/testing/", "harness/testdata/")) or n.endswith("_test.py")]
+    assert {"harness/session.py", "harness/formats/reader.py", "harness/formats/micro_test.py"} <= set(names)
+    assert not [n for n in names if n.startswith(("harness/testing/", "harness/testdata/"))
+                or (n.endswith("_test.py") and n != "harness/formats/micro_test.py")]
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "harness = harness.plugin" in text and "harness = harness.cli:main" in text
