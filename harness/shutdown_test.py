@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from harness import shutdown
+from harness.boards import load_board
 
 
 @pytest.fixture(autouse=True)
@@ -71,6 +72,6 @@ def test_acquiring_a_farm_place_registers_the_release(monkeypatch: pytest.Monkey
     monkeypatch.setattr(farm_runner, "farm_session", lambda coordinator: Farm())
     pool = farm_runner.PlacePool(farm_runner.FarmRunner(SimpleNamespace(farm={"coordinator": "farm:20408"})))
     assert shutdown._callbacks == []
-    lease = pool.acquire(SimpleNamespace(name="bluepill"), set())
+    lease = pool.acquire(load_board("bluepill"), set())
     assert lease.name == "bluepill-1"
     assert shutdown._callbacks == [farm_runner.close_sessions]
