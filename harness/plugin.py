@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 pytest_plugins = ["harness.hil_plugin", "harness.farm.plugin", "harness.dut_plugin"]
 
 BINARY_ITEM = "binary-checks"  # "-" cannot occur in a C++ test name
+DEFAULT_MCU_BOARD = "bluepill"  # what `pytest --renode` / `--qemu` run without --board
 
 
 def scan_cases(source: str) -> list[str]:
@@ -84,9 +85,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "(default: host). Known: " + _known_boards(),
     )
     group.addoption("--qemu", action="store_const", const="qemu", dest="micro_backend",
-                    help="run MCU boards in QEMU")
+                    help=f"run MCU boards in QEMU (without --board: {DEFAULT_MCU_BOARD})")
     group.addoption("--renode", action="store_const", const="renode", dest="micro_backend",
-                    help="run MCU boards in Renode (items skip when Renode is not installed)")
+                    help=f"run MCU boards in Renode (without --board: {DEFAULT_MCU_BOARD}); without Renode installed "
+                    "the items are errors naming the fix (--skip-unavailable skips them)")
     group.addoption("--backend", dest="micro_backend", metavar="NAME",
                     help="run MCU boards on this backend (qemu, renode, pyocd, serial, gdbremote)")
     from harness.runners.qemu import icount_arg
@@ -272,8 +274,9 @@ _STATE = pytest.StashKey[HarnessState]()
 _SESSION = pytest.StashKey[str]()
 
 
-def _parse_boards(values: list[str]) -> list[str]:
-    """Board names of the ``--board`` options (host when none is given); an empty name is refused."""
+def _parse_boards(values: list[str], backend: str | None = None) -> list[str]:
+    """Board names of the ``--board`` options; an empty name is refused. None given: the host, or with a
+    backend for MCU boards (``--qemu``, ``--renode``, ``--backend pyocd``...) the default MCU board."""
     names: list[str] = []
     for value in values:
         for name in value.split(","):
@@ -282,7 +285,9 @@ def _parse_boards(values: list[str]) -> list[str]:
                 raise BoardError(f"empty board name in {value!r}; known boards: {', '.join(available_boards())}")
             if name not in names:
                 names.append(name)
-    return names or ["host"]
+    if names:
+        return names
+    return [DEFAULT_MCU_BOARD] if backend is not None and backend != "host" else ["host"]
 
 
 @pytest.hookimpl(trylast=True)
@@ -297,7 +302,8 @@ def pytest_configure(config: pytest.Config) -> None:
     except project.ProjectError as error:
         raise pytest.UsageError(f"micro-harness settings: {error}") from error
     try:
-        boards = [load_board(name) for name in _parse_boards(config.getoption("board"))]
+        boards = [load_board(name) for name in _parse_boards(config.getoption("board"),
+                                                              config.getoption("micro_backend"))]
     except BoardError as error:
         raise pytest.UsageError(f"--board: {error}") from error
     backend = config.getoption("micro_backend")
@@ -349,7 +355,9 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
         return None  # loadfile/loadscope already keep a file on one worker; each/worksteal as asked
     from xdist.scheduler import LoadGroupScheduling
 
-    class BinaryScheduling(LoadGroupScheduling):
+    # pytest-xdist ships no type information: to mypy LoadGroupScheduling is Any, which strict mode lets
+    # a class subclass only when told.
+    class BinaryScheduling(LoadGroupScheduling):  # type: ignore[misc]
         """loadgroup where a micro binary per board is a group; other tests as -n/--dist gives them."""
 
         def _split_scope(self, nodeid: str) -> str:
@@ -668,11 +676,19 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         return
     total = sum(ran.values())
     where = ", ".join(f"{label}: {count}" for label, count in sorted(ran.items())) or "none"
-    terminalreporter.write_line(f"harness: {total} micro test cases ran ({where})")
+    terminalreporter.write_line(f"harness: {total} micro test cases ran ({where}){_default_board_note(config)}")
     for reason, count in sorted(not_run.items()):
         verb = "skipped" if state.skip_unavailable else "could not run (errors)"
         terminalreporter.write_line(f"harness: {count} micro test items {verb}: {reason}",
                                     red=not state.skip_unavailable)
+
+
+def _default_board_note(config: pytest.Config) -> str:
+    """Says that the boards were chosen for the user (an emulator option without --board)."""
+    backend = config.getoption("micro_backend")
+    if config.getoption("board") or backend in (None, "host"):
+        return ""
+    return f"; no --board given: {backend} ran {DEFAULT_MCU_BOARD}, the default MCU board"
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -682,7 +698,8 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     parts = [f"{b.name} ({state.label_for(b)})" for b in state.boards]
     proj = project.current()
     where = f"project {proj.root} (build {proj.build_dir})"
-    return [f"harness: boards {', '.join(parts)}; {where}; runtime {REPO_ROOT / 'micro_runtime'}"]
+    return [f"harness: boards {', '.join(parts)}; {where}; runtime {REPO_ROOT / 'micro_runtime'}"
+            f"{_default_board_note(config)}"]
 
 
 # ----------------------------------------------------------------- fixtures --

@@ -34,7 +34,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("session", {"harness.session"}),
     ("front ends", {"harness.plugin", "harness.hil_plugin", "harness.dut_plugin", "harness.dut", "harness.cli",
                     "harness.__main__", "harness.robot", "harness.robot.*", "harness.run_model", "harness.doctor",
-                    "harness.farm.cli", "harness.farm.places_cli", "harness.farm.plugin", "harness.log_parser"}),
+                    "harness.farm.cli", "harness.farm.places_cli", "harness.farm.plugin"}),
 ]
 
 
