@@ -16,7 +16,7 @@ pulling log bytes from semihosting, RTT and any other transport into one
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +36,9 @@ DFSR_BKPT = 1 << 1
 _POLL_S = 0.01
 
 
-class _ConsoleHandler(SemihostIOHandler):
+# pyOCD ships no type information: to mypy SemihostIOHandler is Any, which strict mode lets a class
+# subclass only when told.
+class _ConsoleHandler(SemihostIOHandler):  # type: ignore[misc]
     """Console I/O of the firmware: writes go to the log, reads get end-of-file."""
 
     def __init__(self, sink: LogSink | None) -> None:
@@ -122,7 +124,7 @@ def drive(
     sink: LogSink,
     deadline: float,
     semihosting: bool = True,
-    pollers: list[Callable[[], None]] | None = None,
+    pollers: Sequence[Callable[[], None]] | None = None,
     poll_interval_s: float = 0.05,
     semihost_output: bool = True,
 ) -> RunResult:

@@ -101,7 +101,8 @@ class DeviceStream:
             assert payload is None or isinstance(payload, int)
             self._stop = self._stop or ("exit", payload, None)
         elif kind == "stop":
-            reason, infra = payload  # type: ignore[misc]
+            assert isinstance(payload, tuple)
+            reason, infra = payload
             self._stop = self._stop or (reason, None, infra)
 
     def _tell(self, data: bytes) -> None:
