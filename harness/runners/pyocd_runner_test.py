@@ -32,7 +32,7 @@ from harness.runners.pyocd_runner import (
     target_support_problem,
 )
 from harness.runners.stream import LogSink
-from harness.testing.hil_fw import hil_firmware, qemu_board  # noqa: F401  (fixtures)
+from harness.testing.hil_fw import HilFirmware, hil_firmware, qemu_board  # noqa: F401  (fixtures)
 
 BLUEPILL = load_board("bluepill")
 
@@ -57,7 +57,7 @@ def test_stm32f103c8_without_pack_names_the_install_command() -> None:
     assert reason is not None and "pyocd pack install stm32f103c8" in reason
 
 
-def test_no_probe_is_a_prompt_infra_error(tmp_path: Path, hil_firmware) -> None:  # noqa: F811
+def test_no_probe_is_a_prompt_infra_error(tmp_path: Path, hil_firmware: HilFirmware) -> None:  # noqa: F811
     if pyocd_runner.list_probes():
         pytest.skip("a debug probe is attached to this machine")
     config = PyocdConfig(target="stm32f103rc")  # built-in: gets as far as looking for a probe
@@ -97,7 +97,13 @@ def test_board_without_pyocd_target_explains() -> None:
         ("rtt", ("semihosting", "rtt"), 0),
     ],
 )
-def test_run_loop_on_an_emulated_core(qemu_board: QemuBoard, hil_firmware, variant, transports, exit_code) -> None:  # noqa: F811
+def test_run_loop_on_an_emulated_core(
+    qemu_board: QemuBoard,  # noqa: F811
+    hil_firmware: HilFirmware,  # noqa: F811
+    variant: str,
+    transports: tuple[str, ...],
+    exit_code: int,
+) -> None:
     """The backend's post-flash loop, on pyOCD's target API as GdbTarget implements it over QEMU."""
     firmware = load_firmware(hil_firmware(variant))
     host, port = qemu_board.gdb_address.split(":")
@@ -119,7 +125,7 @@ def test_run_loop_on_an_emulated_core(qemu_board: QemuBoard, hil_firmware, varia
 @pytest.mark.emulator
 def test_exit_status_is_serviced_even_when_semihosting_is_not_a_log_transport(
     qemu_board: QemuBoard,  # noqa: F811
-    hil_firmware,  # noqa: F811
+    hil_firmware: HilFirmware,  # noqa: F811
 ) -> None:
     firmware = load_firmware(hil_firmware("semihost_fail"))
     host, port = qemu_board.gdb_address.split(":")
@@ -138,7 +144,9 @@ def test_probe_ids_match_like_pyocd() -> None:
     """What ``pyocd -u`` accepts: any case, a part of the id, an optional probe-type prefix."""
     from pyocd.probe.stlink_probe import StlinkProbe
 
-    class _Stlink(StlinkProbe):  # a real pyOCD probe type without USB behind it
+    # A real pyOCD probe type without USB behind it. pyOCD ships no type information: to mypy StlinkProbe
+    # is Any, which strict mode lets a class subclass only when told.
+    class _Stlink(StlinkProbe):  # type: ignore[misc]
         unique_id = "066DFF485550755187121723"
 
     stlink = object.__new__(_Stlink)

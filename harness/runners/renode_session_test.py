@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.machinery
+import importlib.util
 import re
 import sys
 import types
@@ -291,7 +292,7 @@ def test_guard_word_is_written_after_the_elf_before_the_cpu_runs(fake: Path, tmp
 def test_without_the_guard_module_nothing_is_written(fake: Path, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "harness.emulation_guard", None)  # import fails: module absent
-    monkeypatch.setattr(renode_scripts.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     run = get_runner("renode").run(_firmware(tmp_path, "a", *PASSING), mini_board(), 20)
     assert parse_log(run.log, run).outcome == "passed", run
     assert not [c for c in _sent(fake) if "WriteDoubleWord" in c]

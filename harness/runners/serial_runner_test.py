@@ -17,10 +17,10 @@ from harness import REPO_ROOT
 from harness.boards import load_board
 from harness.failure_classes import INFRA, classify_run
 from harness.formats.reader import parse_log
-from harness.gdbremote.qemu_board import free_port
+from harness.gdbremote.qemu_board import QemuBoard, free_port
 from harness.runners import get_runner
 from harness.runners.serial_runner import START_MARKER, SerialConfig, SerialRunner
-from harness.testing.hil_fw import MACHINE, hil_firmware, qemu_board  # noqa: F401  (fixtures)
+from harness.testing.hil_fw import MACHINE, HilFirmware, hil_firmware, qemu_board  # noqa: F401  (fixtures)
 
 BLUEPILL = load_board("bluepill")
 
@@ -53,7 +53,7 @@ def _qemu_waiting_on_uart(elf: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 
 @pytest.fixture
-def qemu_uart(hil_firmware) -> Iterator[Callable[[str], str]]:  # noqa: F811
+def qemu_uart(hil_firmware: HilFirmware) -> Iterator[Callable[[str], str]]:  # noqa: F811
     procs: list[subprocess.Popen[bytes]] = []
 
     def start(variant: str) -> str:
@@ -68,7 +68,7 @@ def qemu_uart(hil_firmware) -> Iterator[Callable[[str], str]]:  # noqa: F811
 
 
 @pytest.mark.emulator
-def test_handshake_firmware_over_qemu_uart_socket(qemu_uart) -> None:
+def test_handshake_firmware_over_qemu_uart_socket(qemu_uart: Callable[[str], str]) -> None:
     url = qemu_uart("uart_handshake")
     run = SerialRunner(SerialConfig(url)).run(Path("unused.elf"), BLUEPILL, 20.0)
     assert run.end_reason == "end-marker", run
@@ -80,14 +80,14 @@ def test_handshake_firmware_over_qemu_uart_socket(qemu_uart) -> None:
 
 
 @pytest.mark.emulator
-def test_debug_log_auto_uses_uart_without_a_debugger(qemu_uart) -> None:
+def test_debug_log_auto_uses_uart_without_a_debugger(qemu_uart: Callable[[str], str]) -> None:
     url = qemu_uart("auto_handshake")  # DHCSR.C_DEBUGEN is 0 under QEMU: no semihosting BKPTs
     run = SerialRunner(SerialConfig(url)).run(Path("unused.elf"), BLUEPILL, 20.0)
     assert parse_log(run.log, run).outcome == "passed", run
 
 
 @pytest.mark.emulator
-def test_firmware_gives_up_waiting_for_the_handshake(qemu_uart) -> None:
+def test_firmware_gives_up_waiting_for_the_handshake(qemu_uart: Callable[[str], str]) -> None:
     url = qemu_uart("uart_handshake")
     run = SerialRunner(SerialConfig(url, handshake=False)).run(Path("unused.elf"), BLUEPILL, 30.0)
     # The wait is bounded: the firmware starts on its own and the tests still run.
@@ -192,7 +192,9 @@ def test_silent_device_is_infrastructure() -> None:
 
 
 @pytest.mark.emulator
-def test_serial_device_of_a_hardware_map_loaded_through_gdb(qemu_board, hil_firmware) -> None:  # noqa: F811
+def test_serial_device_of_a_hardware_map_loaded_through_gdb(
+    qemu_board: QemuBoard, hil_firmware: HilFirmware  # noqa: F811
+) -> None:
     """backend = "serial" with gdb = ...: flashed and started over GDB, then only the UART is read."""
     from harness.hardware_map import Device, runner_for_device
 
