@@ -163,7 +163,7 @@ class HarnessState:
         An xdist worker has no terminal reporter, but its stderr is the controller's: with capturing
         suspended it writes the line there itself, in one write, prefixed with its id.
         """
-        if self.config.get_verbosity() < 0:
+        if self.config.getoption("verbose") < 0:  # get_verbosity() needs pytest 8
             return
         capture = self.config.pluginmanager.get_plugin("capturemanager")
         worker = getattr(self.config, "workerinput", None)
