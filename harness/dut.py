@@ -215,7 +215,7 @@ class Dut:
         try:
             control.send(raw)
         except InputClosed as error:
-            reason = f" ({self._result.end_reason})" if self._result is not None else ""
+            reason = f" ({self._ended()})" if self._result is not None else ""
             raise DutError(f"dut.write: {self.name} can no longer take input: {error}{reason}; "
                            f"log tail:\n{self._tail()}{self._where()}") from error
 
@@ -329,7 +329,7 @@ class Dut:
                 if self._error is not None:
                     raise self._error
                 if self._result is not None or self._thread is None:
-                    why = f"the device run ended ({self._result.end_reason})" if self._result else "nothing is running"
+                    why = f"the device run ended ({self._ended()})" if self._result else "nothing is running"
                     missing = " and ".join(repr(patterns[i].pattern) for i in remaining) if expect_all else wanted
                     raise DutError(f"{missing} not found: {why}; log tail:\n{self._tail()}{self._where()}")
                 left = deadline - time.monotonic()
@@ -354,6 +354,17 @@ class Dut:
     def report(self) -> RunReport:
         """The per-test verdict of the finished run (the run session's, read live from the device)."""
         return self.wait()
+
+    def _ended(self) -> str:
+        """How the finished run ended, with its cause as ``harness run`` names it: ``infra-error: cannot start
+        ...: Exec format error ...`` rather than only ``infra-error``."""
+        result = self._result
+        if result is None:
+            return "still running"
+        detail = result.infra_error or result.summary
+        if not detail or detail == result.end_reason:
+            return result.end_reason or str(result.outcome)
+        return f"{result.end_reason or result.outcome}: {detail}"
 
     def _tail(self, lines: int = 20) -> str:
         shown = self._text.rstrip("\n").split("\n")[-lines:] if self._text else []

@@ -211,3 +211,24 @@ def test_write_on_a_board_without_a_uart_log_says_why(tmp_path: Path) -> None:
     device = Dut(load_board("mps2_an505"), "qemu", 10.0, runner=get_runner("qemu"))
     with pytest.raises(DutError, match=r"the qemu backend cannot send input to mps2_an505: .*(not a UART|not found)"):
         device.write("x\n")
+
+
+def test_a_run_that_cannot_start_names_the_cause(tmp_path: Path) -> None:
+    """Not only "device run ended (infra-error)": the reason the run failed, as `harness run` gives it."""
+    script = tmp_path / "not_a_program"
+    script.write_text("this is text, not a program for this machine\n")
+    script.chmod(0o755)
+    device = _dut(load_board("host"), tmp_path)
+    device.start(script)
+    with pytest.raises(DutError) as expected:
+        device.expect("never printed", timeout=20)
+    text = str(expected.value)
+    assert "the device run ended (infra-error: cannot start" in text and "Exec format error" in text, text
+    assert "(no output)" in text
+    with pytest.raises(DutError) as written:
+        device.write("x\n")
+    text = str(written.value)
+    assert "can no longer take input" in text and "infra-error: cannot start" in text, text
+    assert "Exec format error" in text
+    report = device.wait()
+    assert report.outcome == "infra-error" and report.infra_error is not None
