@@ -124,6 +124,16 @@ def discover_tests(root: Path | None = None) -> dict[str, Path]:
     return found
 
 
+def no_tests_message() -> str:
+    """What ``discover_tests`` looked for and where, for a project where it found nothing."""
+    proj = project.current()
+    where = RUNTIME_DIR if proj.is_checkout else proj.root
+    skipped = ", ".join(f"{d}/" for d in sorted(d for d in _SKIPPED_DIRS if not d.startswith(("_", "."))))
+    return (f"no *_test.cc under {where} (project root {proj.root}: {project.root_reason(proj)}; not searched: "
+            f"the build folder, hidden folders, {skipped}); put your tests there, or run harness from your "
+            "project's folder")
+
+
 def is_runtime_test(source: Path) -> bool:
     """A micro_runtime test of this checkout, built by the Makefile's own rules (one make call per board)."""
     return project.current().is_checkout and RUNTIME_DIR in source.resolve().parents

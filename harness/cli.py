@@ -70,12 +70,19 @@ def cmd_boards(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------- build --
 def cmd_build(args: argparse.Namespace) -> int:
+    from harness.build import no_tests_message
+
     board = _board(args.board)
-    if args.list:
-        for name, source in discover_tests().items():
-            print(f"{name}\t{source}")
-        return 0
     known = discover_tests()
+    if args.list:
+        for name, source in known.items():
+            print(f"{name}\t{source}")
+        if not known:  # an empty list is an answer, but say where it was looked for
+            print(f"harness: {no_tests_message()}", file=sys.stderr)
+        return 0
+    if not known and not args.targets:
+        _err(no_tests_message())
+        return EXIT_CODES["no-tests"]
     unknown = [t for t in args.targets if t not in known]
     if unknown:
         _err(f"unknown test binaries: {', '.join(unknown)}; `harness build --list` shows them")

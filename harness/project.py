@@ -136,9 +136,24 @@ def read_settings(root: Path) -> tuple[dict[str, Any], Path | None]:
     return {}, None
 
 
+_MARKERS = ("pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg", ".git")
+
+
 def _is_project_dir(folder: Path) -> bool:
-    markers = ("pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg", ".git")
-    return any((folder / marker).exists() for marker in markers)
+    return any((folder / marker).exists() for marker in _MARKERS)
+
+
+def root_reason(proj: Project) -> str:
+    """Why ``proj.root`` is the project root, for messages: the file with its settings, the marker that made
+    it a project folder, or that nothing marked one (``find_root``)."""
+    if proj.is_checkout:
+        return "the harness's own checkout"
+    if proj.config_file is not None:
+        return f"its {proj.config_file.name} has harness settings"
+    marker = next((m for m in _MARKERS if (proj.root / m).exists()), None)
+    if marker is not None:
+        return f"the nearest folder with a {marker}"
+    return f"no {', '.join(_MARKERS)} in it or above it, so the folder the harness started in"
 
 
 def find_root(start: Path) -> Path:

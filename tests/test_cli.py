@@ -14,6 +14,7 @@ import pytest
 from harness_helpers import MCU_BOARD, requires_mcu, run_cli, subprocess_env
 
 from harness import REPO_ROOT
+from harness.project import PROJECT_ENV
 
 
 def test_boards_lists_every_board_with_memory_and_usable_backends() -> None:
@@ -92,6 +93,33 @@ def test_build_lists_and_rejects_unknown_targets() -> None:
     assert listed == set(discover_tests())
     out = run_cli("build", "--board", "host", "no_such_test")
     assert out.returncode == 5 and "unknown test binaries: no_such_test" in out.stderr
+
+
+def _cli_in(folder: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m harness ARGS`` started in ``folder``, as a user in their project (no project inherited)."""
+    env = {k: v for k, v in (env or subprocess_env()).items() if k != PROJECT_ENV}
+    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, timeout=120,
+                          env=env, cwd=folder, check=False)
+
+
+def test_build_without_tests_says_what_it_looked_for_and_where(tmp_path: Path) -> None:
+    project = tmp_path / "firmware"
+    (project / "src").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[project]\nname = "firmware"\n')
+    (project / "src" / "main.cc").write_text("int main() { return 0; }\n")
+    out = _cli_in(project / "src", "build", "--board", "host")
+    assert out.returncode == 4 and out.stdout == "", out.stdout + out.stderr
+    assert f"no *_test.cc under {project}" in out.stderr, out.stderr
+    assert "the nearest folder with a pyproject.toml" in out.stderr and "put your tests there" in out.stderr
+    assert "Traceback" not in out.stderr
+    listed = _cli_in(project, "build", "--list")
+    assert listed.returncode == 0 and listed.stdout == "", listed.stdout  # an empty list, and where it looked
+    assert f"no *_test.cc under {project}" in listed.stderr, listed.stderr
+    # A folder with settings names the file they are in.
+    (project / "pyproject.toml").write_text('[project]\nname = "firmware"\n[tool.micro-harness]\n'
+                                            'build-dir = "out"\n')
+    out = _cli_in(project, "build")
+    assert out.returncode == 4 and "its pyproject.toml has harness settings" in out.stderr, out.stderr
 
 
 def test_run_model_errors_go_to_stderr_with_non_zero_exit(tmp_path: Path) -> None:
