@@ -199,6 +199,12 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------- run-model --
 def cmd_run_model(args: argparse.Namespace) -> int:
+    from harness.extras import problem
+
+    missing_packages = problem("model", "harness run-model")  # numpy, flatbuffers: one line, not a traceback
+    if missing_packages is not None:
+        _err(missing_packages)
+        return RUN_MODEL_EXIT_ERROR
     from harness.run_model import RunModelError, run_model
 
     for path, what in ((args.model, "model"), (args.cases, "cases file")):

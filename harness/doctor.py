@@ -2,7 +2,10 @@
 
 Required pieces (make, host compiler, flatc + headers, the arm toolchain with newlib and
 libstdc++, QEMU, pytest + xdist) make the exit status non-zero when missing; optional ones
-(Renode, gdb-multiarch, pyOCD + attached probes, pyserial) are reported only.
+(Renode, gdb-multiarch, pyOCD + attached probes, pyserial, and the Python packages of each extra:
+numpy + flatbuffers for run-model, labgrid for the farm, robotframework for Robot) are reported only.
+Python hints name the extra as this installation gets it (``harness.extras.install_hint``): ``pip install
+'micro-harness[model]'`` from a wheel, the editable install or ``.ci/install-deps`` in a checkout.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 
 from harness.boards import BoardError, available_boards, load_board
 from harness.build import ARM_PACKAGES
+from harness.extras import EXTRAS, install_hint, is_checkout, missing
 
 
 @dataclass
@@ -62,9 +66,22 @@ def _python_module(module: str, fix: str, required: bool) -> Check:
     return Check(f"python: {module}", True, spec.origin or "namespace package", required)
 
 
+def _extra(name: str) -> Check:
+    """An extra's Python packages (optional: only the commands that use them need them)."""
+    extra = EXTRAS[name]
+    label = f"python: {', '.join(extra.packages)} for {extra.used_for}"
+    absent = missing(name)
+    if absent:
+        return Check(label, False, f"{' and '.join(absent)} not importable; install: {install_hint(name)}",
+                     required=False)
+    found = [importlib.util.find_spec(module) for module in extra.modules]
+    return Check(label, True, ", ".join(s.origin or "namespace package" for s in found if s is not None),
+                 required=False)
+
+
 def _probes() -> Check:
-    if importlib.util.find_spec("pyocd") is None:
-        return Check("debug probes (pyOCD)", False, "pyocd not installed; install: pip install 'micro-harness[hil]'",
+    if missing("hil"):
+        return Check("debug probes (pyOCD)", False, f"pyocd not installed; install: {install_hint('hil')}",
                      required=False)
     try:
         from pyocd.core.helpers import ConnectHelper
@@ -135,6 +152,9 @@ def gather() -> list[Check]:
         _python_module("pytest", "pip install pytest", True),
         _python_module("xdist", "pip install pytest-xdist", True),
         _python_module("serial", "pip install pyserial", False),
+        _extra("model"),
+        _extra("farm"),
+        _extra("robot"),
         _probes(),
     ]
     return checks
@@ -149,9 +169,11 @@ def run_checks(verbose: bool = True) -> int:
         mark = "ok     " if check.ok else ("MISSING" if check.required else "absent ")
         suffix = "" if check.required or check.ok else " (optional)"
         print(f"{mark} {check.name}{suffix}: {check.detail}")
+    absent = [c for c in checks if not c.ok and not c.required]
     if missing_required:
-        print(f"\n{len(missing_required)} required piece(s) missing; run the install commands above "
-              "(or .ci/install-deps)", file=sys.stderr)
+        everything = " (or .ci/install-deps)" if is_checkout() else ""
+        print(f"\n{len(missing_required)} required piece(s) missing; run the install commands above{everything}",
+              file=sys.stderr)
         return 1
-    print("\nall required tools found")
+    print("\nall required tools found" + (f" ({len(absent)} optional piece(s) absent, see above)" if absent else ""))
     return 0

@@ -292,9 +292,14 @@ def scan_devices(
 ) -> HardwareMap:
     """What is attached now: one device per debug probe, paired with a USB-serial port if exactly one is free.
 
-    ``probes``/``ports`` default to what pyOCD and pyserial enumerate; tests pass their own.
+    ``probes``/``ports`` default to what pyOCD and pyserial enumerate; tests pass their own. Without pyOCD
+    installed it raises MissingExtra (the install command): a probe's own serial port would otherwise be
+    mistaken for a board of its own.
     """
     if probes is None:
+        from harness.extras import require
+
+        require("hil", "harness devices scan (finding debug probes)")
         from harness.runners.pyocd_runner import list_probes
 
         try:
@@ -714,7 +719,13 @@ def add_devices_parser(sub: Any) -> None:
 
 
 def cmd_devices_scan(args: argparse.Namespace) -> int:
-    found = scan_devices(board=args.board)
+    from harness.extras import MissingExtra
+
+    try:
+        found = scan_devices(board=args.board)
+    except MissingExtra as error:
+        print(f"harness: error: {error}", file=sys.stderr)
+        return 2
     if not found.devices:
         print("no debug probe and no USB-serial port found; plug the board in (see docs/hardware.md)", file=sys.stderr)
     for warning in found.warnings:

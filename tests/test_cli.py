@@ -122,6 +122,52 @@ def test_build_without_tests_says_what_it_looked_for_and_where(tmp_path: Path) -
     assert out.returncode == 4 and "its pyproject.toml has harness settings" in out.stderr, out.stderr
 
 
+def _cli_without(modules: tuple[str, ...], *args: str) -> subprocess.CompletedProcess[str]:
+    """``harness ARGS`` in a Python where ``modules`` cannot be imported, as in an install without their extra."""
+    code = (f"import sys\nfor name in {modules!r}:\n    sys.modules[name] = None\n"
+            "from harness.cli import main\nsys.exit(main(sys.argv[1:]))")
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300,
+                          env=subprocess_env(), cwd=REPO_ROOT, check=False)
+
+
+def test_devices_scan_without_pyocd_names_the_extra_to_install() -> None:
+    out = _cli_without(("pyocd",), "devices", "scan")
+    assert out.returncode != 0 and out.stdout == "", out.stdout + out.stderr
+    assert "Traceback" not in out.stderr, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    assert "harness devices scan" in lines[0] and "pyocd" in lines[0] and "'hil' extra" in lines[0], lines[0]
+    assert "[hil]'" in lines[0] and ".ci/install-deps" in lines[0]  # this is a checkout: both ways are named
+
+
+@pytest.mark.parametrize("blocked", [("numpy",), ("flatbuffers",), ("numpy", "flatbuffers")])
+def test_run_model_without_its_extra_fails_with_one_line(tmp_path: Path, blocked: tuple[str, ...]) -> None:
+    model, cases = tmp_path / "m.tflite", tmp_path / "cases.json"
+    model.write_bytes(b"\0\0\0\0TFL3")
+    cases.write_text("{}")
+    out = _cli_without(blocked, "run-model", str(model), "--board", "host", "--cases", str(cases))
+    assert out.returncode == 1 and out.stdout == "", out.stdout + out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in out.stderr, out.stderr
+    assert lines[0].startswith("harness: error: harness run-model needs the Python package")
+    assert " and ".join(blocked) in lines[0] and "'model' extra" in lines[0] and "[model]'" in lines[0], lines[0]
+
+
+def test_doctor_reports_each_missing_extra_with_its_install_command() -> None:
+    out = _cli_without(("numpy", "labgrid", "robot", "pyocd"), "doctor")
+    assert "Traceback" not in out.stderr, out.stderr
+    for label, extra in (("absent  python: numpy, flatbuffers for harness run-model (optional)", "model"),
+                         ("absent  python: labgrid for the device farm (optional)", "farm"),
+                         ("absent  python: robotframework for Robot Framework suites (optional)", "robot"),
+                         ("absent  debug probes (pyOCD) (optional)", "hil")):
+        line = next((text for text in out.stdout.splitlines() if text.startswith(label)), None)
+        assert line is not None, f"{label!r} not in:\n{out.stdout}"
+        assert f"[{extra}]'" in line, line
+    assert "numpy not importable" in out.stdout and "flatbuffers not importable" not in out.stdout
+    if out.returncode == 0:  # the extras are optional: only the required tools decide the exit status
+        assert "optional piece(s) absent, see above" in out.stdout
+
+
 def test_run_model_errors_go_to_stderr_with_non_zero_exit(tmp_path: Path) -> None:
     cases = tmp_path / "cases.json"
     cases.write_text("{}")

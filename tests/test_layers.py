@@ -21,7 +21,7 @@ PACKAGE = REPO_ROOT / "harness"
 LAYERS: list[tuple[str, set[str]]] = [
     ("foundation", {"harness", "harness.argtypes", "harness.outcome", "harness.procs", "harness.project",
                     "harness.run_token", "harness.binary_info", "harness.crash", "harness.op_names",
-                    "harness.shutdown"}),
+                    "harness.shutdown", "harness.extras"}),
     ("board", {"harness.boards", "harness.board_mk", "harness.mpu_regions", "harness.emulation_guard",
                "harness.case_limits"}),
     ("build", {"harness.build", "harness.footprint", "harness.project_gen"}),

@@ -104,6 +104,47 @@ def test_the_wheel_carries_runtime_and_boards_but_no_build_outputs_or_tests(whee
     assert "harness = harness.plugin" in text and "harness = harness.cli:main" in text
 
 
+def test_the_wheel_declares_the_model_extra(wheel: Path) -> None:
+    """run-model's numpy and flatbuffers come with the `model` extra (pyproject.toml says why not base dependencies)."""
+    archive = zipfile.ZipFile(wheel)
+    metadata = archive.read(next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))).decode()
+    assert "Provides-Extra: model" in metadata
+    for package in ("numpy", "flatbuffers"):
+        assert any(line.startswith(f"Requires-Dist: {package}") and 'extra == "model"' in line
+                   for line in metadata.splitlines()), package
+    assert not any(line.startswith("Requires-Dist: numpy") and "extra ==" not in line for line in metadata.splitlines())
+
+
+def _harness_without(venv: Path, cwd: Path, modules: tuple[str, ...], *args: str) -> subprocess.CompletedProcess[str]:
+    """The venv's ``harness ARGS`` with ``modules`` unimportable: an install without their extras."""
+    code = (f"import sys\nfor name in {modules!r}:\n    sys.modules[name] = None\n"
+            "from harness.cli import main\nsys.exit(main(sys.argv[1:]))")
+    return subprocess.run([str(venv / "bin" / "python"), "-c", code, *args], capture_output=True, text=True, cwd=cwd,
+                          env=_clean_env(), timeout=300, check=False)
+
+
+def test_a_wheel_install_without_extras_is_told_which_to_install(venv: Path, user_project: Path) -> None:
+    """Hints a wheel user can follow: pip install 'micro-harness[<extra>]', never the checkout's .ci/install-deps."""
+    model = user_project / "tests" / "models"
+    tflite = next(model.glob("*.tflite"))
+    cases = user_project / "cases.json"
+    cases.write_text("{}")
+    try:
+        out = _harness_without(venv, user_project, ("numpy",), "run-model", str(tflite), "--board", "host",
+                               "--cases", str(cases))
+    finally:
+        cases.unlink()
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.strip().endswith("install: pip install 'micro-harness[model]'"), out.stderr
+    out = _harness_without(venv, user_project, ("pyocd",), "devices", "scan")
+    assert out.returncode != 0 and "Traceback" not in out.stderr, out.stderr
+    assert "install: pip install 'micro-harness[hil]'" in out.stderr, out.stderr
+    out = _harness_without(venv, user_project, ("numpy", "labgrid", "robot", "pyocd"), "doctor")
+    for extra in ("model", "farm", "robot", "hil"):
+        assert f"install: pip install 'micro-harness[{extra}]'" in out.stdout, out.stdout
+    assert ".ci/install-deps" not in out.stdout + out.stderr
+
+
 def test_the_venv_imports_the_wheel_not_the_checkout(venv: Path, user_project: Path) -> None:
     proc = subprocess.run([str(venv / "bin" / "python"), "-c", "import harness; print(harness.REPO_ROOT)"],
                           capture_output=True, text=True, cwd=user_project, env=_clean_env(), check=True)

@@ -169,6 +169,11 @@ class HarnessLibrary:
     @keyword("Run Model")
     def run_model(self, model: str, cases: str, board: str | None = None, backend: str | None = None) -> dict[str, Any]:
         """Runs a .tflite model with its cases.json on the board (harness.run_model); returns the result dict."""
+        from harness.extras import problem
+
+        missing = problem("model", "the Run Model keyword")  # numpy, flatbuffers: say which extra, no traceback
+        if missing is not None:
+            raise AssertionError(missing)
         from harness.run_model import RunModelError
         from harness.run_model import run_model as run
 
