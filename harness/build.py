@@ -450,10 +450,12 @@ def build(
 
 def build_program(
     board: Board, source: Path | Sequence[Path], name: str, *, include_dirs: Sequence[Path] = (),
-    progress: Progress | None = _stderr_progress,
+    progress: Progress | None = _stderr_progress, warnings_as_errors: bool = True,
 ) -> BinaryBuild:
     """Builds a standalone program (its sources + testing library + runtime + board) via the Makefile's
-    ``program`` goal; ``include_dirs`` are -I folders for its own sources only."""
+    ``program`` goal; ``include_dirs`` are -I folders for its own sources only. ``warnings_as_errors=False``
+    compiles its own sources with ``-Wno-error`` (warnings are printed, the build goes on); the runtime keeps
+    ``-Werror``."""
     check_tools(board)
     sources = [Path(s).resolve() for s in ([source] if isinstance(source, (str, Path)) else source)]
     for path in sources:
@@ -463,7 +465,8 @@ def build_program(
             raise BuildError(f"program source {path}: make cannot build paths with spaces; move or rename it")
     with board_lock(board, progress):
         argv = make_command(board, ["program"], None, f"PROGRAM_SRC={' '.join(map(str, sources))}",
-                            f"PROGRAM_NAME={name}", f"PROGRAM_INCLUDES={' '.join(map(str, include_dirs))}")
+                            f"PROGRAM_NAME={name}", f"PROGRAM_INCLUDES={' '.join(map(str, include_dirs))}",
+                            f"PROGRAM_WERROR={int(warnings_as_errors)}")
         code, output = _run_make(argv, progress, name)
     if code != 0:
         message = explain_link_error(name, board, output) or f"build of {name} failed:\n{_errors_only(output)}"
@@ -480,7 +483,8 @@ def build_test(board: Board, source: Path, *, progress: Progress | None = _stder
     except project.ProjectError as error:
         raise BuildError(str(error)) from error
     includes = [*proj.include_paths(), gen_root() / "models"]
-    built = build_program(board, sources, test_binary_name(source), include_dirs=includes, progress=progress)
+    built = build_program(board, sources, test_binary_name(source), include_dirs=includes, progress=progress,
+                          warnings_as_errors=proj.warnings_as_errors)
     if built.elf is not None and built.error is None:
         # Which source a built binary came from (its per-case limits), for front ends given only the ELF.
         source_note(built.elf).write_text(str(Path(source).resolve()) + "\n")

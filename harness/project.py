@@ -15,9 +15,11 @@ Settings, all optional, in ``pyproject.toml``::
     build-dir = "build/micro-harness"
     sources = ["src/*.cc"]           # linked into every test binary (globs, project-relative)
     include-dirs = ["src"]           # besides the project root, which is always on the include path
+    warnings-as-errors = true        # false: compiler warnings in the project's code do not fail its build
 
-or as ``micro_boards``, ``micro_build_dir``, ``micro_sources``, ``micro_include_dirs`` in the
-``[pytest]`` section of ``pytest.ini`` (``[tool:pytest]`` of ``setup.cfg``, ``[pytest]`` of ``tox.ini``).
+or as ``micro_boards``, ``micro_build_dir``, ``micro_sources``, ``micro_include_dirs``,
+``micro_warnings_as_errors`` in the ``[pytest]`` section of ``pytest.ini`` (``[tool:pytest]`` of
+``setup.cfg``, ``[pytest]`` of ``tox.ini``).
 
 The project in use is process-wide (``use()``), and passed to child processes (make calling
 ``harness.board_mk``, pytest-xdist workers) through ``MICRO_HARNESS_PROJECT``; a harness of another
@@ -44,7 +46,8 @@ DEFAULT_BUILD_DIR = Path("build") / "micro-harness"
 
 # pyproject key -> ini key
 _KEYS = {"boards": "micro_boards", "build-dir": "micro_build_dir", "sources": "micro_sources",
-         "include-dirs": "micro_include_dirs"}
+         "include-dirs": "micro_include_dirs", "warnings-as-errors": "micro_warnings_as_errors"}
+_BOOLEANS = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
 _INI_FILES = (("pytest.ini", "pytest"), ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"))
 
 
@@ -61,6 +64,8 @@ class Project:
     include_dirs: tuple[Path, ...] = ()
     config_file: Path | None = None
     settings: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # -Werror for the project's own sources (its tests, ``sources``); the runtime is always built with it.
+    warnings_as_errors: bool = True
 
     @property
     def is_checkout(self) -> bool:
@@ -116,7 +121,13 @@ def _read_ini(path: Path, section: str) -> dict[str, Any] | None:
     for key, ini_key in _KEYS.items():
         if parser.has_option(section, ini_key):
             value = parser.get(section, ini_key)
-            found[key] = value.strip() if key == "build-dir" else value.split()
+            if key == "warnings-as-errors":
+                flag = _BOOLEANS.get(value.strip().lower())
+                if flag is None:
+                    raise ProjectError(f"{path}: {ini_key} must be true or false, not {value.strip()!r}")
+                found[key] = flag
+            else:
+                found[key] = value.strip() if key == "build-dir" else value.split()
     return found or None
 
 
@@ -203,9 +214,12 @@ def load(root: Path) -> Project:
         if not folder.is_dir():
             raise ProjectError(f"{source}: include-dirs entry '{entry}' does not exist ({folder})")
         includes.append(folder)
+    warnings_as_errors = settings.get("warnings-as-errors", True)
+    if not isinstance(warnings_as_errors, bool):
+        raise ProjectError(f"{source}: warnings-as-errors must be true or false, e.g. warnings-as-errors = false")
     return Project(root=root, build_dir=build_dir, board_dirs=tuple(board_dirs),
                    source_globs=tuple(_str_list(settings, "sources", source)), include_dirs=tuple(includes),
-                   config_file=source, settings=settings)
+                   config_file=source, settings=settings, warnings_as_errors=warnings_as_errors)
 
 
 _current: Project | None = None

@@ -122,6 +122,31 @@ def test_build_without_tests_says_what_it_looked_for_and_where(tmp_path: Path) -
     assert out.returncode == 4 and "its pyproject.toml has harness settings" in out.stderr, out.stderr
 
 
+def test_warnings_fail_a_project_build_unless_warnings_as_errors_is_off(tmp_path: Path) -> None:
+    project = tmp_path / "firmware"
+    (project / "tests").mkdir(parents=True)
+    (project / "tests" / "unused_test.cc").write_text(
+        '#include "micro_runtime/micro_test.h"\nTF_LITE_MICRO_TESTS_BEGIN\n'
+        "TF_LITE_MICRO_TEST(Unused) {\n  int unused = 3;\n  TF_LITE_MICRO_EXPECT_EQ(1, 1);\n}\n"
+        "TF_LITE_MICRO_TESTS_END\n")
+    settings = '[project]\nname = "firmware"\n[tool.micro-harness]\n'
+    (project / "pyproject.toml").write_text(settings)
+    out = _cli_in(project, "build", "--board", "host")
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "FAIL  tests/unused_test" in out.stdout and "unused variable" in out.stdout, out.stdout
+    assert "-Werror=unused-variable" in out.stdout
+    (project / "pyproject.toml").write_text(settings + "warnings-as-errors = false\n")
+    out = _cli_in(project, "build", "--board", "host")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert re.search(r"^ok +tests/unused_test ", out.stdout, re.MULTILINE), out.stdout
+    run = _cli_in(project, "run", "tests/unused_test", "--board", "host")
+    assert run.returncode == 0 and "harness: PASSED: unused_test on host" in run.stdout, run.stdout + run.stderr
+    (project / "pyproject.toml").unlink()  # the ini form, back on: the flag change recompiles the test
+    (project / "pytest.ini").write_text("[pytest]\nmicro_warnings_as_errors = true\n")
+    out = _cli_in(project, "build", "--board", "host")
+    assert out.returncode == 1 and "unused variable" in out.stdout, out.stdout + out.stderr
+
+
 def _cli_without(modules: tuple[str, ...], *args: str) -> subprocess.CompletedProcess[str]:
     """``harness ARGS`` in a Python where ``modules`` cannot be imported, as in an install without their extra."""
     code = (f"import sys\nfor name in {modules!r}:\n    sys.modules[name] = None\n"
