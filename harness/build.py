@@ -349,6 +349,87 @@ def _errors_only(output: str, limit: int = 80) -> str:
     return "\n".join(lines)
 
 
+# A compiler diagnostic: "path:line[:col]: error: text" (also "fatal error", "warning", "note").
+_DIAGNOSTIC = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+)(?::(?P<col>\d+))?: "
+                         r"(?P<kind>fatal error|error|warning|note): (?P<text>.*)$")
+# A template's instantiation chain, printed before its error: "path:line:col:   required from here".
+_REQUIRED_FROM = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+)(?::(?P<col>\d+))?:\s+(?P<text>required from .*)$")
+
+
+def _is_users(path: Path, sources: set[Path]) -> bool:
+    """A file of the user's own code: one of the built sources, or a file of the project (its root or
+    include folders) that is neither the harness's (its runtime, boards, package) nor generated."""
+    if path in sources:
+        return True
+    if any(path.is_relative_to(tree) for tree in (REPO_ROOT, PACKAGE_DIR, gen_root())):
+        return False
+    proj = project.current()
+    return any(path.is_relative_to(folder) for folder in (proj.root, *proj.include_dirs))
+
+
+def first_error_line(output: str, source: Path | Sequence[Path] | None = None) -> str:
+    """The one line that best sums up a failed build: the first error in the user's own code (``source``, or any
+    project file outside the harness's tree), project-relative. An error inside the harness (a macro or
+    template of ``micro_test.h``) is placed at the user's line that led to it, from the macro expansion note
+    after it or the ``required from`` chain before it, with the harness's location in brackets. Without any
+    such line: the first error, else the first line that mentions one (the linker's ``undefined reference``).
+    """
+    sources = {Path(s).resolve() for s in ([source] if isinstance(source, (str, Path)) else source or ())}
+    lines = output.splitlines()
+    proj = project.current()
+
+    def located(match: re.Match[str]) -> tuple[Path, str] | None:
+        path = Path(match["path"])
+        path = (path if path.is_absolute() else RUNTIME_DIR / path).resolve()  # make runs in micro_runtime/
+        if not _is_users(path, sources):
+            return None
+        col = f":{match['col']}" if match["col"] else ""
+        return path, f"{proj.relative(path)}:{match['line']}{col}"
+
+    def harness_place(match: re.Match[str]) -> str:
+        path = Path(match["path"])
+        path = (path if path.is_absolute() else RUNTIME_DIR / path).resolve()
+        shown = path.relative_to(REPO_ROOT) if path.is_relative_to(REPO_ROOT) else path
+        return f"{shown}:{match['line']}"
+
+    def ends_context(line: str) -> bool:
+        match = _DIAGNOSTIC.match(line)
+        return match is not None and match["kind"] != "note"
+
+    first = None
+    for index, line in enumerate(lines):
+        match = _DIAGNOSTIC.match(line)
+        if match is None or match["kind"] not in ("error", "fatal error"):
+            continue
+        first = first or line
+        own = located(match)
+        if own is not None:
+            return f"{own[1]}: {match['kind']}: {match['text']}"
+        after = []
+        for later in lines[index + 1:]:
+            if ends_context(later):
+                break
+            note = _DIAGNOSTIC.match(later)
+            if note is not None and (place := located(note)) is not None:
+                after.append((place[1], note["text"]))
+        before = []
+        for earlier in reversed(lines[:index]):
+            if ends_context(earlier):
+                break
+            chain = _REQUIRED_FROM.match(earlier)
+            if chain is not None and (place := located(chain)) is not None:
+                before.append((place[1], chain["text"]))
+        expansion = [note for note in after if note[1].startswith("in expansion of macro")]
+        candidates = expansion or before or after
+        if candidates:
+            where, context = candidates[0]
+            return f"{where}: {match['kind']}: {match['text']} ({harness_place(match)}, {context})"
+    if first is not None:
+        return first
+    return next((line for line in lines if "error:" in line or "undefined reference" in line),
+                next((line for line in lines if line.strip()), ""))
+
+
 def _finish_binary(board: Board, name: str, check_fit: bool, out: str | None = None) -> BinaryBuild:
     elf = elf_path(out or board, name)
     if not elf.is_file():
@@ -436,7 +517,9 @@ def build(
                     result.binaries[name] = _finish_binary(board, name, check_fit, out)
                 else:
                     message = explain_link_error(name, board, one_output) or (
-                        f"build of {name} for {board.name} failed:\n{_errors_only(one_output)}"
+                        f"build of {name} for {board.name} failed: "
+                        f"{first_error_line(one_output, discover_tests(RUNTIME_DIR).get(name))}\n"
+                        f"{_errors_only(one_output)}"
                     )
                     result.binaries[name] = _not_built(elf_path(out, name), message)
         _update_footprint_report(board, result, out, progress)
@@ -469,7 +552,8 @@ def build_program(
                             f"PROGRAM_WERROR={int(warnings_as_errors)}")
         code, output = _run_make(argv, progress, name)
     if code != 0:
-        message = explain_link_error(name, board, output) or f"build of {name} failed:\n{_errors_only(output)}"
+        message = explain_link_error(name, board, output) or (
+            f"build of {name} for {board.name} failed: {first_error_line(output, sources)}\n{_errors_only(output)}")
         return _not_built(elf_path(board, name), message)
     return _finish_binary(board, name, check_fit=True)
 

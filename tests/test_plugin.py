@@ -189,6 +189,18 @@ def test_build_error_shows_the_compiler_message(pytester: pytest.Pytester, env: 
     result.stdout.fnmatch_lines(["*broken_test not built for host:*broken_test.cc:3:*error:*"])
 
 
+def test_build_error_in_a_harness_macro_is_shown_at_the_users_line(pytester: pytest.Pytester, env: None) -> None:
+    """The compiler reports a bad comparison inside micro_test.h's macro; the item names the test's own line."""
+    (pytester.path / "signs_test.cc").write_text(
+        '#include "micro_runtime/micro_test.h"\nTF_LITE_MICRO_TESTS_BEGIN\nTF_LITE_MICRO_TEST(Signs) {\n'
+        "  unsigned u = 1;\n  TF_LITE_MICRO_EXPECT_EQ(-1, u);\n}\nTF_LITE_MICRO_TESTS_END\n")
+    result = _run(pytester, "--board=host")
+    result.assert_outcomes(errors=2)
+    result.stdout.fnmatch_lines(["*signs_test not built for host:*signs_test.cc:5:3: error: comparison of integer "
+                                 "expressions of different signedness*(micro_runtime/micro_test.h:*, in expansion of "
+                                 "macro*TF_LITE_MICRO_EXPECT_EQ*"])
+
+
 def test_renode_absent_is_an_error_with_the_reason(pytester: pytest.Pytester, env: None) -> None:
     if shutil.which("renode"):
         pytest.skip("Renode is installed here; the missing-Renode path needs a machine without it")
