@@ -42,6 +42,7 @@ from harness.build import (
     build_test,
     elf_path,
     excluded_tests,
+    first_error_line,
     gen_dir,
     gen_root,
     is_runtime_test,
@@ -112,6 +113,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("micro_build_dir", help="build folder of the project's micro tests (default build/micro-harness)")
     parser.addini("micro_sources", type="args", help="sources linked into every micro test binary (globs)")
     parser.addini("micro_include_dirs", type="args", help="include folders of the project's micro tests")
+    parser.addini("micro_warnings_as_errors", type="bool", default=True,
+                  help="false: compiler warnings in the project's own sources do not fail their build")
 
 
 @dataclass
@@ -496,7 +499,7 @@ class _MicroItem(pytest.Item):
 
     def _setup_build_error(self, message: str) -> None:
         lines = message.splitlines() or [message]
-        first = next((line for line in lines if "error:" in line or "undefined reference" in line), lines[0])
+        first = first_error_line(message, self.path) or lines[0]  # at the user's own line, not micro_test.h's
         pytest.fail(f"{self.binary} not built for {self.board.name}: {first}", pytrace=False)
 
     def _context(self) -> str:

@@ -196,9 +196,29 @@ def test_build_error_in_a_harness_macro_is_shown_at_the_users_line(pytester: pyt
         "  unsigned u = 1;\n  TF_LITE_MICRO_EXPECT_EQ(-1, u);\n}\nTF_LITE_MICRO_TESTS_END\n")
     result = _run(pytester, "--board=host")
     result.assert_outcomes(errors=2)
-    result.stdout.fnmatch_lines(["*signs_test not built for host:*signs_test.cc:5:3: error: comparison of integer "
+    result.stdout.fnmatch_lines(["*signs_test not built for host: /*signs_test.cc:5:3: error: comparison of integer "
                                  "expressions of different signedness*(micro_runtime/micro_test.h:*, in expansion of "
                                  "macro*TF_LITE_MICRO_EXPECT_EQ*"])
+
+
+def test_the_ini_key_lets_warnings_pass_in_a_projects_tests(pytester: pytest.Pytester, env: None,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """micro_warnings_as_errors = false in the project's pytest.ini: its test with a warning builds and runs.
+    --strict-config: pytest knows the key (an unknown one would be an error)."""
+    from harness.project import PROJECT_ENV
+
+    monkeypatch.delenv(PROJECT_ENV, raising=False)  # the pytester folder is the project, not this checkout
+    (pytester.path / "unused_test.cc").write_text(
+        '#include "micro_runtime/micro_test.h"\nTF_LITE_MICRO_TESTS_BEGIN\n'
+        "TF_LITE_MICRO_TEST(Unused) {\n  int unused = 3;\n  TF_LITE_MICRO_EXPECT_EQ(1, 1);\n}\n"
+        "TF_LITE_MICRO_TESTS_END\n")
+    pytester.makeini("[pytest]\nmicro_warnings_as_errors = false\n")
+    result = _run(pytester, "--board=host", "--strict-config")
+    result.assert_outcomes(passed=2)
+    pytester.makeini("[pytest]\nmicro_warnings_as_errors = true\n")
+    result = _run(pytester, "--board=host", "--strict-config")
+    result.assert_outcomes(errors=2)
+    result.stdout.fnmatch_lines(["*unused_test not built for host: unused_test.cc:4:7: error: unused variable*"])
 
 
 def test_renode_absent_is_an_error_with_the_reason(pytester: pytest.Pytester, env: None) -> None:
