@@ -9,11 +9,12 @@ log UART and the CPU are named in one place:
   cpu = "sysbus.cpu"                           # optional; default sysbus.cpu
   nvic = "sysbus.nvic"                         # optional; default sysbus.nvic (SysTick runs at [board] clock_hz)
 
-Semihosting output goes to a ``UART.SemihostingUart``: on the CPU up to Renode 1.16.1, on a
+Semihosting output goes to a ``UART.SemihostingUart``: on the CPU up to the Renode 1.16.1 release, on a
 ``CPU.SemihostingHandler`` on the CPU in Renode master since 2026-06-08 (see
-``uses_semihosting_handler``). The ``.resc`` takes its inputs as Renode variables (``$elf``,
+``uses_semihosting_handler``: by the version number, and for a 1.16.1 build by asking Renode whether
+the handler type exists). The ``.resc`` takes its inputs as Renode variables (``$elf``,
 ``$uart_log``, ``$semihosting_log``); the ``.robot`` runs one firmware under ``renode-test`` with
-Renode's terminal tester and picks the semihosting syntax from Renode's ``version``. Oldest
+Renode's terminal tester and asks Renode for the handler type the same way. Oldest
 Renode these are written for: 1.14.0. Regenerate with ``python -m harness.renode_scripts``
 (``--check`` fails when the committed files are stale).
 """
@@ -47,47 +48,39 @@ OLDEST_RENODE = "1.14.0"  # every command and keyword used here exists from this
 # The version line, from the monitor's `version` command (and its start-up banner):
 # "Renode, version <major>.<minor>.<build> (<informational version>)" (renode-infrastructure
 # src/Emulator/Main/Core/EmulationManager.cs, VersionString). The informational version is
-# "<commit>-<yyyyMMddHHmm>" up to 1.16.1 (renode tools/building/createAssemblyInfo.sh,
-# src/Renode/Properties/AssemblyInfo.template) and "<version>+<yyyyMMdd>git<commit>" in master
-# since 2026-05 (renode src/Renode/Renode.csproj, InformationalVersion). Master builds keep the last
-# release's number (renode tools/version is still 1.16.1), so the build date tells them apart.
-# No backslashes in these patterns: the .robot file embeds them and Robot would unescape them.
+# "Renode, version 1.14.0.6419 (81da46c1-202611270333)" (1.14: four numbers), "Renode, version 1.16.1
+# (d66b0c2a-202611270458)" (1.16.1: three; both recorded from real builds, tests/renode_recordings/). The
+# part in parentheses is "<commit>-<when it was compiled>", not the release date; master builds keep the
+# last release's number (renode tools/version is still 1.16.1), so a 1.16.1 build is asked, not dated.
 VERSION_PATTERN = "version ([0-9]+)[.]([0-9]+)[.]([0-9]+)[^(]*[(]([^)]*)[)]"
-BUILD_DATE_PATTERN = "[-+]([0-9]{8})"
 # Renode master replaced the SemihostingUart-on-the-CPU registration by a CPU.SemihostingHandler
 # peripheral (renode-infrastructure ac3d0897, "Make SemihostingHandler a peripheral": Arm.cs now
 # registers only SemihostingHandler; SemihostingHandler.cs registers SemihostingUart). It reached
 # Renode master with renode bab7ab13, committed 2026-06-08; 1.16.1 (2026-02) and older lack it.
 HANDLER_AFTER_RELEASE = (1, 16, 1)
-HANDLER_SINCE_BUILD = "20260608"
 
 
-def uses_semihosting_handler(version_text: str) -> bool:
-    """Whether this Renode wants ``CPU.SemihostingHandler`` (True) or the older UART-on-CPU syntax.
+def uses_semihosting_handler(version_text: str) -> bool | None:
+    """Whether this Renode wants ``CPU.SemihostingHandler`` (True) or the older UART-on-CPU syntax
+    (False), decided by the version *number* of what ``version`` printed; None when only Renode can tell.
 
-    ``version_text`` is what Renode's ``version`` command printed. A release after 1.16.1, or a
-    1.16.1 master build dated 2026-06-08 or later, has the handler. Text that does not parse is
-    taken as current master (what ``renode-run download`` fetches).
+    Up to the 1.16.1 release: the UART on the CPU. After 1.16.1: the handler. A 1.16.1 *build* may be
+    the release or master (which has the handler since 2026-06-08), and the date in its version line is
+    when it was compiled, not released (a 1.16.1 built from source today prints today's date), so for
+    1.16.1 — and for text that does not parse — the answer is None: ask Renode whether the type
+    ``CPU.SemihostingHandler`` exists (``harness.runners.renode`` tries it and falls back).
     """
     match = re.search(VERSION_PATTERN, version_text)
     if match is None:
-        return True
+        return None
     release = tuple(int(part) for part in match.group(1, 2, 3))
-    if release != HANDLER_AFTER_RELEASE:
-        return release > HANDLER_AFTER_RELEASE
-    built = re.search(BUILD_DATE_PATTERN, match.group(4))
-    return built is not None and built.group(1) >= HANDLER_SINCE_BUILD
+    if release == HANDLER_AFTER_RELEASE:
+        return None
+    return release > HANDLER_AFTER_RELEASE
 
 
-def _robot_handler_expression(version_variable: str) -> str:
-    """``uses_semihosting_handler`` as one Python expression for Robot's ``Evaluate`` (modules=re)."""
-    release = "tuple(map(int, m.group(1, 2, 3)))"
-    date = f"re.search('{BUILD_DATE_PATTERN}', m.group(4))"
-    return (
-        f"(lambda m: m is None or {release} > {HANDLER_AFTER_RELEASE} or ({release} == {HANDLER_AFTER_RELEASE}"
-        f" and {date} is not None and {date}.group(1) >= '{HANDLER_SINCE_BUILD}'))"
-        f"(re.search('{VERSION_PATTERN}', {version_variable}))"
-    )
+# What Renode says for a type it does not have (1.16.1 release: 'CPU.SemihostingHandler').
+UNKNOWN_TYPE = "Could not resolve type"
 
 
 class RenodeConfigError(BoardError):
@@ -332,7 +325,7 @@ def render_robot(board: Board) -> str:
         f"# Runs one micro_test firmware and passes when it reports {PASS_SENTINEL}:",
         f"#   renode-test renode/{board.name}.robot --variable ELF:@/abs/path/fw.elf",
         f"# Renode {OLDEST_RENODE} or newer (no keyword from a later release); the semihosting syntax",
-        "# follows Renode's version (CPU.SemihostingHandler in master since 2026-06-08).",
+        "# is Renode's own answer: CPU.SemihostingHandler where the type exists (master since 2026-06-08).",
         "",
         "*** Settings ***",
         "Suite Setup                   Setup",
@@ -354,10 +347,12 @@ def render_robot(board: Board) -> str:
         "    [Documentation]           Creates the machine; returns the peripheral the log goes to.",
         f'    Execute Command           mach create "{board.name}"',
         "    Execute Command           machine LoadPlatformDescription ${PLATFORM}",
-        "    ${version}=               Execute Command    version",
-        f"    ${{handler}}=               Evaluate    {_robot_handler_expression('$version')}    modules=re",
+        # Does this Renode have CPU.SemihostingHandler (master since 2026-06-08)? Ask it: a Renode
+        # without the type refuses the line and adds nothing; then the UART goes on the CPU.
+        f"    ${{handler}}=               Run Keyword And Return Status    Execute Command    "
+        f"{semihosting_commands(board, True)[0]}",
         "    IF    ${handler}",
-        *(f"        Execute Command       {line}" for line in semihosting_commands(board, True)),
+        *(f"        Execute Command       {line}" for line in semihosting_commands(board, True)[1:]),
         f"        ${{semihosting}}=       Set Variable    {semihosting_uart(board, True)}",
         "    ELSE",
         *(f"        Execute Command       {line}" for line in semihosting_commands(board, False)),

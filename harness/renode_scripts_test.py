@@ -93,11 +93,11 @@ def test_robot_end_pattern_matches_every_end_and_nothing_else() -> None:
         assert bool(re.search(pattern, line)) is ends, line
 
 
-def test_robot_picks_the_semihosting_syntax_by_version() -> None:
-    """Both syntaxes are in the file, chosen at run time by the same rule as the session."""
+def test_robot_asks_renode_for_the_semihosting_syntax() -> None:
+    """Both syntaxes are in the file; Renode is asked whether it has the handler type (tried first)."""
     text = render_robot(_board({"platform": "platforms/cpus/stm32f103.repl", "uart": "sysbus.usart1"},
                                log=["semihosting"]))
-    assert "    ${version}=               Execute Command    version" in text
+    assert "${handler}=               Run Keyword And Return Status    Execute Command    machine " in text
     assert 'machine LoadPlatformDescriptionFromString "semihosting: CPU.SemihostingHandler @ cpu"' in text
     assert 'machine LoadPlatformDescriptionFromString "semihosting: UART.SemihostingUart @ cpu"' in text
     assert "Set Variable    sysbus.cpu.semihosting.console" in text

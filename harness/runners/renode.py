@@ -110,6 +110,13 @@ STARTUP_TIMEOUT_S = 60.0
 COMMAND_TIMEOUT_S = 60.0
 _POLL_S = 0.05
 
+# The client's answer to Renode's telnet options: IAC WILL BINARY, IAC DO ECHO, IAC DO SUPPRESS-GO-AHEAD.
+# Renode 1.14-1.15 print their banner only after reading 9 bytes from the client.
+TELNET_REPLIES = bytes([0xFF, 0xFB, 0x00, 0xFF, 0xFD, 0x01, 0xFF, 0xFD, 0x03])
+# How long the first prompt may take after the option bytes before the client answers them. 1.16 prints it
+# 0.5-10 ms after them (recorded); 1.14 never does unanswered. Generous, because replies sent to a 1.16 that
+# is merely slow could reach it in one chunk with the first command; it costs a 1.14 session 2 s, once.
+BANNER_WAIT_S = 2.0
 # The monitor port speaks telnet: drop option negotiation (IAC WILL/WONT/DO/DONT x),
 # subnegotiation (IAC SB ... IAC SE) and the other two-byte IAC commands.
 _IAC_RE = re.compile(rb"\xff(?:[\xfb-\xfe].|\xfa.*?\xff\xf0|[\xf0-\xf9\xff])", re.DOTALL)
@@ -192,6 +199,7 @@ class MonitorClient:
         self._gone = gone  # why Renode cannot answer any more (exited), or None
         self.prompt: str | None = None
         self.version = ""  # Renode's answer to `version`
+        self.negotiated = False  # the handshake had to answer the telnet options (Renode 1.14-1.15)
 
     @classmethod
     def connect(cls, port: int, deadline: float, gone: Callable[[], str | None]) -> MonitorClient:
@@ -208,15 +216,55 @@ class MonitorClient:
                 time.sleep(0.2)
         client = cls(sock, gone)
         try:
-            # Typed at once: the monitor buffers input until its shell is up, then echoes and answers
-            # it after the banner and first prompt. No empty "nudge" lines, whose extra prompts
-            # could arrive late and be taken for the next command's answer.
+            client._handshake(deadline)
             client._send(cmds.VERSION)
             client.version = " ".join(client._read_reply(cmds.VERSION, deadline))
         except BaseException:
             client.close()
             raise
         return client
+
+    def _handshake(self, deadline: float) -> None:
+        """Waits for the monitor's first prompt, answering the telnet negotiation only where Renode waits for it.
+
+        Every Renode sends its 12 option bytes first (IAC DO BINARY, WILL ECHO, WILL SGA, WONT LINEMODE).
+        1.14.0-1.15.x then read and discard the first 9 bytes the client sends before they print the banner
+        and prompt (renode-infrastructure SocketServerProvider.cs, until commit 933d56403); 1.16 prints them
+        0.5-10 ms later without waiting, and drops a command sent before its first byte. So: never type
+        before the option bytes; wait ``BANNER_WAIT_S`` for the prompt; without one, send the 9 reply bytes
+        (a 1.16 ignores them) and wait for it. Recorded: tests/renode_recordings/ (1.14.0 and 1.16.1).
+        """
+        raw = b""
+        replied = False
+        options_at: float | None = None
+        while True:
+            now = time.monotonic()
+            if raw and options_at is None:
+                options_at = now
+            if prompt_name(monitor_lines(raw)) is not None:
+                self.negotiated = replied
+                return
+            if options_at is not None and not replied and now >= options_at + BANNER_WAIT_S:
+                self._send_raw(TELNET_REPLIES)
+                replied = True
+            why = self._gone()
+            if why is not None:
+                raise RenodeSessionError(why)
+            if now >= deadline:
+                said = " | ".join(line.strip() for line in monitor_lines(raw) if line.strip())[-300:] or "nothing"
+                what = "no bytes at all" if not raw else f"its telnet options but no prompt (it printed: {said})"
+                raise RenodeSessionError(f"Renode's monitor sent {what}"
+                                         f"{' after the telnet replies' if replied else ''}")
+            data = self._recv(min(_POLL_S, max(0.001, deadline - now)))
+            if data:
+                raw += data
+
+    def _send_raw(self, data: bytes) -> None:
+        self._sock.settimeout(10.0)
+        try:
+            self._sock.sendall(data)
+        except OSError as error:
+            raise RenodeSessionError(f"lost the monitor connection: {self._why(error)}") from error
 
     def command(self, command: str, timeout_s: float = COMMAND_TIMEOUT_S) -> list[str]:
         """Runs ``command``; its output lines (echo and prompt removed)."""
@@ -331,7 +379,8 @@ class RenodeSession:
             self.close(graceful=False)
             raise
         self.version = self._monitor.version
-        self.semihosting_handler = cmds.uses_semihosting_handler(self.version)
+        # None: a 1.16.1 build (release or master): the first machine asks Renode (``machine``).
+        self.semihosting_handler: bool | None = cmds.uses_semihosting_handler(self.version)
 
     def _gone(self) -> str | None:
         code = self._proc.poll()
@@ -353,17 +402,32 @@ class RenodeSession:
             raise MonitorCommandError(f"`{command}`: {' | '.join(lines)}")
         return lines
 
+    def _create_machine(self, board: Board, uart: Path, semi: Path, handler: bool) -> None:
+        for command in cmds.create_machine_commands(board, renode_path(uart), renode_path(semi), handler):
+            self.command(command)
+
     def machine(self, board: Board) -> tuple[Path, Path]:
         """(UART file, semihosting file) of ``board``'s machine; created on first use."""
         if board.name in self._board_errors:
             raise MonitorCommandError(self._board_errors[board.name])
         if board.name not in self._machines:
             uart, semi = self._dir / f"{board.name}-uart.log", self._dir / f"{board.name}-semihosting.log"
-            commands = cmds.create_machine_commands(board, renode_path(uart), renode_path(semi),
-                                                    self.semihosting_handler)
             try:
-                for command in commands:
-                    self.command(command)
+                if self.semihosting_handler is None:
+                    # Ask Renode whether CPU.SemihostingHandler exists: try it; a Renode without the type
+                    # answers "Could not resolve type" and has added nothing, so the older syntax follows.
+                    try:
+                        self._create_machine(board, uart, semi, True)
+                        self.semihosting_handler = True
+                    except MonitorCommandError as error:
+                        if cmds.UNKNOWN_TYPE not in str(error):
+                            raise
+                        with contextlib.suppress(MonitorCommandError):
+                            self.command(f'mach rem "{board.name}"')
+                        self.semihosting_handler = False
+                        self._create_machine(board, uart, semi, False)
+                else:
+                    self._create_machine(board, uart, semi, self.semihosting_handler)
             except MonitorCommandError as error:
                 # Half-created: remove it, so `start` does not run it (it would run whatever its CPU
                 # finds). Reported for every binary of the board, without trying again.

@@ -26,7 +26,6 @@ from harness import renode_scripts
 from harness.boards import load_board
 from harness.formats.reader import parse_log
 from harness.renode_scripts import (
-    _robot_handler_expression,
     create_machine_commands,
     next_binary_commands,
     renode_argv,
@@ -85,18 +84,16 @@ def test_board_without_flash_loads_without_a_vector_table_offset() -> None:
         ("Renode, version 1.14.0.25906 (6a0ba28d-202308081403)", False),
         ("Renode, version 1.15.3 (9736cf57-202409171200)", False),
         ("Renode, version 1.16.0 (7edd96dc-202508031200)", False),
-        ("Renode, version 1.16.1 (add012af-202602161200)", False),
-        ("Renode, version 1.16.1 (1.16.1+20260521gitabcdef123)", False),  # master before the handler
-        ("Renode, version 1.16.1 (1.16.1+20260608git961ee056a)", True),
-        ("Renode, version 1.16.1 (1.16.1+20260821git06854d4d0)", True),  # what renode-run download gets now
+        # A 1.16.1 build is the release or master, whatever its (compile) date says: Renode is asked.
+        ("Renode, version 1.16.1 (add012af-202602161200)", None),
+        ("Renode, version 1.16.1 (d66b0c2a-202611270458)", None),  # the real release, built from source
+        ("Renode, version 1.16.1 (1.16.1+20260608git961ee056a)", None),
         ("Renode, version 1.17.0 (1.17.0+20261001gitabcdef123)", True),
-        ("", True),  # unknown: current master
+        ("", None),  # unknown: ask
     ],
 )
-def test_version_picks_the_semihosting_syntax(version: str, handler: bool) -> None:
+def test_version_picks_the_semihosting_syntax(version: str, handler: bool | None) -> None:
     assert uses_semihosting_handler(version) is handler
-    # The .robot file decides the same way, with the same patterns.
-    assert eval(_robot_handler_expression("version"), {"re": re, "version": version}) is handler
 
 
 def test_monitor_output_cleaning() -> None:
@@ -200,14 +197,18 @@ def test_one_renode_for_all_binaries_reset_between_them(fake: Path, tmp_path: Pa
     assert b"Testing One" not in second.log  # each binary sees only its own output
     assert len(_pids(fake)) == 1
     commands = _sent(fake)
-    uart, semihosting = commands[4].split()[2], commands[5].split()[2]
-    assert commands[:7] == [
-        "version",  # the first command: picks the semihosting syntax (the fake is a 1.16.1 release)
-        *create_machine_commands(board, uart, semihosting, False),
+    backends = [c.split()[2] for c in commands if " CreateFileBackend " in c]
+    uart, semihosting = backends[0], backends[1]
+    created = [
+        "version",  # the first command; the fake is a 1.16.1 build: release or master? Renode is asked:
+        *create_machine_commands(board, uart, semihosting, True)[:3],  # the handler type, refused (release)
+        'mach rem "mini-stm32f100"',  # nothing half-made stays
+        *create_machine_commands(board, uart, semihosting, False),  # then the release's syntax
     ]
+    assert commands[: len(created)] == created
     per_binary = [*next_binary_commands(board, tmp_path / "a.elf"), "start", "pause", "sysbus.cpu IsHalted true",
                   *next_binary_commands(board, tmp_path / "b.elf"), "start", "pause", "sysbus.cpu IsHalted true"]
-    assert commands[7:] == per_binary
+    assert commands[len(created):] == per_binary
     renode.close_session()
     assert _commands(fake)[-1][1] == "quit"
 
@@ -241,7 +242,8 @@ def test_replies_stay_in_step_with_commands(fake: Path, tmp_path: Path, monkeypa
 @pytest.mark.parametrize(
     ("version", "handler"),
     [("Renode, version 1.14.0.25906 (6a0ba28d-202308081403)", False),
-     ("Renode, version 1.16.1 (1.16.1+20260821git06854d4d0)", True)],
+     ("Renode, version 1.16.1 (d66b0c2a-202611270458)", False),  # the 1.16.1 release: asked, it has no handler
+     ("Renode, version 1.16.1 (1.16.1+20260821git06854d4d0)", True)],  # master: asked, it has one
 )
 def test_semihosting_syntax_follows_the_renode_version(fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        version: str, handler: bool) -> None:
@@ -249,17 +251,21 @@ def test_semihosting_syntax_follows_the_renode_version(fake: Path, tmp_path: Pat
     run = get_runner("renode").run(_firmware(tmp_path, "a", *PASSING), mini_board(), 20)
     assert parse_log(run.log, run).outcome == "passed", run
     sent = _sent(fake)
-    assert ('machine LoadPlatformDescriptionFromString "semihosting: CPU.SemihostingHandler @ cpu"' in sent) is handler
-    assert f"sysbus.cpu.semihosting{'.console' if handler else ''} CreateFileBackend" in " | ".join(sent)
+    backend = next(c for c in sent if c.startswith("sysbus.cpu.semihosting") and "CreateFileBackend" in c)
+    assert backend.startswith(f"sysbus.cpu.semihosting{'.console' if handler else ''} CreateFileBackend")
+    if "1.16.1" in version:  # asked: the handler type was tried first
+        assert 'machine LoadPlatformDescriptionFromString "semihosting: CPU.SemihostingHandler @ cpu"' in sent
+    else:  # decided by the number: never tried
+        assert 'machine LoadPlatformDescriptionFromString "semihosting: CPU.SemihostingHandler @ cpu"' not in sent
 
 
-@pytest.mark.parametrize("version", ["Renode, version 1.15.0 (25886f62-202403181200)",
-                                     "Renode, version 1.16.1 (1.16.1+20260610gitbab7ab13a)"])
+@pytest.mark.parametrize(("version", "wrong"), [("Renode, version 1.15.0 (25886f62-202403181200)", True),
+                                              ("Renode, version 1.16.1 (1.16.1+20260610gitbab7ab13a)", False)])
 def test_the_other_semihosting_syntax_is_refused(fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 version: str) -> None:
+                                                 version: str, wrong: bool) -> None:
     """The fake refuses the syntax of the other Renode versions: a wrong choice cannot go unnoticed."""
     monkeypatch.setenv("FAKE_RENODE_VERSION", version)
-    monkeypatch.setattr(renode_scripts, "uses_semihosting_handler", lambda text: not uses_semihosting_handler(text))
+    monkeypatch.setattr(renode_scripts, "uses_semihosting_handler", lambda text: wrong)
     run = get_runner("renode").run(_firmware(tmp_path, "a", *PASSING), mini_board(), 20)
     assert run.end_reason == "infra-error"
     assert "cannot create the mini-stm32f100 machine" in (run.infra_error or "")

@@ -49,8 +49,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# SocketServerProvider.ListenerThreadBody: DO BINARY, DO NAWS, WILL ECHO, WILL SUPPRESS-GO-AHEAD, WONT LINEMODE.
-IAC_NEGOTIATION = bytes([255, 253, 0, 255, 253, 31, 255, 251, 1, 255, 251, 3, 255, 252, 34])
+# The 12 option bytes real Renode 1.14.0 and 1.16.1 send on connect (tests/renode_recordings/): DO BINARY,
+# WILL ECHO, WILL SUPPRESS-GO-AHEAD, WONT LINEMODE (no NAWS).
+IAC_NEGOTIATION = bytes([255, 253, 0, 255, 251, 1, 255, 251, 3, 255, 252, 34])
 BEHAVIOUR = set(filter(None, os.environ.get("FAKE_RENODE", "").split(",")))
 RECORD = Path(os.environ["FAKE_RENODE_RECORD"])
 VERSION = os.environ.get("FAKE_RENODE_VERSION", "Renode, version 1.16.1 (9c4e1d0a-202602161200)")
@@ -64,15 +65,27 @@ PLATFORM_SYSTICK_HZ = 72_000_000  # what both .repl files give the NVIC
 
 
 def handler_version(text: str) -> bool:
-    """CPU.SemihostingHandler from master 2026-06-08 on (a 1.16.1 build of that date or later)."""
+    """CPU.SemihostingHandler: releases after 1.16.1, and master builds since 2026-06-08. A master build
+    says so in its version line ("1.16.1 (1.16.1+20260608git<commit>)", renode Renode.csproj); a release
+    build says "<commit>-<when it was compiled>" (a 1.16.1 release built today has today's date)."""
     match = re.search(r"version (\d+)\.(\d+)\.(\d+)[^(]*\(([^)]*)\)", text)
     assert match, text
     release = tuple(int(x) for x in match.group(1, 2, 3))
-    built = re.search(r"[-+](\d{8})", match.group(4))
-    return release > (1, 16, 1) or (release == (1, 16, 1) and built is not None and built.group(1) >= "20260608")
+    master = re.search(r"\+(\d{8})git", match.group(4))
+    return release > (1, 16, 1) or (release == (1, 16, 1) and master is not None and master.group(1) >= "20260608")
 
 
 HANDLER = handler_version(VERSION)
+
+
+def waits_for_replies(text: str) -> bool:
+    """Renode before 1.16.0 prints its banner only after 9 client bytes (SocketServerProvider.cs, until
+    renode-infrastructure 933d56403; recorded from 1.14.0)."""
+    match = re.search(r"version (\d+)\.(\d+)\.(\d+)", text)
+    return match is not None and tuple(int(x) for x in match.group(1, 2, 3)) < (1, 16, 0)
+
+
+WAITS_FOR_REPLIES = waits_for_replies(VERSION)
 
 
 def record(line: str) -> None:
@@ -240,6 +253,11 @@ class Monitor:
             ("CPU.SemihostingHandler", "cpu"): HANDLER,  # Arm.cs in master
             ("UART.SemihostingUart", "handler"): HANDLER,  # SemihostingHandler.cs in master
         }
+        if kind == "CPU.SemihostingHandler" and not HANDLER:  # recorded from the real 1.16.1 (1d_full_session)
+            raise CommandError(
+                f"There was an error executing command '{cmd}'\r\n"
+                f"Error E04: Could not resolve type: 'CPU.SemihostingHandler'.\r\nAt 1:1:\r\n{text.strip(chr(34))}"
+            )
         if not accepted.get((kind, parent_kind), False):
             raise CommandError(
                 f"There was an error executing command '{cmd}'\r\n"
@@ -308,10 +326,28 @@ def main() -> None:
     record(f"(started) {' '.join(args)}")
     conn, _ = server.accept()
     monitor = Monitor(conn, plain="--plain" in args)
+    time.sleep(0.002)  # the shell comes up a moment after the port accepts
+    conn.setblocking(False)
+    try:
+        early = conn.recv(65536)  # typed before Renode's first byte
+    except BlockingIOError:
+        early = b""
+    conn.setblocking(True)
+    if early:
+        record(f"(typed before the telnet options) {early!r}")
     conn.sendall(IAC_NEGOTIATION)
+    if WAITS_FOR_REPLIES:  # 1.14-1.15: the first 9 client bytes are read as telnet replies, then the banner
+        pending = early
+        while len(pending) < 9:
+            data = conn.recv(9 - len(pending))
+            if not data:
+                return
+            pending += data
+        if pending[:9] != bytes([255, 251, 0, 255, 253, 1, 255, 253, 3]):
+            record(f"(swallowed as telnet replies) {pending[:9]!r}")
     if "slow-start" in BEHAVIOUR:
         time.sleep(1.5)
-    monitor.send("\n" * 3 + VERSION + "\n\r\n\r")  # ShellProvider's banner: dummy lines, version, two newlines
+    monitor.send(VERSION + "\n\r\n\r")  # the banner as recorded: version line, two newlines
     monitor.prompt()
     stray = "stray-prompt" in BEHAVIOUR
     line = ""
@@ -319,6 +355,8 @@ def main() -> None:
         data = conn.recv(4096)
         if not data:
             return
+        if data.startswith(b"\xff"):
+            continue  # a telnet command chunk: no output (recorded: replies sent late to 1.16.1)
         if stray:  # an Enter handled before this input: one more prompt ahead of its echo
             stray = False
             time.sleep(0.5)
