@@ -191,6 +191,41 @@ def monitor_errors(lines: Sequence[str]) -> list[str]:
     return [line for line in lines if _ERROR_RE.search(line)]
 
 
+class RenodeLogWatch:
+    """A poller of Renode's own log (its stdout) during one binary's run: a ``CPU abort`` line — Renode
+    stopped the core itself, e.g. a call through a null pointer: "cpu: CPU abort [PC=0x0]: Trying to execute
+    code outside RAM or ROM at 0x00000000." (recorded from Renode 1.14.0) — ends the run as a crash of the
+    running case at once; no HardFault line will come. Reads only what was appended since the run began."""
+
+    MARKER = "CPU abort"
+
+    def __init__(self, path: Path, stream: DeviceStream) -> None:
+        self.path = path
+        self.stream = stream
+        self.offset = path.stat().st_size if path.exists() else 0
+        self.pending = b""
+        self.fired = False
+
+    def __call__(self) -> None:
+        if self.fired:
+            return
+        try:
+            with self.path.open("rb") as handle:
+                handle.seek(self.offset)
+                data = handle.read()
+        except OSError:
+            return
+        self.offset += len(data)
+        self.pending += data
+        *lines, self.pending = self.pending.split(b"\n")
+        for raw in lines:
+            line = raw.decode("utf-8", errors="replace").strip()
+            if self.MARKER in line:
+                self.fired = True
+                self.stream.stop("crash", note=f"Renode stopped the core: {line.split('] ', 1)[-1]}")
+                return
+
+
 class MonitorClient:
     """One TCP connection to Renode's monitor: sends a command line, reads up to the next prompt."""
 
@@ -458,8 +493,10 @@ class RenodeSession:
         # No exit status: Renode ignores semihosting SYS_EXIT up to 1.16.1; the run ends by the log.
         stream = DeviceStream(on_line, fmt=board_format(board), exit_status=False)
         # The files span the session: only what this binary prints.
-        tails = [FileTail(path, stream, from_end=True) for kind, path in (("semihosting", semi), ("uart", uart))
-                 if kind in captured]
+        tails: list[FileTail | RenodeLogWatch] = [
+            FileTail(path, stream, from_end=True) for kind, path in (("semihosting", semi), ("uart", uart))
+            if kind in captured]
+        tails.append(RenodeLogWatch(self._log, stream))  # Renode's own log: a core it stopped is a crash
         start = time.monotonic()
         self.command(cmds.START)
         end = self._follow(stream, tails, start + timeout_s)
@@ -471,7 +508,7 @@ class RenodeSession:
         return RunResult("renode", end.log, None, end.timed_out, end.duration_s, end.end_reason,
                          case_seconds=end.case_seconds)
 
-    def _follow(self, stream: DeviceStream, tails: list[FileTail], deadline: float) -> RunResult:
+    def _follow(self, stream: DeviceStream, tails: list[FileTail | RenodeLogWatch], deadline: float) -> RunResult:
         """Follows the output files in the one run loop; a Renode that died mid-run is an infra error."""
 
         def check_alive() -> None:
@@ -483,7 +520,8 @@ class RenodeSession:
         if end.end_reason == "infra-error":
             raise RenodeSessionError(end.infra_error or "Renode stopped while the firmware ran")
         for tail in tails:
-            tail.rest()  # a last line without its newline
+            if isinstance(tail, FileTail):
+                tail.rest()  # a last line without its newline
         return stream.finish(end)
 
     def close(self, graceful: bool = True) -> None:

@@ -437,3 +437,16 @@ def test_pytest_session_finish_quits_the_workers_renode(pytester: pytest.Pyteste
     result = pytester.runpytest_subprocess(*([] if installed else ["-p", "harness.plugin"]), "--no-micro-tests")
     result.assert_outcomes(passed=1)
     assert "pytest_sessionfinish" in marker.read_text().split()
+
+
+def test_a_cpu_abort_in_renodes_log_is_a_crash_of_the_running_case_at_once(fake: Path, tmp_path: Path) -> None:
+    """Renode stops the core itself on a jump outside RAM/ROM and only logs it (no HardFault line comes): the
+    run ends there as a crash, long before its timeout, and the next binary runs normally."""
+    runner = get_runner("renode")
+    run = runner.run(_firmware(tmp_path, "abort", "Testing CallsNull", "ABORT"), mini_board(), 30)
+    assert run.end_reason == "crash" and not run.timed_out and run.duration_s < 5, run
+    report = parse_log(run.log, run)
+    assert report.outcome == "crashed" and report.cases[0].outcome == "crashed", report.summary
+    assert b"Renode stopped the core: cpu: CPU abort [PC=0x0]" in run.log
+    after = runner.run(_firmware(tmp_path, "a", *PASSING), mini_board(), 20)
+    assert parse_log(after.log, after).outcome == "passed", after

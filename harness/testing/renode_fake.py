@@ -28,7 +28,8 @@ It proves the harness's side of the protocol, not how a real Renode behaves beyo
 
 The "firmware" is the text after the first line of the loaded ELF file: each line is written to
 the machine's first sysbus UART file backend; ``SLEEP s`` waits, ``HANG`` runs until paused,
-``DIE`` ends the process, ``SYSTICK`` writes ``systick <Hz>`` (the NVIC's frequency).
+``DIE`` ends the process, ``ABORT`` logs Renode's CPU abort line (as recorded) and stops,
+``SYSTICK`` writes ``systick <Hz>`` (the NVIC's frequency).
 $FAKE_RENODE_VERSION is the version line (default: a 1.16.1 release). $FAKE_RENODE lists
 behaviours (comma-separated): ``slow-start`` (banner and prompt 1.5 s after connecting),
 ``stray-prompt`` (one more prompt, 0.5 s late, ahead of the first command's echo, as the late
@@ -132,6 +133,11 @@ class Machine:
                 return
             elif line == "DIE":
                 os._exit(5)
+            elif line == "ABORT":  # tlib stops the core and Renode logs it (recorded from 1.14.0, 2b_nullcall)
+                print(time.strftime("%H:%M:%S.0000") + " [ERROR] cpu: CPU abort [PC=0x0]: Trying to execute code "
+                      "outside RAM or ROM at 0x00000000.", flush=True)
+                self.stop.wait()
+                return
             else:
                 with out.open("a") as handle:
                     handle.write((f"systick {self.systick_hz}" if line == "SYSTICK" else line) + "\n")
