@@ -16,6 +16,7 @@ import importlib.machinery
 import importlib.util
 import re
 import sys
+import time
 import types
 from collections.abc import Iterator
 from pathlib import Path
@@ -450,3 +451,24 @@ def test_a_cpu_abort_in_renodes_log_is_a_crash_of_the_running_case_at_once(fake:
     assert b"Renode stopped the core: cpu: CPU abort [PC=0x0]" in run.log
     after = runner.run(_firmware(tmp_path, "a", *PASSING), mini_board(), 20)
     assert parse_log(after.log, after).outcome == "passed", after
+
+
+def test_renode_started_by_a_launcher_script_dies_with_the_session(fake: Path, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real `renode` is a shell script that starts `mono Renode.exe` as its child (no exec): closing the
+    session (or the harness dying) must end that child too, not only the launcher."""
+    launcher = tmp_path / "bin" / "renode-launcher"
+    launcher.write_text(f"#!/bin/sh\n{sys.executable} {FAKE} \"$@\"\necho launcher done\n")  # a child, as mono is
+    launcher.chmod(0o755)
+    monkeypatch.setenv("RENODE", str(launcher))
+    run = get_runner("renode").run(_firmware(tmp_path, "a", *PASSING), mini_board(), 20)
+    assert parse_log(run.log, run).outcome == "passed", run
+    (child,) = _pids(fake)
+    assert Path(f"/proc/{child}").exists()
+    session = renode._SESSION
+    assert session is not None and str(session._proc.pid) != child  # the fake runs under the launcher
+    renode.close_session()
+    deadline = time.monotonic() + 5
+    while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{child}").exists() or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2]
