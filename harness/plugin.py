@@ -613,6 +613,15 @@ def _case_result(report: RunReport, name: str | None) -> CaseResult | None:
     return max(runs, key=lambda c: _SEVERITY.get(Outcome(c.outcome), 5)) if runs else None
 
 
+def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Item]) -> list[str]:
+    """With nothing collected at all, says where micro tests were looked for (not just "collected 0 items")."""
+    if items or config.getoption("no_micro_tests") or _STATE not in config.stash:
+        return []
+    from harness.build import no_tests_message
+
+    return [f"harness: {no_tests_message()}"]
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Records which in-tree binaries each board needs, so one make call builds them all."""
     state = _state(session.config)

@@ -28,3 +28,11 @@ def test_the_help_says_what_renode_does_without_renode(pytester: pytest.Pytester
     text = " ".join(result.stdout.str().split())
     assert "run MCU boards in Renode (without --board: bluepill)" in text
     assert "items skip when Renode is not installed" not in text
+
+
+def test_collecting_nothing_says_where_it_looked(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MICRO_HARNESS_PROJECT", raising=False)  # a project of its own, not this run's
+    pytester.makefile(".toml", pyproject="[project]\nname = 'empty'\n")
+    result = pytester.runpytest_subprocess(*plugin_args(), "-p", "no:cacheprovider", timeout=120)
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+    result.stdout.fnmatch_lines([f"harness: no [*]_test.cc under {pytester.path} (project root*put your tests there*"])
