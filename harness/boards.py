@@ -69,6 +69,18 @@ class Board:
         value = self.raw.get(name, {})
         return value if isinstance(value, dict) else {}
 
+    def case_timeout(self) -> tuple[float, str] | None:
+        """The board file's default per-case limit, ``[run] case_timeout_s``, and where it is written
+        (``harness.case_limits``); BoardError when it is not a number of seconds > 0."""
+        value = self.section("run").get("case_timeout_s")
+        if value is None:
+            return None
+        toml = self.path / "board.toml"
+        where = toml.relative_to(REPO_ROOT) if toml.is_relative_to(REPO_ROOT) else toml
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            raise BoardError(f"{where}: [run] case_timeout_s must be a number of seconds > 0, not {value!r}")
+        return float(value), f"[run] case_timeout_s = {value:g} in {where}"
+
     def tool(self, name: str) -> str:
         """Full name of a binutils tool for this board (``size``, ``addr2line``...)."""
         return f"{self.toolchain_prefix}{name}"
@@ -126,12 +138,7 @@ def _check(board: Board, path: Path) -> None:
         raise BoardError(
             f'{path}: [log] transports: use "semihosting" (always) or "semihosting-if-debugger", not both'
         )
-    from harness.case_limits import CaseLimitError, board_case_timeout
-
-    try:
-        board_case_timeout(board)  # [run] case_timeout_s: a number of seconds > 0
-    except CaseLimitError as error:
-        raise BoardError(str(error)) from error
+    board.case_timeout()  # [run] case_timeout_s: a number of seconds > 0
     if board.is_host:
         return
     if board.flash is None or board.ram is None:

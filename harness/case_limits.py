@@ -20,12 +20,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from harness import REPO_ROOT
-
-if TYPE_CHECKING:
-    from harness.boards import Board
+from harness.boards import Board, BoardError
 
 __all__ = ["CaseLimitError", "CaseLimits", "CaseTimeout", "board_case_timeout", "case_limits", "case_names",
            "source_case_timeouts"]
@@ -133,14 +130,11 @@ def source_case_timeouts(source: str, path: Path) -> dict[str, tuple[float, str]
 
 
 def board_case_timeout(board: Board) -> tuple[float, str] | None:
-    """The board file's default per-case limit, ``[run] case_timeout_s``, and where it is written."""
-    value = board.section("run").get("case_timeout_s")
-    if value is None:
-        return None
-    toml = board.path / "board.toml"
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        raise CaseLimitError(f"{_where(toml)}: [run] case_timeout_s must be a number of seconds > 0, not {value!r}")
-    return float(value), f"[run] case_timeout_s = {value:g} in {_where(toml)}"
+    """The board file's default per-case limit (``Board.case_timeout``), a CaseLimitError when malformed."""
+    try:
+        return board.case_timeout()
+    except BoardError as error:
+        raise CaseLimitError(str(error)) from error
 
 
 def case_limits(source_path: Path | None, board: Board) -> CaseLimits:

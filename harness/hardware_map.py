@@ -43,8 +43,9 @@ from typing import Any
 from harness.boards import Board, BoardError, load_board
 from harness.failure_classes import INFRA, classify_run
 from harness.lease import acquire_any, default_lock_dir, file_lock, holder, map_state_dir
+from harness.run_result import Attempt
 from harness.runners.base import Runner, RunResult
-from harness.runners.retry import Attempt, HostProblem, NoBoard, run_on_pool
+from harness.runners.retry import HostProblem, NoBoard, run_on_pool
 
 BACKENDS = ("pyocd", "serial", "gdbremote")
 QEMU_RESET = ("monitor system_reset", "vector-table")

@@ -29,8 +29,9 @@ from typing import Any
 
 from harness.boards import Board
 from harness.farm.places import Farm, FarmError, Place
+from harness.run_result import Attempt
 from harness.runners.base import RunResult
-from harness.runners.retry import Attempt, HostProblem, NoBoard, run_on_pool
+from harness.runners.retry import HostProblem, NoBoard, run_on_pool
 from harness.shutdown import on_session_end
 
 MAX_RETRIES = 2

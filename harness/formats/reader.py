@@ -36,7 +36,7 @@ CRASHED, FAILED, PASSED, SKIPPED, TIMEOUT = (Outcome.CRASHED, Outcome.FAILED, Ou
 
 if TYPE_CHECKING:
     from harness.boards import Board
-    from harness.runners.base import RunResult
+    from harness.run_result import RunResult
 
 TAIL_LINES = 20
 MAX_LINE_BYTES = 64 * 1024  # a chatty device must not eat memory; the tail still shows the end

@@ -9,37 +9,14 @@ is the job of ``harness.formats``; runners know no sentinel.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from harness.boards import Board
 from harness.formats.reader import clean_line
-from harness.runners.control import CaseTimeout
-
-if TYPE_CHECKING:
-    from harness.runners.retry import Attempt
+from harness.run_result import RunResult
 
 __all__ = ["RunResult", "Runner", "captured_transports", "clean_line", "exits_with_status"]
-
-
-@dataclass
-class RunResult:
-    backend: str  # "host", "qemu", "renode", "pyocd", "serial", "gdbremote"
-    log: bytes  # everything the device printed, all transports merged in order received
-    exit_code: int | None  # status from MicroExit; None if unknown. Host: negative = killed by that signal
-    timed_out: bool  # wall-clock timeout hit
-    duration_s: float  # wall time of the run
-    end_reason: str  # "exit" | "end-marker" | "no-exit" | "crash" | "timeout" | "infra-error"
-    infra_error: str | None = None  # emulator/probe/serial failure, with the fix
-    case_seconds: dict[str, float] = field(default_factory=dict)  # arrival-time duration per case
-    # The case whose own limit ended the run (``RunControl.case_timeout``; set by the caller that
-    # gave the limits, since runners do not know them)
-    case_timeout: CaseTimeout | None = None
-    # Harness-detected problems of the run that fail it, e.g. a process left running
-    problems: list[str] = field(default_factory=list)
-    # A pool's boards tried for this run, in order (harness.runners.retry.Attempt); empty for one device
-    attempts: list[Attempt] = field(default_factory=list)
 
 
 class Runner(Protocol):

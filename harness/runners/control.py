@@ -31,13 +31,12 @@ import contextlib
 import contextvars
 import threading
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from harness.boards import Board
     from harness.formats.reader import LogReader, ReaderSpec
     from harness.run_token import RunToken
-    from harness.runners.stream import DeviceStream
 
 # CaseLimits and CaseTimeout live with the rest of the per-case limits (the board stage); re-exported here.
 from harness.case_limits import CaseLimits, CaseTimeout
@@ -80,6 +79,15 @@ def input_problem(runner: Any, board: Board) -> str | None:
     return problem
 
 
+class _Stream(Protocol):
+    """What the control needs of the stream that binds it (``harness.runners.stream.DeviceStream``, which
+    imports this module; the control names no stream type, so no import goes back)."""
+
+    reader: LogReader
+
+    def stop(self, reason: str, note: str | None = None, infra_error: str | None = None) -> None: ...
+
+
 class RunControl:
     def __init__(
         self,
@@ -98,7 +106,7 @@ class RunControl:
         self.reader: LogReader | None = None  # the reader of the stream bound last
         self.case_timeout: CaseTimeout | None = None  # set by the stream when a case deadline passed
         self._lock = threading.Lock()
-        self._stream: DeviceStream | None = None
+        self._stream: _Stream | None = None
         self._stop_note: str | None = None
         self._writer: Callable[[bytes], None] | None = None
         self._pending: list[bytes] = []
@@ -129,7 +137,7 @@ class RunControl:
         return spec.reader(on_line)
 
     # -- the stream side ----------------------------------------------------------------------
-    def bind(self, stream: DeviceStream) -> None:
+    def bind(self, stream: _Stream) -> None:
         """Called by ``DeviceStream`` when it is created under this control (a retry binds again)."""
         with self._lock:
             self._stream = stream

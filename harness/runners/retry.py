@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
 from harness.boards import Board
 from harness.failure_classes import INFRA, classify_run
-from harness.runners.base import RunResult
+from harness.run_result import Attempt, RunResult
 
 OnLine = Callable[[str], None] | None
 
@@ -38,16 +38,6 @@ class HostProblem(Exception):
 
 class NoBoard(Exception):
     """The pool has no (further) board for this run; the message says why and what to do."""
-
-
-@dataclass
-class Attempt:
-    device: str
-    failure_class: str
-    duration_s: float
-    infra_error: str | None = None
-    leased_at: float = 0.0  # wall-clock time.time() while the lease was held
-    released_at: float = 0.0
 
 
 class Lease(Protocol):
