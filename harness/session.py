@@ -24,6 +24,7 @@ The steps, in order (each can end the session with its own outcome):
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -229,7 +230,7 @@ def run_binary(
                              build=build)
     started = time.monotonic()
     try:
-        with (wrap(label) if wrap is not None else _nothing()), control.active():
+        with (wrap(label) if wrap is not None else contextlib.nullcontext()), control.active():
             run = runner.run(elf, board, timeout_for(board, options), on_line=on_line)
     except Exception as error:  # a runner bug must not leave the caller without a verdict
         from harness.runners.base import RunResult
@@ -250,11 +251,3 @@ def run_binary(
         records=verdict.records, token_delivery=control.delivery, case_seconds=dict(run.case_seconds),
         case_timeout=run.case_timeout, build=build, run=run,
     )
-
-
-class _nothing:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
