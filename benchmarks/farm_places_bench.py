@@ -23,13 +23,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from harness_bench import print_table  # benchmarks/ is the script's folder
 
-from harness.boards import load_board
-from harness.build import ensure_binary
+from harness.board.boards import load_board
+from harness.build.driver import ensure_binary
 from harness.farm.demo import FarmDemo
 from harness.farm.farm_runner import FarmRunner, close_sessions
 from harness.farm.places import Farm
 from harness.formats.reader import parse_log
-from harness.hardware_map import HardwareMap
+from harness.hil.hardware_map import HardwareMap
 from harness.runners.gdbremote_runner import GdbRemoteConfig, GdbRemoteRunner
 
 

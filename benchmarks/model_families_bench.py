@@ -37,7 +37,7 @@ sys.path.insert(0, str(REPO))
 
 from tflm_models import TFLM_DIR, family, seanet, seanet_case, write_cases  # noqa: E402
 
-from harness.run_model import RunModelError, host_file_runner, run_host_files, run_model  # noqa: E402
+from harness.cli.run_model import RunModelError, host_file_runner, run_host_files, run_model  # noqa: E402
 
 MODELS_DIR = REPO / "benchmarks" / "models"
 EXAMPLES = REPO / "micro_runtime" / "examples"

@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from target_bench import build_counter
 
 from harness import REPO_ROOT
-from harness.boards import load_board
-from harness.build import build_program
+from harness.board.boards import load_board
+from harness.build.driver import build_program
 from harness.runners.qemu import qemu_command
 
 SOURCE = REPO_ROOT / "benchmarks" / "record_cost" / "record_cost.cc"

@@ -32,8 +32,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from harness.boards import available_boards, load_board  # noqa: E402
-from harness.run_model import RunModelError, build_runner, elf_sizes, host_file_runner, run_model  # noqa: E402
+from harness.board.boards import available_boards, load_board  # noqa: E402
+from harness.cli.run_model import RunModelError, build_runner, elf_sizes, host_file_runner, run_model  # noqa: E402
 
 EXAMPLES = REPO / "micro_runtime" / "examples"
 MODELS = {

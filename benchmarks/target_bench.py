@@ -38,8 +38,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from harness.boards import load_board  # noqa: E402
-from harness.run_model import RunModelError, build_runner, elf_sizes, parse_runner_log  # noqa: E402
+from harness.board.boards import load_board  # noqa: E402
+from harness.cli.run_model import RunModelError, build_runner, elf_sizes, parse_runner_log  # noqa: E402
 from harness.runners.qemu import qemu_command  # noqa: E402
 
 EXAMPLES = REPO / "micro_runtime" / "examples"

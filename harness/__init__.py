@@ -3,7 +3,7 @@
 ``REPO_ROOT`` is the folder holding ``boards/``, ``micro_runtime/`` and ``renode/``: the
 checkout when the harness runs from one (an editable install), else the copy a wheel carries
 as package data (``harness/_data/``). Where a *user's* project, its boards and its build folder
-are is ``harness.project``'s business.
+are is ``harness.core.project``'s business.
 """
 
 from pathlib import Path

@@ -1,7 +1,7 @@
 """The one run session: resolve the runner, build, run, read and judge one binary on one board.
 
-Every front end runs binaries through ``run_binary``: the pytest items (``harness.plugin``), the
-``dut`` fixture (``harness.dut``), ``harness run`` (``harness.cli``), the Robot library and
+Every front end runs binaries through ``run_binary``: the pytest items (``harness.pytest.plugin``), the
+``dut`` fixture (``harness.pytest.dut``), ``harness run`` (``harness.cli.main``), the Robot library and
 run-model. So every option — the backend, ``--icount``, a hardware map, the timeout, per-case
 limits, the run token — is honoured the same everywhere, because there is one place that
 honours it::
@@ -17,7 +17,7 @@ The steps, in order (each can end the session with its own outcome):
 2. the binary: an ELF path, or a build callable (BUILD_ERROR with the compiler's message);
 3. how to read it (``harness.formats.reader.reader_spec``): the format and case list the ELF
    declares (micro_test), else the board's or the caller's format with the source's cases;
-   per-case limits (``harness.case_limits``); a fresh run token (``harness.run_token``);
+   per-case limits (``harness.board.case_limits``); a fresh run token (``harness.core.run_token``);
 4. the run, under a ``RunControl`` that carries all of that to the backend's one stream; the
    stream's reader ends the run and gives the verdict (no second parse).
 """
@@ -36,9 +36,9 @@ from harness.outcome import Outcome
 from harness.runners import REGISTRY, ResolveError, default_backend, get_runner, runner_for
 
 if TYPE_CHECKING:
-    from harness.boards import Board
-    from harness.build import BinaryBuild
-    from harness.crash import CrashReport
+    from harness.board.boards import Board
+    from harness.build.driver import BinaryBuild
+    from harness.core.crash import CrashReport
     from harness.runners.base import RunResult
     from harness.runners.control import CaseTimeout, RunControl
 
@@ -126,7 +126,7 @@ def resolve_runner(
     if board.is_host:
         return Resolved(get_runner("host"), "host")
     if hardware_map is not None and map_runner is None:
-        from harness.hardware_map import HardwareMapError, select_runner_for
+        from harness.hil.hardware_map import HardwareMapError, select_runner_for
 
         try:
             map_runner = select_runner_for(board, hardware_map)
@@ -135,7 +135,7 @@ def resolve_runner(
     if map_runner is not None:
         if icount is not None:
             raise ResolveError(icount_problem("hil") or "--icount does not apply to a hardware map")
-        from harness.hardware_map import map_backend_label
+        from harness.hil.hardware_map import map_backend_label
 
         return Resolved(map_runner, map_backend_label(map_runner.hardware_map, board.name))
     if backend is not None and backend not in REGISTRY:
@@ -165,7 +165,7 @@ def timeout_for(board: Board, options: RunOptions) -> float:
 def scan_cases(source: str) -> list[str]:
     """Case names of a ``*_test.cc`` in source order, ignoring commented-out cases: only for collecting
     items before a binary exists and for foreign binaries; a built binary's own list comes from its ELF."""
-    from harness.case_limits import case_names
+    from harness.board.case_limits import case_names
 
     return case_names(source)
 
@@ -191,15 +191,15 @@ def run_binary(
 ) -> RunReport:
     """Runs one binary on ``board`` and judges it (module doc).
 
-    ``binary``: the ELF, or a callable that builds it (raising ``harness.build.BuildError``).
+    ``binary``: the ELF, or a callable that builds it (raising ``harness.build.driver.BuildError``).
     ``source``: the test's source (per-case limits; the case list of binaries that declare none).
     ``control``: the caller's ``RunControl`` (``dut``: raw output, input, stop); the session fills in
     the reader, limits and token. ``wrap(label)``: a context manager around the run (progress ticks).
     """
-    from harness.build import BuildError
-    from harness.case_limits import CaseLimitError, case_limits
+    from harness.board.case_limits import CaseLimitError, case_limits
+    from harness.build.driver import BuildError
+    from harness.core.run_token import RunToken
     from harness.formats.reader import reader_spec
-    from harness.run_token import RunToken
     from harness.runners.control import RunControl
 
     options = options or RunOptions()

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from harness import REPO_ROOT
-from harness.boards import load_board
-from harness.build import BuildError, build_program
+from harness.board.boards import load_board
+from harness.build.driver import BuildError, build_program
+from harness.core.run_token import TOKEN_ENV
 from harness.outcome import Outcome
-from harness.run_token import TOKEN_ENV
 from harness.session import RunOptions, run_binary
 
 GUARDED = REPO_ROOT / "tests" / "fixtures" / "declared" / "guarded_cases_test.cc"

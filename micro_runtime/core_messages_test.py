@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.core.run_token import TOKEN_ENV, UNKEYED
 from harness.formats.micro_test import find_record
-from harness.run_token import TOKEN_ENV, UNKEYED
 
 RUNTIME = Path(__file__).resolve().parent
 REPO = RUNTIME.parent

@@ -1,4 +1,4 @@
-# Generated from boards/bluepill/board.toml by harness.renode_scripts; do not edit.
+# Generated from boards/bluepill/board.toml by harness.runners.renode_scripts; do not edit.
 # STM32F103C8 Blue Pill (Cortex-M3, 64 KB flash, 20 KB RAM)
 # Runs one micro_test firmware and passes when it reports DONE PASSED:
 #   renode-test renode/bluepill.robot --variable ELF:@/abs/path/fw.elf

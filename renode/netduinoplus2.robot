@@ -1,4 +1,4 @@
-# Generated from boards/netduinoplus2/board.toml by harness.renode_scripts; do not edit.
+# Generated from boards/netduinoplus2/board.toml by harness.runners.renode_scripts; do not edit.
 # Netduino Plus 2, STM32F405RG (Cortex-M4F, 1 MB flash, 128 KB RAM)
 # Runs one micro_test firmware and passes when it reports DONE PASSED:
 #   renode-test renode/netduinoplus2.robot --variable ELF:@/abs/path/fw.elf

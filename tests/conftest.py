@@ -23,8 +23,8 @@ def mcu_programs() -> dict[str, Path]:
     reason = mcu_unavailable()
     if reason is not None:
         pytest.skip(reason)
-    from harness.boards import load_board
-    from harness.build import build_program
+    from harness.board.boards import load_board
+    from harness.build.driver import build_program
 
     board = load_board(MCU_BOARD)
     built = {}

@@ -27,7 +27,7 @@ MCU_BOARD = "bluepill"
 
 
 def plugin_installed() -> bool:
-    return any(ep.value == "harness.plugin" for ep in importlib.metadata.entry_points(group="pytest11"))
+    return any(ep.value == "harness.pytest.plugin" for ep in importlib.metadata.entry_points(group="pytest11"))
 
 
 def subprocess_env() -> dict[str, str]:
@@ -88,7 +88,7 @@ def copy_fixture(pytester: pytest.Pytester, name: str) -> Path:
 
 
 def plugin_args() -> list[str]:
-    return [] if plugin_installed() else ["-p", "harness.plugin"]
+    return [] if plugin_installed() else ["-p", "harness.pytest.plugin"]
 
 
 def junit_cases(path: Path) -> dict[str, tuple[str, str, dict[str, str]]]:

@@ -1,4 +1,4 @@
-"""harness.build: discovery, tool checks, the shared per-board lock, incremental builds, link errors."""
+"""harness.build.driver: discovery, tool checks, the shared per-board lock, incremental builds, link errors."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import pytest
 from harness_helpers import FIXTURES, MCU_BOARD, requires_mcu, subprocess_env
 
 from harness import REPO_ROOT
-from harness.boards import MemoryRegion, load_board
-from harness.build import (
+from harness.board.boards import MemoryRegion, load_board
+from harness.build.driver import (
     ARM_PACKAGES,
     BuildError,
     board_lock,
@@ -75,7 +75,7 @@ def test_one_process_builds_a_board_at_a_time(tmp_path: Path) -> None:
     name = f"locktest{time.monotonic_ns()}"
     holder = subprocess.Popen(
         [sys.executable, "-c",
-         "import sys, time\nfrom harness.build import board_lock\n"
+         "import sys, time\nfrom harness.build.driver import board_lock\n"
          f"with board_lock({name!r}, None):\n    print('locked', flush=True)\n    time.sleep(1.5)\n"],
         stdout=subprocess.PIPE, text=True, env=subprocess_env())
     try:
@@ -149,8 +149,8 @@ def test_binary_too_big_for_the_board_names_numbers_and_a_board_that_fits(tmp_pa
 _COPY_TEST = "micro_log_test"
 _BUILD_IN_COPY = """
 import json, sys
-from harness.boards import load_board
-from harness.build import build, elf_path
+from harness.board.boards import load_board
+from harness.build.driver import build, elf_path
 built = build(load_board("host"), [sys.argv[1]], progress=None).binaries[sys.argv[1]]
 print(json.dumps({"elf": str(built.elf) if built.elf else None, "error": built.error,
                   "exists": elf_path("host", sys.argv[1]).exists()}))

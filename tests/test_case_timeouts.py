@@ -16,11 +16,11 @@ import pytest
 from harness_helpers import mcu_unavailable, plugin_args
 
 from harness import REPO_ROOT
-from harness.boards import Board, load_board
-from harness.case_limits import CaseLimitError, board_case_timeout, case_limits, source_case_timeouts
+from harness.board.boards import Board, load_board
+from harness.board.case_limits import CaseLimitError, board_case_timeout, case_limits, source_case_timeouts
 from harness.formats.micro_test import sign_parts
 from harness.formats.reader import parse_log
-from harness.plugin import scan_cases
+from harness.pytest.plugin import scan_cases
 from harness.runners import get_runner
 from harness.runners.base import RunResult
 from harness.runners.control import CaseLimits, CaseTimeout, RunControl
@@ -67,7 +67,7 @@ def test_a_malformed_comment_is_an_error_naming_the_line(source: str, words: str
 
 def test_cases_found_like_the_plugin_finds_them() -> None:
     """The limits are keyed by the names the plugin's items have (same macro scan, comments ignored)."""
-    from harness.case_limits import _CASE_RE, _COMMENT_RE
+    from harness.board.case_limits import _CASE_RE, _COMMENT_RE
 
     for path in sorted((REPO_ROOT / "micro_runtime").rglob("*_test.cc"))[:200]:
         if "gen" in path.relative_to(REPO_ROOT).parts:
@@ -197,7 +197,7 @@ def test_a_crash_is_still_a_crash_when_the_limit_passes_in_its_grace() -> None:
 def test_board_default_stops_a_hanging_case_on_a_real_backend(board_name: str) -> None:
     if board_name != "host" and mcu_unavailable() is not None:
         pytest.skip(str(mcu_unavailable()))
-    from harness.build import build_program
+    from harness.build.driver import build_program
 
     board = _with_run(load_board(board_name), case_timeout_s=1.5)
     built = build_program(board, MATRIX_FW / "hang_test.cc", "harness_fx_hang", progress=None)
@@ -252,7 +252,7 @@ def test_harness_run_refuses_a_bad_comment(tmp_path: Path) -> None:
 
 
 def test_load_board_rejects_a_bad_board_default() -> None:
-    from harness.boards import BoardError, _check
+    from harness.board.boards import BoardError, _check
 
     board = _with_run(load_board("bluepill"), case_timeout_s="10")
     with pytest.raises(BoardError, match=r"boards/bluepill/board.toml: \[run\] case_timeout_s must be a number"):

@@ -14,7 +14,7 @@ import pytest
 from harness_helpers import MCU_BOARD, requires_mcu, run_cli, subprocess_env
 
 from harness import REPO_ROOT
-from harness.project import PROJECT_ENV
+from harness.core.project import PROJECT_ENV
 
 
 def test_boards_lists_every_board_with_memory_and_usable_backends() -> None:
@@ -88,7 +88,7 @@ def test_build_lists_and_rejects_unknown_targets() -> None:
     out = run_cli("build", "--board", "host", "--list")
     assert out.returncode == 0
     listed = {line.split("\t")[0] for line in out.stdout.splitlines()}
-    from harness.build import discover_tests
+    from harness.build.driver import discover_tests
 
     assert listed == set(discover_tests())
     out = run_cli("build", "--board", "host", "no_such_test")
@@ -150,7 +150,7 @@ def test_warnings_fail_a_project_build_unless_warnings_as_errors_is_off(tmp_path
 def _cli_without(modules: tuple[str, ...], *args: str) -> subprocess.CompletedProcess[str]:
     """``harness ARGS`` in a Python where ``modules`` cannot be imported, as in an install without their extra."""
     code = (f"import sys\nfor name in {modules!r}:\n    sys.modules[name] = None\n"
-            "from harness.cli import main\nsys.exit(main(sys.argv[1:]))")
+            "from harness.cli.main import main\nsys.exit(main(sys.argv[1:]))")
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300,
                           env=subprocess_env(), cwd=REPO_ROOT, check=False)
 

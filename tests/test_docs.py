@@ -20,7 +20,7 @@ import pytest
 from harness_helpers import subprocess_env
 
 from harness import REPO_ROOT
-from harness.cli import EXIT_CODES, EXIT_USAGE
+from harness.cli.main import EXIT_CODES, EXIT_USAGE
 
 DOCS = [REPO_ROOT / "README.md", REPO_ROOT / "docs" / "harness.md"]
 RUNNABLE_DOCS = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
@@ -120,7 +120,7 @@ def test_documented_pytest_options_exist() -> None:
     assert not [option for option in table if option not in helptext]
 
 
-# What each code means in the docs' words; the codes themselves come from harness.cli.
+# What each code means in the docs' words; the codes themselves come from harness.cli.main.
 _WORDS = {"passed": "passed", "failed": "failed", "crashed": "crashed", "timeout": "timeout",
           "infra-error": "infra", "no-tests": "infra"}
 

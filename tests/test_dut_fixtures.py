@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from harness_helpers import FIXTURES, plugin_args, requires_mcu
 
-from harness.boards import load_board
-from harness.dut_plugin import log_dir_name
+from harness.board.boards import load_board
+from harness.pytest.dut_plugin import log_dir_name
 
 
 @pytest.fixture(scope="module")
 def echo_host() -> Path:
-    from harness.build import build_program
+    from harness.build.driver import build_program
 
     built = build_program(load_board("host"), FIXTURES / "echo_fixture.cc", "harness_fx_echo", progress=None)
     assert built.error is None and built.elf is not None, built.error
@@ -131,7 +131,7 @@ def test_zero(dut):
 
 @requires_mcu
 def test_two_qemu_duts_at_once(pytester: pytest.Pytester) -> None:
-    from harness.build import build_program
+    from harness.build.driver import build_program
 
     built = build_program(load_board("bluepill"), FIXTURES / "echo_fixture.cc", "harness_fx_echo", progress=None)
     assert built.elf is not None, built.error

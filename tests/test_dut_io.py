@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from harness_helpers import FIXTURES, mcu_unavailable
 
-from harness import procs
-from harness.boards import Board, load_board
-from harness.dut import Dut, DutError
+from harness.board.boards import Board, load_board
+from harness.core import procs
+from harness.pytest.dut import Dut, DutError
 from harness.runners import get_runner
 
 BOARDS = ["host", "bluepill"]
@@ -28,7 +28,7 @@ def echo(request: pytest.FixtureRequest) -> tuple[Board, Path]:
     """(board, echo firmware built for it through the Makefile's ``program`` goal)."""
     if request.param != "host" and mcu_unavailable() is not None:
         pytest.skip(str(mcu_unavailable()))
-    from harness.build import build_program
+    from harness.build.driver import build_program
 
     board = load_board(request.param)
     built = build_program(board, FIXTURES / "echo_fixture.cc", "harness_fx_echo", progress=None)

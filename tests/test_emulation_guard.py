@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from harness_helpers import FIXTURES, junit_cases, plugin_args, requires_mcu, subprocess_env
 
-from harness.boards import load_board
-from harness.build import build_program
-from harness.crash import parse_hardfault_line
-from harness.emulation_guard import GUARD_MAGIC, guard_word
-from harness.mpu_regions import region_table
+from harness.board.boards import load_board
+from harness.board.emulation_guard import GUARD_MAGIC, guard_word
+from harness.board.mpu_regions import region_table
+from harness.build.driver import build_program
+from harness.core.crash import parse_hardfault_line
 from harness.runners.qemu import qemu_command
 
 GUARDED_BOARDS = ("bluepill", "netduinoplus2", "mps2_an505")
@@ -152,7 +152,7 @@ def test_emulated_rack_runs_with_the_guard(tmp_path: Path) -> None:
     """The emulated rack (QEMU behind its GDB stub, started without firmware): the gdbremote runner
     writes the guard word after loading and resetting, for the rack's devices only."""
     pytest.importorskip("pyocd", reason="the gdbremote runner services semihosting with pyOCD: pip install pyocd")
-    from harness.hardware_map import emulated_rack, runner_for_device
+    from harness.hil.hardware_map import emulated_rack, runner_for_device
 
     board = load_board("bluepill")
     elf = _build("bluepill", "unmapped_read_top_fixture.cc")

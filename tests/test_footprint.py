@@ -1,4 +1,4 @@
-"""harness.footprint on real ELF files made by the real compilers."""
+"""harness.build.footprint on real ELF files made by the real compilers."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.boards import MemoryRegion, available_boards, load_board
-from harness.footprint import FootprintError, check_fits, measure, misfit_message
+from harness.board.boards import MemoryRegion, available_boards, load_board
+from harness.build.footprint import FootprintError, check_fits, measure, misfit_message
 
 SOURCE = """
 const char big_table[20000] = {1};   /* .rodata: flash only */
@@ -124,7 +124,7 @@ LOAD /repo/gen/obj/a.o
 
 
 def test_link_map_input_sections_per_object(tmp_path: Path) -> None:
-    from harness.footprint import map_input_sections
+    from harness.build.footprint import map_input_sections
 
     path = tmp_path / "x.map"
     path.write_text(MAP)
@@ -154,7 +154,7 @@ def test_build_writes_the_footprint_report_per_binary_section_and_object() -> No
     import json
 
     from harness import REPO_ROOT
-    from harness.build import FOOTPRINT_JSON, build, gen_dir
+    from harness.build.driver import FOOTPRINT_JSON, build, gen_dir
 
     board = load_board("host")
     result = build(board, ["add_test", "conv_test"], progress=None)
@@ -177,8 +177,8 @@ def test_lto_board_report_says_per_object_figures_need_lto_0() -> None:
     import json
 
     from harness import REPO_ROOT
-    from harness.build import FOOTPRINT_JSON, build, gen_dir
-    from harness.footprint import LTO_NOTE
+    from harness.build.driver import FOOTPRINT_JSON, build, gen_dir
+    from harness.build.footprint import LTO_NOTE
 
     board = load_board("bluepill")
     assert board.lto  # bluepill links with LTO by default (docs/build.md)

@@ -17,8 +17,8 @@ import pytest
 from harness_helpers import junit_cases, mcu_unavailable, plugin_args, run_cli
 
 from harness import REPO_ROOT
-from harness.boards import load_board
-from harness.build import binary_for
+from harness.board.boards import load_board
+from harness.build.driver import binary_for
 
 FIRMWARE = REPO_ROOT / "tests" / "fixtures" / "front_ends" / "forge_then_hang_test.cc"
 BOARDS = ["host", pytest.param("bluepill", marks=pytest.mark.skipif(mcu_unavailable() is not None,
@@ -81,7 +81,7 @@ def test_robot_library(board: str) -> None:
 
 @pytest.mark.parametrize("board", BOARDS)
 def test_dut(board: str) -> None:
-    from harness.dut import Dut
+    from harness.pytest.dut import Dut
 
     target = load_board(board)
     elf = binary_for(target, FIRMWARE, progress=None)

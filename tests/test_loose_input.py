@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from harness_helpers import requires_mcu, run_cli, subprocess_env
 
-from harness import REPO_ROOT, boards
-from harness.boards import BoardError, load_board
-from harness.hardware_map import HardwareMap, load_hardware_map
-from harness.lease import default_lock_dir
+from harness import REPO_ROOT
+from harness.board import boards
+from harness.board.boards import BoardError, load_board
+from harness.hil.hardware_map import HardwareMap, load_hardware_map
+from harness.hil.lease import default_lock_dir
 
 
 def _pytest(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:

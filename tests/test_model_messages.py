@@ -16,7 +16,7 @@ import pytest
 from harness_helpers import requires_mcu
 
 from harness import REPO_ROOT
-from harness.run_model import RunModelError, run_model
+from harness.cli.run_model import RunModelError, run_model
 
 sys.path.insert(0, str(REPO_ROOT / "micro_runtime" / "tools"))
 import tflite_builder as tb

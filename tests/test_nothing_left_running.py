@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from harness_helpers import FIXTURES, plugin_args, requires_mcu, run_cli, subprocess_env
 
-from harness import procs
-from harness.boards import load_board
+from harness.board.boards import load_board
+from harness.core import procs
 from harness.formats.reader import parse_log
 from harness.runners import get_runner
 
@@ -171,11 +171,11 @@ def test_host_test_killed_by_an_unknown_sender_is_its_own_crash(host_programs: d
 
 
 def test_a_leaked_process_fails_the_run(pytester: pytest.Pytester) -> None:
-    """The plugin's own end-of-run check: a process spawned through harness.procs and left behind
+    """The plugin's own end-of-run check: a process spawned through harness.core.procs and left behind
     is killed, named, and turns a green run red."""
     pytester.makepyfile(
         test_leak="""
-        from harness import procs
+        from harness.core import procs
 
         def test_leaks():
             procs.spawn(["sleep", "300"])  # never reaped

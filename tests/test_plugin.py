@@ -18,7 +18,7 @@ import pytest
 from harness_helpers import MCU_BOARD, PROGRAMS, copy_fixture, plugin_args, requires_mcu, subprocess_env
 from harness_helpers import junit_cases as _junit
 
-from harness.plugin import scan_cases
+from harness.pytest.plugin import scan_cases
 
 # What each fixture must produce, per item name (without the [board] suffix).
 EXPECTED: dict[str, dict[str, str]] = {
@@ -205,7 +205,7 @@ def test_the_ini_key_lets_warnings_pass_in_a_projects_tests(pytester: pytest.Pyt
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """micro_warnings_as_errors = false in the project's pytest.ini: its test with a warning builds and runs.
     --strict-config: pytest knows the key (an unknown one would be an error)."""
-    from harness.project import PROJECT_ENV
+    from harness.core.project import PROJECT_ENV
 
     monkeypatch.delenv(PROJECT_ENV, raising=False)  # the pytester folder is the project, not this checkout
     (pytester.path / "unused_test.cc").write_text(
@@ -284,7 +284,7 @@ def test_dut_and_board_fixtures(pytester: pytest.Pytester, env: None, host_progr
         import re
 
         import pytest
-        from harness.dut import DutError
+        from harness.pytest.dut import DutError
 
         def test_expect_lines(dut, board):
             assert board.name == "host"

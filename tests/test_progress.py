@@ -10,7 +10,7 @@ import time
 from harness_helpers import subprocess_env
 
 from harness import REPO_ROOT
-from harness.build import progress_line
+from harness.build.driver import progress_line
 
 
 def _pytest(*args: str) -> subprocess.CompletedProcess[str]:
@@ -43,7 +43,7 @@ def test_progress_line_estimates_the_time_left() -> None:
 def test_a_long_run_says_it_is_still_running() -> None:
     from types import SimpleNamespace
 
-    from harness.plugin import HarnessState
+    from harness.pytest.plugin import HarnessState
 
     lines: list[str] = []
     state = HarnessState(config=SimpleNamespace(), boards=[], backend=None, timeout_s=None)  # type: ignore[arg-type]

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from harness import REPO_ROOT
-from harness.project import PROJECT_ENV
+from harness.core.project import PROJECT_ENV
 from tests.harness_helpers import requires_mcu
 
 pytestmark = [pytest.mark.slow, requires_mcu]
@@ -93,7 +93,7 @@ def test_the_wheel_carries_runtime_and_boards_but_no_build_outputs_or_tests(whee
                    "micro_runtime/model_runner/model_runner.mk", "boards/bluepill/board.toml",
                    "boards/cortex_m/cortex_m.ld", "boards/cortex_m/startup.c", "renode/bluepill.resc"):
         assert data + needed in names, needed
-    assert "harness/plugin.py" in names and "harness/project.py" in names
+    assert "harness/pytest/plugin.py" in names and "harness/core/project.py" in names
     assert not [n for n in names if "/gen/" in n or n.endswith("_test.cc") or "__pycache__" in n]
     # The harness's tests, test support and test data stay in the checkout.
     assert {"harness/session.py", "harness/formats/reader.py", "harness/formats/micro_test.py"} <= set(names)
@@ -101,7 +101,7 @@ def test_the_wheel_carries_runtime_and_boards_but_no_build_outputs_or_tests(whee
                 or (n.endswith("_test.py") and n != "harness/formats/micro_test.py")]
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "harness = harness.plugin" in text and "harness = harness.cli:main" in text
+    assert "harness = harness.pytest.plugin" in text and "harness = harness.cli.main:main" in text
 
 
 def test_the_wheel_declares_the_model_extra(wheel: Path) -> None:
@@ -118,7 +118,7 @@ def test_the_wheel_declares_the_model_extra(wheel: Path) -> None:
 def _harness_without(venv: Path, cwd: Path, modules: tuple[str, ...], *args: str) -> subprocess.CompletedProcess[str]:
     """The venv's ``harness ARGS`` with ``modules`` unimportable: an install without their extras."""
     code = (f"import sys\nfor name in {modules!r}:\n    sys.modules[name] = None\n"
-            "from harness.cli import main\nsys.exit(main(sys.argv[1:]))")
+            "from harness.cli.main import main\nsys.exit(main(sys.argv[1:]))")
     return subprocess.run([str(venv / "bin" / "python"), "-c", code, *args], capture_output=True, text=True, cwd=cwd,
                           env=_clean_env(), timeout=300, check=False)
 

@@ -6,5 +6,11 @@
     harness farm flaky --history farm.db                         flaky cases with flip rates
     harness farm report --history farm.db -o night.html          one static offline HTML page
 
-See docs/farm.md.
+Owns the history database, flaky detection, quarantine lists, the footprint/run-time gate, board
+health, the report and labgrid places (``places``: what a farm place has and how to lease it) and
+the farm runner that runs a binary on a leased place.
+
+May import: ``harness.core``, ``harness.board``, ``harness.build``, ``harness.formats``,
+``harness.runners`` and ``harness.hil``. The pytest options live in ``harness.pytest.farm``, the
+commands in ``harness.cli.farm`` and ``harness.cli.places``. See docs/farm.md.
 """

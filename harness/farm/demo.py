@@ -5,7 +5,7 @@ exporting emulated boards (QEMU behind a loopback GDB stub and a raw TCP UART).
 
 starts it and writes a hardware map whose ``[farm]`` table names the coordinator; then
 ``pytest --board=bluepill --hardware-map farm.toml -n 2`` runs the micro tests across the
-hosts. Every process is started through ``harness.procs`` (own process group, dies with the
+hosts. Every process is started through ``harness.core.procs`` (own process group, dies with the
 harness) and stopped on Ctrl-C/SIGTERM or when ``FarmDemo`` closes.
 """
 
@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import procs
-from harness.boards import Board
+from harness.board.boards import Board
+from harness.core import procs
 from harness.farm.places import Farm, FarmError
 
 LOOPBACK = "127.0.0.1"
@@ -66,7 +66,7 @@ class FarmDemo:
     exporters: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)  # host name -> process
 
     def start(self) -> FarmDemo:
-        from harness.gdbremote.qemu_board import start_qemu_board
+        from harness.runners.gdbremote.qemu_board import start_qemu_board
 
         port = _free_port()
         self.coordinator = f"{LOOPBACK}:{port}"

@@ -27,12 +27,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from harness.boards import Board
+from harness.board.boards import Board
+from harness.core.shutdown import on_session_end
 from harness.farm.places import Farm, FarmError, Place
 from harness.run_result import Attempt
 from harness.runners.base import RunResult
 from harness.runners.retry import HostProblem, NoBoard, run_on_pool
-from harness.shutdown import on_session_end
 
 MAX_RETRIES = 2
 ACQUIRE_TIMEOUT_S = 600.0
@@ -117,7 +117,7 @@ class PlacePool:
             raise HostProblem(problem)
 
     def acquire(self, board: Board, exclude: set[str]) -> PlaceLease:
-        on_session_end(close_sessions)  # the front end releases what this process holds (harness.shutdown)
+        on_session_end(close_sessions)  # the front end releases what this process holds (harness.core.shutdown)
         try:
             farm = farm_session(self.runner.coordinator)
             place = farm.acquire(board.name, exclude=exclude, timeout_s=self.runner.acquire_timeout_s)

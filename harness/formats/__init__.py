@@ -14,6 +14,8 @@ framework prints — and turns it, with how the run ended, into the verdict.
     model_runner   the model runner (harness run-model)
 
 A board file can fix the format with ``[run] log_format = "<name>"``.
+
+Stage 5, the format. May import: ``harness.core`` and ``harness.board`` (case limits).
 """
 
 from __future__ import annotations

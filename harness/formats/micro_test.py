@@ -1,7 +1,7 @@
 """Our ``micro_runtime/micro_test.h``: authenticated, sequenced records.
 
 Every framework record is one line ``~~~MT <seq> <mac> <text>``: ``seq`` counts the binary's
-records from 0, ``mac`` is 8 hex digits of ``harness.run_token.record_mac(key, seq, text)``
+records from 0, ``mac`` is 8 hex digits of ``harness.core.run_token.record_mac(key, seq, text)``
 under the run's token, and ``text`` is one of::
 
     START micro_test 2
@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from harness.core.run_token import UNKEYED, record_mac
 from harness.formats.base import FormatReader
 from harness.outcome import Outcome
-from harness.run_token import UNKEYED, record_mac
 
 PREFIX = "~~~MT "
 PREFIX_BYTES = PREFIX.encode()

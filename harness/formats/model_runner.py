@@ -1,4 +1,4 @@
-"""The model runner's output (docs/model_runner.md), decoded in full by ``harness.run_model``.
+"""The model runner's output (docs/model_runner.md), decoded in full by ``harness.cli.run_model``.
 
 ::
 

@@ -6,9 +6,9 @@ gives the verdict (``finish``); nothing parses the log a second time. It splits 
 at ``MAX_LINE_BYTES`` by the bytes alone, so the chunking never matters), finds the
 authentic micro_test records in them (``harness.formats.micro_test.find_record`` under the
 run's key; the sequence is checked here), cleans the rest (``clean_line``), watches for the
-boards' HardFault line (``harness.crash``) and hands every line to the format reader.
+boards' HardFault line (``harness.core.crash``) and hands every line to the format reader.
 
-The format is, in this order: the one the binary declares (``harness.binary_info``: micro_test
+The format is, in this order: the one the binary declares (``harness.core.binary_info``: micro_test
 with its compiled case list), the one a board file fixes (``[run] log_format``), or the
 first framework whose unmistakable line appears (foreign binaries and logs only; every line
 before it is kept and replayed, and a second framework's line afterwards fails the run).
@@ -24,18 +24,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness.crash import HARDFAULT_PREFIX, CrashReport, parse_hardfault_line, symbolize
+from harness.core.crash import HARDFAULT_PREFIX, CrashReport, parse_hardfault_line, symbolize
+from harness.core.run_token import UNKEYED
 from harness.formats import FormatReader, detection_order, reader_class
 from harness.formats.base import CaseResult
 from harness.formats.micro_test import PREFIX_BYTES, Lookalikes, MicroTestReader, find_record
 from harness.outcome import Outcome
-from harness.run_token import UNKEYED
 
 CRASHED, FAILED, PASSED, SKIPPED, TIMEOUT = (Outcome.CRASHED, Outcome.FAILED, Outcome.PASSED, Outcome.SKIPPED,
                                              Outcome.TIMEOUT)
 
 if TYPE_CHECKING:
-    from harness.boards import Board
+    from harness.board.boards import Board
     from harness.run_result import RunResult
 
 TAIL_LINES = 20
@@ -513,7 +513,7 @@ def reader_spec(
 ) -> ReaderSpec:
     """The spec for a binary: what ``elf`` declares (micro_test, its compiled cases) wins; else ``fmt`` or
     the board's ``[run] log_format`` (else detection) with ``expected`` (e.g. a source scan)."""
-    from harness.binary_info import declared_tests
+    from harness.core.binary_info import declared_tests
 
     declared = declared_tests(elf) if elf is not None else None
     if declared is not None and declared.framework == MicroTestReader.name:

@@ -16,10 +16,10 @@ import random
 
 import pytest
 
+from harness.core.run_token import UNKEYED
 from harness.formats.micro_test import PREFIX, sign, sign_log
 from harness.formats.reader import MAX_LINE_BYTES, BinaryReport, LogReader, parse_log
 from harness.outcome import Outcome
-from harness.run_token import UNKEYED
 from harness.runners.base import RunResult
 
 BEGIN, END, SUMMARY = "~~~MT BEGIN {}\n", "~~~MT END {} {}\n", "~~~MT SUMMARY {}/{} tests passed\n"

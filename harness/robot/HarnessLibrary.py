@@ -21,8 +21,8 @@ from typing import Any
 from robot.api import logger
 from robot.api.deco import keyword, library
 
-from harness.boards import Board, load_board
-from harness.failure_classes import classify_run
+from harness.board.boards import Board, load_board
+from harness.runners.failure_classes import classify_run
 
 
 @library(scope="SUITE", auto_keywords=False)
@@ -57,7 +57,7 @@ class HarnessLibrary:
     def build_micro_test(self, name: str, board: str | None = None) -> str:
         """Builds test binary ``name`` (a test of micro_runtime or of the project, by name or ``*_test.cc`` path)
         for the board; returns the ELF path."""
-        from harness.build import BuildError, binary_for
+        from harness.build.driver import BuildError, binary_for
 
         target = self._board(board)
         try:
@@ -102,7 +102,7 @@ class HarnessLibrary:
     @staticmethod
     def _source_of(elf: Path) -> Path | None:
         """The test source of a built test binary (per-case limits), if the harness built it."""
-        from harness.build import source_of
+        from harness.build.driver import source_of
 
         return source_of(elf)
 
@@ -168,14 +168,14 @@ class HarnessLibrary:
 
     @keyword("Run Model")
     def run_model(self, model: str, cases: str, board: str | None = None, backend: str | None = None) -> dict[str, Any]:
-        """Runs a .tflite model with its cases.json on the board (harness.run_model); returns the result dict."""
-        from harness.extras import problem
+        """Runs a .tflite model with its cases.json on the board (harness.cli.run_model); returns the result dict."""
+        from harness.core.extras import problem
 
         missing = problem("model", "the Run Model keyword")  # numpy, flatbuffers: say which extra, no traceback
         if missing is not None:
             raise AssertionError(missing)
-        from harness.run_model import RunModelError
-        from harness.run_model import run_model as run
+        from harness.cli.run_model import RunModelError
+        from harness.cli.run_model import run_model as run
 
         try:
             return run(Path(model), board or self.board_name, Path(cases), backend=backend or self.backend)

@@ -3,6 +3,13 @@
 ``get_runner(name)`` looks the backend up in ``REGISTRY`` (name -> module
 path, class name) and imports it lazily, so adding a backend is one line
 here and a backend with heavy imports (pyocd, pyserial) costs nothing until used.
+
+Stages 3 and 4, runner and log stream: backends only produce bytes into one stream
+(``stream``) with one deadline and one end rule, read once by ``harness.formats.reader``; also the
+run control (token delivery, ``control``), retries (``retry``, ``failure_classes``), semihosting,
+the GDB remote client (``gdbremote``) and Renode's generated scripts (``renode_scripts``).
+
+May import: ``harness.core``, ``harness.board``, ``harness.build`` and ``harness.formats``.
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 
-from harness.boards import Board
+from harness.board.boards import Board
 from harness.runners.base import Runner, RunResult
 
 __all__ = [

@@ -13,7 +13,7 @@ A process that left the group (``setsid()``) is not followed; if it keeps a pipe
 linger, that is a problem too, but nothing kills it. A run whose group is empty and pipes closed
 when the main process exits ends at once. The exit status stays the main process's.
 
-Afterwards the whole process group is killed (``harness.procs.reap``), also on KeyboardInterrupt
+Afterwards the whole process group is killed (``harness.core.procs.reap``), also on KeyboardInterrupt
 and SIGTERM, so no emulator outlives the run.
 
 When the caller's ``RunControl`` wants input (``dut.write``), the process's stdin is a pipe that a
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from harness import procs
+from harness.core import procs
 from harness.runners.control import active_control
 from harness.runners.stream import DeviceStream
 

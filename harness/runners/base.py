@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from harness.boards import Board
+from harness.board.boards import Board
 from harness.formats.reader import clean_line
 from harness.run_result import RunResult
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness import REPO_ROOT
-from harness.boards import Board, BoardError, load_board
+from harness.board.boards import Board, BoardError, load_board
 from harness.formats.reader import parse_log
 from harness.runners import get_runner
 
@@ -37,7 +37,7 @@ def bluepill() -> Board:
 
 @pytest.fixture(scope="module")
 def programs(bluepill: Board) -> dict[str, Path]:
-    from harness.build import build_program
+    from harness.build.driver import build_program
 
     built = {}
     for name in ("pass", "fail", "crash", "hang"):

@@ -16,7 +16,7 @@ called ``run``; the stream binds itself to the active control. So, for every bac
   one passes, ``case_timeout`` says which case, its limit and where the limit came from;
 * ``reader_spec`` says how the stream reads the log (format, case list; ``harness.formats.reader``),
   and the stream's reader is kept in ``reader``: the one reader that ends the run also judges it;
-* ``token`` is the run token (``harness.run_token``): a backend that hands it to the device calls
+* ``token`` is the run token (``harness.core.run_token``): a backend that hands it to the device calls
   ``token_delivered(how)`` before it creates its stream; only then does the reader demand records
   signed with it (otherwise the run is judged unauthenticated).
 
@@ -34,12 +34,12 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from harness.boards import Board
+    from harness.board.boards import Board
+    from harness.core.run_token import RunToken
     from harness.formats.reader import LogReader, ReaderSpec
-    from harness.run_token import RunToken
 
 # CaseLimits and CaseTimeout live with the rest of the per-case limits (the board stage); re-exported here.
-from harness.case_limits import CaseLimits, CaseTimeout
+from harness.board.case_limits import CaseLimits, CaseTimeout
 
 __all__ = ["CaseLimits", "CaseTimeout", "InputClosed", "RunControl", "active_control", "input_problem",
            "token_writes"]

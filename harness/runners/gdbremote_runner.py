@@ -1,6 +1,6 @@
 """Runs firmware through any GDB server: OpenOCD, J-Link GDB server, ``pyocd gdbserver``, QEMU's stub.
 
-Connects over the GDB Remote Serial Protocol (harness.gdbremote.rsp), loads
+Connects over the GDB Remote Serial Protocol (harness.runners.gdbremote.rsp), loads
 the ELF, resets, and runs the core while servicing semihosting with pyOCD's
 ``SemihostAgent`` through the ``GdbTarget`` adapter (SYS_EXIT handled by us:
 the run ends the moment the firmware exits, with its status). A UART given as
@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.boards import Board
-from harness.emulation_guard import guard_word
+from harness.board.boards import Board
+from harness.board.emulation_guard import guard_word
 from harness.formats.reader import board_format
 from harness.runners.base import RunResult, exits_with_status
 from harness.runners.control import token_writes
+from harness.runners.semihosting import RttPoller, drive
 from harness.runners.stream import LogSink
-from harness.semihosting import RttPoller, drive
 
 DEFAULT_RESET = ("vector-table",)
 
@@ -47,7 +47,7 @@ class GdbRemoteConfig:
     baudrate: int = 115200
     handshake: bool = True  # poke the UART start handshake (harmless for firmware without it)
     rtt: bool = False  # poll the SEGGER RTT up channel 0 (also on when the board's [log] transports has "rtt")
-    # Write the emulation guard word (harness/emulation_guard.py) after loading and resetting: only for
+    # Write the emulation guard word (harness/board/emulation_guard.py) after loading and resetting: only for
     # an emulator behind the server (the emulated rack's QEMU), never for a real board.
     emulation_guard: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
@@ -132,14 +132,14 @@ def run_over_gdb(
     ``board`` (when known) fixes the log format and whether the firmware exits with a status.
     """
     # Imported here so listing backends does not pull in pyocd/elftools.
-    from harness.gdbremote.elf import FirmwareError, load_firmware
-    from harness.gdbremote.rsp import RspClient, RspError
-    from harness.gdbremote.target import GdbTarget
+    from harness.runners.gdbremote.elf import FirmwareError, load_firmware
+    from harness.runners.gdbremote.rsp import RspClient, RspError
+    from harness.runners.gdbremote.target import GdbTarget
     from harness.runners.serial_runner import START_MARKER, SerialPortError, SerialReader, open_port
 
     start = time.monotonic()
     deadline = start + timeout_s
-    # The run token's block (harness/run_token.py), written after the reset: said before the stream exists,
+    # The run token's block (harness/core/run_token.py), written after the reset: said before the stream exists,
     # so its reader demands records signed with it.
     token = token_writes(elf, "memory (GDB server)")
     sink = LogSink(on_line, fmt=board_format(board), exit_status=board is None or exits_with_status(board))

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.boards import load_board
-from harness.build import ensure_binary
-from harness.failure_classes import INFRA, classify_run
+from harness.board.boards import load_board
+from harness.build.driver import ensure_binary
 from harness.formats.reader import parse_log
-from harness.gdbremote.qemu_board import QemuBoard, start_qemu_board
 from harness.runners import get_runner
 from harness.runners.base import RunResult
+from harness.runners.failure_classes import INFRA, classify_run
+from harness.runners.gdbremote.qemu_board import QemuBoard, start_qemu_board
 from harness.runners.gdbremote_runner import GdbRemoteConfig, GdbRemoteRunner, run_over_gdb
 from harness.testing.hil_fw import HilFirmware, hil_firmware, qemu_board  # noqa: F401  (fixtures)
 
@@ -130,7 +130,7 @@ def test_real_bluepill_test_binary_over_gdb_with_uart(tmp_path: Path) -> None:
 
 def test_board_left_running_by_another_client_is_taken_over(qemu_board: QemuBoard, hil_firmware: HilFirmware) -> None:  # noqa: F811
     """A UART-only firmware started and left running (serial backend), then a gdbremote run on the same board."""
-    from harness.hardware_map import load_and_go
+    from harness.hil.hardware_map import load_and_go
 
     assert load_and_go(hil_firmware("uart"), qemu_board.gdb_address) is None
     time.sleep(0.3)  # it runs on while nobody is connected

@@ -10,7 +10,7 @@ The run follows the binary's whole process group (``harness.runners._process``):
 output is part of the log, and a child still running after the main process exited fails the
 run (``RunResult.problems``). A death by SIGTERM, SIGKILL, SIGINT or SIGHUP is the test's own crash
 unless the harness sent that group a signal before it died, or the harness itself was stopped
-(``harness.procs``): only then is it an infrastructure error.
+(``harness.core.procs``): only then is it an infrastructure error.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from harness import procs
-from harness.boards import Board
+from harness.board.boards import Board
+from harness.core import procs
+from harness.core.run_token import TOKEN_ENV
 from harness.formats.reader import board_format
-from harness.run_token import TOKEN_ENV
 from harness.runners._process import ProcessOutcome, run_process
 from harness.runners.base import RunResult
 from harness.runners.control import active_control
@@ -82,7 +82,7 @@ class HostRunner:
 
 
 def _token_env() -> dict[str, str] | None:
-    """The environment that hands the caller's run token to the binary (``harness.run_token``), or None."""
+    """The environment that hands the caller's run token to the binary (``harness.core.run_token``), or None."""
     control = active_control()
     if control is None or control.token is None:
         return None

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.boards import load_board
+from harness.board.boards import load_board
 from harness.formats.reader import parse_log
 from harness.runners import get_runner
 

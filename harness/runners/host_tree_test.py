@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import procs
-from harness.boards import load_board
+from harness.board.boards import load_board
+from harness.core import procs
 from harness.formats.reader import parse_log
 from harness.runners import _process
 from harness.runners._process import GROUP_LINGER_S

@@ -2,7 +2,7 @@
 
 Flashes the ELF (``FileProgrammer``), resets, runs, and captures the log while
 the core runs: semihosting serviced by pyOCD's ``SemihostAgent`` (with SYS_EXIT
-and SYS_EXIT_EXTENDED handled by harness.semihosting, which pyOCD does not
+and SYS_EXIT_EXTENDED handled by harness.runners.semihosting, which pyOCD does not
 do), RTT up channel 0, and a UART on a serial port; all merged into one log.
 Transports come from the board file's ``[log] transports``
 (``"semihosting"``, ``"rtt"``, ``"uart"``).
@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.boards import Board
+from harness.board.boards import Board
 from harness.formats.reader import board_format
 from harness.runners.base import RunResult, exits_with_status
 from harness.runners.control import token_writes
+from harness.runners.semihosting import RttPoller, drive
 from harness.runners.stream import LogSink
-from harness.semihosting import RttPoller, drive
 
 _INSTALL = "install it: pip install pyocd"
 
@@ -232,7 +232,7 @@ class PyocdRunner:
         start = time.monotonic()
         deadline = start + timeout_s
         config = self._config(board)
-        # The run token goes into RAM after the reset, before the core runs (harness/run_token.py); said
+        # The run token goes into RAM after the reset, before the core runs (harness/core/run_token.py); said
         # before the stream exists, so its reader demands records signed with it.
         writes = token_writes(elf, "memory (pyOCD)") if config is not None else []
         sink = LogSink(on_line, fmt=board_format(board), exit_status=exits_with_status(board))
@@ -245,7 +245,7 @@ class PyocdRunner:
         problem = target_support_problem(config.target, config.pack)
         if problem is not None:
             return infra(problem)
-        from harness.gdbremote.elf import FirmwareError, load_firmware
+        from harness.runners.gdbremote.elf import FirmwareError, load_firmware
         from harness.runners.serial_runner import START_MARKER, SerialPortError, SerialReader, open_port
 
         try:

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.boards import load_board
+from harness.board.boards import load_board
 from harness.formats.reader import parse_log
-from harness.gdbremote.elf import load_firmware
-from harness.gdbremote.qemu_board import QemuBoard
-from harness.gdbremote.rsp import RspClient
-from harness.gdbremote.target import GdbTarget
 from harness.runners import get_runner, pyocd_runner
+from harness.runners.gdbremote.elf import load_firmware
+from harness.runners.gdbremote.qemu_board import QemuBoard
+from harness.runners.gdbremote.rsp import RspClient
+from harness.runners.gdbremote.target import GdbTarget
 from harness.runners.pyocd_runner import (
     PyocdConfig,
     PyocdRunner,

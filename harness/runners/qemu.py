@@ -13,7 +13,7 @@ with the mux's escape byte (Ctrl-A) doubled so it arrives as data. Board file ke
   icount = 4                     # optional: -icount shift=N, deterministic instruction timing
   extra_args = ["-cpu", "..."]   # optional: appended verbatim
 
-Firmware with the emulation guard word (``harness.emulation_guard``) gets it set with QEMU's
+Firmware with the emulation guard word (``harness.board.emulation_guard``) gets it set with QEMU's
 generic loader, so an access outside the board's real memory map faults as on the chip.
 
 ``pytest --icount N`` and ``harness run --icount N`` override ``icount`` for one run (QEMU only).
@@ -27,8 +27,8 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from harness.boards import Board
-from harness.emulation_guard import guard_word
+from harness.board.boards import Board
+from harness.board.emulation_guard import guard_word
 from harness.formats.reader import board_format
 from harness.runners._process import run_process
 from harness.runners.base import RunResult, captured_transports, exits_with_status
@@ -103,11 +103,11 @@ def qemu_command(elf: Path, board: Board, icount: int | None = None, qemu: str =
     argv += [str(a) for a in cfg.get("extra_args", [])]
     guard = guard_word(elf)
     if guard is not None:
-        # The emulation guard (harness/emulation_guard.py): written at every reset, after which the
+        # The emulation guard (harness/board/emulation_guard.py): written at every reset, after which the
         # firmware's start-up restricts the MPU to the real chip's memory map.
         address, value = guard
         argv += ["-device", f"loader,addr=0x{address:08x},data=0x{value:08x},data-len=4"]
-    # The run token (harness/run_token.py): its block is written at every reset too.
+    # The run token (harness/core/run_token.py): its block is written at every reset too.
     for address, value in token_writes(elf, "memory (QEMU loader)"):
         argv += ["-device", f"loader,addr=0x{address:08x},data=0x{value:08x},data-len=4"]
     argv += ["-kernel", str(elf)]

@@ -152,7 +152,7 @@ def test_missing_elf_is_infra_error(tmp_path: Path) -> None:
 
 
 def test_unavailable_reasons(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from harness.boards import load_board
+    from harness.board.boards import load_board
 
     runner = get_runner("qemu")
     assert "host backend" in (runner.unavailable_reason(load_board("host")) or "")

@@ -8,11 +8,11 @@ write into files (``CreateFileBackend``) that the runner follows. Per binary: ``
 SysTick at the board's clock, load the ELF (plus the emulation guard word, when there is one),
 release the CPU, ``start``, follow the files from where they were, ``pause``, halt the CPU again
 (``start`` resumes every machine, so idle machines are kept halted). The exact monitor commands are
-in ``harness.renode_scripts`` (one place). Up to 1.16.1 Renode ignores semihosting ``SYS_EXIT``, and
+in ``harness.runners.renode_scripts`` (one place). Up to 1.16.1 Renode ignores semihosting ``SYS_EXIT``, and
 master only halts the CPU on it, so runs end by the log: the end marker (plus a short grace), a
 HardFault line, or the timeout; ``exit_code`` is therefore None. If the session breaks (Renode
 died, monitor silent), it is restarted once for that binary; a second failure is an infra error
-naming the cause. ``close_session()`` quits Renode: registered with ``harness.shutdown`` when a
+naming the cause. ``close_session()`` quits Renode: registered with ``harness.core.shutdown`` when a
 Renode is started, so the pytest plugin (at session finish) and the CLI close it; ``atexit`` covers
 other callers.
 
@@ -46,16 +46,16 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from harness import procs
-from harness import renode_scripts as cmds
-from harness.boards import Board
+from harness.board.boards import Board
+from harness.core import procs
+from harness.core.shutdown import on_session_end
 from harness.formats.reader import board_format
-from harness.renode_scripts import RenodeConfigError, renode_path, renode_settings
+from harness.runners import renode_scripts as cmds
 from harness.runners.base import RunResult, captured_transports
 from harness.runners.control import token_writes
 from harness.runners.qemu import elf_problem
+from harness.runners.renode_scripts import RenodeConfigError, renode_path, renode_settings
 from harness.runners.stream import DeviceStream, FileTail
-from harness.shutdown import on_session_end
 
 RENODE_RUN_DIR = Path.home() / ".config" / "renode"
 INSTALL_HINT = "install it from renode.io or `pip install renode-run && renode-run download`"
@@ -480,7 +480,7 @@ class RenodeSession:
     def run(self, elf: Path, board: Board, timeout_s: float, on_line: Callable[[str], None] | None) -> RunResult:
         uart, semi = self.machine(board)
         try:
-            writes = token_writes(elf, "memory (Renode sysbus)")  # the run token (harness/run_token.py)
+            writes = token_writes(elf, "memory (Renode sysbus)")  # the run token (harness/core/run_token.py)
             for command in cmds.next_binary_commands(board, elf, cmds.emulation_guard(elf), writes):
                 self.command(command)
         except MonitorCommandError:
@@ -579,7 +579,7 @@ def _run_in_session(
             if _SESSION is not None:
                 _SESSION.close()
             _SESSION = None
-            on_session_end(close_session)  # the front end quits it when done (harness.shutdown)
+            on_session_end(close_session)  # the front end quits it when done (harness.core.shutdown)
             try:
                 _SESSION = RenodeSession(renode)
             except RenodeSessionError as error:

@@ -23,17 +23,16 @@ from pathlib import Path
 
 import pytest
 
-from harness import renode_scripts
-from harness.boards import load_board
+from harness.board.boards import load_board
 from harness.formats.reader import parse_log
-from harness.renode_scripts import (
+from harness.runners import get_runner, renode, renode_scripts
+from harness.runners.renode import monitor_errors, monitor_lines, prompt_name, reply_lines
+from harness.runners.renode_scripts import (
     create_machine_commands,
     next_binary_commands,
     renode_argv,
     uses_semihosting_handler,
 )
-from harness.runners import get_runner, renode
-from harness.runners.renode import monitor_errors, monitor_lines, prompt_name, reply_lines
 from harness.testing.mini_fw import mini_board
 
 FAKE = Path(__file__).resolve().parents[1] / "testing" / "renode_fake.py"
@@ -282,10 +281,10 @@ def test_guard_word_is_written_after_the_elf_before_the_cpu_runs(fake: Path, tmp
         guarded.append(elf)
         return 0x20001FF0, 0x8BADF00D
 
-    module = types.ModuleType("harness.emulation_guard")
-    module.__spec__ = importlib.machinery.ModuleSpec("harness.emulation_guard", None)
+    module = types.ModuleType("harness.board.emulation_guard")
+    module.__spec__ = importlib.machinery.ModuleSpec("harness.board.emulation_guard", None)
     module.guard_word = guard_word  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "harness.emulation_guard", module)
+    monkeypatch.setitem(sys.modules, "harness.board.emulation_guard", module)
     elf = _firmware(tmp_path, "a", *PASSING)
     run = get_runner("renode").run(elf, mini_board(), 20)
     assert parse_log(run.log, run).outcome == "passed", run
@@ -298,7 +297,7 @@ def test_guard_word_is_written_after_the_elf_before_the_cpu_runs(fake: Path, tmp
 
 def test_without_the_guard_module_nothing_is_written(fake: Path, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "harness.emulation_guard", None)  # import fails: module absent
+    monkeypatch.setitem(sys.modules, "harness.board.emulation_guard", None)  # import fails: module absent
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     run = get_runner("renode").run(_firmware(tmp_path, "a", *PASSING), mini_board(), 20)
     assert parse_log(run.log, run).outcome == "passed", run
@@ -411,10 +410,10 @@ def test_close_session_quits_renode(fake: Path, tmp_path: Path) -> None:
 
 def test_pytest_session_finish_quits_the_workers_renode(pytester: pytest.Pytester, tmp_path: Path) -> None:
     """The plugin's pytest_sessionfinish closes this process's session (each xdist worker's own): starting
-    a Renode registers its close with harness.shutdown, which the plugin runs."""
+    a Renode registers its close with harness.core.shutdown, which the plugin runs."""
     from importlib.metadata import entry_points
 
-    installed = any(ep.value == "harness.plugin" for ep in entry_points(group="pytest11"))
+    installed = any(ep.value == "harness.pytest.plugin" for ep in entry_points(group="pytest11"))
     marker = tmp_path / "closed"
     pytester.makepyfile(test_inner=f"""
         import traceback
@@ -435,7 +434,7 @@ def test_pytest_session_finish_quits_the_workers_renode(pytester: pytest.Pyteste
             assert renode._run_in_session(Path("renode"), Path("fw.elf"), None, 1.0, None) == "ran"
             assert isinstance(renode._SESSION, Session)
     """)
-    result = pytester.runpytest_subprocess(*([] if installed else ["-p", "harness.plugin"]), "--no-micro-tests")
+    result = pytester.runpytest_subprocess(*([] if installed else ["-p", "harness.pytest.plugin"]), "--no-micro-tests")
     result.assert_outcomes(passed=1)
     assert "pytest_sessionfinish" in marker.read_text().split()
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.boards import load_board
+from harness.board.boards import load_board
 from harness.formats.reader import parse_log
 from harness.runners import default_backend, get_runner, renode
 from harness.testing.mini_fw import build_mini_firmware, mini_board, toolchain_missing
@@ -97,14 +97,14 @@ def test_board_without_renode_table(no_renode: Path) -> None:
 def test_real_renode_run(tmp_path: Path) -> None:
     """Needs a real Renode (never run here). Runs end by the log: Renode up to 1.16.1 ignores
     semihosting SYS_EXIT. Renode reads 0 from unmapped addresses instead of faulting, so the crash
-    firmware crashes only with the emulation guard word (harness.emulation_guard); without one it
+    firmware crashes only with the emulation guard word (harness.board.emulation_guard); without one it
     reads 0, exits (ignored) and spins: a timeout, asserted as such so the difference stays visible."""
     if renode.find_renode() is None:
         pytest.skip(f"Renode not found: {renode.INSTALL_HINT}")
     missing = toolchain_missing()
     if missing:
         pytest.skip(missing)
-    from harness.renode_scripts import emulation_guard
+    from harness.runners.renode_scripts import emulation_guard
 
     board = mini_board()
     for mode, outcome in (("PASS", "passed"), ("FAIL", "failed"), ("CRASH", "crashed")):

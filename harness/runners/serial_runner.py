@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.boards import Board
+from harness.board.boards import Board
+from harness.core.run_token import RunToken
 from harness.formats.reader import board_format
-from harness.run_token import RunToken
 from harness.runners.base import RunResult
 from harness.runners.control import active_control
 from harness.runners.stream import LogSink
@@ -106,7 +106,7 @@ def pulse_reset(port: Any, line: str, url: str = "the serial port") -> None:
 
 def handshake_poke(token: RunToken | None) -> bytes:
     """What the host sends until the start marker: the run token as a line ``MTK<16 hex digits>`` (the
-    firmware takes it: harness/run_token.py), or a bare newline without a token."""
+    firmware takes it: harness/core/run_token.py), or a bare newline without a token."""
     return b"MTK" + token.hex.encode() + b"\n" if token is not None else HANDSHAKE_BYTE
 
 
@@ -116,7 +116,7 @@ def firmware_has_handshake(elf: Path) -> bool:
     (Unread bytes stay queued in the device's UART; QEMU then does not even notice the next connection.)
     """
     try:
-        from harness.gdbremote.elf import FirmwareError, load_firmware
+        from harness.runners.gdbremote.elf import FirmwareError, load_firmware
 
         return load_firmware(elf).contains(START_MARKER.encode())
     except (FirmwareError, ImportError):

@@ -7,7 +7,7 @@ import threading
 import time
 from pathlib import Path
 
-from harness import procs
+from harness.core import procs
 from harness.formats.micro_test import sign_parts
 from harness.formats.reader import CRASH_GRACE_S, END_GRACE_S, EXIT_AFTER_END_S, parse_log
 from harness.runners.base import RunResult

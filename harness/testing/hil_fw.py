@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from harness import REPO_ROOT
-from harness.gdbremote.qemu_board import QemuBoard, start_qemu_board
+from harness.runners.gdbremote.qemu_board import QemuBoard, start_qemu_board
 
 FW_DIR = REPO_ROOT / "tests" / "hil" / "fw"
 MACHINE = "stm32vldiscovery"

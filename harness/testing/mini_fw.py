@@ -11,7 +11,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from harness.boards import Board, MemoryRegion
+from harness.board.boards import Board, MemoryRegion
 
 FW_DIR = Path(__file__).resolve().parent.parent / "testdata" / "fw"
 MODES = ("PASS", "FAIL", "CRASH", "HANG", "EXIT_EARLY", "LOCKUP")

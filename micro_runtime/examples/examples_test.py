@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness import REPO_ROOT
-from harness.boards import available_boards, load_board
+from harness.board.boards import available_boards, load_board
 
 RUNTIME = REPO_ROOT / "micro_runtime"
 

@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("tflite_micro", reason="needs the tflite-micro package: pip install tflite-micro")
 
-from harness.run_model import host_file_runner, run_host_files
+from harness.cli.run_model import host_file_runner, run_host_files
 
 HERE = Path(__file__).resolve().parent
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from harness.run_model import run_host_files
+from harness.cli.run_model import run_host_files
 
 FLOAT_RTOL = 1e-5
 FLOAT_ATOL = 1e-6

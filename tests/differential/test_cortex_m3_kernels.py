@@ -63,7 +63,7 @@ def _depthwise_model(rng: np.random.Generator, shape: tuple) -> op_models.OpMode
 def _bluepill_available() -> bool:
     import shutil
 
-    from harness.boards import available_boards
+    from harness.board.boards import available_boards
 
     return "bluepill" in available_boards() and shutil.which("qemu-system-arm") is not None
 
@@ -72,7 +72,7 @@ def _bluepill_available() -> bool:
 @pytest.mark.skipif(not _bluepill_available(), reason="needs boards/bluepill and qemu-system-arm")
 @pytest.mark.parametrize("index", range(len(SHAPES)), ids=[f"shape{i}" for i in range(len(SHAPES))])
 def test_depthwise_multiplier_models_on_bluepill(index: int, tmp_path: Path) -> None:
-    from harness.run_model import run_model
+    from harness.cli.run_model import run_model
 
     op_model = _depthwise_model(np.random.default_rng([SEED, index]), SHAPES[index])
     model = tmp_path / "depthwise.tflite"

@@ -24,7 +24,7 @@ pytest.importorskip("ai_edge_litert", reason="needs the ai-edge-litert package: 
 import op_models
 import oracles
 
-from harness.run_model import host_file_runner
+from harness.cli.run_model import host_file_runner
 
 EXAMPLES = REPO_ROOT / "micro_runtime" / "examples"
 REFERENCE_MODELS = [
@@ -170,7 +170,7 @@ TARGET_OPS += sorted(BIT_EXACT_VARIANTS)
 def _bluepill_available() -> bool:
     import shutil
 
-    from harness.boards import available_boards
+    from harness.board.boards import available_boards
 
     return "bluepill" in available_boards() and shutil.which("qemu-system-arm") is not None
 
@@ -179,7 +179,7 @@ def _bluepill_available() -> bool:
 @pytest.mark.skipif(not _bluepill_available(), reason="needs boards/bluepill and qemu-system-arm")
 @pytest.mark.parametrize(("op", "dtype"), [pytest.param(o, d, id=f"{o}-{d}") for o, d in TARGET_OPS])
 def test_single_op_models_on_bluepill(op: str, dtype: str, tmp_path: Path) -> None:
-    from harness.run_model import run_model
+    from harness.cli.run_model import run_model
 
     generator, _ = op_models.GENERATORS[op]
     rng = np.random.default_rng([SEED, list(op_models.GENERATORS).index(op), 99, dtype == "int8"])

@@ -198,7 +198,7 @@ def test_model_family_bit_exact_on_host(family: str, seed: int, tmp_path: Path) 
 def test_model_family_bit_exact_on_bluepill(family: str, tmp_path: Path) -> None:
     import shutil
 
-    from harness.run_model import run_model
+    from harness.cli.run_model import run_model
 
     if shutil.which("qemu-system-arm") is None:
         pytest.skip("needs qemu-system-arm: apt-get install qemu-system-arm")

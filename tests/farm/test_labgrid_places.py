@@ -21,7 +21,7 @@ import pytest
 from harness_helpers import mcu_unavailable, subprocess_env
 
 from harness import REPO_ROOT
-from harness.boards import load_board
+from harness.board.boards import load_board
 
 pytest.importorskip("labgrid", reason="the device farm needs labgrid: pip install labgrid")
 pytestmark = pytest.mark.skipif(mcu_unavailable() is not None, reason=str(mcu_unavailable()))
@@ -72,10 +72,10 @@ def test_micro_suite_runs_across_both_hosts(farm_demo, tmp_path: Path) -> None: 
 
 
 def test_board_killed_mid_run_is_retried_elsewhere_and_marked_unhealthy(farm_demo) -> None:  # type: ignore[no-untyped-def]
-    from harness.build import ensure_binary
+    from harness.build.driver import ensure_binary
     from harness.farm.farm_runner import FarmRunner, close_sessions
     from harness.formats.reader import parse_log
-    from harness.hardware_map import HardwareMap
+    from harness.hil.hardware_map import HardwareMap
 
     elf = ensure_binary(BLUEPILL, "micro_log_test", progress=None)
     runner = FarmRunner(HardwareMap([], farm={"coordinator": farm_demo.coordinator}))
@@ -176,7 +176,7 @@ def test_unreachable_board_is_skipped_and_tagged_unhealthy(farm_demo) -> None:  
 
 def test_farm_without_places_for_the_board_is_an_error_naming_the_fix(farm_demo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from harness.farm.farm_runner import FarmRunner, close_sessions
-    from harness.hardware_map import HardwareMap
+    from harness.hil.hardware_map import HardwareMap
 
     netduino = load_board("netduinoplus2")
     try:

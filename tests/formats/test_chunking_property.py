@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness import REPO_ROOT
+from harness.core.run_token import UNKEYED
 from harness.formats.micro_test import PREFIX_BYTES, find_record, sign_log
 from harness.formats.reader import MAX_LINE_BYTES, LogReader
-from harness.run_token import UNKEYED
 from harness.runners.base import RunResult
 
 CORPUS = REPO_ROOT / "harness" / "testdata" / "logs"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness import REPO_ROOT
-from harness.hardware_map import load_hardware_map
+from harness.hil.hardware_map import load_hardware_map
 
 ENV = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
 

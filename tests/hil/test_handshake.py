@@ -20,12 +20,12 @@ from typing import Any
 import pytest
 
 from harness import REPO_ROOT
-from harness.boards import load_board
-from harness.build import bin_dir, board_lock, make_command
+from harness.board.boards import load_board
+from harness.build.driver import bin_dir, board_lock, make_command
 from harness.formats.micro_test import sign
 from harness.formats.reader import parse_log
-from harness.gdbremote.qemu_board import start_qemu_board
-from harness.hardware_map import HilRunner, emulated_rack, load_and_go, load_hardware_map, write_hardware_map
+from harness.hil.hardware_map import HilRunner, emulated_rack, load_and_go, load_hardware_map, write_hardware_map
+from harness.runners.gdbremote.qemu_board import start_qemu_board
 from harness.runners.gdbremote_runner import GdbRemoteConfig, run_over_gdb
 from harness.runners.serial_runner import HANDSHAKE_BYTE, START_MARKER
 
@@ -80,7 +80,7 @@ def test_without_an_answer_the_firmware_starts_anyway(handshake_elf: Path, tmp_p
 @pytest.fixture(scope="module")
 def plain_and_handshake_builds() -> tuple[Path, Path]:
     """kernel_util_test as pytest builds it, and its make HANDSHAKE=1 variant (gen/bluepill_handshake/)."""
-    from harness.build import ensure_binary
+    from harness.build.driver import ensure_binary
 
     plain = ensure_binary(BLUEPILL, "kernel_util_test", progress=None)
     variant = ensure_binary(BLUEPILL, "kernel_util_test", progress=None, handshake=True)

@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 
 from harness import REPO_ROOT
-from harness.boards import load_board
+from harness.board.boards import load_board
 from harness.formats.reader import parse_log
-from harness.hardware_map import HilRunner, emulated_rack, load_hardware_map, write_hardware_map
-from harness.lease import holder
+from harness.hil.hardware_map import HilRunner, emulated_rack, load_hardware_map, write_hardware_map
+from harness.hil.lease import holder
 from harness.testing.hil_fw import hil_firmware  # noqa: F401  (fixture)
 
 pytestmark = [
@@ -42,7 +42,7 @@ BEGIN_RECORD = re.compile(r"~~~MT [0-9]+ [0-9a-f]{8} BEGIN \w+")
 
 @pytest.fixture(scope="module")
 def test_elf() -> Path:
-    from harness.build import ensure_binary
+    from harness.build.driver import ensure_binary
 
     return ensure_binary(BLUEPILL, "kernel_util_test", progress=None)
 
@@ -62,9 +62,9 @@ def rack(tmp_path: Path) -> Iterator[tuple[Path, list[Any]]]:
 _WORKER = """
 import json, sys, time
 from pathlib import Path
-from harness.boards import load_board
+from harness.board.boards import load_board
 from harness.testing.hil_fw import hil_firmware  # noqa: F401  (fixture)
-from harness.hardware_map import select_runner_for
+from harness.hil.hardware_map import select_runner_for
 from harness.formats.reader import parse_log
 board = load_board("bluepill")
 runner = select_runner_for(board, Path(sys.argv[1]))

@@ -1,0 +1,153 @@
+"""Per-case time limits of a micro test binary: a comment beside the case, or the board's default.
+
+    // harness: timeout=5
+    TF_LITE_MICRO_TEST(SlowCase) { ... }
+
+    TF_LITE_MICRO_TEST(OtherCase) {  // harness: timeout=0.5
+
+A ``// harness: timeout=S`` comment on the line above a ``TF_LITE_MICRO_TEST(Name)`` or at the end
+of that line gives that case S seconds; every other case gets the board's ``[run] case_timeout_s``
+when the board file sets one. ``--micro-timeout`` / ``[run] timeout_s`` stay the limit of the
+whole binary. The run loop (``harness.runners.stream``) enforces them: a case still open past its
+limit ends the run as a timeout of that case.
+
+A ``// harness:`` comment that is not beside a case, names an unknown setting or gives no positive
+number is an error (the file does not collect), so a typo never silently drops a limit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness import REPO_ROOT
+from harness.board.boards import Board, BoardError
+
+__all__ = ["CaseLimitError", "CaseLimits", "CaseTimeout", "board_case_timeout", "case_limits", "case_names",
+           "source_case_timeouts"]
+
+# The case macro (comments blanked first, lines kept).
+_CASE_RE = re.compile(r"^[ \t]*TF_LITE_MICRO_TEST\s*\(\s*([\w$]+)\s*\)", re.MULTILINE)
+_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_HARNESS_RE = re.compile(r"//\s*harness\s*:(?P<body>.*)$")
+_SETTING_RE = re.compile(r"^\s*(?P<key>[A-Za-z_]\w*)\s*=\s*(?P<value>\S+)\s*$")
+_SECONDS_RE = re.compile(r"^(?P<number>\d+(?:\.\d*)?|\.\d+)s?$")
+
+
+@dataclass(frozen=True)
+class CaseTimeout:
+    """A test case that ran longer than its own limit."""
+
+    case: str
+    seconds: float
+    source: str  # where the limit came from, e.g. "// harness: timeout=2 at hang_test.cc:12"
+
+    def describe(self) -> str:
+        return f"{self.case} ran longer than its case timeout of {self.seconds:g} s ({self.source})"
+
+
+@dataclass
+class CaseLimits:
+    """Per-case time limits: ``per_case`` name -> (seconds, source); ``default_s`` for the other cases."""
+
+    per_case: dict[str, tuple[float, str]] = field(default_factory=dict)
+    default_s: float | None = None
+    default_source: str = ""
+
+    def limit_for(self, case: str) -> tuple[float, str] | None:
+        if case in self.per_case:
+            return self.per_case[case]
+        if self.default_s is not None:
+            return self.default_s, self.default_source
+        return None
+
+    def __bool__(self) -> bool:
+        return bool(self.per_case) or self.default_s is not None
+
+
+class CaseLimitError(ValueError):
+    """A malformed per-case limit: a bad ``// harness:`` comment or ``[run] case_timeout_s``."""
+
+
+def _seconds(text: str) -> float | None:
+    match = _SECONDS_RE.match(text)
+    if match is None:
+        return None
+    value = float(match["number"])
+    return value if value > 0 else None
+
+
+def _where(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(REPO_ROOT))
+    except ValueError:
+        return str(path)
+
+
+def _code(source: str) -> str:
+    """``source`` with comments blanked (their newlines kept, so nothing shifts onto a case's line)."""
+    return _COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), source)
+
+
+def case_names(source: str) -> list[str]:
+    """``TF_LITE_MICRO_TEST`` names of a source in order, commented-out cases ignored (the preprocessor is
+    not run: a built binary's own list comes from its ELF, ``harness.core.binary_info``)."""
+    return _CASE_RE.findall(_code(source))
+
+
+def source_case_timeouts(source: str, path: Path) -> dict[str, tuple[float, str]]:
+    """Case name -> (seconds, where it came from) of the ``// harness: timeout=S`` comments in ``source``."""
+    code = _code(source)
+    lines = source.splitlines()
+    case_at = {code.count("\n", 0, m.start()): m.group(1) for m in _CASE_RE.finditer(code)}  # 0-based line
+    found: dict[str, tuple[float, str]] = {}
+    for index, line in enumerate(lines):
+        comment = _HARNESS_RE.search(line)
+        if comment is None:
+            continue
+        where = f"{path.name}:{index + 1}"
+        own_line = line[: comment.start()].strip()
+        if index in case_at:
+            case = case_at[index]
+        elif not own_line and index + 1 in case_at:
+            case = case_at[index + 1]
+        else:
+            raise CaseLimitError(f"{_where(path)}:{index + 1}: '// harness:' comment is not beside a "
+                                 "TF_LITE_MICRO_TEST(...): put it on the line above the case or at the end of its line")
+        setting = _SETTING_RE.match(comment["body"])
+        if setting is None or setting["key"] != "timeout":
+            raise CaseLimitError(f"{_where(path)}:{index + 1}: unknown harness setting {comment['body'].strip()!r}; "
+                                 "the one setting is '// harness: timeout=SECONDS'")
+        seconds = _seconds(setting["value"])
+        if seconds is None:
+            raise CaseLimitError(f"{_where(path)}:{index + 1}: timeout={setting['value']} is not a number of "
+                                 "seconds > 0 (e.g. '// harness: timeout=5' or 'timeout=0.5')")
+        if case in found:
+            raise CaseLimitError(f"{_where(path)}:{index + 1}: {case} already has a timeout ({found[case][1]})")
+        found[case] = (seconds, f"// harness: timeout={setting['value']} at {where}")
+    return found
+
+
+def board_case_timeout(board: Board) -> tuple[float, str] | None:
+    """The board file's default per-case limit (``Board.case_timeout``), a CaseLimitError when malformed."""
+    try:
+        return board.case_timeout()
+    except BoardError as error:
+        raise CaseLimitError(str(error)) from error
+
+
+def case_limits(source_path: Path | None, board: Board) -> CaseLimits:
+    """The limits of every case of the binary built from ``source_path`` (None: source unknown, only
+    the board's default) when run on ``board``."""
+    limits = CaseLimits()
+    if source_path is not None:
+        try:
+            source = Path(source_path).read_text(errors="replace")
+        except OSError:
+            source = ""
+        limits.per_case = source_case_timeouts(source, Path(source_path))
+    default = board_case_timeout(board)
+    if default is not None:
+        limits.default_s, limits.default_source = default
+    return limits

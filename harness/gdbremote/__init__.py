@@ -1,1 +1,0 @@
-"""GDB Remote Serial Protocol client and a pyOCD-compatible target adapter over it."""
