@@ -522,7 +522,7 @@ bool CheckTensor(const tflite::Model* model, const uint8_t* data, const tflite::
     // 4-byte alignment for every multi-byte type: the flatbuffer's own vector
     // alignment, which a converter cannot be asked to exceed. int64 data (16x8
     // biases) may sit at 4 mod 8 in a real .tflite file; the kernels read
-    // int64 constants through LoadInt64 or Int64Words copies (kernel_util.h),
+    // int64 constants through LoadInt64 or Int64Words copies (kernel_util.h, data_movement.h),
     // which need no more than 4.
     const size_t item = TypeSize(type);
     const uintptr_t alignment = item > 1 ? 4 : 1;

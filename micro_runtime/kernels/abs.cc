@@ -3,9 +3,12 @@
 // differ, plus the output zero point, saturated. int16 needs zero points 0.
 #include <math.h>
 
-#include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/quantization_util.h"
+#include "micro_runtime/kernels/unary_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -20,11 +23,8 @@ struct AbsOpData {
 };
 
 TfLiteStatus AbsPrepare(TfLiteContext* context, TfLiteNode* node) {
-  using micro_runtime::kTypeFloat32;
-  using micro_runtime::kTypeInt16;
-  using micro_runtime::kTypeInt8;
   void* op_data = nullptr;
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareQuantizedUnary(kOp, context, node,
+  TF_LITE_ENSURE_OK(context, PrepareQuantizedUnary(kOp, context, node,
                                                                   kTypeFloat32 | kTypeInt8 | kTypeInt16,
                                                                   "float32, int8, int16", sizeof(AbsOpData),
                                                                   &op_data));
@@ -41,7 +41,7 @@ TfLiteStatus AbsPrepare(TfLiteContext* context, TfLiteNode* node) {
 }
 
 TfLiteStatus AbsInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalQuantizedUnary<AbsOpData, true>(
+  return EvalQuantizedUnary<AbsOpData, true>(
       kOp, context, node, fabsf, [](const AbsOpData& d, int32_t q) {
         const int32_t x = q - d.input_zero_point;
         const int32_t magnitude = x < 0 ? -x : x;
@@ -53,3 +53,5 @@ TfLiteStatus AbsInvoke(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_ABS() { return {nullptr, nullptr, AbsPrepare, AbsInvoke}; }
+
+}  // namespace micro_runtime

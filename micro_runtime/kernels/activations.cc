@@ -6,9 +6,12 @@
 // equal input and output quantization (what converters write) the multiplier
 // is the identity, so RELU6 is TFLM's clamp in the input's quantization.
 // float32 NaN passes through unchanged, as in TFLM.
-#include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/quantization_util.h"
+#include "micro_runtime/kernels/unary_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -22,11 +25,8 @@ struct ReluOpData {
 };
 
 TfLiteStatus ReluPrepare(const char* op, float max_value, TfLiteContext* context, TfLiteNode* node) {
-  using micro_runtime::kTypeFloat32;
-  using micro_runtime::kTypeInt16;
-  using micro_runtime::kTypeInt8;
   void* op_data = nullptr;
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareQuantizedUnary(op, context, node,
+  TF_LITE_ENSURE_OK(context, PrepareQuantizedUnary(op, context, node,
                                                                   kTypeFloat32 | kTypeInt8 | kTypeInt16,
                                                                   "float32, int8, int16", sizeof(ReluOpData),
                                                                   &op_data));
@@ -57,7 +57,7 @@ TfLiteStatus ReluPrepare(const char* op, float max_value, TfLiteContext* context
     // first keeps a tiny scale from overflowing the int conversion.
     const float steps = max_value / output->params.scale;
     if (steps < 65536.0f) {
-      const int32_t six = output->params.zero_point + micro_runtime::RoundToInt32(steps);
+      const int32_t six = output->params.zero_point + RoundToInt32(steps);
       data->max = six < type_max ? six : type_max;
     }
   }
@@ -65,7 +65,7 @@ TfLiteStatus ReluPrepare(const char* op, float max_value, TfLiteContext* context
 }
 
 TfLiteStatus ReluInvoke(const char* op, float max_value, TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalQuantizedUnary<ReluOpData, true>(
+  return EvalQuantizedUnary<ReluOpData, true>(
       op, context, node,
       [max_value](float x) {
         if (max_value > 0.0f && x > max_value) return max_value;
@@ -95,3 +95,5 @@ TfLiteStatus ReluOnlyInvoke(TfLiteContext* context, TfLiteNode* node) {
 
 TfLiteRegistration Register_RELU() { return {nullptr, nullptr, ReluOnlyPrepare, ReluOnlyInvoke}; }
 TfLiteRegistration Register_RELU6() { return {nullptr, nullptr, Relu6Prepare, Relu6Invoke}; }
+
+}  // namespace micro_runtime

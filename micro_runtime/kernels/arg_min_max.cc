@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -26,7 +28,7 @@ struct ArgMinMaxOpData {
 };
 
 TfLiteStatus ArgMinMaxPrepare(const char* op, TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(op, context, node, 2, 2, 1));
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(op, context, node, 2, 2, 1));
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* axis_tensor = GetInput(context, node, 1);
   const TfLiteTensor* output = GetOutput(context, node, 0);
@@ -38,10 +40,10 @@ TfLiteStatus ArgMinMaxPrepare(const char* op, TfLiteContext* context, TfLiteNode
     case kTfLiteBool:
       break;
     default:
-      return micro_runtime::ReportUnsupportedType(op, input->type, "float32, int8, uint8, int32, bool", "input");
+      return ReportUnsupportedType(op, input->type, "float32, int8, uint8, int32, bool", "input");
   }
   if (output->type != kTfLiteInt32 && output->type != kTfLiteInt64) {
-    return micro_runtime::ReportUnsupportedType(op, output->type, "int32, int64", "output");
+    return ReportUnsupportedType(op, output->type, "int32, int64", "output");
   }
   // Both options tables hold one output_type at the same place. A model that
   // asks for the other index type contradicts its output tensor (LiteRT
@@ -59,15 +61,15 @@ TfLiteStatus ArgMinMaxPrepare(const char* op, TfLiteContext* context, TfLiteNode
     return kTfLiteError;
   }
   if (axis_tensor->type != kTfLiteInt32 && axis_tensor->type != kTfLiteInt64) {
-    return micro_runtime::ReportUnsupportedType(op, axis_tensor->type, "int32, int64", "axis");
+    return ReportUnsupportedType(op, axis_tensor->type, "int32, int64", "axis");
   }
   if (ElementCount(axis_tensor->dims) != 1) {
     MicroPrintf("%s: the axis tensor has %d elements, expected 1", op,
                 static_cast<int>(ElementCount(axis_tensor->dims)));
     return kTfLiteError;
   }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckRank(op, "input", input, micro_runtime::kMaxShapeDims));
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckRank(op, "output", output, micro_runtime::kMaxShapeDims));
+  TF_LITE_ENSURE_OK(context, CheckRank(op, "input", input, kMaxShapeDims));
+  TF_LITE_ENSURE_OK(context, CheckRank(op, "output", output, kMaxShapeDims));
   const int rank = input->dims->size;
   const int64_t axis_value =
       axis_tensor->type == kTfLiteInt32 ? axis_tensor->data.i32[0] : LoadInt64(axis_tensor->data.raw_const, 0);
@@ -78,16 +80,16 @@ TfLiteStatus ArgMinMaxPrepare(const char* op, TfLiteContext* context, TfLiteNode
     return kTfLiteError;
   }
   const int a = static_cast<int>(axis);
-  int32_t expected[micro_runtime::kMaxShapeDims];
+  int32_t expected[kMaxShapeDims];
   for (int i = 0, e = 0; i < rank; ++i) {
     if (i != a) expected[e++] = input->dims->data[i];
   }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckOutputShape(op, output, expected, rank - 1));
+  TF_LITE_ENSURE_OK(context, CheckOutputShape(op, output, expected, rank - 1));
   if (input->dims->data[a] == 0 && ElementCount(output->dims) != 0) {
     MicroPrintf("%s: axis %d has no elements to pick an index from", op, a);
     return kTfLiteError;
   }
-  if (node->user_data == nullptr) node->user_data = micro_runtime::AllocateOpData(op, context, sizeof(ArgMinMaxOpData));
+  if (node->user_data == nullptr) node->user_data = AllocateOpData(op, context, sizeof(ArgMinMaxOpData));
   if (node->user_data == nullptr) return kTfLiteError;
   auto* d = static_cast<ArgMinMaxOpData*>(node->user_data);
   d->outer_size = 1;
@@ -128,7 +130,7 @@ void Search(const ArgMinMaxOpData& d, const T* in, bool is_max, TfLiteTensor* ou
 }
 
 TfLiteStatus ArgMinMaxInvoke(const char* op, TfLiteContext* context, TfLiteNode* node, bool is_max) {
-  if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(op);
+  if (node->user_data == nullptr) return ReportMissingOpData(op);
   const auto& d = *static_cast<const ArgMinMaxOpData*>(node->user_data);
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
@@ -160,3 +162,5 @@ TfLiteRegistration Register_ARG_MIN() {
   return {nullptr, nullptr, [](TfLiteContext* c, TfLiteNode* n) { return ArgMinMaxPrepare(kArgMin, c, n); },
           [](TfLiteContext* c, TfLiteNode* n) { return ArgMinMaxInvoke(kArgMin, c, n, false); }};
 }
+
+}  // namespace micro_runtime

@@ -3,19 +3,23 @@
 // resolver.AddCustom("Atan", Register_ATAN()). It takes no custom options.
 #include <math.h>
 
-#include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/unary_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
 TfLiteStatus AtanPrepare(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::PrepareFloatUnary("Atan", context, node);
+  return PrepareFloatUnary("Atan", context, node);
 }
 
 TfLiteStatus AtanInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalFloatUnary(context, node, atanf);
+  return EvalFloatUnary(context, node, atanf);
 }
 
 }  // namespace
 
 TfLiteRegistration Register_ATAN() { return {nullptr, nullptr, AtanPrepare, AtanInvoke}; }
+
+}  // namespace micro_runtime

@@ -10,16 +10,18 @@
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/space_batch_nd.h"
 
+namespace micro_runtime {
+
 namespace {
 
 constexpr const char* kOp = "BATCH_TO_SPACE_ND";
 
 TfLiteStatus BatchToSpacePrepare(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::PrepareSpaceBatch(kOp, context, node, false);
+  return PrepareSpaceBatch(kOp, context, node, false);
 }
 
 TfLiteStatus BatchToSpaceInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalSpaceBatch(kOp, context, node, false);
+  return EvalSpaceBatch(kOp, context, node, false);
 }
 
 }  // namespace
@@ -27,3 +29,5 @@ TfLiteStatus BatchToSpaceInvoke(TfLiteContext* context, TfLiteNode* node) {
 TfLiteRegistration Register_BATCH_TO_SPACE_ND() {
   return {nullptr, nullptr, BatchToSpacePrepare, BatchToSpaceInvoke};
 }
+
+}  // namespace micro_runtime

@@ -14,8 +14,10 @@
 #include <string.h>
 
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -49,17 +51,17 @@ TfLiteStatus CheckRecordedType(const char* what, TfLiteType recorded, const TfLi
 }
 
 TfLiteStatus CastPrepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 1, 1, 1));
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(kOp, context, node, 1, 1, 1));
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* output = GetOutput(context, node, 0);
-  if (!CastType(input->type)) return micro_runtime::ReportUnsupportedType(kOp, input->type, kCastTypes, "input");
-  if (!CastType(output->type)) return micro_runtime::ReportUnsupportedType(kOp, output->type, kCastTypes, "output");
+  if (!CastType(input->type)) return ReportUnsupportedType(kOp, input->type, kCastTypes, "input");
+  if (!CastType(output->type)) return ReportUnsupportedType(kOp, output->type, kCastTypes, "output");
   const auto* params = static_cast<const TfLiteCastParams*>(node->builtin_data);
   if (params != nullptr) {
     TF_LITE_ENSURE_OK(context, CheckRecordedType("in_data_type", params->in_data_type, input));
     TF_LITE_ENSURE_OK(context, CheckRecordedType("out_data_type", params->out_data_type, output));
   }
-  return micro_runtime::CheckSameShape(kOp, input, output);
+  return CheckSameShape(kOp, input, output);
 }
 
 // Elements go through a block of int64 (integer and bool inputs) or float
@@ -219,3 +221,5 @@ TfLiteStatus CastInvoke(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_CAST() { return {nullptr, nullptr, CastPrepare, CastInvoke}; }
+
+}  // namespace micro_runtime

@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -39,7 +41,7 @@ TfLiteStatus CheckInputQuantization(int i, const TfLiteTensor* input, const TfLi
 
 TfLiteStatus ConcatenationPrepare(TfLiteContext* context, TfLiteNode* node) {
   const int num_inputs = node->inputs == nullptr ? 0 : NumInputs(node);
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, num_inputs > 0 ? num_inputs : 1,
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(kOp, context, node, num_inputs > 0 ? num_inputs : 1,
                                                         num_inputs > 0 ? num_inputs : 1, 1));
   const auto* params = static_cast<const TfLiteConcatenationParams*>(node->builtin_data);
   if (params == nullptr) {
@@ -52,8 +54,8 @@ TfLiteStatus ConcatenationPrepare(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteError;
   }
   const TfLiteTensor* output = GetOutput(context, node, 0);
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckDataType(kOp, output));
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckRank(kOp, "output", output, micro_runtime::kMaxShapeDims));
+  TF_LITE_ENSURE_OK(context, CheckDataType(kOp, output));
+  TF_LITE_ENSURE_OK(context, CheckRank(kOp, "output", output, kMaxShapeDims));
   TF_LITE_ENSURE_OK(context, CheckInputQuantization(-1, output, output));
   const int rank = output->dims->size;
   const int axis = params->axis < 0 ? params->axis + rank : params->axis;
@@ -65,7 +67,7 @@ TfLiteStatus ConcatenationPrepare(TfLiteContext* context, TfLiteNode* node) {
   int64_t axis_sum = 0;
   for (int i = 0; i < num_inputs; ++i) {
     const TfLiteTensor* input = GetInput(context, node, i);
-    TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameType(kOp, input, output));
+    TF_LITE_ENSURE_OK(context, CheckSameType(kOp, input, output));
     TF_LITE_ENSURE_OK(context, CheckInputQuantization(i, input, output));
     bool fits = input->dims->size == rank;
     for (int d = 0; fits && d < rank; ++d) {
@@ -74,8 +76,8 @@ TfLiteStatus ConcatenationPrepare(TfLiteContext* context, TfLiteNode* node) {
     if (!fits) {
       char in_shape[48];
       char out_shape[48];
-      micro_runtime::FormatDims(input->dims->data, input->dims->size, in_shape, sizeof(in_shape));
-      micro_runtime::FormatDims(output->dims->data, rank, out_shape, sizeof(out_shape));
+      FormatDims(input->dims->data, input->dims->size, in_shape, sizeof(in_shape));
+      FormatDims(output->dims->data, rank, out_shape, sizeof(out_shape));
       MicroPrintf("%s: input %d of shape %s does not fit output %s along axis %d", kOp, i, in_shape, out_shape, axis);
       return kTfLiteError;
     }
@@ -87,7 +89,7 @@ TfLiteStatus ConcatenationPrepare(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteError;
   }
   if (node->user_data == nullptr) {
-    node->user_data = micro_runtime::AllocateOpData(kOp, context, sizeof(ConcatenationOpData));
+    node->user_data = AllocateOpData(kOp, context, sizeof(ConcatenationOpData));
   }
   if (node->user_data == nullptr) return kTfLiteError;
   auto* data = static_cast<ConcatenationOpData*>(node->user_data);
@@ -100,7 +102,7 @@ TfLiteStatus ConcatenationPrepare(TfLiteContext* context, TfLiteNode* node) {
 }
 
 TfLiteStatus ConcatenationInvoke(TfLiteContext* context, TfLiteNode* node) {
-  if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
+  if (node->user_data == nullptr) return ReportMissingOpData(kOp);
   const auto& d = *static_cast<const ConcatenationOpData*>(node->user_data);
   const int num_inputs = NumInputs(node);
   const TfLiteTensor* output = GetOutput(context, node, 0);
@@ -124,3 +126,5 @@ TfLiteStatus ConcatenationInvoke(TfLiteContext* context, TfLiteNode* node) {
 TfLiteRegistration Register_CONCATENATION() {
   return {nullptr, nullptr, ConcatenationPrepare, ConcatenationInvoke};
 }
+
+}  // namespace micro_runtime

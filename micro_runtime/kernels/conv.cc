@@ -12,8 +12,12 @@
 // a tag-specialized replacement such as arm_dsp/conv_int8.cc.
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/kernels/conv.h"
-#include "micro_runtime/kernels/kernel_util.h"
+#include "micro_runtime/kernels/filter_op_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/padding.h"
+#include "micro_runtime/kernels/quantization_util.h"
+
+namespace micro_runtime {
 
 TfLiteStatus PrepareConvQuantization(const char* op_name, TfLiteContext* context, const TfLiteTensor* input,
                                      const TfLiteTensor* filter, const TfLiteTensor* bias,
@@ -144,3 +148,5 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_CONV_2D() { return {Init, nullptr, Prepare, Eval}; }
+
+}  // namespace micro_runtime

@@ -5,7 +5,10 @@
 #ifndef MICRO_RUNTIME_KERNELS_CONV_H_
 #define MICRO_RUNTIME_KERNELS_CONV_H_
 
-#include "micro_runtime/kernels/kernel_util.h"
+#include "micro_runtime/kernels/filter_op_util.h"
+#include "micro_runtime/kernels/padding.h"
+
+namespace micro_runtime {
 
 struct ConvOpData {
   WindowGeometry g;
@@ -30,5 +33,7 @@ TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int
 // every core (no tag replaces it).
 TfLiteStatus ConvEvalInt16(const ConvOpData& data, const Int16FilterEval& e, const int16_t* input,
                            const int8_t* filter, int16_t* output);
+
+}  // namespace micro_runtime
 
 #endif  // MICRO_RUNTIME_KERNELS_CONV_H_

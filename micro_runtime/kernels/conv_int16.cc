@@ -5,6 +5,8 @@
 // (int64 accumulator and 15-bit multiplier, or int32 with an int32 bias).
 #include "micro_runtime/kernels/conv.h"
 
+namespace micro_runtime {
+
 TfLiteStatus ConvEvalInt16(const ConvOpData& data, const Int16FilterEval& e, const int16_t* input,
                            const int8_t* filter, int16_t* output) {
   const WindowGeometry& g = data.g;
@@ -39,3 +41,5 @@ TfLiteStatus ConvEvalInt16(const ConvOpData& data, const Int16FilterEval& e, con
   });
   return kTfLiteOk;
 }
+
+}  // namespace micro_runtime

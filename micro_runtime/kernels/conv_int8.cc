@@ -6,6 +6,8 @@
 // DSP extension use arm_dsp/conv_int8.cc instead (TAGS / board tag arm_dsp).
 #include "micro_runtime/kernels/conv.h"
 
+namespace micro_runtime {
+
 namespace {
 
 // sum((a[i] + offset) * b[i]) with unsigned (wrapping) arithmetic: equal to
@@ -56,3 +58,5 @@ TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int
   });
   return kTfLiteOk;
 }
+
+}  // namespace micro_runtime

@@ -12,8 +12,12 @@
 // (portable) or of a tag-specialized replacement (arm_dsp/).
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/kernels/depthwise_conv.h"
-#include "micro_runtime/kernels/kernel_util.h"
+#include "micro_runtime/kernels/filter_op_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/padding.h"
+#include "micro_runtime/kernels/quantization_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -182,3 +186,5 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 
 TfLiteRegistration Register_DEPTHWISE_CONV_2D() { return {Init, nullptr, Prepare, Eval}; }
 TfLiteRegistration Register_DEPTHWISE_CONV_2D_INT8() { return {Init, nullptr, PrepareInt8, EvalInt8}; }
+
+}  // namespace micro_runtime

@@ -12,7 +12,11 @@
 #ifndef MICRO_RUNTIME_KERNELS_DEPTHWISE_CONV_H_
 #define MICRO_RUNTIME_KERNELS_DEPTHWISE_CONV_H_
 
-#include "micro_runtime/kernels/kernel_util.h"
+#include "micro_runtime/kernels/filter_op_util.h"
+#include "micro_runtime/kernels/padding.h"
+#include "micro_runtime/kernels/quantization_util.h"
+
+namespace micro_runtime {
 
 struct DepthwiseOpData {
   WindowGeometry g;
@@ -136,5 +140,7 @@ TfLiteStatus EvalInt8Blocks(const DepthwiseOpData& d, const int8_t* input, const
 }
 
 }  // namespace depthwise
+
+}  // namespace micro_runtime
 
 #endif  // MICRO_RUNTIME_KERNELS_DEPTHWISE_CONV_H_

@@ -7,6 +7,8 @@
 // models such as micro_speech on a 64 KB Blue Pill included, so it is kept small.
 #include "micro_runtime/kernels/depthwise_conv.h"
 
+namespace micro_runtime {
+
 TfLiteStatus DepthwiseEvalInt16(const DepthwiseOpData& d, const Int16FilterEval& e, const int16_t* input,
                                 const int8_t* filter, int16_t* output) {
   const WindowGeometry& g = d.g;
@@ -33,3 +35,5 @@ TfLiteStatus DepthwiseEvalInt16(const DepthwiseOpData& d, const Int16FilterEval&
   }
   return kTfLiteOk;
 }
+
+}  // namespace micro_runtime

@@ -3,6 +3,8 @@
 // arm_dsp/depthwise_conv_int8.cc instead (board tag arm_dsp).
 #include "micro_runtime/kernels/depthwise_conv.h"
 
+namespace micro_runtime {
+
 namespace {
 
 using depthwise::Window;
@@ -54,3 +56,5 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
   return depthwise::EvalInt8Blocks(d, input, filter, bias, output, depthwise::AccumulateOwnPortable<depthwise::kLanes>,
                                    AccumulateShared<depthwise::kLanes>);
 }
+
+}  // namespace micro_runtime

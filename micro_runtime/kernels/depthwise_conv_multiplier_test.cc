@@ -7,7 +7,6 @@
 // (that kernel's largest) and 129 (its fallback) whose sums reach
 // 128 x 255 x 128 (the bound of its packed sums).
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/micro_test.h"
 #include "micro_runtime/testing/kernel_cases.h"

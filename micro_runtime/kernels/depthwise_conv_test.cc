@@ -4,7 +4,6 @@
 // micro_speech-shaped test compares against a plain per-tap loop written
 // below from the op's definition.
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/testdata/depthwise_conv_cases.h"
 #include "micro_runtime/micro_test.h"

@@ -1,22 +1,24 @@
 // DEQUANTIZE: float y = scale * (q - zero_point), per-tensor, int8, int16
 // or uint8 input (TFLM's types). The int -> float conversion is exact and the single float multiply
 // is correctly rounded, so results equal TFLite's double-precision formula.
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
 constexpr const char* kOp = "DEQUANTIZE";
 
 TfLiteStatus DequantizePrepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 1, 1, 1));
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(kOp, context, node, 1, 1, 1));
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* output = GetOutput(context, node, 0);
   if (input->type != kTfLiteInt8 && input->type != kTfLiteInt16 && input->type != kTfLiteUInt8) {
-    return micro_runtime::ReportUnsupportedType(kOp, input->type, "int8, int16, uint8", "input");
+    return ReportUnsupportedType(kOp, input->type, "int8, int16, uint8", "input");
   }
   if (output->type != kTfLiteFloat32) {
-    return micro_runtime::ReportUnsupportedType(kOp, output->type, "float32", "output");
+    return ReportUnsupportedType(kOp, output->type, "float32", "output");
   }
   if (input->params.scales != nullptr && input->params.scales->size > 1) {
     MicroPrintf("%s: per-channel input quantization not supported; quantize the tensor per-tensor",
@@ -27,7 +29,7 @@ TfLiteStatus DequantizePrepare(TfLiteContext* context, TfLiteNode* node) {
     MicroPrintf("%s: input scale must be > 0, got %f", kOp, static_cast<double>(input->params.scale));
     return kTfLiteError;
   }
-  return micro_runtime::CheckSameShape(kOp, input, output);
+  return CheckSameShape(kOp, input, output);
 }
 
 template <typename T>
@@ -58,3 +60,5 @@ TfLiteStatus DequantizeInvoke(TfLiteContext* context, TfLiteNode* node) {
 TfLiteRegistration Register_DEQUANTIZE() {
   return {nullptr, nullptr, DequantizePrepare, DequantizeInvoke};
 }
+
+}  // namespace micro_runtime

@@ -14,10 +14,12 @@
 // divisor equal to its zero point (x / 0, undefined in TFLite) gives the
 // activation maximum for x > 0, the minimum for x < 0 and the output zero
 // point for 0 / 0.
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/binary_util.h"
 #include "micro_runtime/kernels/fixed_point.h"
-#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/quantization_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -27,7 +29,7 @@ constexpr const char* kOp = "DIV";
 constexpr int kMaxOutputShift = 23;
 
 struct DivOpData {
-  micro_runtime::ArithmeticQuantParams common;  // first: PrepareArithmetic fills it
+  ArithmeticQuantParams common;  // first: PrepareArithmetic fills it
   int32_t output_multiplier;
   int output_shift;
 };
@@ -42,7 +44,7 @@ int32_t RoundingShiftRight(int32_t x, int exponent) {
 }
 
 int32_t QuantizedDivide(const DivOpData& d, int32_t x1, int32_t x2) {
-  const micro_runtime::ArithmeticQuantParams& q = d.common;
+  const ArithmeticQuantParams& q = d.common;
   if (x2 == 0) {
     if (x1 == 0) return 0;
     return (x1 > 0 ? q.activation_max : q.activation_min) - q.output_offset;
@@ -56,7 +58,7 @@ int32_t QuantizedDivide(const DivOpData& d, int32_t x1, int32_t x2) {
   const int reciprocal_shift = 31 - leading_zeros;
   const int32_t fraction =
       static_cast<int32_t>((static_cast<uint32_t>(x2) << leading_zeros) - (uint32_t{1} << 31));
-  const int32_t reciprocal = micro_runtime::OneOverOnePlusX(fraction);
+  const int32_t reciprocal = OneOverOnePlusX(fraction);
   const int headroom = __builtin_clrsb(x1);
   const int32_t quotient =
       Mul(static_cast<int32_t>(static_cast<uint32_t>(x1) << headroom), reciprocal);
@@ -65,8 +67,8 @@ int32_t QuantizedDivide(const DivOpData& d, int32_t x1, int32_t x2) {
 }
 
 TfLiteStatus DivPrepare(TfLiteContext* context, TfLiteNode* node) {
-  micro_runtime::ArithmeticQuantParams* common = nullptr;
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareArithmetic(kOp, context, node, sizeof(DivOpData), &common));
+  ArithmeticQuantParams* common = nullptr;
+  TF_LITE_ENSURE_OK(context, PrepareArithmetic(kOp, context, node, sizeof(DivOpData), &common));
   if (common == nullptr) return kTfLiteOk;  // float32
   const TfLiteTensor* input1 = GetInput(context, node, 0);
   const TfLiteTensor* input2 = GetInput(context, node, 1);
@@ -83,10 +85,12 @@ TfLiteStatus DivPrepare(TfLiteContext* context, TfLiteNode* node) {
 }
 
 TfLiteStatus DivInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalArithmetic<DivOpData>(kOp, context, node, QuantizedDivide,
+  return EvalArithmetic<DivOpData>(kOp, context, node, QuantizedDivide,
                                                   [](float a, float b) { return a / b; });
 }
 
 }  // namespace
 
 TfLiteRegistration Register_DIV() { return {nullptr, nullptr, DivPrepare, DivInvoke}; }
+
+}  // namespace micro_runtime

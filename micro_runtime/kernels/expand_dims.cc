@@ -3,8 +3,11 @@
 // -1 appends). The output shape is static in the model; prepare checks it is
 // exactly the input's shape with that axis, and invoke moves the bytes
 // (EvalCopy, like RESHAPE). Any type (TFLM: float32, int8, int16).
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/data_movement.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -12,10 +15,10 @@ constexpr const char* kOp = "EXPAND_DIMS";
 constexpr int kMaxOutputDims = 8;
 
 TfLiteStatus ExpandDimsPrepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareCopy(kOp, context, node, 2, 2));
+  TF_LITE_ENSURE_OK(context, PrepareCopy(kOp, context, node, 2, 2));
   const TfLiteTensor* input = GetInput(context, node, 0);
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckRank(kOp, "input", input, kMaxOutputDims - 1));
-  const int32_t* axis_data = micro_runtime::ConstantInt32Data(kOp, "axis", GetInput(context, node, 1), 1);
+  TF_LITE_ENSURE_OK(context, CheckRank(kOp, "input", input, kMaxOutputDims - 1));
+  const int32_t* axis_data = ConstantInt32Data(kOp, "axis", GetInput(context, node, 1), 1);
   if (axis_data == nullptr) return kTfLiteError;
   const int rank = input->dims->size;
   const int32_t axis = axis_data[0] < 0 ? axis_data[0] + rank + 1 : axis_data[0];
@@ -26,9 +29,11 @@ TfLiteStatus ExpandDimsPrepare(TfLiteContext* context, TfLiteNode* node) {
   }
   int32_t expected[kMaxOutputDims] = {};
   for (int i = 0, in = 0; i <= rank; ++i) expected[i] = i == axis ? 1 : input->dims->data[in++];
-  return micro_runtime::CheckOutputShape(kOp, GetOutput(context, node, 0), expected, rank + 1);
+  return CheckOutputShape(kOp, GetOutput(context, node, 0), expected, rank + 1);
 }
 
 }  // namespace
 
-TfLiteRegistration Register_EXPAND_DIMS() { return {nullptr, nullptr, ExpandDimsPrepare, micro_runtime::EvalCopy}; }
+TfLiteRegistration Register_EXPAND_DIMS() { return {nullptr, nullptr, ExpandDimsPrepare, EvalCopy}; }
+
+}  // namespace micro_runtime

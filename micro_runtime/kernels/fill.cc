@@ -4,27 +4,29 @@
 // scale and zero point (no requantization).
 #include <string.h>
 
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
 constexpr const char* kOp = "FILL";
 
 TfLiteStatus FillPrepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 2, 2, 1));
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(kOp, context, node, 2, 2, 1));
   int32_t rank = 0;
-  const int32_t* dims = micro_runtime::ConstantInt32Data(kOp, "dims", GetInput(context, node, 0), -1, &rank);
+  const int32_t* dims = ConstantInt32Data(kOp, "dims", GetInput(context, node, 0), -1, &rank);
   if (dims == nullptr) return kTfLiteError;
-  if (rank > micro_runtime::kMaxShapeDims) {
+  if (rank > kMaxShapeDims) {
     MicroPrintf("%s: dims has %d entries; supported up to %d", kOp, static_cast<int>(rank),
-                micro_runtime::kMaxShapeDims);
+                kMaxShapeDims);
     return kTfLiteError;
   }
   const TfLiteTensor* value = GetInput(context, node, 1);
   const TfLiteTensor* output = GetOutput(context, node, 0);
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckDataType(kOp, value));
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameType(kOp, value, output));
+  TF_LITE_ENSURE_OK(context, CheckDataType(kOp, value));
+  TF_LITE_ENSURE_OK(context, CheckSameType(kOp, value, output));
   if (ElementCount(value->dims) != 1) {
     MicroPrintf("%s: value has %d elements, expected a scalar", kOp, static_cast<int>(ElementCount(value->dims)));
     return kTfLiteError;
@@ -36,8 +38,8 @@ TfLiteStatus FillPrepare(TfLiteContext* context, TfLiteNode* node) {
                 static_cast<double>(output->params.scale), static_cast<int>(output->params.zero_point));
     return kTfLiteError;
   }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckRank(kOp, "output", output, micro_runtime::kMaxShapeDims));
-  return micro_runtime::CheckOutputShape(kOp, output, dims, rank);
+  TF_LITE_ENSURE_OK(context, CheckRank(kOp, "output", output, kMaxShapeDims));
+  return CheckOutputShape(kOp, output, dims, rank);
 }
 
 TfLiteStatus FillInvoke(TfLiteContext* context, TfLiteNode* node) {
@@ -53,3 +55,5 @@ TfLiteStatus FillInvoke(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_FILL() { return {nullptr, nullptr, FillPrepare, FillInvoke}; }
+
+}  // namespace micro_runtime

@@ -1,7 +1,6 @@
 #include "micro_runtime/kernels/fixed_point.h"
 
-#include "micro_runtime/kernels/elementwise_util.h"
-#include "micro_runtime/kernels/kernel_util.h"
+#include "micro_runtime/kernels/quantization_util.h"
 
 namespace micro_runtime {
 namespace {

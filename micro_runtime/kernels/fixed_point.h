@@ -1,7 +1,7 @@
 // gemmlowp's fixed-point functions that TFLite's integer kernels are written
 // in, on raw int32 values: "Qm" is m integer bits and 31 - m fraction bits
 // (Q0 holds [-1, 1), its 1.0 being INT32_MAX). Products are
-// SaturatingRoundingDoublingHighMul (kernel_util.h), sums plain int32 sums.
+// SaturatingRoundingDoublingHighMul (quantization_util.h), sums plain int32 sums.
 // Bit-exact with gemmlowp's scalar code.
 #ifndef MICRO_RUNTIME_KERNELS_FIXED_POINT_H_
 #define MICRO_RUNTIME_KERNELS_FIXED_POINT_H_

@@ -17,6 +17,8 @@
 #include "micro_runtime/kernels/fully_connected.h"
 #include "micro_runtime/kernels/micro_ops.h"
 
+namespace micro_runtime {
+
 namespace {
 
 constexpr const char* kOp = "FULLY_CONNECTED";
@@ -180,3 +182,5 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 
 TfLiteRegistration Register_FULLY_CONNECTED() { return {Init, nullptr, Prepare, Eval}; }
 TfLiteRegistration Register_FULLY_CONNECTED_INT8() { return {Init, nullptr, PrepareInt8, EvalInt8}; }
+
+}  // namespace micro_runtime

@@ -5,7 +5,10 @@
 #ifndef MICRO_RUNTIME_KERNELS_FULLY_CONNECTED_H_
 #define MICRO_RUNTIME_KERNELS_FULLY_CONNECTED_H_
 
-#include "micro_runtime/kernels/kernel_util.h"
+#include "micro_runtime/kernels/filter_op_util.h"
+#include "micro_runtime/kernels/quantization_util.h"
+
+namespace micro_runtime {
 
 // The op data is the int8 quantization only (20 bytes on 32-bit targets):
 // the shapes are read from the tensors at eval, like TFLM does.
@@ -103,5 +106,7 @@ TfLiteStatus EvalInt8Rows(const Int8ChannelQuant& q, const FullyConnectedShape& 
 }
 
 }  // namespace fully_connected
+
+}  // namespace micro_runtime
 
 #endif  // MICRO_RUNTIME_KERNELS_FULLY_CONNECTED_H_

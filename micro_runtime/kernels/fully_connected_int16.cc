@@ -4,6 +4,8 @@
 // input * filter (zero points are 0), the bias, then RequantizeInt16.
 #include "micro_runtime/kernels/fully_connected.h"
 
+namespace micro_runtime {
+
 TfLiteStatus FullyConnectedEvalInt16(const Int8ChannelQuant& q, const Int16FilterEval& e,
                                      const FullyConnectedShape& s, const int16_t* input,
                                      const int8_t* filter, int16_t* output) {
@@ -27,3 +29,5 @@ TfLiteStatus FullyConnectedEvalInt16(const Int8ChannelQuant& q, const Int16Filte
   }
   return kTfLiteOk;
 }
+
+}  // namespace micro_runtime

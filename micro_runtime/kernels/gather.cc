@@ -13,8 +13,10 @@
 #include <string.h>
 
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -63,8 +65,7 @@ int32_t Product(const TfLiteIntArray* dims, int from, int to) {
 }
 
 TfLiteStatus GatherPrepare(TfLiteContext* context, TfLiteNode* node) {
-  using micro_runtime::kMaxShapeDims;
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 2, 2, 1));
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(kOp, context, node, 2, 2, 1));
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* positions = GetInput(context, node, 1);
   const TfLiteTensor* output = GetOutput(context, node, 0);
@@ -73,15 +74,15 @@ TfLiteStatus GatherPrepare(TfLiteContext* context, TfLiteNode* node) {
     MicroPrintf("%s: the operator has no GatherOptions", kOp);
     return kTfLiteError;
   }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckDataType(kOp, input));
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameType(kOp, input, output));
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameQuantization(kOp, input, output));
+  TF_LITE_ENSURE_OK(context, CheckDataType(kOp, input));
+  TF_LITE_ENSURE_OK(context, CheckSameType(kOp, input, output));
+  TF_LITE_ENSURE_OK(context, CheckSameQuantization(kOp, input, output));
   if (positions->type != kTfLiteInt16 && positions->type != kTfLiteInt32 && positions->type != kTfLiteInt64) {
-    return micro_runtime::ReportUnsupportedType(kOp, positions->type, "int16, int32, int64", "positions");
+    return ReportUnsupportedType(kOp, positions->type, "int16, int32, int64", "positions");
   }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckRank(kOp, "input", input, kMaxShapeDims));
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckRank(kOp, "positions", positions, kMaxShapeDims));
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckRank(kOp, "output", output, kMaxShapeDims));
+  TF_LITE_ENSURE_OK(context, CheckRank(kOp, "input", input, kMaxShapeDims));
+  TF_LITE_ENSURE_OK(context, CheckRank(kOp, "positions", positions, kMaxShapeDims));
+  TF_LITE_ENSURE_OK(context, CheckRank(kOp, "output", output, kMaxShapeDims));
   const int rank = input->dims->size;
   const int coords_rank = positions->dims->size;
   const int32_t axis = params->axis < 0 ? params->axis + rank : params->axis;
@@ -113,14 +114,14 @@ TfLiteStatus GatherPrepare(TfLiteContext* context, TfLiteNode* node) {
   for (int i = 0; i < axis; ++i) expected[e++] = input->dims->data[i];
   for (int i = batch_dims; i < coords_rank; ++i) expected[e++] = positions->dims->data[i];
   for (int i = axis + 1; i < rank; ++i) expected[e++] = input->dims->data[i];
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckOutputShape(kOp, output, expected, out_rank));
+  TF_LITE_ENSURE_OK(context, CheckOutputShape(kOp, output, expected, out_rank));
 
   const int64_t inner_bytes = int64_t{Product(input->dims, axis + 1, rank)} * static_cast<int64_t>(TypeSize(input->type));
   if (inner_bytes > INT32_MAX) {
     MicroPrintf("%s: a gathered slice would have more than 2^31 bytes (the model is likely corrupt)", kOp);
     return kTfLiteError;
   }
-  if (node->user_data == nullptr) node->user_data = micro_runtime::AllocateOpData(kOp, context, sizeof(GatherOpData));
+  if (node->user_data == nullptr) node->user_data = AllocateOpData(kOp, context, sizeof(GatherOpData));
   if (node->user_data == nullptr) return kTfLiteError;
   auto* d = static_cast<GatherOpData*>(node->user_data);
   d->batch_size = Product(input->dims, 0, batch_dims);
@@ -133,7 +134,7 @@ TfLiteStatus GatherPrepare(TfLiteContext* context, TfLiteNode* node) {
 }
 
 TfLiteStatus GatherInvoke(TfLiteContext* context, TfLiteNode* node) {
-  if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
+  if (node->user_data == nullptr) return ReportMissingOpData(kOp);
   const auto& d = *static_cast<const GatherOpData*>(node->user_data);
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* positions = GetInput(context, node, 1);
@@ -160,3 +161,5 @@ TfLiteStatus GatherInvoke(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_GATHER() { return {nullptr, nullptr, GatherPrepare, GatherInvoke}; }
+
+}  // namespace micro_runtime

@@ -5,9 +5,12 @@
 // [0, 1]) are int16 values multiplied with gemmlowp's int16 high
 // multiplies. Every int16 step (rounding, saturation, the wrap when the
 // output zero point is added) is reproduced, so results are bit-exact.
-#include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/quantization_util.h"
+#include "micro_runtime/kernels/unary_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -72,10 +75,8 @@ int32_t HardSwishInt8(const HardSwishOpData& d, int32_t q) {
 }
 
 TfLiteStatus HardSwishPrepare(TfLiteContext* context, TfLiteNode* node) {
-  using micro_runtime::kTypeFloat32;
-  using micro_runtime::kTypeInt8;
   void* op_data = nullptr;
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareQuantizedUnary(kOp, context, node, kTypeFloat32 | kTypeInt8,
+  TF_LITE_ENSURE_OK(context, PrepareQuantizedUnary(kOp, context, node, kTypeFloat32 | kTypeInt8,
                                                                   "float32, int8", sizeof(HardSwishOpData),
                                                                   &op_data));
   if (op_data == nullptr) return kTfLiteOk;  // float32
@@ -102,7 +103,7 @@ TfLiteStatus HardSwishPrepare(TfLiteContext* context, TfLiteNode* node) {
 }
 
 TfLiteStatus HardSwishInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalQuantizedUnary<HardSwishOpData, false>(
+  return EvalQuantizedUnary<HardSwishOpData, false>(
       kOp, context, node,
       [](float x) {
         const float relu6 = x + 3.0f < 0.0f ? 0.0f : (x + 3.0f > 6.0f ? 6.0f : x + 3.0f);
@@ -114,3 +115,5 @@ TfLiteStatus HardSwishInvoke(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_HARD_SWISH() { return {nullptr, nullptr, HardSwishPrepare, HardSwishInvoke}; }
+
+}  // namespace micro_runtime

@@ -1,128 +1,214 @@
 #include "micro_runtime/kernels/kernel_util.h"
 
-#include <float.h>
-#include <math.h>
 
-void QuantizeMultiplier(double real_multiplier, int32_t* quantized_multiplier, int* shift) {
-  // Zero, and NaN (a scale ratio of corrupt models, 0/0): no multiplier.
-  if (real_multiplier == 0.0 || real_multiplier != real_multiplier) {
-    *quantized_multiplier = 0;
-    *shift = 0;
-    return;
+namespace micro_runtime {
+
+namespace {
+
+// Lower-case type name ("float32"), so messages read like the supported lists.
+const char* LowerTypeName(TfLiteType type, char* out, int size) {
+  MicroSnprintf(out, static_cast<size_t>(size), "%s", TfLiteTypeName(type));
+  for (char* c = out; *c != '\0'; ++c) {
+    if (*c >= 'A' && *c <= 'Z') *c = static_cast<char>(*c - 'A' + 'a');
   }
-  // Infinite ratios (a zero output scale, or float overflow of the product of huge scales) saturate
-  // like the finite extremes below: frexp/round of infinity cannot be cast to an integer.
-  if (real_multiplier > DBL_MAX || real_multiplier < -DBL_MAX) {
-    *quantized_multiplier = real_multiplier > 0 ? INT32_MAX : -INT32_MAX;
-    *shift = 30;
-    return;
-  }
-  const double mantissa = frexp(real_multiplier, shift);  // in [0.5, 1)
-  int64_t q = static_cast<int64_t>(round(mantissa * static_cast<double>(int64_t{1} << 31)));
-  // Rounding can carry up to exactly 2^31, which no longer fits a Q31 value.
-  if (q == (int64_t{1} << 31)) {
-    q /= 2;
-    ++*shift;
-  }
-  if (*shift < -31) {
-    *shift = 0;
-    q = 0;
-  }
-  // Extreme scale ratios (corrupt models) would make callers shift by 32 or
-  // more, which is undefined; saturate to the largest representable value.
-  if (*shift > 30) {
-    *shift = 30;
-    q = INT32_MAX;
-  }
-  *quantized_multiplier = static_cast<int32_t>(q);
+  return out;
 }
 
-void CalculateActivationRange(TfLiteFusedActivation activation, float* act_min, float* act_max) {
-  switch (activation) {
-    case kTfLiteActRelu:
-      *act_min = 0.0f;
-      *act_max = FLT_MAX;
-      break;
-    case kTfLiteActRelu6:
-      *act_min = 0.0f;
-      *act_max = 6.0f;
-      break;
-    case kTfLiteActReluN1To1:
-      *act_min = -1.0f;
-      *act_max = 1.0f;
-      break;
-    default:
-      *act_min = -FLT_MAX;
-      *act_max = FLT_MAX;
-      break;
+}  // namespace
+
+void FormatDims(const int32_t* dims, int rank, char* out, int size) {
+  int used = MicroSnprintf(out, static_cast<size_t>(size), "[");
+  for (int i = 0; i < rank && used < size - 1; ++i) {
+    used += MicroSnprintf(out + used, static_cast<size_t>(size - used), i == 0 ? "%d" : ",%d",
+                          static_cast<int>(dims[i]));
   }
+  if (used < size - 1) MicroSnprintf(out + used, static_cast<size_t>(size - used), "]");
 }
 
-// zero_point + round(value / scale), like TFLite's activation-range helper.
-// A tiny (corrupt) scale puts the quotient beyond int32, and converting that
-// is UB (found by fuzzing): clamp first; callers intersect with the 8/16-bit
-// range, so +-2^30 loses nothing.
-static int32_t QuantizeBound(float value, float scale, int32_t zero_point) {
-  const float limit = 1073741824.0f;
-  const float q = roundf(value / scale);
-  if (!(q == q)) return zero_point;  // NaN
-  return zero_point + static_cast<int32_t>(q > limit ? limit : (q < -limit ? -limit : q));
+void FormatShape(const TfLiteIntArray* dims, char* out, int size) {
+  FormatDims(dims->data, dims->size, out, size);
 }
 
-TfLiteStatus CalculateActivationRangeQuantized(TfLiteFusedActivation activation,
-                                               const TfLiteTensor* output, int32_t* act_min,
-                                               int32_t* act_max) {
-  int32_t qmin = 0;
-  int32_t qmax = 0;
-  switch (output->type) {
-    case kTfLiteInt8:
-      qmin = -128;
-      qmax = 127;
-      break;
-    case kTfLiteUInt8:
-      qmin = 0;
-      qmax = 255;
-      break;
-    case kTfLiteInt16:
-      qmin = -32768;
-      qmax = 32767;
-      break;
-    default:
-      MicroPrintf("activation range: output type %s is not quantized (use int8, uint8 or int16)",
-                  TfLiteTypeName(output->type));
-      return kTfLiteError;
-  }
-  const float scale = output->params.scale;
-  const int32_t zp = output->params.zero_point;
-  if (!(scale > 0.0f)) {
-    MicroPrintf("activation range: output scale %f must be > 0 (is the output tensor quantized?)",
-                static_cast<double>(scale));
+TfLiteStatus CheckNodeIo(const char* op, TfLiteContext* context, const TfLiteNode* node,
+                         int min_inputs, int max_inputs, int outputs) {
+  const int num_inputs = node->inputs == nullptr ? 0 : NumInputs(node);
+  const int num_outputs = node->outputs == nullptr ? 0 : NumOutputs(node);
+  if (num_inputs < min_inputs || num_inputs > max_inputs) {
+    if (min_inputs == max_inputs) {
+      MicroPrintf("%s: expected %d input(s), got %d", op, min_inputs, num_inputs);
+    } else {
+      MicroPrintf("%s: expected %d to %d inputs, got %d", op, min_inputs, max_inputs, num_inputs);
+    }
     return kTfLiteError;
   }
-  int32_t lo = qmin;
-  int32_t hi = qmax;
-  switch (activation) {
-    case kTfLiteActNone:
-      break;
-    case kTfLiteActRelu:
-      lo = QuantizeBound(0.0f, scale, zp);
-      break;
-    case kTfLiteActRelu6:
-      lo = QuantizeBound(0.0f, scale, zp);
-      hi = QuantizeBound(6.0f, scale, zp);
-      break;
-    case kTfLiteActReluN1To1:
-      lo = QuantizeBound(-1.0f, scale, zp);
-      hi = QuantizeBound(1.0f, scale, zp);
-      break;
-    default:
-      MicroPrintf("fused activation %d is not supported on quantized ops (only NONE, RELU, RELU6, "
-                  "RELU_N1_TO_1)",
-                  static_cast<int>(activation));
-      return kTfLiteError;
+  if (num_outputs != outputs) {
+    MicroPrintf("%s: expected %d output(s), got %d", op, outputs, num_outputs);
+    return kTfLiteError;
   }
-  *act_min = lo > qmin ? lo : qmin;
-  *act_max = hi < qmax ? hi : qmax;
+  for (int i = 0; i < min_inputs; ++i) {
+    if (GetInput(context, node, i) == nullptr) {
+      MicroPrintf("%s: input %d is missing or out of range", op, i);
+      return kTfLiteError;
+    }
+  }
+  for (int i = 0; i < outputs; ++i) {
+    if (GetOutput(context, node, i) == nullptr) {
+      MicroPrintf("%s: output %d is missing or out of range", op, i);
+      return kTfLiteError;
+    }
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus ReportUnsupportedType(const char* op, TfLiteType type, const char* supported,
+                                   const char* what) {
+  char name[16];
+  MicroPrintf("%s: %s%stype %s not supported (%s)", op, what == nullptr ? "" : what,
+              what == nullptr ? "" : " ", LowerTypeName(type, name, sizeof(name)), supported);
+  return kTfLiteError;
+}
+
+TfLiteStatus CheckSameType(const char* op, const TfLiteTensor* input, const TfLiteTensor* output) {
+  if (input->type != output->type) {
+    char a[16];
+    char b[16];
+    MicroPrintf("%s: tensor types must match, got %s and %s", op,
+                LowerTypeName(input->type, a, sizeof(a)), LowerTypeName(output->type, b, sizeof(b)));
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus CheckSameElementCount(const char* op, const TfLiteTensor* input,
+                                   const TfLiteTensor* output) {
+  const int32_t in_count = ElementCount(input->dims);
+  const int32_t out_count = ElementCount(output->dims);
+  if (in_count != out_count) {
+    MicroPrintf("%s: input has %d elements but output has %d", op, static_cast<int>(in_count),
+                static_cast<int>(out_count));
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus CheckSameShape(const char* op, const TfLiteTensor* input, const TfLiteTensor* output) {
+  bool same = input->dims->size == output->dims->size;
+  for (int i = 0; same && i < input->dims->size; ++i) {
+    same = input->dims->data[i] == output->dims->data[i];
+  }
+  if (!same) {
+    char a[48];
+    char b[48];
+    FormatShape(input->dims, a, sizeof(a));
+    FormatShape(output->dims, b, sizeof(b));
+    MicroPrintf("%s: input shape %s and output shape %s must match", op, a, b);
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+const int32_t* ConstantInt32Data(const char* op, const char* what, const TfLiteTensor* tensor, int32_t count,
+                                 int32_t* actual) {
+  if (!tensor->is_constant || tensor->data.raw_const == nullptr) {
+    MicroPrintf("%s: the %s tensor must be constant (micro_runtime needs static shapes)", op, what);
+    return nullptr;
+  }
+  if (tensor->type != kTfLiteInt32) {
+    ReportUnsupportedType(op, tensor->type, "int32", what);
+    return nullptr;
+  }
+  const int32_t elements = ElementCount(tensor->dims);
+  if (count >= 0 && elements != count) {
+    MicroPrintf("%s: the %s tensor has %d elements, expected %d", op, what, static_cast<int>(elements),
+                static_cast<int>(count));
+    return nullptr;
+  }
+  if (actual != nullptr) *actual = elements;
+  return tensor->data.i32;
+}
+
+TfLiteStatus CheckRank(const char* op, const char* what, const TfLiteTensor* tensor, int max_rank) {
+  if (tensor->dims->size > max_rank) {
+    MicroPrintf("%s: %s has %d dimensions; supported up to %d", op, what, static_cast<int>(tensor->dims->size),
+                max_rank);
+    return kTfLiteError;
+  }
+  // Index math multiplies dimensions in int32: with a zero-size dimension the
+  // element count is 0 but partial products of the others could overflow.
+  int64_t product = 1;
+  for (int i = 0; i < tensor->dims->size; ++i) {
+    const int32_t d = tensor->dims->data[i];
+    if (d < 0) {
+      MicroPrintf("%s: %s has a dynamic dimension %d; micro_runtime needs static shapes", op, what, i);
+      return kTfLiteError;
+    }
+    if (d > 0) product *= d;
+    if (product > INT32_MAX) {
+      MicroPrintf("%s: %s has more than 2^31 elements (the model is likely corrupt)", op, what);
+      return kTfLiteError;
+    }
+  }
+  return kTfLiteOk;
+}
+
+const char kDataTypeNames[] = "float32, int8, int16, int32, int64, bool";
+
+TfLiteStatus CheckDataType(const char* op, const TfLiteTensor* tensor) {
+  switch (tensor->type) {
+    case kTfLiteFloat32:
+    case kTfLiteInt8:
+    case kTfLiteInt16:
+    case kTfLiteInt32:
+    case kTfLiteInt64:
+    case kTfLiteBool:
+      return kTfLiteOk;
+    default:
+      return ReportUnsupportedType(op, tensor->type, kDataTypeNames);
+  }
+}
+
+TfLiteStatus CheckOutputShape(const char* op, const TfLiteTensor* output, const int32_t* expected, int rank) {
+  bool same = output->dims->size == rank;
+  for (int i = 0; same && i < rank; ++i) same = output->dims->data[i] == expected[i];
+  if (!same) {
+    char a[48];
+    char b[48];
+    FormatShape(output->dims, a, sizeof(a));
+    FormatDims(expected, rank, b, sizeof(b));
+    MicroPrintf("%s: output shape %s does not match %s", op, a, b);
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus CheckSameQuantization(const char* op, const TfLiteTensor* input, const TfLiteTensor* output) {
+  if ((input->type == kTfLiteInt8 || input->type == kTfLiteInt16) &&
+      (input->params.scale != output->params.scale || input->params.zero_point != output->params.zero_point)) {
+    MicroPrintf("%s: input scale %f, zero point %d differ from the output's %f, %d; %s copies without requantizing",
+                op, static_cast<double>(input->params.scale), static_cast<int>(input->params.zero_point),
+                static_cast<double>(output->params.scale), static_cast<int>(output->params.zero_point), op);
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+bool InTypeSet(TfLiteType type, unsigned types) {
+  return (type == kTfLiteFloat32 && (types & kTypeFloat32) != 0) ||
+         (type == kTfLiteInt8 && (types & kTypeInt8) != 0) ||
+         (type == kTfLiteInt16 && (types & kTypeInt16) != 0);
+}
+
+TfLiteStatus CheckQuantized(const char* op, const char* what, const TfLiteTensor* tensor) {
+  if (!(tensor->params.scale > 0.0f)) {
+    MicroPrintf("%s: %s needs a quantization scale > 0, got %f", op, what,
+                static_cast<double>(tensor->params.scale));
+    return kTfLiteError;
+  }
+  if (tensor->type == kTfLiteInt16 && tensor->params.zero_point != 0) {
+    MicroPrintf("%s: int16 %s needs zero point 0 (symmetric int16 quantization), got %d", op, what,
+                static_cast<int>(tensor->params.zero_point));
+    return kTfLiteError;
+  }
   return kTfLiteOk;
 }
 
@@ -134,102 +220,6 @@ bool HaveSameShapes(const TfLiteTensor* a, const TfLiteTensor* b) {
   return true;
 }
 
-// 64-bit intermediates: a corrupt model's huge stride, dilation or filter
-// size must not overflow int (found by fuzzing). Results never exceed in_size
-// (out size) or are clamped to INT32_MAX (padding).
-int ComputeOutSize(TfLitePadding padding, int in_size, int filter_size, int stride, int dilation) {
-  if (stride <= 0) return 0;
-  const int64_t effective_filter = (static_cast<int64_t>(filter_size) - 1) * dilation + 1;
-  if (padding == kTfLitePaddingSame) return static_cast<int>((static_cast<int64_t>(in_size) + stride - 1) / stride);
-  if (in_size < effective_filter) return 0;
-  return static_cast<int>((in_size - effective_filter + stride) / stride);
-}
-
-int ComputePadding(int stride, int dilation, int in_size, int filter_size, int out_size, int* offset) {
-  const int64_t effective_filter = (static_cast<int64_t>(filter_size) - 1) * dilation + 1;
-  int64_t total = (static_cast<int64_t>(out_size) - 1) * stride + effective_filter - in_size;
-  if (total < 0) total = 0;
-  if (total > INT32_MAX) total = INT32_MAX;
-  if (offset != nullptr) *offset = static_cast<int>(total % 2);
-  return static_cast<int>(total / 2);
-}
-
-PaddingValues ComputePaddingHeightWidth(int stride_height, int stride_width, int dilation_height,
-                                        int dilation_width, int in_height, int in_width,
-                                        int filter_height, int filter_width, TfLitePadding padding,
-                                        int* out_height, int* out_width) {
-  *out_height = ComputeOutSize(padding, in_height, filter_height, stride_height, dilation_height);
-  *out_width = ComputeOutSize(padding, in_width, filter_width, stride_width, dilation_width);
-  PaddingValues p;
-  p.height = ComputePadding(stride_height, dilation_height, in_height, filter_height, *out_height,
-                            &p.height_offset);
-  p.width = ComputePadding(stride_width, dilation_width, in_width, filter_width, *out_width,
-                           &p.width_offset);
-  return p;
-}
-
-// The checks of TFLite's convolution quantization setup (per-channel scale
-// count and axis, positive scales, symmetric filter, int32 bias).
-static TfLiteStatus CheckConvolutionQuantization(const char* op_name, const TfLiteTensor* input,
-                                                 const TfLiteTensor* filter, const TfLiteTensor* bias,
-                                                 const TfLiteTensor* output, int num_channels,
-                                                 int channel_dim, bool int16) {
-  const TfLiteFloatArray* scales = filter->params.scales;
-  if (scales != nullptr && scales->size > 1) {
-    if (scales->size != num_channels) {
-      MicroPrintf("%s: filter has %d per-channel scales but %d output channels (quantize the "
-                  "filter per output channel or per tensor)",
-                  op_name, static_cast<int>(scales->size), num_channels);
-      return kTfLiteError;
-    }
-    if (filter->quantized_dimension != channel_dim) {
-      MicroPrintf("%s: filter is quantized along dimension %d, expected %d", op_name,
-                  static_cast<int>(filter->quantized_dimension), channel_dim);
-      return kTfLiteError;
-    }
-  }
-  if (!(input->params.scale > 0.0f) || !(output->params.scale > 0.0f)) {
-    MicroPrintf("%s: %s input and output need a positive quantization scale (got %f and %f)",
-                op_name, int16 ? "int16" : "int8", static_cast<double>(input->params.scale),
-                static_cast<double>(output->params.scale));
-    return kTfLiteError;
-  }
-  if (filter->params.zero_point != 0) {
-    MicroPrintf("%s: int8 filter zero point must be 0 (symmetric weights), got %d", op_name,
-                static_cast<int>(filter->params.zero_point));
-    return kTfLiteError;
-  }
-  if (bias != nullptr && bias->type != kTfLiteInt32 && !(int16 && bias->type == kTfLiteInt64)) {
-    MicroPrintf("%s: bias of an %s op must be %s, got %s", op_name, int16 ? "int16" : "int8",
-                int16 ? "int64 or int32" : "int32", TfLiteTypeName(bias->type));
-    return kTfLiteError;
-  }
-  return kTfLiteOk;
-}
-
-// input_scale * filter_scale / output_scale as a Q31 multiplier and shift
-// (the convolution path's rounding).
-static void ConvolutionMultiplier(const TfLiteTensor* input, float filter_scale,
-                                  const TfLiteTensor* output, int32_t* multiplier, int* shift) {
-  const double effective = static_cast<double>(input->params.scale) * static_cast<double>(filter_scale) /
-                           static_cast<double>(output->params.scale);
-  QuantizeMultiplier(effective, multiplier, shift);
-}
-
-TfLiteStatus GetQuantizedConvolutionMultiplier(const char* op_name, const TfLiteTensor* input,
-                                               const TfLiteTensor* filter,
-                                               const TfLiteTensor* output, double* multiplier) {
-  const double product = static_cast<double>(input->params.scale * filter->params.scale);
-  if (!(product >= 0.0) || !(output->params.scale > 0.0f)) {
-    MicroPrintf("%s: quantization scales must be positive (input %f, filter %f, output %f)", op_name,
-                static_cast<double>(input->params.scale), static_cast<double>(filter->params.scale),
-                static_cast<double>(output->params.scale));
-    return kTfLiteError;
-  }
-  *multiplier = product / static_cast<double>(output->params.scale);
-  return kTfLiteOk;
-}
-
 TfLiteStatus EnsureType(const char* op_name, const char* what, const TfLiteTensor* t,
                         TfLiteType expected) {
   if (t->type == expected) return kTfLiteOk;
@@ -238,294 +228,23 @@ TfLiteStatus EnsureType(const char* op_name, const char* what, const TfLiteTenso
   return kTfLiteError;
 }
 
-TfLiteStatus CheckNotHybrid(const char* op_name, const char* what, const TfLiteTensor* weights) {
-  if (weights->type != kTfLiteInt8 && weights->type != kTfLiteUInt8) return kTfLiteOk;
-  MicroPrintf("%s: float32 input with an %s %s: a hybrid (dynamic-range quantized) model, which "
-              "micro_runtime does not run (nor does TFLM); convert with full integer quantization",
-              op_name, TfLiteTypeName(weights->type), what);
+void* AllocateOpData(const char* op, TfLiteContext* context, size_t bytes) {
+  void* data = context->AllocatePersistentBuffer(context, bytes);
+  if (data == nullptr) {
+    MicroPrintf("%s: arena exhausted allocating %d bytes of op data; enlarge the tensor arena", op,
+                static_cast<int>(bytes));
+  }
+  return data;
+}
+
+TfLiteStatus ReportMissingOpData(const char* op) {
+  MicroPrintf("%s: no op data; prepare must succeed on this node before invoke", op);
   return kTfLiteError;
 }
 
-TfLiteStatus CheckOpDataAndOptions(const char* op_name, const TfLiteNode* node) {
-  if (node->user_data == nullptr) {
-    MicroPrintf("%s: out of arena memory for op data (enlarge the tensor arena)", op_name);
-    return kTfLiteError;
-  }
-  if (node->builtin_data == nullptr) {
-    MicroPrintf("%s: missing builtin options", op_name);
-    return kTfLiteError;
-  }
-  return kTfLiteOk;
+void* NodeOpData(const char* op, TfLiteContext* context, TfLiteNode* node, size_t bytes) {
+  if (node->user_data == nullptr) node->user_data = AllocateOpData(op, context, bytes);
+  return node->user_data;
 }
 
-TfLiteStatus GetFilterOpTensors(const char* op_name, TfLiteContext* context, const TfLiteNode* node,
-                                const TfLiteTensor** input, const TfLiteTensor** filter,
-                                const TfLiteTensor** bias, const TfLiteTensor** output) {
-  if (NumInputs(node) < 2 || NumInputs(node) > 3 || NumOutputs(node) != 1) {
-    MicroPrintf("%s: expects 2-3 inputs (input, filter, optional bias) and 1 output, got %d and %d",
-                op_name, NumInputs(node), NumOutputs(node));
-    return kTfLiteError;
-  }
-  *input = GetInput(context, node, 0);
-  *filter = GetInput(context, node, 1);
-  *bias = GetOptionalBias(context, node);
-  *output = GetOutput(context, node, 0);
-  TF_LITE_ENSURE(context, *input != nullptr && *filter != nullptr && *output != nullptr);
-  return kTfLiteOk;
-}
-
-TfLiteStatus CheckFilterOpTypes(const char* op_name, const TfLiteTensor* input,
-                                const TfLiteTensor* filter, const TfLiteTensor* bias,
-                                const TfLiteTensor* output, int32_t channels,
-                                const char* channel_word) {
-  if (bias != nullptr && ElementCount(bias->dims) != channels) {
-    MicroPrintf("%s: bias has %d elements, expected %d (one per %s)", op_name,
-                static_cast<int>(ElementCount(bias->dims)), static_cast<int>(channels), channel_word);
-    return kTfLiteError;
-  }
-  if (output->type != input->type) {
-    MicroPrintf("%s: output type %s must match input type %s", op_name, TfLiteTypeName(output->type),
-                TfLiteTypeName(input->type));
-    return kTfLiteError;
-  }
-  if (input->type == kTfLiteFloat32) {
-    if (CheckNotHybrid(op_name, "filter", filter) != kTfLiteOk) return kTfLiteError;
-    if (EnsureType(op_name, "filter", filter, kTfLiteFloat32) != kTfLiteOk) return kTfLiteError;
-    if (bias != nullptr) return EnsureType(op_name, "bias", bias, kTfLiteFloat32);
-    return kTfLiteOk;
-  }
-  if (input->type != kTfLiteInt8 && input->type != kTfLiteInt16) {
-    MicroPrintf("%s: input type %s not supported (use float32, int8 or int16)", op_name,
-                TfLiteTypeName(input->type));
-    return kTfLiteError;
-  }
-  // int16 input: int8 weights only (16x8), like TFLM.
-  return EnsureType(op_name, "filter", filter, kTfLiteInt8);
-}
-
-// FULLY_CONNECTED with a per-tensor filter: TFLite's rounding for that op.
-static TfLiteStatus FullyConnectedPerTensorMultiplier(const char* op_name, const TfLiteTensor* input,
-                                                      const TfLiteTensor* filter,
-                                                      const TfLiteTensor* bias,
-                                                      const TfLiteTensor* output, bool int16,
-                                                      int32_t* multiplier, int* shift) {
-  if (filter->params.zero_point != 0) {
-    MicroPrintf("%s: int8 filter zero point must be 0 (symmetric weights), got %d", op_name,
-                static_cast<int>(filter->params.zero_point));
-    return kTfLiteError;
-  }
-  if (bias != nullptr && bias->type != kTfLiteInt32 && !(int16 && bias->type == kTfLiteInt64)) {
-    return EnsureType(op_name, "bias", bias, int16 ? kTfLiteInt64 : kTfLiteInt32);
-  }
-  double real = 0.0;
-  if (GetQuantizedConvolutionMultiplier(op_name, input, filter, output, &real) != kTfLiteOk) {
-    return kTfLiteError;
-  }
-  QuantizeMultiplier(real, multiplier, shift);
-  return kTfLiteOk;
-}
-
-// Int8Requantizer's fast path holds for this multiplier and shift.
-static bool FastRequantizable(int32_t multiplier, int shift) {
-  return multiplier != INT32_MIN && shift <= -1 && shift >= -kMaxFastRightShift;
-}
-
-TfLiteStatus CheckAccumulatorRange(const char* op_name, const TfLiteTensor* input,
-                                   const TfLiteTensor* filter, const TfLiteTensor* bias,
-                                   int channels, int channel_dim, bool bias_values) {
-  const int32_t offset = -input->params.zero_point;
-  const int64_t lo = -128 + offset;
-  const int64_t hi = 127 + offset;
-  const int64_t max_in = lo < 0 ? (-lo > hi ? -lo : hi) : hi;
-  // Elements of channel c: [outer][c][inner] with inner the dimensions after channel_dim.
-  int64_t inner = 1;
-  int64_t outer = 1;
-  for (int d = 0; d < NumDimensions(filter); ++d) {
-    if (d < channel_dim) outer *= SizeOfDimension(filter, d);
-    if (d > channel_dim) inner *= SizeOfDimension(filter, d);
-  }
-  const bool known_weights = filter->is_constant;
-  const bool known_bias = bias != nullptr && (bias->is_constant || bias_values);
-  for (int c = 0; c < channels; ++c) {
-    int64_t weight_sum = 0;
-    if (known_weights) {
-      for (int64_t o = 0; o < outer; ++o) {
-        const int8_t* w = filter->data.int8 + (o * channels + c) * inner;
-        for (int64_t i = 0; i < inner; ++i) weight_sum += w[i] < 0 ? -static_cast<int32_t>(w[i]) : w[i];
-      }
-    } else {
-      weight_sum = 128 * outer * inner;  // any int8 weight
-    }
-    int64_t reach = max_in * weight_sum;
-    if (known_bias) {
-      const int64_t b = bias->data.i32[c];
-      reach += b < 0 ? -b : b;
-    }
-    if (reach > INT32_MAX) {
-      MicroPrintf("%s: output channel %d can exceed 2^31-1 in the 32-bit accumulator (%s%s): "
-                  "the result would be wrong (undefined in TFLM); split the layer or requantize it",
-                  op_name, c, known_weights ? "from its weights" : "weights not constant: up to 128 each",
-                  known_bias ? " and bias" : "");
-      return kTfLiteError;
-    }
-  }
-  return kTfLiteOk;
-}
-
-TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context,
-                                     const TfLiteTensor* input, const TfLiteTensor* filter,
-                                     const TfLiteTensor* bias, const TfLiteTensor* output,
-                                     TfLiteFusedActivation activation, int channels,
-                                     int channel_dim, unsigned options, Int8ChannelQuant* q) {
-  // The model verifier keeps zero points inside their type's range; hand-made
-  // tensors (kernel tests) are held to the same rule.
-  const int32_t input_zp = input->params.zero_point;
-  const int32_t output_zp = output->params.zero_point;
-  const bool int16 = (options & kInt16Activations) != 0;
-  if (int16 && (input_zp != 0 || output_zp != 0)) {
-    MicroPrintf("%s: int16 input and output must have zero point 0 (symmetric), got %d and %d", op_name,
-                static_cast<int>(input_zp), static_cast<int>(output_zp));
-    return kTfLiteError;
-  }
-  if (input_zp < -128 || input_zp > 127 || output_zp < -128 || output_zp > 127) {
-    MicroPrintf("%s: int8 zero points must lie in [-128, 127], got input %d and output %d", op_name,
-                static_cast<int>(input_zp), static_cast<int>(output_zp));
-    return kTfLiteError;
-  }
-  q->multipliers = nullptr;
-  q->shifts = nullptr;
-  q->multiplier = 0;
-  q->shift = 0;
-  q->flags = 0;
-  q->input_offset = static_cast<int16_t>(-input_zp);
-  q->output_offset = static_cast<int16_t>(output_zp);
-  const TfLiteFloatArray* scales = filter->params.scales;
-  const bool per_channel = scales != nullptr && scales->size > 1;
-  bool fast = true;
-  int shift = 0;
-  if ((options & kFullyConnectedRounding) != 0 && !per_channel) {
-    TF_LITE_ENSURE_OK(context, FullyConnectedPerTensorMultiplier(op_name, input, filter, bias, output,
-                                                                 int16, &q->multiplier, &shift));
-    q->shift = static_cast<int8_t>(shift);
-    fast = FastRequantizable(q->multiplier, shift);
-  } else {
-    TF_LITE_ENSURE_OK(context, CheckConvolutionQuantization(op_name, input, filter, bias, output,
-                                                            channels, channel_dim, int16));
-    if (per_channel) {
-      // One allocation: the multipliers, then the shifts (QuantizeMultiplier
-      // keeps shifts in [-31, 30]). Out of memory is reported by the caller.
-      const size_t count = static_cast<size_t>(channels);
-      int32_t* multipliers = static_cast<int32_t*>(
-          context->AllocatePersistentBuffer(context, count * (sizeof(int32_t) + sizeof(int8_t))));
-      if (multipliers == nullptr) return kTfLiteError;
-      int8_t* shifts = reinterpret_cast<int8_t*>(multipliers + count);
-      for (int c = 0; c < channels; ++c) {
-        ConvolutionMultiplier(input, scales->data[c], output, &multipliers[c], &shift);
-        shifts[c] = static_cast<int8_t>(shift);
-        fast = fast && FastRequantizable(multipliers[c], shift);
-      }
-      q->multipliers = multipliers;
-      q->shifts = shifts;
-      q->flags = Int8ChannelQuant::kPerChannel;
-    } else {
-      const float fs = scales != nullptr && scales->size == 1 ? scales->data[0] : filter->params.scale;
-      ConvolutionMultiplier(input, fs, output, &q->multiplier, &shift);
-      q->shift = static_cast<int8_t>(shift);
-      fast = FastRequantizable(q->multiplier, shift);
-    }
-  }
-  if (int16) {
-    // The 16x8 evals take the int16 activation range from the tensors
-    // (PrepareInt16FilterEval); checked here so prepare reports a bad one.
-    q->act_min = 0;
-    q->act_max = 0;
-    Int16FilterEval e;
-    return PrepareInt16FilterEval(bias, output, activation, &e);
-  }
-  TF_LITE_ENSURE_OK(context, CheckAccumulatorRange(op_name, input, filter, bias, channels, channel_dim, false));
-  int32_t act_min = 0;
-  int32_t act_max = 0;
-  TF_LITE_ENSURE_OK(context, CalculateActivationRangeQuantized(activation, output, &act_min, &act_max));
-  // Inside [-128, 127]: the output is int8 (CheckFilterOpTypes).
-  q->act_min = static_cast<int8_t>(act_min);
-  q->act_max = static_cast<int8_t>(act_max);
-  if (fast) q->flags = static_cast<uint8_t>(q->flags | Int8ChannelQuant::kFastRequantize);
-  return kTfLiteOk;
-}
-
-TfLiteStatus PrepareWindowGeometry(const char* op_name, const TfLiteTensor* input,
-                                   const TfLiteTensor* output, TfLitePadding padding,
-                                   WindowGeometry* g) {
-  // A filter with a zero dimension holds no taps, however large its other dimension (fuzzing found a
-  // 540,016,642 x 0 filter: its window walk took 24 s per Invoke); a real filter's size is bounded by its data.
-  if (g->filter_h < 1 || g->filter_w < 1) {
-    MicroPrintf("%s: filter window %d x %d has no taps; the model is corrupt", op_name,
-                static_cast<int>(g->filter_h), static_cast<int>(g->filter_w));
-    return kTfLiteError;
-  }
-  g->batches = SizeOfDimension(input, 0);
-  g->in_h = SizeOfDimension(input, 1);
-  g->in_w = SizeOfDimension(input, 2);
-  g->in_ch = SizeOfDimension(input, 3);
-  int out_h = 0;
-  int out_w = 0;
-  const PaddingValues pad = ComputePaddingHeightWidth(
-      g->stride_h, g->stride_w, g->dilation_h, g->dilation_w, g->in_h, g->in_w, g->filter_h,
-      g->filter_w, padding, &out_h, &out_w);
-  g->pad_h = pad.height;
-  g->pad_w = pad.width;
-  g->out_h = out_h;
-  g->out_w = out_w;
-  if (SizeOfDimension(output, 0) != g->batches || SizeOfDimension(output, 1) != out_h ||
-      SizeOfDimension(output, 2) != out_w || SizeOfDimension(output, 3) != g->out_ch) {
-    MicroPrintf("%s: output shape [%d, %d, %d, %d] does not match the computed [%d, %d, %d, %d]",
-                op_name, static_cast<int>(SizeOfDimension(output, 0)),
-                static_cast<int>(SizeOfDimension(output, 1)),
-                static_cast<int>(SizeOfDimension(output, 2)),
-                static_cast<int>(SizeOfDimension(output, 3)), static_cast<int>(g->batches), out_h,
-                out_w, static_cast<int>(g->out_ch));
-    return kTfLiteError;
-  }
-  return kTfLiteOk;
-}
-
-int64_t MultiplyByQuantizedMultiplierInt64(int64_t x, int32_t quantized_multiplier, int shift) {
-  const int64_t reduced = quantized_multiplier < 0x7FFF0000 ? (quantized_multiplier + (1 << 15)) >> 16 : 0x7FFF;
-  const uint64_t product = static_cast<uint64_t>(x) * static_cast<uint64_t>(reduced);  // wraps
-  const int total_shift = 15 - shift;
-  if (total_shift < 1) return static_cast<int64_t>(product << -total_shift);
-  return static_cast<int64_t>(product + (uint64_t{1} << (total_shift - 1))) >> total_shift;
-}
-
-TfLiteStatus RequireInt8Input(const char* op_name, const char* registration, TfLiteContext* context,
-                              TfLiteNode* node) {
-  const TfLiteTensor* input = NumInputs(node) >= 1 ? GetInput(context, node, 0) : nullptr;
-  if (input != nullptr && input->type != kTfLiteInt8) {
-    MicroPrintf("%s: this build registers the int8 kernel only (%s), got %s input; register Register_%s() "
-                "for float32 and int16",
-                op_name, registration, TfLiteTypeName(input->type), op_name);
-    return kTfLiteError;
-  }
-  return kTfLiteOk;
-}
-
-TfLiteStatus PrepareInt16FilterEval(const TfLiteTensor* bias, const TfLiteTensor* output,
-                                    TfLiteFusedActivation activation, Int16FilterEval* e,
-                                    TfLiteType quantized_bias_type) {
-  e->bias = bias != nullptr ? bias->data.raw : nullptr;
-  e->int32_accumulator = bias != nullptr ? bias->type == kTfLiteInt32 : quantized_bias_type == kTfLiteInt32;
-  return CalculateActivationRangeQuantized(activation, output, &e->act_min, &e->act_max);
-}
-
-int16_t RequantizeInt16(const Int8ChannelQuant& q, const Int16FilterEval& e, uint64_t sum, int c) {
-  int64_t v;
-  if (e.int32_accumulator) {
-    uint32_t acc = static_cast<uint32_t>(sum);
-    if (e.bias != nullptr) acc += static_cast<uint32_t>(static_cast<const int32_t*>(e.bias)[c]);
-    v = MultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), q.multiplier_of(c), q.shift_of(c));
-  } else {
-    if (e.bias != nullptr) sum += static_cast<uint64_t>(LoadInt64(e.bias, c));
-    v = MultiplyByQuantizedMultiplierInt64(static_cast<int64_t>(sum), q.multiplier_of(c), q.shift_of(c));
-  }
-  return static_cast<int16_t>(v < e.act_min ? e.act_min : (v > e.act_max ? e.act_max : v));
-}
+}  // namespace micro_runtime

@@ -1,8 +1,7 @@
-// Shared arithmetic and shape helpers for kernels: TFLite-compatible
-// fixed-point requantization, activation clamping ranges, padding/output-size
-// math for windowed ops, and the per-channel quantization setup used by the
-// convolution-like kernels. All functions are bit-exact with the TFLite
-// reference implementation unless noted.
+// Node and tensor checks every kind of kernel uses in prepare, each logging
+// "<op>: ..." with what is wrong before it fails: input/output counts, types
+// and type sets, shapes, ranks, quantization, constant int32 inputs; the
+// node's op data in the arena; tensor data as a typed pointer.
 #ifndef MICRO_RUNTIME_KERNELS_KERNEL_UTIL_H_
 #define MICRO_RUNTIME_KERNELS_KERNEL_UTIL_H_
 
@@ -12,255 +11,89 @@
 
 #include "micro_runtime/common.h"
 
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-#include <arm_acle.h>
-#endif
+namespace micro_runtime {
 
-// Splits a positive real multiplier into a Q31 mantissa in [2^30, 2^31) and a
-// power-of-two exponent: real ~= quantized_multiplier * 2^(shift - 31).
-// 0 gives (0, 0); multipliers below 2^-32 underflow to (0, 0).
-void QuantizeMultiplier(double real_multiplier, int32_t* quantized_multiplier, int* shift);
+// Checks that `node` has between min_inputs and max_inputs inputs, exactly
+// `outputs` outputs and that the first min_inputs inputs and all outputs
+// exist. Logs "<op>: ..." and returns kTfLiteError otherwise.
+TfLiteStatus CheckNodeIo(const char* op, TfLiteContext* context, const TfLiteNode* node,
+                         int min_inputs, int max_inputs, int outputs);
 
-// (a * b * 2) >> 32 with round-half-away-from-zero, saturating the single
-// overflow case a == b == INT32_MIN (gemmlowp semantics).
-inline int32_t SaturatingRoundingDoublingHighMul(int32_t a, int32_t b) {
-  if (a == b && a == INT32_MIN) return INT32_MAX;
-  // The reference adds 2^30 (or 1 - 2^30 for a negative product) and divides
-  // by 2^31 rounding toward zero; for every product that equals
-  // floor((ab + 2^30) / 2^31): one multiply-accumulate and a shift, no branch.
-  const int64_t ab = static_cast<int64_t>(a) * static_cast<int64_t>(b);
-  return static_cast<int32_t>((ab + (int64_t{1} << 30)) >> 31);
-}
+// Logs "<op>: type <name> not supported (<supported>)", or with `what`
+// "<op>: <what> type <name> not supported (<supported>)"; returns kTfLiteError.
+TfLiteStatus ReportUnsupportedType(const char* op, TfLiteType type, const char* supported,
+                                   const char* what = nullptr);
 
-// x / 2^exponent rounded to nearest, ties away from zero; 0 <= exponent <= 31.
-inline int32_t RoundingDivideByPOT(int32_t x, int exponent) {
-  const int32_t mask = static_cast<int32_t>((uint32_t{1} << exponent) - 1);
-  // remainder > (mask >> 1) + (x < 0), as remainder - (x < 0) > mask >> 1 (branch-free).
-  const int32_t remainder = (x & mask) - static_cast<int32_t>(static_cast<uint32_t>(x) >> 31);
-  return (x >> exponent) + (remainder > (mask >> 1) ? 1 : 0);
-}
+// Checks that two tensors (input and output, or two inputs) have the same
+// type; logs and fails otherwise.
+TfLiteStatus CheckSameType(const char* op, const TfLiteTensor* input, const TfLiteTensor* output);
 
-// a + b with two's-complement wraparound. Used where an int32 bias from the
-// model meets an accumulator: a corrupt bias near INT32_MIN/MAX must give a
-// wrong number, not undefined behaviour (found by fuzzing). Same code as a
-// plain add on Cortex-M.
-inline int32_t WrappingAdd(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-}
+// Checks that input and output have the same element count.
+TfLiteStatus CheckSameElementCount(const char* op, const TfLiteTensor* input,
+                                   const TfLiteTensor* output);
 
-// Bound of MultiplyByQuantizedMultiplier's result. Every caller adds a zero
-// point (|zp| <= 32767) or a second such result and then clamps to an 8/16-bit
-// range, so results beyond +-2^29 only arise from corrupt scales or biases;
-// saturating them keeps those sums from overflowing int32 (found by fuzzing).
-constexpr int32_t kMaxRequantized = int32_t{1} << 29;
+// Checks that input and output have identical shapes.
+TfLiteStatus CheckSameShape(const char* op, const TfLiteTensor* input, const TfLiteTensor* output);
 
-// x * quantized_multiplier * 2^(shift - 31), rounded like TFLite's reference
-// MultiplyByQuantizedMultiplier (left shift first, then doubling high mul,
-// then rounding right shift), saturated to [-kMaxRequantized, kMaxRequantized].
-inline int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t quantized_multiplier, int shift) {
-  const int left_shift = shift > 0 ? shift : 0;
-  const int right_shift = shift > 0 ? 0 : -shift;
-  const int32_t v = RoundingDivideByPOT(
-      SaturatingRoundingDoublingHighMul(static_cast<int32_t>(static_cast<uint32_t>(x) << left_shift),
-                                        quantized_multiplier),
-      right_shift);
-  return v > kMaxRequantized ? kMaxRequantized : (v < -kMaxRequantized ? -kMaxRequantized : v);
-}
+// Element types a kernel accepts, as a bit set.
+enum TypeSet : unsigned { kTypeFloat32 = 1u, kTypeInt8 = 2u, kTypeInt16 = 4u };
 
-// Float clamp bounds of a fused activation (Relu -> [0, inf), Relu6 -> [0, 6],
-// ReluN1To1 -> [-1, 1], None -> full float range).
-void CalculateActivationRange(TfLiteFusedActivation activation, float* act_min, float* act_max);
+// True when `type` is one of `types` (TypeSet bits).
+bool InTypeSet(TfLiteType type, unsigned types);
 
-// Quantized clamp bounds of a fused activation for `output` (int8, int16 or
-// uint8): the float bounds mapped through the output's scale/zero point and
-// intersected with the type's range. Tanh/SignBit are not supported as fused
-// activations of quantized ops and return kTfLiteError with a message.
-TfLiteStatus CalculateActivationRangeQuantized(TfLiteFusedActivation activation,
-                                               const TfLiteTensor* output, int32_t* act_min,
-                                               int32_t* act_max);
+// Checks the per-tensor quantization of an int8/int16 tensor: scale > 0 and,
+// for int16, zero point 0 (TFLite's symmetric int16 activations). `what`
+// names the tensor ("input 1", "output") in the message.
+TfLiteStatus CheckQuantized(const char* op, const char* what, const TfLiteTensor* tensor);
+
+// For int8/int16 tensors: that `output` has the scale and zero point of
+// `input`, as an op that copies values without requantizing needs (GATHER,
+// SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND); logs and fails otherwise. Other
+// types pass.
+TfLiteStatus CheckSameQuantization(const char* op, const TfLiteTensor* input, const TfLiteTensor* output);
 
 // True when both tensors have the same rank and dimensions.
 bool HaveSameShapes(const TfLiteTensor* a, const TfLiteTensor* b);
-
-// Output length of a windowed op along one axis (TFLite formula):
-//   SAME:  ceil(in / stride)
-//   VALID: ceil((in - effective_filter + 1) / stride), 0 if the window never fits
-// where effective_filter = (filter - 1) * dilation + 1.
-int ComputeOutSize(TfLitePadding padding, int in_size, int filter_size, int stride, int dilation = 1);
-
-// Padding before the first element along one axis for an output of
-// `out_size` (TFLite: half the total padding, the odd extra goes after).
-// `offset` (optional) receives total_padding % 2.
-int ComputePadding(int stride, int dilation, int in_size, int filter_size, int out_size,
-                   int* offset = nullptr);
-
-// Range [*lo, *hi) of filter taps f whose input coordinate
-// origin + f * dilation lies inside [0, in_size); empty when *lo >= *hi.
-// Lets windowed kernels skip padding without a test per tap.
-inline void ValidFilterRange(int origin, int dilation, int in_size, int filter_size, int* lo,
-                             int* hi) {
-  int first = 0;
-  if (origin < 0) first = (-origin + dilation - 1) / dilation;
-  int last = filter_size;
-  const int room = in_size - origin;  // taps need origin + f * dilation <= in_size - 1
-  if (room <= 0) {
-    last = 0;
-  } else {
-    const int fit = (room + dilation - 1) / dilation;
-    if (fit < last) last = fit;
-  }
-  *lo = first;
-  *hi = last;
-}
-
-// Height/width padding and output size together, for NHWC windowed ops.
-struct PaddingValues {
-  int width;
-  int height;
-  int width_offset;
-  int height_offset;
-};
-PaddingValues ComputePaddingHeightWidth(int stride_height, int stride_width, int dilation_height,
-                                        int dilation_width, int in_height, int in_width,
-                                        int filter_height, int filter_width, TfLitePadding padding,
-                                        int* out_height, int* out_width);
-
-// FULLY_CONNECTED's per-tensor multiplier, computed like TFLite does for it:
-// float(input_scale * filter_scale) widened to double, divided by the output
-// scale (slightly different rounding from the per-channel path).
-TfLiteStatus GetQuantizedConvolutionMultiplier(const char* op_name, const TfLiteTensor* input,
-                                               const TfLiteTensor* filter,
-                                               const TfLiteTensor* output, double* multiplier);
-
-// Typed persistent allocation: `count` elements of T from the arena, nullptr
-// when it is exhausted.
-template <typename T>
-inline T* AllocatePersistentArray(TfLiteContext* context, size_t count) {
-  return static_cast<T*>(context->AllocatePersistentBuffer(context, count * sizeof(T)));
-}
-
-// Clamps v into [lo, hi].
-inline int32_t ClampInt32(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
-inline float ClampFloat(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
 // Returns an error with a clear message unless `t` has type `expected`.
 TfLiteStatus EnsureType(const char* op_name, const char* what, const TfLiteTensor* t,
                         TfLiteType expected);
 
-// For an op with a float32 input: an int8 or uint8 `weights` tensor (`what`
-// names it) makes a hybrid (dynamic-range quantized) model, which is refused
-// with a message saying so.
-TfLiteStatus CheckNotHybrid(const char* op_name, const char* what, const TfLiteTensor* weights);
+// Most dimensions the shape ops handle (TFLite's RuntimeShape keeps 6 inline).
+constexpr int kMaxShapeDims = 6;
 
-// ---- Shared by CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED ----
+// Checks that a tensor has at most `max_rank` dimensions, none negative, and
+// that the product of its nonzero dimensions fits int32.
+TfLiteStatus CheckRank(const char* op, const char* what, const TfLiteTensor* tensor, int max_rank);
 
-// Checks that prepare has op data (node->user_data, from Init) and parsed
-// builtin options; logs "<op>: ..." with the fix otherwise.
-TfLiteStatus CheckOpDataAndOptions(const char* op_name, const TfLiteNode* node);
+// Types a data-movement op copies by element size: float32, int8, int16,
+// int32, int64 and bool (the names in kDataTypeNames); logs and fails for others.
+extern const char kDataTypeNames[];
+TfLiteStatus CheckDataType(const char* op, const TfLiteTensor* tensor);
 
-// Input 0, filter 1, optional bias 2 (nullptr when the node has 2 inputs or
-// input 2 is -1) and output 0 of a node with 2-3 inputs and 1 output; logs
-// and fails on any other count or a missing tensor.
-TfLiteStatus GetFilterOpTensors(const char* op_name, TfLiteContext* context, const TfLiteNode* node,
-                                const TfLiteTensor** input, const TfLiteTensor** filter,
-                                const TfLiteTensor** bias, const TfLiteTensor** output);
+// The data of a constant int32 tensor (`what` names it in messages: "paddings",
+// "perm", ...) with `count` elements (any count when count < 0; *actual gets the
+// count); logs and returns nullptr when it is not constant, not int32 or has
+// another element count.
+const int32_t* ConstantInt32Data(const char* op, const char* what, const TfLiteTensor* tensor, int32_t count,
+                                 int32_t* actual = nullptr);
 
-// Bias tensor of a filter op at invoke (prepare has checked the counts).
-inline const TfLiteTensor* GetOptionalBias(TfLiteContext* context, const TfLiteNode* node) {
-  return NumInputs(node) == 3 ? GetInput(context, node, 2) : nullptr;
+// Logs "<op>: output shape <actual> does not match <expected>" and fails
+// unless the output's shape is `expected` (rank dims).
+TfLiteStatus CheckOutputShape(const char* op, const TfLiteTensor* output, const int32_t* expected, int rank);
+
+// Writes "[d0,d1,...]" of `rank` dims into out (truncated to size).
+void FormatDims(const int32_t* dims, int rank, char* out, int size);
+
+// Writes a tensor shape as "[d0,d1,...]" into out (truncated to size).
+void FormatShape(const TfLiteIntArray* dims, char* out, int size);
+
+// A tensor's data as T (the caller has checked the type).
+template <typename T>
+inline T* TensorData(const TfLiteTensor* tensor) {
+  return static_cast<T*>(tensor->data.raw);
 }
 
-// Checks that the bias (if any) has one element per output channel, that the
-// output type equals the input type and that filter and bias types fit it:
-// float32 input -> float32 filter and bias; int8 or int16 input -> int8
-// filter (the quantized bias type is checked by PrepareInt8ChannelQuant). `channel_word` names
-// an output channel in the message ("output channel", "unit").
-TfLiteStatus CheckFilterOpTypes(const char* op_name, const TfLiteTensor* input,
-                                const TfLiteTensor* filter, const TfLiteTensor* bias,
-                                const TfLiteTensor* output, int32_t channels,
-                                const char* channel_word);
-
-// Prepared int8 state of a filter op (CONV_2D, DEPTHWISE_CONV_2D,
-// FULLY_CONNECTED). A per-tensor filter scale needs one multiplier and shift,
-// held here; only a per-channel filter gets arrays in the arena (an int32
-// multiplier and an int8 shift per output channel, one allocation).
-struct Int8ChannelQuant {
-  const int32_t* multipliers;  // per output channel; nullptr for a per-tensor filter
-  const int8_t* shifts;        // per output channel; nullptr for a per-tensor filter
-  int32_t multiplier;          // the per-tensor filter's multiplier
-  int16_t input_offset;        // -input zero point: in [-127, 128] (int8 zero points only)
-  int16_t output_offset;       // +output zero point
-  int8_t act_min;              // activation range, inside int8
-  int8_t act_max;
-  int8_t shift;                // the per-tensor filter's shift
-  uint8_t flags;               // kPerChannel | kFastRequantize
-
-  static constexpr uint8_t kPerChannel = 1u;
-  // Set by PrepareInt8ChannelQuant for Int8Requantizer's fast path: every
-  // channel's shift is in [-kMaxFastRightShift, -1] (right shift only), no
-  // multiplier is INT32_MIN and the output zero point is in [-128, 127].
-  static constexpr uint8_t kFastRequantize = 2u;
-
-  bool per_channel() const { return (flags & kPerChannel) != 0; }
-  bool fast_requantize() const { return (flags & kFastRequantize) != 0; }
-  int32_t multiplier_of(int c) const { return per_channel() ? multipliers[c] : multiplier; }
-  int shift_of(int c) const { return per_channel() ? shifts[c] : shift; }
-};
-
-// Options of PrepareInt8ChannelQuant.
-enum Int8QuantOptions : unsigned {
-  // A per-tensor filter scale uses FULLY_CONNECTED's multiplier rounding
-  // (GetQuantizedConvolutionMultiplier) instead of the per-channel one.
-  kFullyConnectedRounding = 2u,
-  // int16 activations with int8 weights (16x8): zero points must be 0, the
-  // bias may be int64 (or int32), no int32 accumulator check (the 16x8 eval
-  // accumulates in 64 bits), and the int8 activation range fields are unused
-  // (Int16FilterEval has the int16 range).
-  kInt16Activations = 4u,
-};
-
-// Checks the int8 quantization of a filter op with `channels` output
-// channels and fills `q`: offsets, activation range and the multipliers and
-// shifts for input_scale * filter_scale[c] / output_scale. Per-channel
-// filter scales (along filter dimension `channel_dim`: 0 for CONV_2D and
-// FULLY_CONNECTED, 3 for DEPTHWISE_CONV_2D) get per-channel arrays from the
-// arena; a per-tensor scale is kept in `q` itself (FULLY_CONNECTED's
-// rounding with kFullyConnectedRounding). Logs `op_name` in every error.
-TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context,
-                                     const TfLiteTensor* input, const TfLiteTensor* filter,
-                                     const TfLiteTensor* bias, const TfLiteTensor* output,
-                                     TfLiteFusedActivation activation, int channels,
-                                     int channel_dim, unsigned options, Int8ChannelQuant* q);
-
-// The int32 accumulator of an int8 filter op (CONV_2D, DEPTHWISE_CONV_2D,
-// FULLY_CONNECTED) holds bias[c] + sum (input + input_offset) * filter: it
-// must not overflow for any input. Checks, per output channel (filter
-// dimension `channel_dim`), |bias[c]| + max|input + offset| * sum|filter| <=
-// INT32_MAX, with the real weights when the filter is constant (128 per weight
-// otherwise) and the real bias when it is constant (called at Prepare, with
-// `bias_values` false, for a bias that is not: then again at every Invoke with
-// `bias_values` true, as the values arrive). Refuses with the channel and the
-// reachable value instead of computing a wrong result (or UB, as TFLM would).
-TfLiteStatus CheckAccumulatorRange(const char* op_name, const TfLiteTensor* input,
-                                   const TfLiteTensor* filter, const TfLiteTensor* bias,
-                                   int channels, int channel_dim, bool bias_values);
-
-// At Invoke: CheckAccumulatorRange with the bias values when the bias is not a
-// constant of the model (nothing to do otherwise: Prepare checked it).
-inline TfLiteStatus CheckVariableBiasRange(const char* op_name, const TfLiteTensor* input,
-                                           const TfLiteTensor* filter, const TfLiteTensor* bias,
-                                           int channels, int channel_dim) {
-  if (bias == nullptr || bias->is_constant) return kTfLiteOk;
-  return CheckAccumulatorRange(op_name, input, filter, bias, channels, channel_dim, true);
-}
-
-// Accumulator of output channel c -> int8 output value.
-inline int8_t RequantizeToInt8(const Int8ChannelQuant& q, int32_t acc, int c) {
-  const int32_t v = MultiplyByQuantizedMultiplier(acc, q.multiplier_of(c), q.shift_of(c)) + q.output_offset;
-  return static_cast<int8_t>(ClampInt32(v, q.act_min, q.act_max));
-}
-
-// ---- 16x8 filter ops (int16 activations, int8 weights) ----
 
 // Element i of an int64 array that may be only 4-byte aligned: a .tflite file
 // can put int64 constants (16x8 biases) at an offset of 4 mod 8, where an
@@ -272,195 +105,25 @@ inline int64_t LoadInt64(const void* base, int32_t i) {
   return v;
 }
 
-// An 8-byte element (int64) copied as two words: kernels that move int64
-// values without doing arithmetic on them (TRANSPOSE, STRIDED_SLICE) use it,
-// so a constant int64 tensor only 4-byte aligned in the model is read safely.
-struct Int64Words {
-  uint32_t words[2];
-};
-
-// TFLite's MultiplyByQuantizedMultiplier for int64 accumulators (the 16x8
-// kernels): the multiplier rounded to 15 bits, (m + 2^15) >> 16 (0x7FFF from
-// 0x7FFF0000 up), then x * m15 rounded (half up) right by 15 - shift. Products
-// wrap instead of overflowing and the result stays 64-bit (TFLite assumes
-// |x| < 2^47 and an int32 result, then narrows: the same inside that
-// contract; callers clamp); shifts above 14, which TFLite asserts away, shift left.
-int64_t MultiplyByQuantizedMultiplierInt64(int64_t x, int32_t quantized_multiplier, int shift);
-
-// What a 16x8 eval needs besides the prepared Int8ChannelQuant (multipliers
-// and shifts): the bias (int64, read with LoadInt64, or int32, for which
-// TFLM accumulates in int32) and the int16 activation range, both taken from
-// the tensors at eval so the op data stays the int8 layout.
-struct Int16FilterEval {
-  const void* bias;  // nullptr: no bias
-  bool int32_accumulator;  // an int32 bias, or none with quantized_bias_type int32
-  int32_t act_min;
-  int32_t act_max;
-};
-
-// Prepare check of an int8-only registration (Register_<OP>_INT8, which
-// leaves the float32 and int16 evals out of the image): input 0 must be int8,
-// else a message naming the registration to replace.
-TfLiteStatus RequireInt8Input(const char* op_name, const char* registration, TfLiteContext* context,
-                              TfLiteNode* node);
-
-// Fills `e` from the bias and output tensors and the fused activation. TFLM
-// accumulates in int32 (the int32 MultiplyByQuantizedMultiplier) when the
-// bias is int32, or when there is no bias and the options' quantized_bias_type
-// (CONV_2D, FULLY_CONNECTED) says int32; otherwise in int64.
-TfLiteStatus PrepareInt16FilterEval(const TfLiteTensor* bias, const TfLiteTensor* output,
-                                    TfLiteFusedActivation activation, Int16FilterEval* e,
-                                    TfLiteType quantized_bias_type = kTfLiteNoType);
-
-// The 64-bit sum of input * filter of output channel c (wrapping: the
-// reference's sum modulo 2^64), plus the bias, requantized to int16 like
-// TFLM: an int32 accumulator (the sum modulo 2^32) and the int32
-// MultiplyByQuantizedMultiplier, or int64 and
-// MultiplyByQuantizedMultiplierInt64 (see PrepareInt16FilterEval); then the
-// activation clamp.
-int16_t RequantizeInt16(const Int8ChannelQuant& q, const Int16FilterEval& e, uint64_t sum, int c);
-
-// Largest right shift of Int8Requantizer's fast path (see its comment).
-constexpr int kMaxFastRightShift = 22;
-
-// a + b saturated to the int32 range (QADD on cores with the DSP extension).
-inline int32_t SaturatingAddInt32(int32_t a, int32_t b) {
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-  return __qadd(a, b);
-#else
-  int32_t s;
-  if (__builtin_add_overflow(a, b, &s)) s = a < 0 ? INT32_MIN : INT32_MAX;
-  return s;
-#endif
+// Typed persistent allocation: `count` elements of T from the arena, nullptr
+// when it is exhausted.
+template <typename T>
+inline T* AllocatePersistentArray(TfLiteContext* context, size_t count) {
+  return static_cast<T*>(context->AllocatePersistentBuffer(context, count * sizeof(T)));
 }
 
-// RequantizeToInt8 for kernel loops, same results. The op's fields are copied
-// into the object once (int8 output stores may alias the Int8ChannelQuant, so
-// a loop would reload them after every output).
-//
-// Fast path (q.fast_requantize, decided in prepare: right shifts r in [1, 22],
-// no left shift, zero point in int8), about 20 instructions per output:
-//   x = (acc * m + 2^30) >> 31        the doubling high multiply (m != INT32_MIN: no saturation)
-//   t = (x - (x < 0)) +sat ((2 zp + 1) << r) / 2     that is, + 2^(r-1) + (zp << r)
-//   out = clamp(t >> r, act_min, act_max)
-// Rounding x / 2^r to nearest with ties away from zero is
-// floor((x + 2^(r-1) - (x < 0)) / 2^r), and adding zp << r before the floor
-// adds zp after it. x - (x < 0) cannot wrap (x >= -2^31 + 1). When the add
-// saturates the true sum is beyond int32, and both it and the saturated value
-// shifted by r <= 22 lie beyond +-511, outside the activation range (inside
-// int8), so the clamp gives the same output. |2 zp + 1| << 22 < 2^31; the reference's +-2^29 bound
-// (kMaxRequantized) is inside the same margin. Other ops take the general
-// path: the 2^29 bound merged into the activation clamp when the zero point
-// allows, else RequantizeToInt8.
-class Int8Requantizer {
- public:
-  explicit Int8Requantizer(const Int8ChannelQuant& q)
-      : q_(&q), multipliers_(q.multipliers), shifts_(q.shifts),
-        mode_(!q.fast_requantize() ? kGeneral : (q.per_channel() ? kFastChannels : kFastTensor)),
-        multiplier_(q.multiplier), shift_(q.shift), offset_(q.output_offset), round_base_(2 * q.output_offset + 1),
-        act_min_(q.act_min), act_max_(q.act_max) {
-    const int64_t lo = static_cast<int64_t>(q.act_min) - q.output_offset;
-    const int64_t hi = static_cast<int64_t>(q.act_max) - q.output_offset;
-    merged_ = lo >= -kMaxRequantized && hi <= kMaxRequantized && lo <= hi;
-    lo_ = merged_ ? static_cast<int32_t>(lo) : 0;
-    hi_ = merged_ ? static_cast<int32_t>(hi) : 0;
-  }
-  int8_t operator()(int32_t acc, int c) const {
-    // Per-channel filters first: CONV_2D and DEPTHWISE_CONV_2D layers are.
-    if (__builtin_expect(mode_ == kFastChannels, 1)) return Fast(acc, multipliers_[c], shifts_[c]);
-    if (mode_ == kFastTensor) return Fast(acc, multiplier_, shift_);
-    return General(acc, c);
-  }
+// Allocates `bytes` of persistent arena memory for a node's op data; logs
+// "<op>: ..." and returns nullptr when the arena is exhausted.
+void* AllocateOpData(const char* op, TfLiteContext* context, size_t bytes);
 
- private:
-  enum Mode : uint8_t { kFastChannels, kFastTensor, kGeneral };
+// Logs "<op>: no op data; prepare must succeed before invoke" and fails.
+// Kernels keep their prepared state in node->user_data.
+TfLiteStatus ReportMissingOpData(const char* op);
 
-  int8_t Fast(int32_t acc, int32_t m, int shift) const {
-    const int r = -shift;
-    const int64_t ab = static_cast<int64_t>(acc) * m;
-    const int32_t x = static_cast<int32_t>((ab + (int64_t{1} << 30)) >> 31);
-    const int32_t t = SaturatingAddInt32(x - static_cast<int32_t>(static_cast<uint32_t>(x) >> 31),
-                                         static_cast<int32_t>(static_cast<uint32_t>(round_base_) << r) >> 1);
-    return static_cast<int8_t>(ClampInt32(t >> r, act_min_, act_max_));
-  }
+// The node's op data: allocated once (AllocateOpData), as prepare may run more
+// than once; nullptr when the arena is exhausted.
+void* NodeOpData(const char* op, TfLiteContext* context, TfLiteNode* node, size_t bytes);
 
-  __attribute__((noinline)) int8_t General(int32_t acc, int c) const {
-    const bool per_channel = multipliers_ != nullptr;
-    const int32_t m = per_channel ? multipliers_[c] : multiplier_;
-    const int32_t shift = per_channel ? shifts_[c] : shift_;
-    if (!merged_ || m == INT32_MIN) return RequantizeToInt8(*q_, acc, c);
-    const int left = shift > 0 ? shift : 0;
-    const int right = shift > 0 ? 0 : -shift;
-    // m != INT32_MIN: SaturatingRoundingDoublingHighMul never saturates.
-    const int64_t ab = static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(acc) << left)) * m;
-    const int32_t v = RoundingDivideByPOT(static_cast<int32_t>((ab + (int64_t{1} << 30)) >> 31), right);
-    return static_cast<int8_t>(ClampInt32(v, lo_, hi_) + offset_);
-  }
-
-  const Int8ChannelQuant* q_;
-  const int32_t* multipliers_;
-  const int8_t* shifts_;
-  Mode mode_;
-  int32_t multiplier_;
-  int32_t shift_;
-  int32_t offset_;
-  int32_t round_base_;
-  int32_t act_min_;
-  int32_t act_max_;
-  int32_t lo_;
-  int32_t hi_;
-  bool merged_;
-};
-
-// ---- Shared by the NHWC windowed ops (CONV_2D, DEPTHWISE_CONV_2D, pooling) ----
-
-struct WindowGeometry {
-  int32_t batches, in_h, in_w, in_ch;
-  int32_t out_h, out_w, out_ch;
-  int32_t filter_h, filter_w;
-  int32_t stride_h, stride_w, dilation_h, dilation_w;
-  int32_t pad_h, pad_w;
-};
-
-// The caller sets filter_h/w, stride_h/w, dilation_h/w and out_ch of `g`
-// (4-D input and output, strides/dilations >= 1 already checked); this fills
-// batches, in_h/w/ch, out_h/w and the padding and checks that the output is
-// [batches, out_h, out_w, out_ch].
-TfLiteStatus PrepareWindowGeometry(const char* op_name, const TfLiteTensor* input,
-                                   const TfLiteTensor* output, TfLitePadding padding,
-                                   WindowGeometry* g);
-
-// One output pixel of a windowed op: its valid filter taps are
-// [fy0, fy1) x [fx0, fx1) (ny x nx of them), the first of which is input
-// element `in_offset` (channel 0).
-struct WindowPos {
-  int origin_y, origin_x;
-  int fy0, fy1, fx0, fx1;
-  int ny, nx;
-  int32_t in_offset;
-};
-
-// Calls f(pos) for every output pixel in NHWC order (batch, y, x).
-template <typename F>
-inline void ForEachOutputPixel(const WindowGeometry& g, F f) {
-  const int32_t row_stride = g.in_w * g.in_ch;
-  WindowPos pos;
-  for (int b = 0; b < g.batches; ++b) {
-    const int32_t batch_offset = b * g.in_h * row_stride;
-    for (int oy = 0; oy < g.out_h; ++oy) {
-      pos.origin_y = oy * g.stride_h - g.pad_h;
-      ValidFilterRange(pos.origin_y, g.dilation_h, g.in_h, g.filter_h, &pos.fy0, &pos.fy1);
-      pos.ny = pos.fy1 > pos.fy0 ? pos.fy1 - pos.fy0 : 0;
-      const int32_t row_offset = batch_offset + (pos.origin_y + pos.fy0 * g.dilation_h) * row_stride;
-      for (int ox = 0; ox < g.out_w; ++ox) {
-        pos.origin_x = ox * g.stride_w - g.pad_w;
-        ValidFilterRange(pos.origin_x, g.dilation_w, g.in_w, g.filter_w, &pos.fx0, &pos.fx1);
-        pos.nx = pos.fx1 > pos.fx0 ? pos.fx1 - pos.fx0 : 0;
-        pos.in_offset = row_offset + (pos.origin_x + pos.fx0 * g.dilation_w) * g.in_ch;
-        f(static_cast<const WindowPos&>(pos));
-      }
-    }
-  }
-}
+}  // namespace micro_runtime
 
 #endif  // MICRO_RUNTIME_KERNELS_KERNEL_UTIL_H_

@@ -1,28 +1,16 @@
-// Expected fixed-point values come from a Python big-integer transcription of
-// TFLite's QuantizeMultiplier / MultiplyByQuantizedMultiplier formulas (run
-// once, values pasted); the padding cases are hand-computed.
+// The node and tensor checks of kernel_util.h, and the test support they are
+// tested with (KernelRunner, the tensor and quantization helpers).
 #include "micro_runtime/kernels/kernel_util.h"
+
+#include <string.h>
 
 #include "micro_runtime/micro_test.h"
 #include "micro_runtime/testing/kernel_runner.h"
 #include "micro_runtime/testing/test_helpers.h"
 
+using namespace micro_runtime;
+
 namespace {
-
-void ExpectMultiplier(double real, int32_t expected_q, int expected_shift) {
-  int32_t q = -1;
-  int shift = -100;
-  QuantizeMultiplier(real, &q, &shift);
-  TF_LITE_MICRO_EXPECT_EQ(expected_q, q);
-  TF_LITE_MICRO_EXPECT_EQ(expected_shift, shift);
-}
-
-int32_t Requantize(int32_t x, double real) {
-  int32_t q = 0;
-  int shift = 0;
-  QuantizeMultiplier(real, &q, &shift);
-  return MultiplyByQuantizedMultiplier(x, q, shift);
-}
 
 // Records calls so the runner's call order and memory handling are checked.
 int g_init_calls = 0;
@@ -60,97 +48,6 @@ TfLiteStatus GreedyPrepare(TfLiteContext*, TfLiteNode* node) {
 }  // namespace
 
 TF_LITE_MICRO_TESTS_BEGIN
-
-TF_LITE_MICRO_TEST(QuantizeMultiplierMatchesTflite) {
-  ExpectMultiplier(0.0, 0, 0);
-  ExpectMultiplier(0.5, 1073741824, 0);
-  ExpectMultiplier(1.0, 1073741824, 1);
-  ExpectMultiplier(0.75, 1610612736, 0);
-  ExpectMultiplier(0.1, 1717986918, -3);
-  ExpectMultiplier(0.0003, 1319413953, -11);
-  ExpectMultiplier(3.5, 1879048192, 2);
-  // Mantissa rounds up to 2^31: carried into the exponent.
-  ExpectMultiplier(1.0 - 1.0 / 1099511627776.0, 1073741824, 1);
-  // Too small for a Q31 multiplier: flushed to zero.
-  ExpectMultiplier(1.0 / 1099511627776.0, 0, 0);
-}
-
-TF_LITE_MICRO_TEST(MultiplyByQuantizedMultiplierRounding) {
-  TF_LITE_MICRO_EXPECT_EQ(100, Requantize(1000, 0.1));
-  TF_LITE_MICRO_EXPECT_EQ(-100, Requantize(-1000, 0.1));
-  // TFLite rounds twice (high mul, then shift): 5 * 0.25 -> 2.5 -> 3 -> 2.
-  TF_LITE_MICRO_EXPECT_EQ(2, Requantize(5, 0.25));
-  TF_LITE_MICRO_EXPECT_EQ(-1, Requantize(-5, 0.25));
-  TF_LITE_MICRO_EXPECT_EQ(37, Requantize(123456, 0.0003));
-  TF_LITE_MICRO_EXPECT_EQ(-24, Requantize(-7, 3.5));
-  TF_LITE_MICRO_EXPECT_EQ(123, Requantize(100000, 0.00123));
-  TF_LITE_MICRO_EXPECT_EQ(-123, Requantize(-100000, 0.00123));
-  TF_LITE_MICRO_EXPECT_EQ(INT32_MAX, SaturatingRoundingDoublingHighMul(INT32_MIN, INT32_MIN));
-  TF_LITE_MICRO_EXPECT_EQ(-3, RoundingDivideByPOT(-5, 1));  // ties away from zero
-  TF_LITE_MICRO_EXPECT_EQ(3, RoundingDivideByPOT(5, 1));
-  TF_LITE_MICRO_EXPECT_EQ(-3, RoundingDivideByPOT(-11, 2));
-}
-
-TF_LITE_MICRO_TEST(ActivationRanges) {
-  float lo = 0.0f;
-  float hi = 0.0f;
-  CalculateActivationRange(kTfLiteActRelu6, &lo, &hi);
-  TF_LITE_MICRO_EXPECT_EQ(0.0f, lo);
-  TF_LITE_MICRO_EXPECT_EQ(6.0f, hi);
-  CalculateActivationRange(kTfLiteActReluN1To1, &lo, &hi);
-  TF_LITE_MICRO_EXPECT_EQ(-1.0f, lo);
-  TF_LITE_MICRO_EXPECT_EQ(1.0f, hi);
-
-  const int32_t dims[] = {1, 1};
-  int8_t storage[1];
-  TfLiteTensor out = CreateQuantizedTensor(storage, IntArrayFromInts(dims), 0.05f, -10);
-  int32_t qlo = 0;
-  int32_t qhi = 0;
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, CalculateActivationRangeQuantized(kTfLiteActNone, &out, &qlo, &qhi));
-  TF_LITE_MICRO_EXPECT_EQ(-128, qlo);
-  TF_LITE_MICRO_EXPECT_EQ(127, qhi);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, CalculateActivationRangeQuantized(kTfLiteActRelu, &out, &qlo, &qhi));
-  TF_LITE_MICRO_EXPECT_EQ(-10, qlo);
-  TF_LITE_MICRO_EXPECT_EQ(127, qhi);
-  // 6 / 0.05 = 120 -> 110 after the zero point.
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, CalculateActivationRangeQuantized(kTfLiteActRelu6, &out, &qlo, &qhi));
-  TF_LITE_MICRO_EXPECT_EQ(-10, qlo);
-  TF_LITE_MICRO_EXPECT_EQ(110, qhi);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk,
-                          CalculateActivationRangeQuantized(kTfLiteActReluN1To1, &out, &qlo, &qhi));
-  TF_LITE_MICRO_EXPECT_EQ(-30, qlo);
-  TF_LITE_MICRO_EXPECT_EQ(10, qhi);
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, CalculateActivationRangeQuantized(kTfLiteActTanh, &out, &qlo, &qhi));
-  float fstorage[1];
-  TfLiteTensor fout = CreateTensor(fstorage, IntArrayFromInts(dims));
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, CalculateActivationRangeQuantized(kTfLiteActNone, &fout, &qlo, &qhi));
-}
-
-TF_LITE_MICRO_TEST(OutputSizeAndPadding) {
-  // SAME: ceil(in / stride); VALID: ceil((in - eff + 1) / stride).
-  TF_LITE_MICRO_EXPECT_EQ(25, ComputeOutSize(kTfLitePaddingSame, 49, 10, 2));
-  TF_LITE_MICRO_EXPECT_EQ(20, ComputeOutSize(kTfLitePaddingSame, 40, 8, 2));
-  TF_LITE_MICRO_EXPECT_EQ(3, ComputeOutSize(kTfLitePaddingValid, 5, 3, 1));
-  TF_LITE_MICRO_EXPECT_EQ(2, ComputeOutSize(kTfLitePaddingValid, 5, 2, 2));
-  TF_LITE_MICRO_EXPECT_EQ(1, ComputeOutSize(kTfLitePaddingValid, 5, 3, 1, 2));  // eff 5
-  TF_LITE_MICRO_EXPECT_EQ(0, ComputeOutSize(kTfLitePaddingValid, 2, 3, 1));
-  int offset = -1;
-  // micro_speech height: (25-1)*2 + 10 - 49 = 9 -> 4 before, 5 after.
-  TF_LITE_MICRO_EXPECT_EQ(4, ComputePadding(2, 1, 49, 10, 25, &offset));
-  TF_LITE_MICRO_EXPECT_EQ(1, offset);
-  // width: (20-1)*2 + 8 - 40 = 6 -> 3.
-  TF_LITE_MICRO_EXPECT_EQ(3, ComputePadding(2, 1, 40, 8, 20, &offset));
-  TF_LITE_MICRO_EXPECT_EQ(0, offset);
-  TF_LITE_MICRO_EXPECT_EQ(0, ComputePadding(1, 1, 5, 3, 3, &offset));
-  int oh = 0;
-  int ow = 0;
-  // 4x4 input, 3x3 filter dilated by 2 (eff 5), SAME stride 1: total pad 4 -> 2.
-  PaddingValues p = ComputePaddingHeightWidth(1, 1, 2, 2, 4, 4, 3, 3, kTfLitePaddingSame, &oh, &ow);
-  TF_LITE_MICRO_EXPECT_EQ(4, oh);
-  TF_LITE_MICRO_EXPECT_EQ(4, ow);
-  TF_LITE_MICRO_EXPECT_EQ(2, p.height);
-  TF_LITE_MICRO_EXPECT_EQ(2, p.width);
-}
 
 TF_LITE_MICRO_TEST(ShapesAndTypes) {
   const int32_t a_dims[] = {2, 2, 3};
@@ -241,51 +138,63 @@ TF_LITE_MICRO_TEST(BiasHelpersUseInputTimesWeightScale) {
   TF_LITE_MICRO_EXPECT_EQ(-6, static_cast<int>(q[1]));   // -0.3 / (0.5 * 0.1)
 }
 
-// Int8Requantizer's fast path (right shift folded with the zero point,
-// saturating add) gives RequantizeToInt8's outputs, including accumulators
-// near the int32 limits, ties, every fast shift and activation ranges.
-TF_LITE_MICRO_TEST(Int8RequantizerFastPathMatchesReference) {
-  int32_t multipliers[kMaxFastRightShift];
-  int8_t shifts[kMaxFastRightShift];
-  uint32_t seed = 12345u;
-  for (int c = 0; c < kMaxFastRightShift; ++c) {
-    seed = seed * 1664525u + 1013904223u;
-    multipliers[c] = static_cast<int32_t>((1u << 30) | (seed >> 2));
-    shifts[c] = static_cast<int8_t>(-(c + 1));
-  }
-  const int32_t zero_points[] = {-128, -5, 0, 17, 127};
-  const int32_t ranges[][2] = {{-128, 127}, {0, 127}, {-128, -100}, {3, 60}};
-  const int32_t specials[] = {0, 1, -1, INT32_MAX, INT32_MIN, INT32_MAX - 1, INT32_MIN + 1,
-                              1 << 20, -(1 << 20), 12345678, -12345678};
-  int mismatches = 0;
-  for (int32_t zp : zero_points) {
-    for (const auto& range : ranges) {
-      Int8ChannelQuant q{};
-      q.output_offset = static_cast<int16_t>(zp);
-      q.act_min = static_cast<int8_t>(range[0]);
-      q.act_max = static_cast<int8_t>(range[1]);
-      q.multipliers = multipliers;
-      q.shifts = shifts;
-      q.flags = Int8ChannelQuant::kPerChannel | Int8ChannelQuant::kFastRequantize;
-      const Int8Requantizer requantize(q);
-      for (int c = 0; c < kMaxFastRightShift; ++c) {
-        for (int i = 0; i < 400; ++i) {
-          int32_t acc;
-          if (i < 11) {
-            acc = specials[i];
-          } else if (i < 40) {
-            // Ties and near-ties of the final rounding: x = k * 2^r + 2^(r-1) +- 1.
-            acc = static_cast<int32_t>((i - 25) * (int32_t{1} << (c + 1)) + (i % 3) - 1);
-          } else {
-            seed = seed * 1664525u + 1013904223u;
-            acc = static_cast<int32_t>(seed) >> (i % 12);
-          }
-          if (requantize(acc, c) != RequantizeToInt8(q, acc, c)) ++mismatches;
-        }
-      }
-    }
-  }
-  TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+TF_LITE_MICRO_TEST(NodeIoCountsAndMessages) {
+  const int32_t dims[] = {1, 1};
+  int32_t a[1];
+  int32_t b[1];
+  TfLiteTensor tensors[] = {CreateTensor(a, IntArrayFromInts(dims)), CreateTensor(b, IntArrayFromInts(dims))};
+  const int32_t inputs[] = {1, 0};
+  const int32_t outputs[] = {1, 1};
+  const TfLiteRegistration reg = {nullptr, nullptr, nullptr, nullptr};
+  KernelRunner runner(reg, tensors, 2, IntArrayFromInts(inputs), IntArrayFromInts(outputs), nullptr);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, CheckNodeIo("TEST", runner.context(), runner.node(), 1, 1, 1));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, CheckNodeIo("TEST", runner.context(), runner.node(), 0, 2, 1));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, CheckNodeIo("TEST", runner.context(), runner.node(), 2, 2, 1));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, CheckNodeIo("TEST", runner.context(), runner.node(), 1, 1, 2));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, ReportUnsupportedType("TEST", kTfLiteInt64, "float32"));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, ReportMissingOpData("TEST"));
+  TF_LITE_MICRO_EXPECT(NodeOpData("TEST", runner.context(), runner.node(), 8) != nullptr);
+  void* first = runner.node()->user_data;
+  TF_LITE_MICRO_EXPECT(NodeOpData("TEST", runner.context(), runner.node(), 8) == first);  // allocated once
+  TF_LITE_MICRO_EXPECT(AllocateOpData("TEST", runner.context(), KERNEL_RUNNER_ARENA_SIZE + 1) == nullptr);
+}
+
+TF_LITE_MICRO_TEST(TypeSetsRanksAndConstants) {
+  TF_LITE_MICRO_EXPECT_TRUE(InTypeSet(kTfLiteInt8, kTypeFloat32 | kTypeInt8));
+  TF_LITE_MICRO_EXPECT_FALSE(InTypeSet(kTfLiteInt16, kTypeFloat32 | kTypeInt8));
+  const int32_t dims3[] = {3, 2, 1, 3};
+  const int32_t dims2[] = {2, 2, 3};
+  int32_t values[6] = {1, 2, 3, 4, 5, 6};
+  int8_t q[6];
+  TfLiteTensor t3 = CreateTensor(values, IntArrayFromInts(dims3), true);
+  TfLiteTensor t2 = CreateTensor(values, IntArrayFromInts(dims2));
+  TfLiteTensor tq = CreateQuantizedTensor(q, IntArrayFromInts(dims2), 0.5f, 1);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, CheckRank("TEST", "input", &t3, 3));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, CheckRank("TEST", "input", &t3, 2));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, CheckSameElementCount("TEST", &t3, &t2));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, CheckSameShape("TEST", &t3, &t2));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, CheckSameType("TEST", &t2, &tq));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, CheckDataType("TEST", &t2));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, CheckQuantized("TEST", "input", &tq));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, CheckSameQuantization("TEST", &tq, &tq));
+  TfLiteTensor other = tq;
+  other.params.zero_point = 2;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, CheckSameQuantization("TEST", &tq, &other));
+  const int32_t expected[] = {2, 1, 3};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, CheckOutputShape("TEST", &t3, expected, 3));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, CheckOutputShape("TEST", &t2, expected, 3));
+  int32_t count = 0;
+  TF_LITE_MICRO_EXPECT(ConstantInt32Data("TEST", "perm", &t3, -1, &count) == values);
+  TF_LITE_MICRO_EXPECT_EQ(6, static_cast<int>(count));
+  TF_LITE_MICRO_EXPECT(ConstantInt32Data("TEST", "perm", &t3, 5) == nullptr);  // wrong count
+  TF_LITE_MICRO_EXPECT(ConstantInt32Data("TEST", "perm", &t2, 6) == nullptr);  // not constant
+  char text[16];
+  FormatDims(expected, 3, text, sizeof(text));
+  TF_LITE_MICRO_EXPECT_EQ(0, strcmp("[2,1,3]", text));
+  FormatShape(t2.dims, text, 4);  // truncated
+  TF_LITE_MICRO_EXPECT_EQ(0, strcmp("[2,", text));
+  const int64_t words[2] = {-5, int64_t{1} << 40};
+  TF_LITE_MICRO_EXPECT(LoadInt64(words, 1) == (int64_t{1} << 40));
 }
 
 TF_LITE_MICRO_TESTS_END

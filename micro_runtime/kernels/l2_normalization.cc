@@ -11,9 +11,12 @@
 #include <math.h>
 
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/quantization_util.h"
+#include "micro_runtime/kernels/unary_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -21,10 +24,8 @@ constexpr const char* kOp = "L2_NORMALIZATION";
 constexpr int kOutputShift = 7;  // the int8 output scale is 2^-7
 
 TfLiteStatus L2NormalizationPrepare(TfLiteContext* context, TfLiteNode* node) {
-  using micro_runtime::kTypeFloat32;
-  using micro_runtime::kTypeInt8;
   TF_LITE_ENSURE_OK(context,
-                    micro_runtime::PrepareUnary(kOp, context, node, kTypeFloat32 | kTypeInt8, "float32, int8"));
+                    PrepareUnary(kOp, context, node, kTypeFloat32 | kTypeInt8, "float32, int8"));
   const auto* params = static_cast<const TfLiteL2NormParams*>(node->builtin_data);
   if (params != nullptr && params->activation != kTfLiteActNone) {
     MicroPrintf("%s: fused activation %d is not supported (TFLite takes none)", kOp,
@@ -33,14 +34,14 @@ TfLiteStatus L2NormalizationPrepare(TfLiteContext* context, TfLiteNode* node) {
   }
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* output = GetOutput(context, node, 0);
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckRank(kOp, "input", input, micro_runtime::kMaxShapeDims));
+  TF_LITE_ENSURE_OK(context, CheckRank(kOp, "input", input, kMaxShapeDims));
   const int rank = input->dims->size;
   if (rank < 1) {
     MicroPrintf("%s: the input is a scalar; it needs a dimension to normalize along", kOp);
     return kTfLiteError;
   }
   if (input->type == kTfLiteFloat32) return kTfLiteOk;
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckInt8FixedOutput(kOp, input, output, 128, 0));
+  TF_LITE_ENSURE_OK(context, CheckInt8FixedOutput(kOp, input, output, 128, 0));
   // Every square is at most (128 + |zero point|)^2; the depth of them must fit the int32 sum.
   const int32_t zero_point = input->params.zero_point;
   const int64_t largest =
@@ -84,11 +85,11 @@ TfLiteStatus L2NormalizationInvoke(TfLiteContext* context, TfLiteNode* node) {
     }
     int32_t multiplier;
     int shift;
-    micro_runtime::InverseSqrtMultiplier(sum, &multiplier, &shift);
+    InverseSqrtMultiplier(sum, &multiplier, &shift);
     for (int32_t c = 0; c < depth; ++c) {
       const int32_t x = in[start + c] - zero_point;
       out[start + c] =
-          micro_runtime::SaturateTo<int8_t>(MultiplyByQuantizedMultiplier(x, multiplier, shift + kOutputShift));
+          SaturateTo<int8_t>(MultiplyByQuantizedMultiplier(x, multiplier, shift + kOutputShift));
     }
   }
   return kTfLiteOk;
@@ -99,3 +100,5 @@ TfLiteStatus L2NormalizationInvoke(TfLiteContext* context, TfLiteNode* node) {
 TfLiteRegistration Register_L2_NORMALIZATION() {
   return {nullptr, nullptr, L2NormalizationPrepare, L2NormalizationInvoke};
 }
+
+}  // namespace micro_runtime

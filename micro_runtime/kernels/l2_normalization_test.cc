@@ -3,8 +3,8 @@
 // Python package) running the same one-op models. The fixed-point inverse
 // square root is checked against 1 / sqrt(x) over the whole int32 range.
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/quantization_util.h"
 #include "micro_runtime/micro_test.h"
 #include "micro_runtime/testing/kernel_runner.h"
 #include "micro_runtime/testing/test_helpers.h"

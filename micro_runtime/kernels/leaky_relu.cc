@@ -5,9 +5,12 @@
 // saturated. A negative alpha rescales by |ratio| and negates, as TFLite
 // does. int16 needs zero points 0.
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/quantization_util.h"
+#include "micro_runtime/kernels/unary_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -29,11 +32,8 @@ float Alpha(const TfLiteNode* node) {
 }
 
 TfLiteStatus LeakyReluPrepare(TfLiteContext* context, TfLiteNode* node) {
-  using micro_runtime::kTypeFloat32;
-  using micro_runtime::kTypeInt16;
-  using micro_runtime::kTypeInt8;
   void* op_data = nullptr;
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareQuantizedUnary(kOp, context, node,
+  TF_LITE_ENSURE_OK(context, PrepareQuantizedUnary(kOp, context, node,
                                                                   kTypeFloat32 | kTypeInt8 | kTypeInt16,
                                                                   "float32, int8, int16",
                                                                   sizeof(LeakyReluOpData), &op_data));
@@ -54,7 +54,7 @@ TfLiteStatus LeakyReluPrepare(TfLiteContext* context, TfLiteNode* node) {
 
 TfLiteStatus LeakyReluInvoke(TfLiteContext* context, TfLiteNode* node) {
   const float alpha = Alpha(node);
-  return micro_runtime::EvalQuantizedUnary<LeakyReluOpData, true>(
+  return EvalQuantizedUnary<LeakyReluOpData, true>(
       kOp, context, node, [alpha](float x) { return x > 0.0f ? x : x * alpha; },
       [](const LeakyReluOpData& d, int32_t q) {
         const int32_t x = q - d.input_zero_point;
@@ -67,3 +67,5 @@ TfLiteStatus LeakyReluInvoke(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_LEAKY_RELU() { return {nullptr, nullptr, LeakyReluPrepare, LeakyReluInvoke}; }
+
+}  // namespace micro_runtime

@@ -8,6 +8,8 @@
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/sigmoid_int16.h"
 
+namespace micro_runtime {
+
 namespace {
 
 constexpr const char* kOp = "LOGISTIC";
@@ -15,13 +17,15 @@ constexpr const char* kOp = "LOGISTIC";
 float Sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
 TfLiteStatus LogisticPrepare(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::PrepareSigmoidOp(kOp, false, Sigmoid, 256, -128, context, node);
+  return PrepareSigmoidOp(kOp, false, Sigmoid, 256, -128, context, node);
 }
 
 TfLiteStatus LogisticInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalSigmoidOp(kOp, false, Sigmoid, context, node);
+  return EvalSigmoidOp(kOp, false, Sigmoid, context, node);
 }
 
 }  // namespace
 
 TfLiteRegistration Register_LOGISTIC() { return {nullptr, nullptr, LogisticPrepare, LogisticInvoke}; }
+
+}  // namespace micro_runtime

@@ -5,16 +5,16 @@
 // them so); prepare refuses other quantizations instead of returning
 // meaningless numbers (TFLM runs them). For float32 a NaN in x2 is returned
 // as is and one in x1 loses to x2, as TFLite's `a > b ? a : b`.
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/binary_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
 TfLiteStatus PrepareMaxMin(const char* op, TfLiteContext* context, TfLiteNode* node) {
-  using micro_runtime::kTypeFloat32;
-  using micro_runtime::kTypeInt16;
-  using micro_runtime::kTypeInt8;
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareBinary(op, context, node, kTypeFloat32 | kTypeInt8 | kTypeInt16,
+  TF_LITE_ENSURE_OK(context, PrepareBinary(op, context, node, kTypeFloat32 | kTypeInt8 | kTypeInt16,
                                                           "float32, int8, int16"));
   const TfLiteTensor* input1 = GetInput(context, node, 0);
   if (input1->type == kTfLiteFloat32) return kTfLiteOk;
@@ -37,17 +37,17 @@ TfLiteStatus InvokeMaxMin(const char* op, TfLiteContext* context, TfLiteNode* no
   const TfLiteTensor* input1 = GetInput(context, node, 0);
   const TfLiteTensor* input2 = GetInput(context, node, 1);
   TfLiteTensor* output = GetOutput(context, node, 0);
-  micro_runtime::BroadcastPlan plan;
-  TF_LITE_ENSURE_OK(context, micro_runtime::PlanBroadcast(op, input1->dims, input2->dims, output->dims, &plan));
+  BroadcastPlan plan;
+  TF_LITE_ENSURE_OK(context, PlanBroadcast(op, input1->dims, input2->dims, output->dims, &plan));
   switch (input1->type) {
     case kTfLiteFloat32:
-      micro_runtime::MapBroadcast<float>(plan, input1, input2, output, pick);
+      MapBroadcast<float>(plan, input1, input2, output, pick);
       break;
     case kTfLiteInt8:
-      micro_runtime::MapBroadcast<int8_t>(plan, input1, input2, output, pick);
+      MapBroadcast<int8_t>(plan, input1, input2, output, pick);
       break;
     default:
-      micro_runtime::MapBroadcast<int16_t>(plan, input1, input2, output, pick);
+      MapBroadcast<int16_t>(plan, input1, input2, output, pick);
       break;
   }
   return kTfLiteOk;
@@ -70,3 +70,5 @@ TfLiteStatus MinimumInvoke(TfLiteContext* context, TfLiteNode* node) {
 
 TfLiteRegistration Register_MAXIMUM() { return {nullptr, nullptr, MaximumPrepare, MaximumInvoke}; }
 TfLiteRegistration Register_MINIMUM() { return {nullptr, nullptr, MinimumPrepare, MinimumInvoke}; }
+
+}  // namespace micro_runtime

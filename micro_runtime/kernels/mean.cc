@@ -13,13 +13,16 @@
 // A constant axis tensor is resolved and checked in prepare; one computed by
 // an earlier op at every invoke. A zero-size input gives zeros, as TFLM.
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/quantization_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
 constexpr const char* kOp = "MEAN";
-constexpr int kMaxDims = micro_runtime::kMaxShapeDims;
+constexpr int kMaxDims = kMaxShapeDims;
 
 // What the axes make of the input: the element strides of the output along
 // every input axis (0 along a reduced one) and the count per output.
@@ -62,7 +65,7 @@ TfLiteStatus Plan(const TfLiteTensor* input, const TfLiteTensor* axis, const TfL
     if (reduced[i]) count *= input->dims->data[i];
     if (!reduced[i] || keep_dims) expected[out_rank++] = reduced[i] ? 1 : input->dims->data[i];
   }
-  TF_LITE_ENSURE_OK(nullptr, micro_runtime::CheckOutputShape(kOp, output, expected, out_rank));
+  TF_LITE_ENSURE_OK(nullptr, CheckOutputShape(kOp, output, expected, out_rank));
   plan->count = static_cast<int32_t>(count);  // at most the input's element count
   int32_t stride = 1;
   for (int i = rank - 1; i >= 0; --i) {
@@ -94,25 +97,25 @@ bool KeepDims(const TfLiteNode* node) {
 }
 
 TfLiteStatus MeanPrepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 2, 2, 1));
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(kOp, context, node, 2, 2, 1));
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* axis = GetInput(context, node, 1);
   const TfLiteTensor* output = GetOutput(context, node, 0);
   if (input->type != kTfLiteFloat32 && input->type != kTfLiteInt8 && input->type != kTfLiteInt16) {
-    return micro_runtime::ReportUnsupportedType(kOp, input->type, "float32, int8, int16");
+    return ReportUnsupportedType(kOp, input->type, "float32, int8, int16");
   }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameType(kOp, input, output));
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckRank(kOp, "input", input, kMaxDims));
-  if (axis->type != kTfLiteInt32) return micro_runtime::ReportUnsupportedType(kOp, axis->type, "int32", "axis");
-  if (node->user_data == nullptr) node->user_data = micro_runtime::AllocateOpData(kOp, context, sizeof(MeanOpData));
+  TF_LITE_ENSURE_OK(context, CheckSameType(kOp, input, output));
+  TF_LITE_ENSURE_OK(context, CheckRank(kOp, "input", input, kMaxDims));
+  if (axis->type != kTfLiteInt32) return ReportUnsupportedType(kOp, axis->type, "int32", "axis");
+  if (node->user_data == nullptr) node->user_data = AllocateOpData(kOp, context, sizeof(MeanOpData));
   if (node->user_data == nullptr) return kTfLiteError;
   auto* d = static_cast<MeanOpData*>(node->user_data);
   d->base_multiplier = 0;
   d->base_shift = 0;
   d->planned = false;
   if (input->type != kTfLiteFloat32) {
-    TF_LITE_ENSURE_OK(context, micro_runtime::CheckQuantized(kOp, "input", input));
-    TF_LITE_ENSURE_OK(context, micro_runtime::CheckQuantized(kOp, "output", output));
+    TF_LITE_ENSURE_OK(context, CheckQuantized(kOp, "input", input));
+    TF_LITE_ENSURE_OK(context, CheckQuantized(kOp, "output", output));
     int shift = 0;
     QuantizeMultiplier(static_cast<double>(input->params.scale) / static_cast<double>(output->params.scale),
                        &d->base_multiplier, &shift);
@@ -151,24 +154,24 @@ template <typename T>
 void QuantizedMean(const TfLiteTensor* input, TfLiteTensor* output, const MeanOpData& d, const MeanPlan& plan,
                    int32_t* sums) {
   const int32_t outputs = ElementCount(output->dims);
-  T* out = micro_runtime::TensorData<T>(output);
+  T* out = TensorData<T>(output);
   for (int32_t o = 0; o < outputs; ++o) {
     sums[o] = 0;
     out[o] = 0;
   }
   if (ElementCount(input->dims) == 0 || plan.count == 0) return;
-  const T* in = micro_runtime::TensorData<T>(input);
+  const T* in = TensorData<T>(input);
   ForEachInput(input->dims, plan, [&](int32_t o, int32_t i) { sums[o] = WrappingAdd(sums[o], in[i]); });
   const int64_t zero = static_cast<int64_t>(d.input_zero_point) * plan.count;
   for (int32_t o = 0; o < outputs; ++o) {
     const auto shifted = static_cast<int32_t>(static_cast<uint32_t>(static_cast<int64_t>(sums[o]) - zero));
-    out[o] = micro_runtime::SaturateTo<T>(MultiplyByQuantizedMultiplier(shifted, plan.multiplier, plan.shift) +
+    out[o] = SaturateTo<T>(MultiplyByQuantizedMultiplier(shifted, plan.multiplier, plan.shift) +
                                           d.output_zero_point);
   }
 }
 
 TfLiteStatus MeanInvoke(TfLiteContext* context, TfLiteNode* node) {
-  if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
+  if (node->user_data == nullptr) return ReportMissingOpData(kOp);
   const auto& d = *static_cast<const MeanOpData*>(node->user_data);
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
@@ -202,3 +205,5 @@ TfLiteStatus MeanInvoke(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_MEAN() { return {nullptr, nullptr, MeanPrepare, MeanInvoke}; }
+
+}  // namespace micro_runtime

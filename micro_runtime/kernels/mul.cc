@@ -3,26 +3,29 @@
 // zero-point corrected inputs (an int16 product fits int32) is rescaled by
 // input1_scale * input2_scale / output_scale with a fixed-point multiplier,
 // so results are bit-exact. int16 zero points are 0, as TFLM requires.
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/binary_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/quantization_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
 constexpr const char* kOp = "MUL";
 
 struct MulOpData {
-  micro_runtime::ArithmeticQuantParams common;  // first: PrepareArithmetic fills it
+  ArithmeticQuantParams common;  // first: PrepareArithmetic fills it
   int32_t output_multiplier;
   int output_shift;
 };
 
 TfLiteStatus MulPrepare(TfLiteContext* context, TfLiteNode* node) {
-  micro_runtime::ArithmeticQuantParams* common = nullptr;
+  ArithmeticQuantParams* common = nullptr;
   TF_LITE_ENSURE_OK(context,
-                    micro_runtime::PrepareArithmetic(kOp, context, node, sizeof(MulOpData), &common,
-                                                     micro_runtime::kTypeFloat32 | micro_runtime::kTypeInt8 |
-                                                         micro_runtime::kTypeInt16));
+                    PrepareArithmetic(kOp, context, node, sizeof(MulOpData), &common,
+                                                     kTypeFloat32 | kTypeInt8 |
+                                                         kTypeInt16));
   if (common == nullptr) return kTfLiteOk;  // float32
   const TfLiteTensor* input1 = GetInput(context, node, 0);
   const TfLiteTensor* input2 = GetInput(context, node, 1);
@@ -35,7 +38,7 @@ TfLiteStatus MulPrepare(TfLiteContext* context, TfLiteNode* node) {
 }
 
 TfLiteStatus MulInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalArithmetic<MulOpData, true>(
+  return EvalArithmetic<MulOpData, true>(
       kOp, context, node,
       [](const MulOpData& d, int32_t x1, int32_t x2) {
         return MultiplyByQuantizedMultiplier(x1 * x2, d.output_multiplier, d.output_shift);
@@ -46,3 +49,5 @@ TfLiteStatus MulInvoke(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_MUL() { return {nullptr, nullptr, MulPrepare, MulInvoke}; }
+
+}  // namespace micro_runtime

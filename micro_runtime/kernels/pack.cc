@@ -4,8 +4,10 @@
 // and int16 inputs share the output's scale and zero point (TFLite does not
 // requantize a pack). Up to 6 output dimensions.
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/data_movement.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -17,13 +19,15 @@ TfLiteStatus PackPrepare(TfLiteContext* context, TfLiteNode* node) {
     MicroPrintf("%s: the operator has no PackOptions (values_count, axis)", kOp);
     return kTfLiteError;
   }
-  return micro_runtime::PrepareStacking(kOp, context, node, true, params->axis, params->values_count);
+  return PrepareStacking(kOp, context, node, true, params->axis, params->values_count);
 }
 
 TfLiteStatus PackInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalStacking(kOp, context, node, true);
+  return EvalStacking(kOp, context, node, true);
 }
 
 }  // namespace
 
 TfLiteRegistration Register_PACK() { return {nullptr, nullptr, PackPrepare, PackInvoke}; }
+
+}  // namespace micro_runtime

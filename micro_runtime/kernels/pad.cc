@@ -8,8 +8,10 @@
 // int16, int32. Bit-exact: the output is the input's values and the pad value.
 #include <string.h>
 
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -23,8 +25,7 @@ struct PadOpData {
 };
 
 TfLiteStatus PadPrepareOp(const char* op, TfLiteContext* context, TfLiteNode* node) {
-  using micro_runtime::ReportUnsupportedType;
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(op, context, node, 2, 3, 1));
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(op, context, node, 2, 3, 1));
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* output = GetOutput(context, node, 0);
   const TfLiteTensor* constant = NumInputs(node) == 3 ? GetInput(context, node, 2) : nullptr;
@@ -36,11 +37,11 @@ TfLiteStatus PadPrepareOp(const char* op, TfLiteContext* context, TfLiteNode* no
       input->type != kTfLiteInt32) {
     return ReportUnsupportedType(op, input->type, "float32, int8, int16, int32");
   }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameType(op, input, output));
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckRank(op, "input", input, kMaxPadDims));
+  TF_LITE_ENSURE_OK(context, CheckSameType(op, input, output));
+  TF_LITE_ENSURE_OK(context, CheckRank(op, "input", input, kMaxPadDims));
   const int rank = input->dims->size;
   const int32_t* paddings =
-      micro_runtime::ConstantInt32Data(op, "paddings", GetInput(context, node, 1), 2 * rank);
+      ConstantInt32Data(op, "paddings", GetInput(context, node, 1), 2 * rank);
   if (paddings == nullptr) return kTfLiteError;
   int32_t expected[kMaxPadDims] = {};
   for (int i = 0; i < rank; ++i) {
@@ -52,10 +53,10 @@ TfLiteStatus PadPrepareOp(const char* op, TfLiteContext* context, TfLiteNode* no
     }
     expected[i] = static_cast<int32_t>(size);
   }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckOutputShape(op, output, expected, rank));
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckRank(op, "output", output, kMaxPadDims));
+  TF_LITE_ENSURE_OK(context, CheckOutputShape(op, output, expected, rank));
+  TF_LITE_ENSURE_OK(context, CheckRank(op, "output", output, kMaxPadDims));
 
-  if (node->user_data == nullptr) node->user_data = micro_runtime::AllocateOpData(op, context, sizeof(PadOpData));
+  if (node->user_data == nullptr) node->user_data = AllocateOpData(op, context, sizeof(PadOpData));
   if (node->user_data == nullptr) return kTfLiteError;
   PadOpData* data = static_cast<PadOpData*>(node->user_data);
   const int lead = kMaxPadDims - rank;
@@ -67,7 +68,7 @@ TfLiteStatus PadPrepareOp(const char* op, TfLiteContext* context, TfLiteNode* no
   }
   memset(data->pad_value, 0, sizeof(data->pad_value));
   if (constant != nullptr) {
-    TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameType(op, input, constant));
+    TF_LITE_ENSURE_OK(context, CheckSameType(op, input, constant));
     if (ElementCount(constant->dims) != 1 || constant->data.raw_const == nullptr) {
       MicroPrintf("%s: the pad value (input 2) must be a scalar with data, got %d elements", op,
                   static_cast<int>(ElementCount(constant->dims)));
@@ -105,7 +106,7 @@ void Fill(uint8_t* out, int32_t count, const uint8_t* value, size_t size) {
 }
 
 TfLiteStatus PadInvoke(TfLiteContext* context, TfLiteNode* node) {
-  if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData("PAD");
+  if (node->user_data == nullptr) return ReportMissingOpData("PAD");
   const PadOpData& d = *static_cast<const PadOpData*>(node->user_data);
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
@@ -149,3 +150,5 @@ TfLiteRegistration Register_PAD() {
 TfLiteRegistration Register_PADV2() {
   return {nullptr, nullptr, [](TfLiteContext* c, TfLiteNode* n) { return PadPrepareOp(kPadV2, c, n); }, PadInvoke};
 }
+
+}  // namespace micro_runtime

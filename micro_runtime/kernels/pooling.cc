@@ -7,9 +7,13 @@
 // every type share one eval (EvalPool), which keeps the int16 paths cheap in
 // flash.
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/filter_op_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/padding.h"
+#include "micro_runtime/kernels/quantization_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -65,7 +69,7 @@ TfLiteStatus PreparePool(const char* op, bool average, TfLiteContext* context, T
     MicroPrintf("%s: input type %s not supported (use float32, int8 or int16)", op, TfLiteTypeName(input->type));
     return kTfLiteError;
   }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckQuantized(op, "input", input));
+  TF_LITE_ENSURE_OK(context, CheckQuantized(op, "input", input));
   if (input->params.scale != output->params.scale ||
       input->params.zero_point != output->params.zero_point) {
     MicroPrintf("%s: %s output must keep the input's quantization (scale %f zp %d vs %f zp %d)", op,
@@ -182,3 +186,5 @@ TfLiteStatus EvalMax(TfLiteContext* context, TfLiteNode* node) { return EvalPool
 
 TfLiteRegistration Register_AVERAGE_POOL_2D() { return {Init, nullptr, PrepareAverage, EvalAverage}; }
 TfLiteRegistration Register_MAX_POOL_2D() { return {Init, nullptr, PrepareMax, EvalMax}; }
+
+}  // namespace micro_runtime

@@ -6,16 +6,19 @@
 // the output zero point, saturated; and TFLM's int16 form (still version 1
 // in TFLite's numbering): int16 input and output (zero point 0) with an int8
 // alpha, the same arithmetic saturated to int16. Bit-exact.
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/binary_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/quantization_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
 constexpr const char* kOp = "PRELU";
 
 struct PreluOpData {
-  micro_runtime::ArithmeticQuantParams common;  // first: PrepareArithmetic fills it
+  ArithmeticQuantParams common;  // first: PrepareArithmetic fills it
   int32_t identity_multiplier;
   int32_t alpha_multiplier;
   int identity_shift;
@@ -30,17 +33,17 @@ TfLiteStatus PrepareInt16(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* alpha = GetInput(context, node, 1);
   const TfLiteTensor* output = GetOutput(context, node, 0);
   if (alpha->type != kTfLiteInt8) {
-    return micro_runtime::ReportUnsupportedType(kOp, alpha->type, "int8 with an int16 input", "alpha");
+    return ReportUnsupportedType(kOp, alpha->type, "int8 with an int16 input", "alpha");
   }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameType(kOp, input, output));
-  micro_runtime::BroadcastPlan plan;
-  TF_LITE_ENSURE_OK(context, micro_runtime::PlanBroadcast(kOp, input->dims, alpha->dims, output->dims, &plan));
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckQuantized(kOp, "input", input));
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckQuantized(kOp, "alpha", alpha));
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckQuantized(kOp, "output", output));
-  if (node->user_data == nullptr) node->user_data = micro_runtime::AllocateOpData(kOp, context, sizeof(PreluOpData));
+  TF_LITE_ENSURE_OK(context, CheckSameType(kOp, input, output));
+  BroadcastPlan plan;
+  TF_LITE_ENSURE_OK(context, PlanBroadcast(kOp, input->dims, alpha->dims, output->dims, &plan));
+  TF_LITE_ENSURE_OK(context, CheckQuantized(kOp, "input", input));
+  TF_LITE_ENSURE_OK(context, CheckQuantized(kOp, "alpha", alpha));
+  TF_LITE_ENSURE_OK(context, CheckQuantized(kOp, "output", output));
+  if (node->user_data == nullptr) node->user_data = AllocateOpData(kOp, context, sizeof(PreluOpData));
   if (node->user_data == nullptr) return kTfLiteError;
-  micro_runtime::ArithmeticQuantParams& q = static_cast<PreluOpData*>(node->user_data)->common;
+  ArithmeticQuantParams& q = static_cast<PreluOpData*>(node->user_data)->common;
   q.input1_offset = 0;  // int16 zero points are 0
   q.input2_offset = -alpha->params.zero_point;
   q.output_offset = 0;
@@ -50,12 +53,12 @@ TfLiteStatus PrepareInt16(TfLiteContext* context, TfLiteNode* node) {
 }
 
 TfLiteStatus PreluPrepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 2, 2, 1));
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(kOp, context, node, 2, 2, 1));
   if (GetInput(context, node, 0)->type == kTfLiteInt16) {
     TF_LITE_ENSURE_OK(context, PrepareInt16(context, node));
   } else {
-    micro_runtime::ArithmeticQuantParams* common = nullptr;
-    TF_LITE_ENSURE_OK(context, micro_runtime::PrepareArithmetic(kOp, context, node, sizeof(PreluOpData), &common));
+    ArithmeticQuantParams* common = nullptr;
+    TF_LITE_ENSURE_OK(context, PrepareArithmetic(kOp, context, node, sizeof(PreluOpData), &common));
     if (common == nullptr) return kTfLiteOk;  // float32
   }
   const double input_scale = static_cast<double>(GetInput(context, node, 0)->params.scale);
@@ -78,25 +81,27 @@ TfLiteStatus EvalInt16(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* alpha = GetInput(context, node, 1);
   TfLiteTensor* output = GetOutput(context, node, 0);
-  micro_runtime::BroadcastPlan plan;
-  TF_LITE_ENSURE_OK(context, micro_runtime::PlanBroadcast(kOp, input->dims, alpha->dims, output->dims, &plan));
-  if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
+  BroadcastPlan plan;
+  TF_LITE_ENSURE_OK(context, PlanBroadcast(kOp, input->dims, alpha->dims, output->dims, &plan));
+  if (node->user_data == nullptr) return ReportMissingOpData(kOp);
   const PreluOpData& d = *static_cast<const PreluOpData*>(node->user_data);
   const int16_t* x = input->data.i16;
   const int8_t* a = alpha->data.int8;
   int16_t* out = output->data.i16;
-  micro_runtime::ForEachBroadcast(plan, [&](int32_t o, int32_t i1, int32_t i2) {
-    out[o] = micro_runtime::SaturateTo<int16_t>(PreluQuantized(d, x[i1], a[i2] + d.common.input2_offset));
+  ForEachBroadcast(plan, [&](int32_t o, int32_t i1, int32_t i2) {
+    out[o] = SaturateTo<int16_t>(PreluQuantized(d, x[i1], a[i2] + d.common.input2_offset));
   });
   return kTfLiteOk;
 }
 
 TfLiteStatus PreluInvoke(TfLiteContext* context, TfLiteNode* node) {
   if (GetInput(context, node, 0)->type == kTfLiteInt16) return EvalInt16(context, node);
-  return micro_runtime::EvalArithmetic<PreluOpData>(kOp, context, node, PreluQuantized,
+  return EvalArithmetic<PreluOpData>(kOp, context, node, PreluQuantized,
                                                     [](float x, float alpha) { return x >= 0.0f ? x : x * alpha; });
 }
 
 }  // namespace
 
 TfLiteRegistration Register_PRELU() { return {nullptr, nullptr, PreluPrepare, PreluInvoke}; }
+
+}  // namespace micro_runtime

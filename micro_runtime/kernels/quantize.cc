@@ -8,9 +8,11 @@
 // MultiplyByQuantizedMultiplier, the zero points, the output type's range),
 // for TFLM's pairs: int8 -> int8, uint8, int16, int32; int16 -> int8, int16,
 // int32; int32 -> int8, int16; uint8 -> int8.
-#include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/quantization_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -53,22 +55,22 @@ bool RequantizePairSupported(TfLiteType input, TfLiteType output) {
 }
 
 TfLiteStatus QuantizePrepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 1, 1, 1));
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(kOp, context, node, 1, 1, 1));
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* output = GetOutput(context, node, 0);
   const bool integer_input = input->type != kTfLiteFloat32;
   if (integer_input && RequantizeOutputs(input->type)[0] == '\0') {
-    return micro_runtime::ReportUnsupportedType(kOp, input->type, "float32, int8, int16, int32, uint8", "input");
+    return ReportUnsupportedType(kOp, input->type, "float32, int8, int16, int32, uint8", "input");
   }
   if (integer_input ? !RequantizePairSupported(input->type, output->type)
                     : output->type != kTfLiteInt8 && output->type != kTfLiteInt16) {
-    if (!integer_input) return micro_runtime::ReportUnsupportedType(kOp, output->type, "int8, int16", "output");
+    if (!integer_input) return ReportUnsupportedType(kOp, output->type, "int8, int16", "output");
     MicroPrintf("%s: %s input to %s output is not supported; a %s input quantizes to %s", kOp,
                 TfLiteTypeName(input->type), TfLiteTypeName(output->type), TfLiteTypeName(input->type),
                 RequantizeOutputs(input->type));
     return kTfLiteError;
   }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckSameShape(kOp, input, output));
+  TF_LITE_ENSURE_OK(context, CheckSameShape(kOp, input, output));
 
   const TfLiteFloatArray* scales = output->params.scales;
   const bool per_channel = scales != nullptr && scales->size > 1;
@@ -100,7 +102,7 @@ TfLiteStatus QuantizePrepare(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteError;
   }
   if (node->user_data == nullptr) {
-    node->user_data = micro_runtime::AllocateOpData(kOp, context, sizeof(RequantizeOpData));
+    node->user_data = AllocateOpData(kOp, context, sizeof(RequantizeOpData));
   }
   if (node->user_data == nullptr) return kTfLiteError;
   RequantizeOpData* data = static_cast<RequantizeOpData*>(node->user_data);
@@ -159,7 +161,7 @@ int32_t QuantizeFloat(float value, float scale, int32_t zero_point, int32_t lo, 
   // Saturate before converting: a float outside int32 range is undefined.
   if (scaled > 100000.0f) return hi;
   if (scaled < -100000.0f) return lo;
-  return ClampInt32(micro_runtime::RoundToInt32(scaled) + zero_point, lo, hi);
+  return ClampInt32(RoundToInt32(scaled) + zero_point, lo, hi);
 }
 
 TfLiteStatus QuantizeInvoke(TfLiteContext* context, TfLiteNode* node) {
@@ -169,7 +171,7 @@ TfLiteStatus QuantizeInvoke(TfLiteContext* context, TfLiteNode* node) {
   const int32_t zero_point = output->params.zero_point;
 
   if (input->type != kTfLiteFloat32) {
-    if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
+    if (node->user_data == nullptr) return ReportMissingOpData(kOp);
     const RequantizeOpData* data = static_cast<const RequantizeOpData*>(node->user_data);
     const int64_t input_zero_point = input->params.zero_point;
     for (int32_t i = 0; i < count; ++i) {
@@ -194,7 +196,7 @@ TfLiteStatus QuantizeInvoke(TfLiteContext* context, TfLiteNode* node) {
   if (scales == nullptr || scales->size <= 1) {
     const float scale = output->params.scale;
     for (int32_t i = 0; i < count; ++i) {
-      out[i] = micro_runtime::QuantizeToInt8(input->data.f[i], scale, zero_point);
+      out[i] = QuantizeToInt8(input->data.f[i], scale, zero_point);
     }
     return kTfLiteOk;
   }
@@ -206,7 +208,7 @@ TfLiteStatus QuantizeInvoke(TfLiteContext* context, TfLiteNode* node) {
   const int32_t channels = scales->size;
   for (int32_t i = 0; i < count; ++i) {
     const int32_t channel = (i / inner) % channels;
-    out[i] = micro_runtime::QuantizeToInt8(input->data.f[i], scales->data[channel], zero_point);
+    out[i] = QuantizeToInt8(input->data.f[i], scales->data[channel], zero_point);
   }
   return kTfLiteOk;
 }
@@ -214,3 +216,5 @@ TfLiteStatus QuantizeInvoke(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_QUANTIZE() { return {nullptr, nullptr, QuantizePrepare, QuantizeInvoke}; }
+
+}  // namespace micro_runtime

@@ -3,8 +3,11 @@
 // moves the bytes (EvalCopy, shared with SQUEEZE and EXPAND_DIMS). The memory
 // planner may give input and output the same buffer; then nothing is copied.
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/data_movement.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -20,8 +23,8 @@ TfLiteStatus CheckRequestedShape(const int32_t* shape, int32_t rank, const TfLit
   if (!matches) {
     char requested[48];
     char actual[48];
-    micro_runtime::FormatDims(shape, static_cast<int>(rank), requested, sizeof(requested));
-    micro_runtime::FormatDims(output->dims->data, output->dims->size, actual, sizeof(actual));
+    FormatDims(shape, static_cast<int>(rank), requested, sizeof(requested));
+    FormatDims(output->dims->data, output->dims->size, actual, sizeof(actual));
     MicroPrintf("%s: requested shape %s does not match the output tensor's shape %s; "
                 "re-export the model with static shapes",
                 kOp, requested, actual);
@@ -31,7 +34,7 @@ TfLiteStatus CheckRequestedShape(const int32_t* shape, int32_t rank, const TfLit
 }
 
 TfLiteStatus ReshapePrepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareCopy(kOp, context, node, 1, 2));
+  TF_LITE_ENSURE_OK(context, PrepareCopy(kOp, context, node, 1, 2));
   const TfLiteTensor* output = GetOutput(context, node, 0);
 
   // The requested shape: a constant int32 shape tensor if present, else the
@@ -40,7 +43,7 @@ TfLiteStatus ReshapePrepare(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* shape = NumInputs(node) == 2 ? GetInput(context, node, 1) : nullptr;
   if (shape != nullptr && shape->is_constant && shape->data.raw_const != nullptr) {
     if (shape->type != kTfLiteInt32) {
-      return micro_runtime::ReportUnsupportedType(kOp, shape->type, "int32", "shape tensor");
+      return ReportUnsupportedType(kOp, shape->type, "int32", "shape tensor");
     }
     const int32_t rank = ElementCount(shape->dims);
     return CheckRequestedShape(shape->data.i32, rank, output);
@@ -54,4 +57,6 @@ TfLiteStatus ReshapePrepare(TfLiteContext* context, TfLiteNode* node) {
 
 }  // namespace
 
-TfLiteRegistration Register_RESHAPE() { return {nullptr, nullptr, ReshapePrepare, micro_runtime::EvalCopy}; }
+TfLiteRegistration Register_RESHAPE() { return {nullptr, nullptr, ReshapePrepare, EvalCopy}; }
+
+}  // namespace micro_runtime

@@ -11,9 +11,12 @@
 // source rows or columns would run past the input with TFLite's rounded
 // scale (TFLM reads out of bounds there) are refused in prepare.
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/quantization_util.h"
 #include "micro_runtime/kernels/resize.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -35,26 +38,26 @@ int32_t LastSource(TfLiteType type, int32_t in_size, int32_t out_size, const Opt
   int32_t lower;
   int32_t upper;
   if (type == kTfLiteInt8) {
-    micro_runtime::BilinearSource10(out_size - 1, micro_runtime::BilinearScale10(in_size, out_size, o.align_corners),
+    BilinearSource10(out_size - 1, BilinearScale10(in_size, out_size, o.align_corners),
                                     o.half_pixel_centers, in_size, &lower, &upper);
   } else {
-    micro_runtime::BilinearSource(out_size - 1, micro_runtime::ResizeScale(in_size, out_size, o.align_corners),
+    BilinearSource(out_size - 1, ResizeScale(in_size, out_size, o.align_corners),
                                   o.half_pixel_centers, in_size, &lower, &upper);
   }
   return lower;
 }
 
 TfLiteStatus ResizeBilinearPrepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareResize(kOp, context, node,
-                                                          micro_runtime::kTypeFloat32 | micro_runtime::kTypeInt8,
+  TF_LITE_ENSURE_OK(context, PrepareResize(kOp, context, node,
+                                                          kTypeFloat32 | kTypeInt8,
                                                           "float32, int8"));
   const Options o = OptionsOf(node);
   if (o.align_corners && o.half_pixel_centers) {
     MicroPrintf("%s: align_corners and half_pixel_centers are both set; TFLite allows one of them", kOp);
     return kTfLiteError;
   }
-  const micro_runtime::ResizeShape s =
-      micro_runtime::ResizeShapeOf(GetInput(context, node, 0), GetOutput(context, node, 0));
+  const ResizeShape s =
+      ResizeShapeOf(GetInput(context, node, 0), GetOutput(context, node, 0));
   const TfLiteType type = GetInput(context, node, 0)->type;
   // Source positions grow with the output index: the last row and column are the farthest.
   for (int axis = 0; axis < 2; ++axis) {
@@ -77,7 +80,7 @@ TfLiteStatus ResizeBilinearPrepare(TfLiteContext* context, TfLiteNode* node) {
 // columns and the distance from the lower one (the weight of the upper);
 // blend(p00, p10, p01, p11, dy, dx) interpolates one channel.
 template <typename T, typename Source, typename Blend>
-void Interpolate(const micro_runtime::ResizeShape& s, const T* in, T* out, Source source, Blend blend) {
+void Interpolate(const ResizeShape& s, const T* in, T* out, Source source, Blend blend) {
   const int32_t row = s.in_w * s.depth;
   for (int32_t b = 0; b < s.batches; ++b) {
     const T* image = in + static_cast<size_t>(b) * static_cast<size_t>(s.in_h) * static_cast<size_t>(row);
@@ -101,15 +104,15 @@ void Interpolate(const micro_runtime::ResizeShape& s, const T* in, T* out, Sourc
   }
 }
 
-void ResizeFloat(const micro_runtime::ResizeShape& s, const Options& o, const float* in, float* out) {
-  const float scales[2] = {micro_runtime::ResizeScale(s.in_h, s.out_h, o.align_corners),
-                           micro_runtime::ResizeScale(s.in_w, s.out_w, o.align_corners)};
+void ResizeFloat(const ResizeShape& s, const Options& o, const float* in, float* out) {
+  const float scales[2] = {ResizeScale(s.in_h, s.out_h, o.align_corners),
+                           ResizeScale(s.in_w, s.out_w, o.align_corners)};
   const int32_t sizes[2] = {s.in_h, s.in_w};
   Interpolate(
       s, in, out,
       [&](int axis, int32_t value, int32_t* lower, int32_t* upper) {
         const float position =
-            micro_runtime::BilinearSource(value, scales[axis], o.half_pixel_centers, sizes[axis], lower, upper);
+            BilinearSource(value, scales[axis], o.half_pixel_centers, sizes[axis], lower, upper);
         return position - static_cast<float>(*lower);
       },
       [](float p00, float p10, float p01, float p11, float dy, float dx) {
@@ -118,15 +121,15 @@ void ResizeFloat(const micro_runtime::ResizeShape& s, const Options& o, const fl
       });
 }
 
-void ResizeInt8(const micro_runtime::ResizeShape& s, const Options& o, const int8_t* in, int8_t* out) {
-  const int32_t scales[2] = {micro_runtime::BilinearScale10(s.in_h, s.out_h, o.align_corners),
-                             micro_runtime::BilinearScale10(s.in_w, s.out_w, o.align_corners)};
+void ResizeInt8(const ResizeShape& s, const Options& o, const int8_t* in, int8_t* out) {
+  const int32_t scales[2] = {BilinearScale10(s.in_h, s.out_h, o.align_corners),
+                             BilinearScale10(s.in_w, s.out_w, o.align_corners)};
   const int32_t sizes[2] = {s.in_h, s.in_w};
   Interpolate(
       s, in, out,
       [&](int axis, int32_t value, int32_t* lower, int32_t* upper) {
         // In [-512, 1023]: below 0 only before the first row or column, where lower = upper.
-        return micro_runtime::BilinearSource10(value, scales[axis], o.half_pixel_centers, sizes[axis], lower, upper) -
+        return BilinearSource10(value, scales[axis], o.half_pixel_centers, sizes[axis], lower, upper) -
                1024 * *lower;
       },
       [](int8_t p00, int8_t p10, int8_t p01, int8_t p11, int32_t dy, int32_t dx) {
@@ -142,7 +145,7 @@ void ResizeInt8(const micro_runtime::ResizeShape& s, const Options& o, const int
 TfLiteStatus ResizeBilinearInvoke(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
-  const micro_runtime::ResizeShape s = micro_runtime::ResizeShapeOf(input, output);
+  const ResizeShape s = ResizeShapeOf(input, output);
   if (input->type == kTfLiteFloat32) {
     ResizeFloat(s, OptionsOf(node), input->data.f, output->data.f);
   } else {
@@ -156,3 +159,5 @@ TfLiteStatus ResizeBilinearInvoke(TfLiteContext* context, TfLiteNode* node) {
 TfLiteRegistration Register_RESIZE_BILINEAR() {
   return {nullptr, nullptr, ResizeBilinearPrepare, ResizeBilinearInvoke};
 }
+
+}  // namespace micro_runtime

@@ -1,4 +1,5 @@
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
+#include "micro_runtime/kernels/quantization_util.h"
 #include "micro_runtime/kernels/resize.h"
 
 namespace micro_runtime {

@@ -8,19 +8,18 @@
 #include <string.h>
 
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/resize.h"
+
+namespace micro_runtime {
 
 namespace {
 
 constexpr const char* kOp = "RESIZE_NEAREST_NEIGHBOR";
 
 TfLiteStatus ResizeNearestNeighborPrepare(TfLiteContext* context, TfLiteNode* node) {
-  using micro_runtime::kTypeFloat32;
-  using micro_runtime::kTypeInt16;
-  using micro_runtime::kTypeInt8;
-  return micro_runtime::PrepareResize(kOp, context, node, kTypeFloat32 | kTypeInt8 | kTypeInt16,
+  return PrepareResize(kOp, context, node, kTypeFloat32 | kTypeInt8 | kTypeInt16,
                                       "float32, int8, int16");
 }
 
@@ -30,9 +29,9 @@ TfLiteStatus ResizeNearestNeighborInvoke(TfLiteContext* context, TfLiteNode* nod
   const bool half_pixel_centers = params != nullptr && params->half_pixel_centers;
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
-  const micro_runtime::ResizeShape s = micro_runtime::ResizeShapeOf(input, output);
-  const float scale_y = micro_runtime::ResizeScale(s.in_h, s.out_h, align_corners);
-  const float scale_x = micro_runtime::ResizeScale(s.in_w, s.out_w, align_corners);
+  const ResizeShape s = ResizeShapeOf(input, output);
+  const float scale_y = ResizeScale(s.in_h, s.out_h, align_corners);
+  const float scale_x = ResizeScale(s.in_w, s.out_w, align_corners);
   // Elements are copied as bytes: one pixel is depth elements.
   const size_t pixel = TypeSize(input->type) * static_cast<size_t>(s.depth);
   const size_t image_bytes = static_cast<size_t>(s.in_h) * static_cast<size_t>(s.in_w) * pixel;
@@ -41,10 +40,10 @@ TfLiteStatus ResizeNearestNeighborInvoke(TfLiteContext* context, TfLiteNode* nod
   for (int32_t b = 0; b < s.batches; ++b) {
     const uint8_t* image = in + static_cast<size_t>(b) * image_bytes;
     for (int32_t y = 0; y < s.out_h; ++y) {
-      const int32_t in_y = micro_runtime::NearestSource(y, scale_y, s.in_h, align_corners, half_pixel_centers);
+      const int32_t in_y = NearestSource(y, scale_y, s.in_h, align_corners, half_pixel_centers);
       const uint8_t* row = image + static_cast<size_t>(in_y) * static_cast<size_t>(s.in_w) * pixel;
       for (int32_t x = 0; x < s.out_w; ++x) {
-        const int32_t in_x = micro_runtime::NearestSource(x, scale_x, s.in_w, align_corners, half_pixel_centers);
+        const int32_t in_x = NearestSource(x, scale_x, s.in_w, align_corners, half_pixel_centers);
         memcpy(out, row + static_cast<size_t>(in_x) * pixel, pixel);
         out += pixel;
       }
@@ -58,3 +57,5 @@ TfLiteStatus ResizeNearestNeighborInvoke(TfLiteContext* context, TfLiteNode* nod
 TfLiteRegistration Register_RESIZE_NEAREST_NEIGHBOR() {
   return {nullptr, nullptr, ResizeNearestNeighborPrepare, ResizeNearestNeighborInvoke};
 }
+
+}  // namespace micro_runtime

@@ -6,9 +6,12 @@
 // point gives 127; one below it fails invoke, as in TFLM. Bit-exact.
 #include <math.h>
 
-#include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/quantization_util.h"
+#include "micro_runtime/kernels/unary_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -23,10 +26,8 @@ struct RsqrtOpData {
 };
 
 TfLiteStatus RsqrtPrepare(TfLiteContext* context, TfLiteNode* node) {
-  using micro_runtime::kTypeFloat32;
-  using micro_runtime::kTypeInt8;
   void* op_data = nullptr;
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareQuantizedUnary(kOp, context, node, kTypeFloat32 | kTypeInt8,
+  TF_LITE_ENSURE_OK(context, PrepareQuantizedUnary(kOp, context, node, kTypeFloat32 | kTypeInt8,
                                                                   "float32, int8", sizeof(RsqrtOpData), &op_data));
   if (op_data == nullptr) return kTfLiteOk;  // float32
   const TfLiteTensor* input = GetInput(context, node, 0);
@@ -49,10 +50,10 @@ TfLiteStatus RsqrtInvoke(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
   if (input->type == kTfLiteFloat32) {
-    micro_runtime::MapElements<float>(input, output, [](float x) { return 1.0f / sqrtf(x); });
+    MapElements<float>(input, output, [](float x) { return 1.0f / sqrtf(x); });
     return kTfLiteOk;
   }
-  if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
+  if (node->user_data == nullptr) return ReportMissingOpData(kOp);
   const RsqrtOpData& d = *static_cast<const RsqrtOpData*>(node->user_data);
   const int32_t count = ElementCount(output->dims);
   for (int32_t i = 0; i < count; ++i) {
@@ -68,10 +69,10 @@ TfLiteStatus RsqrtInvoke(TfLiteContext* context, TfLiteNode* node) {
     }
     int32_t inverse;
     int inverse_shift;
-    micro_runtime::InverseSqrtMultiplier(x, &inverse, &inverse_shift);
+    InverseSqrtMultiplier(x, &inverse, &inverse_shift);
     const int32_t scaled = MultiplyByQuantizedMultiplier(1, inverse, inverse_shift + kIntegerShift);
     const int32_t y = MultiplyByQuantizedMultiplier(scaled, d.multiplier, d.shift - kIntegerShift);
-    output->data.int8[i] = micro_runtime::SaturateTo<int8_t>(y + d.output_zero_point);
+    output->data.int8[i] = SaturateTo<int8_t>(y + d.output_zero_point);
   }
   return kTfLiteOk;
 }
@@ -79,3 +80,5 @@ TfLiteStatus RsqrtInvoke(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_RSQRT() { return {nullptr, nullptr, RsqrtPrepare, RsqrtInvoke}; }
+
+}  // namespace micro_runtime

@@ -4,8 +4,8 @@
 
 #include <math.h>
 
-#include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
+#include "micro_runtime/kernels/unary_util.h"
 
 namespace micro_runtime {
 namespace {

@@ -1,11 +1,15 @@
 // SIN: y = sin(x), float32 (libm sinf).
 #include <math.h>
 
-#include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/unary_util.h"
+
+namespace micro_runtime {
 
 namespace {
 constexpr char kName[] = "SIN";
 }  // namespace
 
-TfLiteRegistration Register_SIN() { return micro_runtime::FloatUnaryRegistration<kName, sinf>(); }
+TfLiteRegistration Register_SIN() { return FloatUnaryRegistration<kName, sinf>(); }
+
+}  // namespace micro_runtime

@@ -17,10 +17,13 @@
 #include <math.h>
 
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
 #include "micro_runtime/kernels/fixed_point.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/quantization_util.h"
+#include "micro_runtime/kernels/unary_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -88,14 +91,14 @@ TfLiteStatus SoftmaxPrepareNoInt16(TfLiteContext* context, TfLiteNode* node) {
   const bool int16_output = input != nullptr && output != nullptr && input->type == kTfLiteInt8 &&
                             output->type == kTfLiteInt16;
   if (!int16_output) {
-    TF_LITE_ENSURE_OK(context, micro_runtime::PrepareFloatOrInt8Unary(kOp, context, node));
+    TF_LITE_ENSURE_OK(context, PrepareFloatOrInt8Unary(kOp, context, node));
   } else if (!HaveSameShapes(input, output)) {
     MicroPrintf("%s: input and output shapes differ", kOp);
     return kTfLiteError;
   }
   TF_LITE_ENSURE_OK(context, CheckRankAndBeta(input, node));
   if (input->type != kTfLiteInt8) return kTfLiteOk;
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckInt8FixedOutput(kOp, input, output, int16_output ? 65536 : 256,
+  TF_LITE_ENSURE_OK(context, CheckInt8FixedOutput(kOp, input, output, int16_output ? 65536 : 256,
                                                                  int16_output ? -32768 : -128));
   const int32_t depth = SizeOfDimension(input, NumDimensions(input) - 1);
   if (depth > kMaxInt8Depth) {
@@ -130,7 +133,7 @@ inline int32_t ExpOfDistance(const Int8Scaling& s, int32_t d) {
   const int left = s.shift > 0 ? s.shift : 0;
   const int32_t scaled =
       SaturatingRoundingDoublingHighMul(static_cast<int32_t>(static_cast<uint32_t>(d) << left), s.multiplier);
-  return micro_runtime::ExpOnNegativeValuesQ5(s.shift >= 0 ? scaled : RoundingDivideByPOT(scaled, -s.shift));
+  return ExpOnNegativeValuesQ5(s.shift >= 0 ? scaled : RoundingDivideByPOT(scaled, -s.shift));
 }
 
 // int8 input, int8 output (scale 1/256) or int16 output (scale 1/65536,
@@ -148,7 +151,7 @@ void SoftmaxInt8(const Int8Scaling& s, const int8_t* input, void* output, bool i
     }
     // 1 / sum = 2^-bits_over_unit / (1 + f), f in [0, 1).
     const int leading_zeros = __builtin_clz(static_cast<uint32_t>(sum));
-    const int32_t reciprocal = micro_runtime::OneOverOnePlusX(
+    const int32_t reciprocal = OneOverOnePlusX(
         static_cast<int32_t>((static_cast<uint32_t>(sum) << leading_zeros) - (uint32_t{1} << 31)));
     // bits_over_unit + 31 - output bits. Beyond 31 (an int8 output of a sum >= 2^28, which TFLite aborts on)
     // every output is the minimum.
@@ -313,7 +316,7 @@ void SoftmaxInt16(const Int16OpData& d, const int16_t* input, int16_t* output, i
 }
 
 TfLiteStatus SoftmaxInvokeInt16(TfLiteContext* context, TfLiteNode* node) {
-  if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
+  if (node->user_data == nullptr) return ReportMissingOpData(kOp);
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
   const int32_t depth = SizeOfDimension(input, NumDimensions(input) - 1);
@@ -330,7 +333,7 @@ TfLiteStatus SoftmaxPrepare(TfLiteContext* context, TfLiteNode* node) {
     return SoftmaxPrepareNoInt16(context, node);
   }
   void* data = nullptr;
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareQuantizedUnary(kOp, context, node, micro_runtime::kTypeInt16,
+  TF_LITE_ENSURE_OK(context, PrepareQuantizedUnary(kOp, context, node, kTypeInt16,
                                                                   "float32, int8, int16", sizeof(Int16OpData),
                                                                   &data));
   return SoftmaxPrepareInt16(context, node, static_cast<Int16OpData*>(data));
@@ -361,3 +364,5 @@ TfLiteStatus SoftmaxPrepareInt8(TfLiteContext* context, TfLiteNode* node) {
 
 TfLiteRegistration Register_SOFTMAX() { return {nullptr, nullptr, SoftmaxPrepare, SoftmaxInvoke}; }
 TfLiteRegistration Register_SOFTMAX_INT8() { return {nullptr, nullptr, SoftmaxPrepareInt8, SoftmaxInvokeInt8}; }
+
+}  // namespace micro_runtime

@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/space_batch_nd.h"
 
 namespace micro_runtime {

@@ -12,16 +12,18 @@
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/space_batch_nd.h"
 
+namespace micro_runtime {
+
 namespace {
 
 constexpr const char* kOp = "SPACE_TO_BATCH_ND";
 
 TfLiteStatus SpaceToBatchPrepare(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::PrepareSpaceBatch(kOp, context, node, true);
+  return PrepareSpaceBatch(kOp, context, node, true);
 }
 
 TfLiteStatus SpaceToBatchInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalSpaceBatch(kOp, context, node, true);
+  return EvalSpaceBatch(kOp, context, node, true);
 }
 
 }  // namespace
@@ -29,3 +31,5 @@ TfLiteStatus SpaceToBatchInvoke(TfLiteContext* context, TfLiteNode* node) {
 TfLiteRegistration Register_SPACE_TO_BATCH_ND() {
   return {nullptr, nullptr, SpaceToBatchPrepare, SpaceToBatchInvoke};
 }
+
+}  // namespace micro_runtime

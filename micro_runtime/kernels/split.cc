@@ -4,8 +4,11 @@
 // bool; int8 and int16 outputs share the input's scale and zero point. Up to
 // 6 dimensions.
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/data_movement.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -18,16 +21,18 @@ TfLiteStatus SplitPrepare(TfLiteContext* context, TfLiteNode* node) {
                 static_cast<int>(params == nullptr ? 0 : params->num_splits));
     return kTfLiteError;
   }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 2, 2, params->num_splits));
-  const int32_t* axis = micro_runtime::ConstantInt32Data(kOp, "axis", GetInput(context, node, 0), 1);
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(kOp, context, node, 2, 2, params->num_splits));
+  const int32_t* axis = ConstantInt32Data(kOp, "axis", GetInput(context, node, 0), 1);
   if (axis == nullptr) return kTfLiteError;
-  return micro_runtime::PrepareSplit(kOp, context, node, 1, axis[0], params->num_splits, nullptr);
+  return PrepareSplit(kOp, context, node, 1, axis[0], params->num_splits, nullptr);
 }
 
 TfLiteStatus SplitInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalSplit(kOp, context, node, 1);
+  return EvalSplit(kOp, context, node, 1);
 }
 
 }  // namespace
 
 TfLiteRegistration Register_SPLIT() { return {nullptr, nullptr, SplitPrepare, SplitInvoke}; }
+
+}  // namespace micro_runtime

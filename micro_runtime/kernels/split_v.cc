@@ -5,8 +5,11 @@
 // float32, int8, int16, int32, int64, bool; int8 and int16 outputs share the
 // input's scale and zero point. Up to 6 dimensions.
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/data_movement.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -19,18 +22,20 @@ TfLiteStatus SplitVPrepare(TfLiteContext* context, TfLiteNode* node) {
                 static_cast<int>(params == nullptr ? 0 : params->num_splits));
     return kTfLiteError;
   }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckNodeIo(kOp, context, node, 3, 3, params->num_splits));
+  TF_LITE_ENSURE_OK(context, CheckNodeIo(kOp, context, node, 3, 3, params->num_splits));
   const int32_t* sizes =
-      micro_runtime::ConstantInt32Data(kOp, "size_splits", GetInput(context, node, 1), params->num_splits);
-  const int32_t* axis = micro_runtime::ConstantInt32Data(kOp, "axis", GetInput(context, node, 2), 1);
+      ConstantInt32Data(kOp, "size_splits", GetInput(context, node, 1), params->num_splits);
+  const int32_t* axis = ConstantInt32Data(kOp, "axis", GetInput(context, node, 2), 1);
   if (sizes == nullptr || axis == nullptr) return kTfLiteError;
-  return micro_runtime::PrepareSplit(kOp, context, node, 0, axis[0], params->num_splits, sizes);
+  return PrepareSplit(kOp, context, node, 0, axis[0], params->num_splits, sizes);
 }
 
 TfLiteStatus SplitVInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalSplit(kOp, context, node, 0);
+  return EvalSplit(kOp, context, node, 0);
 }
 
 }  // namespace
 
 TfLiteRegistration Register_SPLIT_V() { return {nullptr, nullptr, SplitVPrepare, SplitVInvoke}; }
+
+}  // namespace micro_runtime

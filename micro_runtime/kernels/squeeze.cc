@@ -3,8 +3,11 @@
 // static in the model; prepare checks it is exactly the input's shape without
 // those axes, and invoke moves the bytes (EvalCopy, like RESHAPE). Any type.
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/data_movement.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -12,9 +15,9 @@ constexpr const char* kOp = "SQUEEZE";
 constexpr int kMaxSqueezeDims = 8;  // TFLite's limit, and TfLiteSqueezeParams' capacity
 
 TfLiteStatus SqueezePrepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareCopy(kOp, context, node, 1, 1));
+  TF_LITE_ENSURE_OK(context, PrepareCopy(kOp, context, node, 1, 1));
   const TfLiteTensor* input = GetInput(context, node, 0);
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckRank(kOp, "input", input, kMaxSqueezeDims));
+  TF_LITE_ENSURE_OK(context, CheckRank(kOp, "input", input, kMaxSqueezeDims));
   const int rank = input->dims->size;
   const auto* params = static_cast<const TfLiteSqueezeParams*>(node->builtin_data);
   const int count = params != nullptr ? static_cast<int>(params->num_squeeze_dims) : 0;
@@ -35,9 +38,11 @@ TfLiteStatus SqueezePrepare(TfLiteContext* context, TfLiteNode* node) {
   for (int i = 0; i < rank; ++i) {
     if (!squeeze[i]) expected[out_rank++] = input->dims->data[i];
   }
-  return micro_runtime::CheckOutputShape(kOp, GetOutput(context, node, 0), expected, out_rank);
+  return CheckOutputShape(kOp, GetOutput(context, node, 0), expected, out_rank);
 }
 
 }  // namespace
 
-TfLiteRegistration Register_SQUEEZE() { return {nullptr, nullptr, SqueezePrepare, micro_runtime::EvalCopy}; }
+TfLiteRegistration Register_SQUEEZE() { return {nullptr, nullptr, SqueezePrepare, EvalCopy}; }
+
+}  // namespace micro_runtime

@@ -11,8 +11,11 @@
 #include <string.h>
 
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/data_movement.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -29,8 +32,7 @@ struct StridedSliceOpData {
 int64_t Clamp(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
 TfLiteStatus StridedSlicePrepare(TfLiteContext* context, TfLiteNode* node) {
-  using micro_runtime::ConstantInt32Data;
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareDataMovement(kOp, context, node, 4, kMaxDims));
+  TF_LITE_ENSURE_OK(context, PrepareDataMovement(kOp, context, node, 4, kMaxDims));
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* output = GetOutput(context, node, 0);
   const auto* params = static_cast<const TfLiteStridedSliceParams*>(node->builtin_data);
@@ -51,7 +53,7 @@ TfLiteStatus StridedSlicePrepare(TfLiteContext* context, TfLiteNode* node) {
   const int32_t* strides = ConstantInt32Data(kOp, "strides", GetInput(context, node, 3), rank);
   if (begin == nullptr || end == nullptr || strides == nullptr) return kTfLiteError;
   if (node->user_data == nullptr) {
-    node->user_data = micro_runtime::AllocateOpData(kOp, context, sizeof(StridedSliceOpData));
+    node->user_data = AllocateOpData(kOp, context, sizeof(StridedSliceOpData));
   }
   if (node->user_data == nullptr) return kTfLiteError;
   auto* d = static_cast<StridedSliceOpData*>(node->user_data);
@@ -108,7 +110,7 @@ TfLiteStatus StridedSlicePrepare(TfLiteContext* context, TfLiteNode* node) {
     element_stride *= size;
     expected[kMaxDims - 1 - out_rank++] = static_cast<int32_t>(count);
   }
-  return micro_runtime::CheckOutputShape(kOp, output, expected + kMaxDims - out_rank, out_rank);
+  return CheckOutputShape(kOp, output, expected + kMaxDims - out_rank, out_rank);
 }
 
 template <typename T>
@@ -127,7 +129,7 @@ void Slice(const StridedSliceOpData& d, const int32_t* in_strides, const T* in, 
 }
 
 TfLiteStatus StridedSliceInvoke(TfLiteContext* context, TfLiteNode* node) {
-  if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
+  if (node->user_data == nullptr) return ReportMissingOpData(kOp);
   const auto& d = *static_cast<const StridedSliceOpData*>(node->user_data);
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
@@ -160,3 +162,5 @@ TfLiteStatus StridedSliceInvoke(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_STRIDED_SLICE() { return {nullptr, nullptr, StridedSlicePrepare, StridedSliceInvoke}; }
+
+}  // namespace micro_runtime

@@ -3,34 +3,26 @@
 // inputs are shifted left (20 bits for int8, 15 for int16), rescaled to a
 // common scale of 2 * max(input scales), subtracted, and the difference is
 // rescaled to the output scale; bit-exact. int16 uses this general path
-// whatever pot_scale_int16 says, like TFLM (zero points must be 0).
-#include "micro_runtime/kernels/elementwise_util.h"
+// whatever pot_scale_int16 says, like TFLM (zero points must be 0). Prepare
+// and invoke are shared with ADD (add_sub.h).
+#include "micro_runtime/kernels/add_sub.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
 constexpr const char* kOp = "SUB";
 
-using SubOpData = micro_runtime::CommonScaleOpData;
-
 TfLiteStatus SubPrepare(TfLiteContext* context, TfLiteNode* node) {
-  using micro_runtime::kTypeFloat32;
-  using micro_runtime::kTypeInt16;
-  using micro_runtime::kTypeInt8;
-  return micro_runtime::PrepareAddSub(kOp, context, node, kTypeFloat32 | kTypeInt8 | kTypeInt16);
+  return PrepareAddSub(kOp, context, node, kTypeFloat32 | kTypeInt8 | kTypeInt16);
 }
 
-TfLiteStatus SubInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalArithmetic<SubOpData, true>(
-      kOp, context, node,
-      [](const SubOpData& d, int32_t x1, int32_t x2) {
-        return MultiplyByQuantizedMultiplier(d.inputs.Input1(x1) - d.inputs.Input2(x2),
-                                             d.output_multiplier, d.output_shift);
-      },
-      [](float a, float b) { return a - b; });
-}
+TfLiteStatus SubInvoke(TfLiteContext* context, TfLiteNode* node) { return EvalAddSub<true>(kOp, context, node); }
 
 }  // namespace
 
 TfLiteRegistration Register_SUB() { return {nullptr, nullptr, SubPrepare, SubInvoke}; }
+
+}  // namespace micro_runtime

@@ -32,8 +32,12 @@
 #include <string.h>
 
 #include "micro_runtime/builtin_options.h"
+#include "micro_runtime/kernels/filter_op_util.h"
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/quantization_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -365,3 +369,5 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_SVDF() { return {Init, nullptr, Prepare, Eval}; }
+
+}  // namespace micro_runtime

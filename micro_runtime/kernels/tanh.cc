@@ -8,6 +8,8 @@
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/sigmoid_int16.h"
 
+namespace micro_runtime {
+
 namespace {
 
 constexpr const char* kOp = "TANH";
@@ -15,13 +17,15 @@ constexpr const char* kOp = "TANH";
 float TanhOf(float x) { return tanhf(x); }
 
 TfLiteStatus TanhPrepare(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::PrepareSigmoidOp(kOp, true, TanhOf, 128, 0, context, node);
+  return PrepareSigmoidOp(kOp, true, TanhOf, 128, 0, context, node);
 }
 
 TfLiteStatus TanhInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalSigmoidOp(kOp, true, TanhOf, context, node);
+  return EvalSigmoidOp(kOp, true, TanhOf, context, node);
 }
 
 }  // namespace
 
 TfLiteRegistration Register_TANH() { return {nullptr, nullptr, TanhPrepare, TanhInvoke}; }
+
+}  // namespace micro_runtime

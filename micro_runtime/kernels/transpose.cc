@@ -3,13 +3,16 @@
 // TFLite version 6 is beyond 5), by element size: float32, int8, int16,
 // int32, int64, bool (TFLM: float32, int8, int16). The output shape must be
 // the permuted input shape. Bit-exact (pure data movement).
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/data_movement.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
 constexpr const char* kOp = "TRANSPOSE";
-constexpr int kMaxDims = micro_runtime::kMaxShapeDims;
+constexpr int kMaxDims = kMaxShapeDims;
 
 // Output dims and, per output axis, the input element stride, both
 // left-padded to kMaxDims with size-1 axes.
@@ -19,11 +22,11 @@ struct TransposeOpData {
 };
 
 TfLiteStatus TransposePrepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareDataMovement(kOp, context, node, 2, kMaxDims));
+  TF_LITE_ENSURE_OK(context, PrepareDataMovement(kOp, context, node, 2, kMaxDims));
   const TfLiteTensor* input = GetInput(context, node, 0);
   const TfLiteTensor* output = GetOutput(context, node, 0);
   const int rank = input->dims->size;
-  const int32_t* perm = micro_runtime::ConstantInt32Data(kOp, "perm", GetInput(context, node, 1), rank);
+  const int32_t* perm = ConstantInt32Data(kOp, "perm", GetInput(context, node, 1), rank);
   if (perm == nullptr) return kTfLiteError;
   int32_t expected[kMaxDims] = {};
   bool seen[kMaxDims] = {};
@@ -36,9 +39,9 @@ TfLiteStatus TransposePrepare(TfLiteContext* context, TfLiteNode* node) {
     seen[perm[i]] = true;
     expected[i] = input->dims->data[perm[i]];
   }
-  TF_LITE_ENSURE_OK(context, micro_runtime::CheckOutputShape(kOp, output, expected, rank));
+  TF_LITE_ENSURE_OK(context, CheckOutputShape(kOp, output, expected, rank));
   if (node->user_data == nullptr) {
-    node->user_data = micro_runtime::AllocateOpData(kOp, context, sizeof(TransposeOpData));
+    node->user_data = AllocateOpData(kOp, context, sizeof(TransposeOpData));
   }
   if (node->user_data == nullptr) return kTfLiteError;
   auto* d = static_cast<TransposeOpData*>(node->user_data);
@@ -76,7 +79,7 @@ void Permute(const TransposeOpData& d, const T* in, T* out) {
 }
 
 TfLiteStatus TransposeInvoke(TfLiteContext* context, TfLiteNode* node) {
-  if (node->user_data == nullptr) return micro_runtime::ReportMissingOpData(kOp);
+  if (node->user_data == nullptr) return ReportMissingOpData(kOp);
   const auto& d = *static_cast<const TransposeOpData*>(node->user_data);
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
@@ -100,3 +103,5 @@ TfLiteStatus TransposeInvoke(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_TRANSPOSE() { return {nullptr, nullptr, TransposePrepare, TransposeInvoke}; }
+
+}  // namespace micro_runtime

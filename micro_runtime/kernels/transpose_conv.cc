@@ -22,8 +22,12 @@
 // it runs on) with no accumulator array in the arena.
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/kernels/conv.h"
-#include "micro_runtime/kernels/kernel_util.h"
+#include "micro_runtime/kernels/filter_op_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+#include "micro_runtime/kernels/padding.h"
+#include "micro_runtime/kernels/quantization_util.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -289,3 +293,5 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_TRANSPOSE_CONV() { return {Init, nullptr, Prepare, Eval}; }
+
+}  // namespace micro_runtime

@@ -4,8 +4,11 @@
 // activations with int8 weights, v2-3), diagonal recurrent weights (v4),
 // peephole, projection, layer normalization and CIFG variants are refused in
 // prepare with a message naming them (TFLM computes none of them).
+#include "micro_runtime/kernels/filter_op_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/unidirectional_sequence_lstm.h"
+
+namespace micro_runtime {
 
 namespace lstm {
 namespace {
@@ -45,3 +48,5 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace lstm
 
 TfLiteRegistration Register_UNIDIRECTIONAL_SEQUENCE_LSTM() { return {lstm::Init, nullptr, lstm::Prepare, lstm::Eval}; }
+
+}  // namespace micro_runtime

@@ -36,7 +36,8 @@
 #include <string.h>
 
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/kernel_util.h"
+
+namespace micro_runtime {
 
 namespace lstm {
 
@@ -204,5 +205,7 @@ TfLiteStatus EvalInt8(const OpData& d, const Tensors& t);
 TfLiteStatus EvalInt16(const OpData& d, const Tensors& t);
 
 }  // namespace lstm
+
+}  // namespace micro_runtime
 
 #endif  // MICRO_RUNTIME_KERNELS_UNIDIRECTIONAL_SEQUENCE_LSTM_H_

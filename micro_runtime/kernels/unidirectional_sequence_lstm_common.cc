@@ -3,9 +3,13 @@
 // unidirectional_sequence_lstm.h describes the op.
 #include <math.h>
 
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/filter_op_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
+#include "micro_runtime/kernels/quantization_util.h"
 #include "micro_runtime/kernels/sigmoid_int16.h"
 #include "micro_runtime/kernels/unidirectional_sequence_lstm.h"
+
+namespace micro_runtime {
 
 namespace lstm {
 namespace {
@@ -75,7 +79,7 @@ TfLiteStatus CheckTypes(const Tensors& t) {
   } else if (type == kTfLiteInt16) {
     bias = kTfLiteInt64;
   } else if (type != kTfLiteInt8) {
-    return micro_runtime::ReportUnsupportedType(
+    return ReportUnsupportedType(
         kOp, type, "float32, int8 (int16 cell state) or int16 (16x8, int64 bias)", "input");
   }
   for (int k = 0; k < kGates; ++k) {
@@ -202,7 +206,6 @@ TfLiteStatus CheckWeights(const TfLiteTensor* weights, const char* what, int gat
 }
 
 TfLiteStatus PrepareQuantization(const Tensors& t, float cell_clip, OpData* d) {
-  using micro_runtime::CheckQuantized;
   TF_LITE_ENSURE_OK(nullptr, CheckQuantized(kOp, "input", t.input));
   TF_LITE_ENSURE_OK(nullptr, CheckQuantized(kOp, "hidden state (input 18)", t.hidden));
   TF_LITE_ENSURE_OK(nullptr, CheckQuantized(kOp, "output", t.output));
@@ -265,11 +268,11 @@ TfLiteStatus PrepareQuantization(const Tensors& t, float cell_clip, OpData* d) {
 
 // TFLM's int16 sigmoid of a gate pre-activation x (2^-12): x * 3 is its
 // input at 1 / 12288 (sigmoid_int16.h); the result is at 2^-15.
-int32_t Sigmoid16(int32_t x) { return micro_runtime::SigmoidInt16(x * 3); }
+int32_t Sigmoid16(int32_t x) { return SigmoidInt16(x * 3); }
 
 // TFLM's int16 tanh of `in`, the scaled input ((x * 3 << k) or (x * 3) >> k
 // rounded); the result is at 2^-15.
-int32_t Tanh16(int32_t in) { return micro_runtime::TanhInt16(in); }
+int32_t Tanh16(int32_t in) { return TanhInt16(in); }
 
 // TFLM's element-wise int16 x int16 product requantized (zero points 0).
 int32_t Product(int32_t a, int32_t b, int32_t multiplier, int shift) {
@@ -341,3 +344,5 @@ int32_t IntegerCellStep(const OpData& d, const int16_t pre[kGates], int16_t* cel
 }
 
 }  // namespace lstm
+
+}  // namespace micro_runtime

@@ -5,7 +5,10 @@
 #include <float.h>
 #include <math.h>
 
+#include "micro_runtime/kernels/quantization_util.h"
 #include "micro_runtime/kernels/unidirectional_sequence_lstm.h"
+
+namespace micro_runtime {
 
 namespace lstm {
 namespace {
@@ -51,3 +54,5 @@ TfLiteStatus EvalFloat(const OpData& d, const Tensors& t) {
 }
 
 }  // namespace lstm
+
+}  // namespace micro_runtime

@@ -4,7 +4,11 @@
 // modulo 2^64) and are requantized to int16 with TFLite's 64-bit
 // MultiplyByQuantizedMultiplier, then the shared integer cell step
 // (unidirectional_sequence_lstm_common.cc).
+#include "micro_runtime/kernels/kernel_util.h"
+#include "micro_runtime/kernels/quantization_util.h"
 #include "micro_runtime/kernels/unidirectional_sequence_lstm.h"
+
+namespace micro_runtime {
 
 namespace lstm {
 
@@ -28,3 +32,5 @@ TfLiteStatus EvalInt16(const OpData& d, const Tensors& t) {
 }
 
 }  // namespace lstm
+
+}  // namespace micro_runtime

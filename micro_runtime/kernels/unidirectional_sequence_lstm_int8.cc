@@ -3,7 +3,10 @@
 // sum in int32 (prepare has bounded the sums; the sums wrap as unsigned, so
 // even a corrupt bias cannot overflow) and are requantized to int16, then the
 // shared integer cell step (unidirectional_sequence_lstm_common.cc).
+#include "micro_runtime/kernels/quantization_util.h"
 #include "micro_runtime/kernels/unidirectional_sequence_lstm.h"
+
+namespace micro_runtime {
 
 namespace lstm {
 
@@ -26,3 +29,5 @@ TfLiteStatus EvalInt8(const OpData& d, const Tensors& t) {
 }
 
 }  // namespace lstm
+
+}  // namespace micro_runtime

@@ -3,8 +3,10 @@
 // by element size: float32, int8, int16, int32, int64, bool; int8 and int16
 // outputs share the input's scale and zero point. Up to 6 input dimensions.
 #include "micro_runtime/builtin_options.h"
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/data_movement.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
@@ -16,13 +18,15 @@ TfLiteStatus UnpackPrepare(TfLiteContext* context, TfLiteNode* node) {
     MicroPrintf("%s: the operator has no UnpackOptions (num, axis)", kOp);
     return kTfLiteError;
   }
-  return micro_runtime::PrepareStacking(kOp, context, node, false, params->axis, params->num);
+  return PrepareStacking(kOp, context, node, false, params->axis, params->num);
 }
 
 TfLiteStatus UnpackInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return micro_runtime::EvalStacking(kOp, context, node, false);
+  return EvalStacking(kOp, context, node, false);
 }
 
 }  // namespace
 
 TfLiteRegistration Register_UNPACK() { return {nullptr, nullptr, UnpackPrepare, UnpackInvoke}; }
+
+}  // namespace micro_runtime

@@ -3,16 +3,19 @@
 // float32, int8, int16, int32, int64, bool (TFLM: float32, int32, int64).
 #include <string.h>
 
-#include "micro_runtime/kernels/elementwise_util.h"
+#include "micro_runtime/kernels/data_movement.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
+
+namespace micro_runtime {
 
 namespace {
 
 constexpr const char* kOp = "ZEROS_LIKE";
 
 TfLiteStatus ZerosLikePrepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_OK(context, micro_runtime::PrepareDataMovement(kOp, context, node, 1, micro_runtime::kMaxShapeDims));
-  return micro_runtime::CheckSameShape(kOp, GetInput(context, node, 0), GetOutput(context, node, 0));
+  TF_LITE_ENSURE_OK(context, PrepareDataMovement(kOp, context, node, 1, kMaxShapeDims));
+  return CheckSameShape(kOp, GetInput(context, node, 0), GetOutput(context, node, 0));
 }
 
 TfLiteStatus ZerosLikeInvoke(TfLiteContext* context, TfLiteNode* node) {
@@ -25,3 +28,5 @@ TfLiteStatus ZerosLikeInvoke(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace
 
 TfLiteRegistration Register_ZEROS_LIKE() { return {nullptr, nullptr, ZerosLikePrepare, ZerosLikeInvoke}; }
+
+}  // namespace micro_runtime

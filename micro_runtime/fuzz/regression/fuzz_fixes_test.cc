@@ -11,9 +11,12 @@
 #include "micro_runtime/fuzz/regression/models/conv_int8_multiplier_shift_out_of_range_model_data.h"
 #include "micro_runtime/fuzz/regression/models/conv_out_size_overflow_model_data.h"
 #include "micro_runtime/fuzz/regression/models/fully_connected_bias_accumulator_overflow_model_data.h"
-#include "micro_runtime/kernels/kernel_util.h"
+#include "micro_runtime/kernels/padding.h"
+#include "micro_runtime/kernels/quantization_util.h"
 #include "micro_runtime/micro_interpreter.h"
 #include "micro_runtime/micro_test.h"
+
+using namespace micro_runtime;
 
 namespace {
 

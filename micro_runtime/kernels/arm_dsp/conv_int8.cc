@@ -22,6 +22,8 @@
 #include "micro_runtime/kernels/arm_dsp/dsp.h"
 #include "micro_runtime/kernels/conv.h"
 
+namespace micro_runtime {
+
 namespace {
 
 constexpr int kChannels = 4;
@@ -145,7 +147,6 @@ inline void ChannelsOfColumn(const ConvOpData& data, const int8_t* col, int n, c
     out[oc] = requantize(acc, oc);
   }
 }
-
 
 // ---- Two output pixels per pass (whole windows that are one run: 1x1) ----
 //
@@ -377,3 +378,5 @@ TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int
   }
   return kTfLiteOk;
 }
+
+}  // namespace micro_runtime

@@ -15,6 +15,8 @@
 #include "micro_runtime/kernels/arm_dsp/dsp.h"
 #include "micro_runtime/kernels/depthwise_conv.h"
 
+namespace micro_runtime {
+
 namespace {
 
 using depthwise::kLanes;
@@ -122,7 +124,6 @@ void AccumulateShared(const Window& w, int32_t offset, int32_t* acc) {
   // (no benchmark model has a multiplier > 1 with several input channels).
   depthwise::AccumulateRest(w, offset, true, kLanes, acc);
 }
-
 
 // ---- Multiplier 1, channels a multiple of 4, fast requantization (KWS, VWW) ----
 //
@@ -361,3 +362,5 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
   }
   return depthwise::EvalInt8Blocks(d, input, filter, bias, output, AccumulateOwn, AccumulateShared);
 }
+
+}  // namespace micro_runtime

@@ -19,6 +19,8 @@
 #include <arm_acle.h>
 #endif
 
+namespace micro_runtime {
+
 namespace dsp {
 
 // Four bytes from any address, little-endian (the DSP cores load unaligned
@@ -183,5 +185,7 @@ inline void DotRows4(const int8_t* in, const int8_t* f, int f_stride, int n, int
 }
 
 }  // namespace dsp
+
+}  // namespace micro_runtime
 
 #endif  // MICRO_RUNTIME_KERNELS_ARM_DSP_DSP_H_

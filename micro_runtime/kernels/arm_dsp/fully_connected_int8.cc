@@ -9,6 +9,8 @@
 #include "micro_runtime/kernels/arm_dsp/dsp.h"
 #include "micro_runtime/kernels/fully_connected.h"
 
+namespace micro_runtime {
+
 TfLiteStatus FullyConnectedEvalInt8(const Int8ChannelQuant& q, const FullyConnectedShape& shape,
                                     const int8_t* input, const int8_t* filter, const int32_t* bias,
                                     int8_t* output) {
@@ -19,3 +21,5 @@ TfLiteStatus FullyConnectedEvalInt8(const Int8ChannelQuant& q, const FullyConnec
                                          dsp::DotRows4(in, w, n, n, offset, acc);
                                        });
 }
+
+}  // namespace micro_runtime

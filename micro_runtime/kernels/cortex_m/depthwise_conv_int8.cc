@@ -27,6 +27,8 @@
 // (depthwise::AccumulateRest, the smallest code).
 #include "micro_runtime/kernels/depthwise_conv.h"
 
+namespace micro_runtime {
+
 namespace {
 
 using depthwise::kLanes;
@@ -136,3 +138,5 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
   auto shared = [](const Window& w, int32_t o, int32_t* acc) { depthwise::AccumulateRest(w, o, true, kLanes, acc); };
   return depthwise::EvalInt8Blocks(d, input, filter, bias, output, depthwise::AccumulateOwnPortable<kLanes>, shared);
 }
+
+}  // namespace micro_runtime

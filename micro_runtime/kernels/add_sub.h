@@ -1,0 +1,38 @@
+// ADD and SUB, one kernel with two signs: TFLite's fixed-point scheme for
+// int8 and int16 (both inputs shifted left, 20 bits for int8 and 15 for
+// int16, rescaled to a common scale of 2 * max(input scales), added or
+// subtracted, and the result rescaled to the output scale), float32 as is.
+// add.cc and sub.cc register it.
+#ifndef MICRO_RUNTIME_KERNELS_ADD_SUB_H_
+#define MICRO_RUNTIME_KERNELS_ADD_SUB_H_
+
+#include "micro_runtime/common.h"
+#include "micro_runtime/kernels/binary_util.h"
+#include "micro_runtime/kernels/quantization_util.h"
+
+namespace micro_runtime {
+
+// Prepare of ADD and SUB: PrepareArithmetic with `types` (op data
+// CommonScaleOpData), then for int8/int16 the common scale after a left shift
+// of 20 (int8) or 15 (int16) bits and the output multiplier
+// common_scale / (2^left_shift * output_scale). TFLite aborts when that
+// multiplier reaches 1 (an output scale ~2^-left_shift times the input
+// scales); this refuses it with a message.
+TfLiteStatus PrepareAddSub(const char* op, TfLiteContext* context, TfLiteNode* node, unsigned types);
+
+// Invoke of ADD (kSubtract false) or SUB prepared by PrepareAddSub.
+template <bool kSubtract>
+inline TfLiteStatus EvalAddSub(const char* op, TfLiteContext* context, TfLiteNode* node) {
+  return EvalArithmetic<CommonScaleOpData, true>(
+      op, context, node,
+      [](const CommonScaleOpData& d, int32_t x1, int32_t x2) {
+        return MultiplyByQuantizedMultiplier(
+            kSubtract ? d.inputs.Input1(x1) - d.inputs.Input2(x2) : d.inputs.Input1(x1) + d.inputs.Input2(x2),
+            d.output_multiplier, d.output_shift);
+      },
+      [](float a, float b) { return kSubtract ? a - b : a + b; });
+}
+
+}  // namespace micro_runtime
+
+#endif  // MICRO_RUNTIME_KERNELS_ADD_SUB_H_
