@@ -144,7 +144,7 @@ $$(BIN_DIR)/example_$(1): $$($(1)_APP_OBJS) $$(LIB) $$(call obj_of,$$(BOARD_SRCS
 	$$(BOARD_CXX) $$($(1)_APP_OBJS) $$(call obj_of,$$(BOARD_SRCS)) $$(LIB) $$(LDFLAGS) -Wl,-Map=$$@.map $$(BOARD_LIBS) -o $$@
 example_$(1): $$(BIN_DIR)/example_$(1)
 run_example_$(1): $$(BIN_DIR)/example_$(1)
-	PYTHONPATH=$$(REPO_ROOT) $$(PYTHON) -m harness.run_model --app $$(BIN_DIR)/example_$(1) --board $$(TARGET)
+	PYTHONPATH=$$(REPO_ROOT) $$(PYTHON) -m harness.cli.run_model --app $$(BIN_DIR)/example_$(1) --board $$(TARGET)
 .PHONY: example_$(1) run_example_$(1)
 endef
 $(foreach e,$(EXAMPLE_APPS),$(eval $(call example_app,$(e))))
