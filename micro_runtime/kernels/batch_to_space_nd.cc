@@ -14,20 +14,10 @@ namespace micro_runtime {
 
 namespace {
 
-constexpr const char* kOp = "BATCH_TO_SPACE_ND";
-
-TfLiteStatus BatchToSpacePrepare(TfLiteContext* context, TfLiteNode* node) {
-  return PrepareSpaceBatch(kOp, context, node, false);
-}
-
-TfLiteStatus BatchToSpaceInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return EvalSpaceBatch(kOp, context, node, false);
-}
+constexpr char kOp[] = "BATCH_TO_SPACE_ND";
 
 }  // namespace
 
-TfLiteRegistration Register_BATCH_TO_SPACE_ND() {
-  return {nullptr, nullptr, BatchToSpacePrepare, BatchToSpaceInvoke};
-}
+TfLiteRegistration Register_BATCH_TO_SPACE_ND() { return SpaceBatchRegistration<kOp, false>(); }
 
 }  // namespace micro_runtime

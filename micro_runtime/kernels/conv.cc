@@ -7,28 +7,19 @@
 // float32, and int8 with per-channel (dimension 0) or per-tensor filter
 // scales, SAME/VALID padding, strides, dilation.
 //
-// This file: init, prepare (shared by every int8 eval) and the float eval.
+// This file: init, prepare (shared by every int8 eval; its common part with
+// DEPTHWISE_CONV_2D in conv_common.cc) and the float eval.
 // The int8 eval is ConvEvalInt8 (conv.h): conv_int8.cc, the portable one, or
 // a tag-specialized replacement such as arm_dsp/conv_int8.cc.
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/kernels/conv.h"
+#include "micro_runtime/kernels/conv_common.h"
 #include "micro_runtime/kernels/filter_op_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/padding.h"
 #include "micro_runtime/kernels/quantization_util.h"
 
 namespace micro_runtime {
-
-TfLiteStatus PrepareConvQuantization(const char* op_name, TfLiteContext* context, const TfLiteTensor* input,
-                                     const TfLiteTensor* filter, const TfLiteTensor* bias,
-                                     const TfLiteTensor* output, TfLiteFusedActivation activation,
-                                     int32_t out_ch, Int8ChannelQuant* q) {
-  TF_LITE_ENSURE_OK(context, CheckFilterOpTypes(op_name, input, filter, bias, output, out_ch, "output channel"));
-  if (input->type == kTfLiteFloat32) return kTfLiteOk;
-  return PrepareInt8ChannelQuant(op_name, context, input, filter, bias, output, activation,
-                                 static_cast<int>(out_ch), 0, input->type == kTfLiteInt16 ? kInt16Activations : 0u,
-                                 q);
-}
 
 namespace {
 
@@ -44,41 +35,22 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, CheckOpDataAndOptions(kOp, node));
   OpData* data = static_cast<OpData*>(node->user_data);
   const TfLiteConvParams* params = static_cast<const TfLiteConvParams*>(node->builtin_data);
-  const TfLiteTensor* input = nullptr;
-  const TfLiteTensor* filter = nullptr;
-  const TfLiteTensor* bias = nullptr;
-  const TfLiteTensor* output = nullptr;
-  TF_LITE_ENSURE_OK(context, GetFilterOpTensors(kOp, context, node, &input, &filter, &bias, &output));
-  if (NumDimensions(input) != 4 || NumDimensions(filter) != 4 || NumDimensions(output) != 4) {
-    MicroPrintf("%s: input, filter and output must be 4-D (NHWC / OHWI), got ranks %d, %d, %d", kOp,
-                NumDimensions(input), NumDimensions(filter), NumDimensions(output));
-    return kTfLiteError;
-  }
-  if (params->stride_height <= 0 || params->stride_width <= 0 ||
-      params->dilation_height_factor <= 0 || params->dilation_width_factor <= 0) {
-    MicroPrintf("%s: strides (%d, %d) and dilations (%d, %d) must be >= 1", kOp,
-                static_cast<int>(params->stride_height), static_cast<int>(params->stride_width),
-                static_cast<int>(params->dilation_height_factor),
-                static_cast<int>(params->dilation_width_factor));
-    return kTfLiteError;
-  }
   WindowGeometry& g = data->g;
-  if (SizeOfDimension(filter, 3) != SizeOfDimension(input, 3)) {
+  FilterOpTensors t;
+  TF_LITE_ENSURE_OK(context,
+                    PrepareConvTensors(kOp, "NHWC / OHWI", context, node, ConvWindowOptionsOf(*params), &t, &g));
+  if (SizeOfDimension(t.filter, 3) != SizeOfDimension(t.input, 3)) {
     MicroPrintf("%s: filter has %d input channels but the input has %d (grouped convolution is not "
                 "supported)",
-                kOp, static_cast<int>(SizeOfDimension(filter, 3)),
-                static_cast<int>(SizeOfDimension(input, 3)));
+                kOp, static_cast<int>(SizeOfDimension(t.filter, 3)),
+                static_cast<int>(SizeOfDimension(t.input, 3)));
     return kTfLiteError;
   }
-  g.out_ch = SizeOfDimension(filter, 0);
-  g.filter_h = SizeOfDimension(filter, 1);
-  g.filter_w = SizeOfDimension(filter, 2);
-  g.stride_h = params->stride_height;
-  g.stride_w = params->stride_width;
-  g.dilation_h = params->dilation_height_factor;
-  g.dilation_w = params->dilation_width_factor;
-  TF_LITE_ENSURE_OK(context, PrepareWindowGeometry(kOp, input, output, params->padding, &g));
-  return PrepareConvQuantization(kOp, context, input, filter, bias, output, params->activation, g.out_ch,
+  g.out_ch = SizeOfDimension(t.filter, 0);
+  g.filter_h = SizeOfDimension(t.filter, 1);
+  g.filter_w = SizeOfDimension(t.filter, 2);
+  TF_LITE_ENSURE_OK(context, PrepareWindowGeometry(kOp, t.input, t.output, params->padding, &g));
+  return PrepareConvQuantization(kOp, context, t.input, t.filter, t.bias, t.output, params->activation, g.out_ch,
                                  &data->q);
 }
 

@@ -1,5 +1,5 @@
-// CONV_2D's op data and its int8 eval, shared between conv.cc (init, prepare,
-// float eval, registration) and the int8 eval: conv_int8.cc, or a
+// CONV_2D's op data and its int8 eval, shared between conv.cc (init, prepare
+// with conv_common.h, float eval, registration) and the int8 eval: conv_int8.cc, or a
 // tag-specialized replacement (arm_dsp/conv_int8.cc), the way TFLM's
 // conv_common.cc shares prepare between its reference and CMSIS-NN kernels.
 #ifndef MICRO_RUNTIME_KERNELS_CONV_H_
@@ -14,15 +14,6 @@ struct ConvOpData {
   WindowGeometry g;
   Int8ChannelQuant q;  // int8, and the multipliers and shifts of int16 (16x8)
 };
-
-// The type and quantization part of the prepare CONV_2D and TRANSPOSE_CONV
-// share (filter [OC, FH, FW, IC], output channels along filter dimension 0):
-// CheckFilterOpTypes, then for int8 and int16 (16x8) inputs the per-channel
-// requantization into `q` (PrepareInt8ChannelQuant).
-TfLiteStatus PrepareConvQuantization(const char* op_name, TfLiteContext* context, const TfLiteTensor* input,
-                                     const TfLiteTensor* filter, const TfLiteTensor* bias,
-                                     const TfLiteTensor* output, TfLiteFusedActivation activation,
-                                     int32_t out_ch, Int8ChannelQuant* q);
 
 // output = requantized conv of (input + input offset) with filter, + bias;
 // shapes and quantization from prepare.

@@ -7,10 +7,12 @@
 // float32, and int8 with per-channel (dimension 3) or per-tensor filter
 // scales, SAME/VALID padding, strides, dilation.
 //
-// This file: init, prepare and the float eval; the int8 eval's channel-block
+// This file: init, prepare (its common part with CONV_2D in conv_common.cc)
+// and the float eval; the int8 eval's channel-block
 // loop is depthwise_conv.h's, with the accumulators of depthwise_conv_int8.cc
 // (portable) or of a tag-specialized replacement (arm_dsp/).
 #include "micro_runtime/builtin_options.h"
+#include "micro_runtime/kernels/conv_common.h"
 #include "micro_runtime/kernels/depthwise_conv.h"
 #include "micro_runtime/kernels/filter_op_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
@@ -36,53 +38,24 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   OpData* data = static_cast<OpData*>(node->user_data);
   const TfLiteDepthwiseConvParams* params =
       static_cast<const TfLiteDepthwiseConvParams*>(node->builtin_data);
-  const TfLiteTensor* input = nullptr;
-  const TfLiteTensor* filter = nullptr;
-  const TfLiteTensor* bias = nullptr;
-  const TfLiteTensor* output = nullptr;
-  TF_LITE_ENSURE_OK(context, GetFilterOpTensors(kOp, context, node, &input, &filter, &bias, &output));
-  if (NumDimensions(input) != 4 || NumDimensions(filter) != 4 || NumDimensions(output) != 4) {
-    MicroPrintf("%s: input, filter and output must be 4-D (NHWC), got ranks %d, %d, %d", kOp,
-                NumDimensions(input), NumDimensions(filter), NumDimensions(output));
-    return kTfLiteError;
-  }
-  if (params->stride_height <= 0 || params->stride_width <= 0 ||
-      params->dilation_height_factor <= 0 || params->dilation_width_factor <= 0) {
-    MicroPrintf("%s: strides (%d, %d) and dilations (%d, %d) must be >= 1", kOp,
-                static_cast<int>(params->stride_height), static_cast<int>(params->stride_width),
-                static_cast<int>(params->dilation_height_factor),
-                static_cast<int>(params->dilation_width_factor));
-    return kTfLiteError;
-  }
   WindowGeometry& g = data->g;
-  const int32_t in_ch = SizeOfDimension(input, 3);
-  g.filter_h = SizeOfDimension(filter, 1);
-  g.filter_w = SizeOfDimension(filter, 2);
-  g.out_ch = SizeOfDimension(filter, 3);
-  if (SizeOfDimension(filter, 0) != 1 || in_ch <= 0 || g.out_ch % in_ch != 0) {
+  FilterOpTensors t;
+  TF_LITE_ENSURE_OK(context, PrepareConvTensors(kOp, "NHWC", context, node, ConvWindowOptionsOf(*params), &t, &g));
+  const int32_t in_ch = SizeOfDimension(t.input, 3);
+  g.filter_h = SizeOfDimension(t.filter, 1);
+  g.filter_w = SizeOfDimension(t.filter, 2);
+  g.out_ch = SizeOfDimension(t.filter, 3);
+  if (SizeOfDimension(t.filter, 0) != 1 || in_ch <= 0 || g.out_ch % in_ch != 0) {
     MicroPrintf("%s: filter [%d, %d, %d, %d] must be [1, FH, FW, input channels (%d) x multiplier]",
-                kOp, static_cast<int>(SizeOfDimension(filter, 0)), static_cast<int>(g.filter_h),
+                kOp, static_cast<int>(SizeOfDimension(t.filter, 0)), static_cast<int>(g.filter_h),
                 static_cast<int>(g.filter_w), static_cast<int>(g.out_ch), static_cast<int>(in_ch));
     return kTfLiteError;
   }
   // The multiplier follows from the shapes (some converters leave the option 0).
   data->mult = g.out_ch / in_ch;
-  g.stride_h = params->stride_height;
-  g.stride_w = params->stride_width;
-  g.dilation_h = params->dilation_height_factor;
-  g.dilation_w = params->dilation_width_factor;
-  TF_LITE_ENSURE_OK(context, PrepareWindowGeometry(kOp, input, output, params->padding, &g));
-  TF_LITE_ENSURE_OK(context, CheckFilterOpTypes(kOp, input, filter, bias, output, g.out_ch,
-                                                "output channel"));
-  if (input->type == kTfLiteFloat32) return kTfLiteOk;
-  if (input->type == kTfLiteInt16 && bias != nullptr && bias->type != kTfLiteInt64) {
-    // TFLM's 16x8 depthwise kernel reads the bias as int64 whatever its type.
-    MicroPrintf("%s: bias of an int16 op must be int64, got %s", kOp, TfLiteTypeName(bias->type));
-    return kTfLiteError;
-  }
-  return PrepareInt8ChannelQuant(kOp, context, input, filter, bias, output, params->activation,
-                                 static_cast<int>(g.out_ch), 3,
-                                 input->type == kTfLiteInt16 ? kInt16Activations : 0u, &data->q);
+  TF_LITE_ENSURE_OK(context, PrepareWindowGeometry(kOp, t.input, t.output, params->padding, &g));
+  return PrepareConvQuantization(kOp, context, t.input, t.filter, t.bias, t.output, params->activation, g.out_ch,
+                                 &data->q, 3, true);
 }
 
 TfLiteStatus EvalFloat(const OpData* d, const TfLiteDepthwiseConvParams* params, const float* input,

@@ -40,6 +40,15 @@ TfLiteStatus PrepareSpaceBatch(const char* op, TfLiteContext* context, TfLiteNod
 // inside the space side there (the others are cropped).
 TfLiteStatus EvalSpaceBatch(const char* op, TfLiteContext* context, TfLiteNode* node, bool to_batch);
 
+// Registration of SPACE_TO_BATCH_ND (kToBatch) or BATCH_TO_SPACE_ND named
+// kOp: PrepareSpaceBatch and EvalSpaceBatch.
+template <const char* kOp, bool kToBatch>
+TfLiteRegistration SpaceBatchRegistration() {
+  return {nullptr, nullptr,
+          [](TfLiteContext* context, TfLiteNode* node) { return PrepareSpaceBatch(kOp, context, node, kToBatch); },
+          [](TfLiteContext* context, TfLiteNode* node) { return EvalSpaceBatch(kOp, context, node, kToBatch); }};
+}
+
 }  // namespace micro_runtime
 
 #endif  // MICRO_RUNTIME_KERNELS_SPACE_BATCH_ND_H_

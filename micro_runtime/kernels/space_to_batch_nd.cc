@@ -16,20 +16,10 @@ namespace micro_runtime {
 
 namespace {
 
-constexpr const char* kOp = "SPACE_TO_BATCH_ND";
-
-TfLiteStatus SpaceToBatchPrepare(TfLiteContext* context, TfLiteNode* node) {
-  return PrepareSpaceBatch(kOp, context, node, true);
-}
-
-TfLiteStatus SpaceToBatchInvoke(TfLiteContext* context, TfLiteNode* node) {
-  return EvalSpaceBatch(kOp, context, node, true);
-}
+constexpr char kOp[] = "SPACE_TO_BATCH_ND";
 
 }  // namespace
 
-TfLiteRegistration Register_SPACE_TO_BATCH_ND() {
-  return {nullptr, nullptr, SpaceToBatchPrepare, SpaceToBatchInvoke};
-}
+TfLiteRegistration Register_SPACE_TO_BATCH_ND() { return SpaceBatchRegistration<kOp, true>(); }
 
 }  // namespace micro_runtime

@@ -22,6 +22,7 @@
 // it runs on) with no accumulator array in the arena.
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/kernels/conv.h"
+#include "micro_runtime/kernels/conv_common.h"
 #include "micro_runtime/kernels/filter_op_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/padding.h"
