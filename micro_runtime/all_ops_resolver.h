@@ -16,6 +16,8 @@
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/micro_op_resolver.h"
 
+namespace micro_runtime {
+
 // The ops come in groups, each registered by one function, so a test of
 // one group links only that group's kernels: every kernel together with the
 // interpreter and a model no longer fits a 64 KB Blue Pill
@@ -226,5 +228,10 @@ class AllOpsResolver : public MicroMutableOpResolver<kAllOpsCount> {
     AddLstmOps(*this);
   }
 };
+
+}  // namespace micro_runtime
+
+// Public API: applications name it unqualified, as before the runtime had one namespace.
+using micro_runtime::AllOpsResolver;
 
 #endif  // MICRO_RUNTIME_ALL_OPS_RESOLVER_H_

@@ -4,6 +4,8 @@
 #include "micro_runtime/all_ops_resolver.h"
 #include "micro_runtime/micro_test.h"
 
+using namespace micro_runtime;
+
 namespace {
 
 using Op = tflite::BuiltinOperator;

@@ -9,6 +9,8 @@
 #include "micro_runtime/micro_test.h"
 #include "micro_runtime/models/hello_int8_ref_model_data.h"
 
+using namespace micro_runtime;
+
 namespace {
 
 using Op = tflite::BuiltinOperator;

@@ -11,6 +11,8 @@
 
 #include "micro_runtime/micro_test.h"
 
+using namespace micro_runtime;
+
 namespace {
 
 using Op = tflite::BuiltinOperator;

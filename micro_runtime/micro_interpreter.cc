@@ -4,6 +4,8 @@
 #include "micro_runtime/micro_log.h"
 #include "micro_runtime/model_verifier.h"
 
+namespace micro_runtime {
+
 namespace {
 
 // Shape of scalars and of absent index lists; layout == Vector<int32>.
@@ -23,7 +25,7 @@ const TfLiteIntArray* AsIntArray(const flatbuffers::Vector<int32_t>* v) {
 MicroInterpreter::MicroInterpreter(const uint8_t* model_data, size_t model_size, const MicroOpResolver& resolver,
                                    uint8_t* arena, size_t arena_size)
     : model_data_(model_data),
-      model_(micro_runtime::VerifyModel(model_data, model_size)),
+      model_(VerifyModel(model_data, model_size)),
       graph_(model_ != nullptr ? model_->subgraphs()->Get(0) : nullptr),
       resolver_(resolver),
       context_(),
@@ -66,7 +68,7 @@ void MicroInterpreter::Fail() {
 const char* MicroInterpreter::OpName(int op_index, char* buffer, size_t size) const {
   const tflite::Operator* op = graph_->operators()->Get(static_cast<flatbuffers::uoffset_t>(op_index));
   const tflite::OperatorCode* code = model_->operator_codes()->Get(op->opcode_index());
-  const int32_t builtin = micro_runtime::EffectiveBuiltinCode(code);
+  const int32_t builtin = EffectiveBuiltinCode(code);
   if (builtin == static_cast<int32_t>(tflite::BuiltinOperator::CUSTOM)) return code->custom_code()->c_str();
   const char* name = BuiltinOperatorName(builtin);
   if (name != nullptr) return name;
@@ -117,9 +119,9 @@ TfLiteStatus MicroInterpreter::InitTensors() {
     TfLiteTensor& tensor = out[i];
     tensor.type = static_cast<TfLiteType>(t->type());
     tensor.dims = AsIntArray(t->shape());
-    micro_runtime::TensorByteSize(t, &tensor.bytes);  // checked by the verifier
+    TensorByteSize(t, &tensor.bytes);  // checked by the verifier
     size_t data_bytes = 0;
-    const uint8_t* constant = micro_runtime::BufferData(model_, model_data_, t->buffer(), &data_bytes);
+    const uint8_t* constant = BufferData(model_, model_data_, t->buffer(), &data_bytes);
     tensor.data.raw_const = constant;
     tensor.is_constant = constant != nullptr;
     tensor.params.scale = 0.0f;
@@ -159,7 +161,7 @@ TfLiteStatus MicroInterpreter::InitNodes() {
   for (size_t i = 0; i < count; ++i) {
     const tflite::Operator* op = ops->Get(static_cast<flatbuffers::uoffset_t>(i));
     const tflite::OperatorCode* code = model_->operator_codes()->Get(op->opcode_index());
-    const int32_t builtin = micro_runtime::EffectiveBuiltinCode(code);
+    const int32_t builtin = EffectiveBuiltinCode(code);
     const bool is_custom = builtin == static_cast<int32_t>(tflite::BuiltinOperator::CUSTOM);
     NodeEntry& entry = nodes_[i];
     entry.node.inputs = AsIntArray(op->inputs());
@@ -177,7 +179,7 @@ TfLiteStatus MicroInterpreter::InitNodes() {
         entry.node.custom_initial_data_size = static_cast<int32_t>(op->custom_options()->size());
       }
     } else {
-      TF_LITE_ENSURE_OK(&context_, micro_runtime::ParseBuiltinOptions(op, builtin, static_cast<int>(i),
+      TF_LITE_ENSURE_OK(&context_, ParseBuiltinOptions(op, builtin, static_cast<int>(i),
                                                                       ParserAllocate, this,
                                                                       &entry.node.builtin_data));
     }
@@ -384,3 +386,5 @@ size_t MicroInterpreter::tensors_size() const {
 size_t MicroInterpreter::operators_size() const {
   return graph_ != nullptr && graph_->operators() != nullptr ? graph_->operators()->size() : 0;
 }
+
+}  // namespace micro_runtime

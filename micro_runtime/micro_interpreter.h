@@ -34,6 +34,8 @@
 #include "micro_runtime/micro_op_resolver.h"
 #include "micro_runtime/schema/tflite_schema.h"
 
+namespace micro_runtime {
+
 class MicroInterpreter {
  public:
   MicroInterpreter(const uint8_t* model_data, size_t model_size, const MicroOpResolver& resolver, uint8_t* arena,
@@ -107,7 +109,7 @@ class MicroInterpreter {
   const tflite::Model* model_;
   const tflite::SubGraph* graph_;
   const MicroOpResolver& resolver_;
-  micro_runtime::MicroAllocator allocator_;
+  MicroAllocator allocator_;
   TfLiteContext context_;
   NodeEntry* nodes_;
   size_t num_nodes_;
@@ -115,5 +117,10 @@ class MicroInterpreter {
   int current_op_;
   State state_;
 };
+
+}  // namespace micro_runtime
+
+// Public API: applications name it unqualified, as before the runtime had one namespace.
+using micro_runtime::MicroInterpreter;
 
 #endif  // MICRO_RUNTIME_MICRO_INTERPRETER_H_

@@ -2,6 +2,8 @@
 
 #include "micro_runtime/micro_log.h"
 
+namespace micro_runtime {
+
 namespace {
 
 // Names for error messages. A short table instead of the schema's full name
@@ -118,3 +120,5 @@ const TfLiteRegistration* MicroOpResolver::Find(int32_t builtin_code, const char
   }
   return &e->registration;
 }
+
+}  // namespace micro_runtime

@@ -19,6 +19,8 @@
 #include "micro_runtime/common.h"
 #include "micro_runtime/schema/tflite_schema.h"
 
+namespace micro_runtime {
+
 // Name of a builtin op code ("CONV_2D"), or nullptr for codes this runtime
 // has no name for.
 const char* BuiltinOperatorName(int32_t code);
@@ -82,5 +84,12 @@ class MicroMutableOpResolver : public MicroOpResolver {
  private:
   Entry storage_[kCapacity];
 };
+
+}  // namespace micro_runtime
+
+// Public API: applications name it unqualified, as before the runtime had one namespace.
+using micro_runtime::BuiltinOperatorName;
+using micro_runtime::MicroMutableOpResolver;
+using micro_runtime::MicroOpResolver;
 
 #endif  // MICRO_RUNTIME_MICRO_OP_RESOLVER_H_
