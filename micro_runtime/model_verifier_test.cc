@@ -31,18 +31,6 @@ using micro_runtime::VerifyModel;
 
 alignas(16) uint8_t g_copy[4096];
 
-// Points field `vtable_offset` of the table at `table` (inside g_copy) far
-// past the end of the model, the way a corrupt vtable would. Returns false
-// when the table does not have the field.
-bool CorruptField(const void* table, flatbuffers::voffset_t vtable_offset) {
-  const auto* t = static_cast<const flatbuffers::Table*>(table);
-  if (t->GetOptionalFieldOffset(vtable_offset) == 0) return false;
-  uint8_t* entry = const_cast<uint8_t*>(t->GetVTable()) + vtable_offset;
-  entry[0] = 0xf0;
-  entry[1] = 0x7f;
-  return true;
-}
-
 }  // namespace
 
 TF_LITE_MICRO_TESTS_BEGIN
@@ -131,45 +119,6 @@ TF_LITE_MICRO_TEST(HelpersComputeSizesAndCodes) {
   TF_LITE_MICRO_EXPECT(micro_runtime::TensorByteSize(model->subgraphs()->Get(0)->tensors()->Get(5), &bytes));
   TF_LITE_MICRO_EXPECT_EQ(16u * 16u * 4u, bytes);
   TF_LITE_MICRO_EXPECT_EQ(9, micro_runtime::EffectiveBuiltinCode(model->operator_codes()->Get(0)));
-}
-
-TF_LITE_MICRO_TEST(CorruptFieldsThatTheRuntimeReadsAreRejected) {
-  // One table per kind of field check (scalar, vector, string, sub-table,
-  // vector of tables, union member); each copy gets one field pointed out
-  // of bounds. The hello_world model carries FullyConnectedOptions.
-  const uint8_t* original = g_hello_float_ref_model_data;
-  const size_t size = g_hello_float_ref_model_data_size;
-  TF_LITE_MICRO_EXPECT(size <= sizeof(g_copy));
-  if (size > sizeof(g_copy)) continue;
-  for (int which = 0; which < 9; ++which) {
-    memcpy(g_copy, original, size);
-    const tflite::Model* model = tflite::GetModel(g_copy);
-    const tflite::SubGraph* graph = model->subgraphs()->Get(0);
-    const tflite::Tensor* tensor = graph->tensors()->Get(0);
-    const tflite::Operator* op = graph->operators()->Get(0);
-    bool corrupted = false;
-    switch (which) {
-      case 0: corrupted = CorruptField(model, tflite::Model::VT_VERSION); break;
-      case 1: corrupted = CorruptField(model, tflite::Model::VT_BUFFERS); break;
-      case 2: corrupted = CorruptField(graph, tflite::SubGraph::VT_OPERATORS); break;
-      case 3: corrupted = CorruptField(tensor, tflite::Tensor::VT_SHAPE); break;
-      case 4: corrupted = CorruptField(tensor, tflite::Tensor::VT_NAME); break;
-      case 5:  // a scalar: the first tensor that stores its buffer index
-        for (flatbuffers::uoffset_t i = 0; i < graph->tensors()->size() && !corrupted; ++i) {
-          corrupted = CorruptField(graph->tensors()->Get(i), tflite::Tensor::VT_BUFFER);
-        }
-        break;
-      case 6: corrupted = CorruptField(op, tflite::Operator::VT_INPUTS); break;
-      case 7: corrupted = CorruptField(op->builtin_options(), tflite::FullyConnectedOptions::VT_FUSED_ACTIVATION_FUNCTION);
-        break;
-      default: corrupted = CorruptField(model->operator_codes()->Get(0), tflite::OperatorCode::VT_BUILTIN_CODE); break;
-    }
-    TF_LITE_MICRO_EXPECT(corrupted);
-    if (VerifyModel(g_copy, size) != nullptr) {
-      MicroPrintf("corrupt field %d was accepted", which);
-      TF_LITE_MICRO_EXPECT(false);
-    }
-  }
 }
 
 TF_LITE_MICRO_TESTS_END
