@@ -3,42 +3,30 @@
 // and none beyond.
 #include "micro_runtime/all_ops_resolver.h"
 #include "micro_runtime/micro_test.h"
+#include "micro_runtime/testing/resolver_group.h"
 
 using namespace micro_runtime;
 
-namespace {
-
 using Op = tflite::BuiltinOperator;
-
-class ImageOpsResolver : public MicroMutableOpResolver<kImageOpsCount> {
- public:
-  ImageOpsResolver() { AddImageOps(*this); }
-};
-
-bool Supports(const ImageOpsResolver& resolver, Op op, int version) {
-  return resolver.Find(static_cast<int32_t>(op), nullptr, version) != nullptr;
-}
-
-}  // namespace
+using ImageOpsResolver = OpGroupResolver<kImageOpsCount, AddImageOps>;
 
 TF_LITE_MICRO_TESTS_BEGIN
 
 TF_LITE_MICRO_TEST(EveryKernelIsRegistered) {
-  ImageOpsResolver resolver;
-  TF_LITE_MICRO_EXPECT_EQ(kImageOpsCount, resolver.size());
   const Op ops[] = {Op::L2_NORMALIZATION, Op::RESIZE_BILINEAR, Op::RESIZE_NEAREST_NEIGHBOR};
-  for (Op op : ops) TF_LITE_MICRO_EXPECT(Supports(resolver, op, 1));
+  const ImageOpsResolver resolver;
+  TF_LITE_MICRO_EXPECT(resolver.HoldsAll(ops));
 }
 
 TF_LITE_MICRO_TEST(VersionRanges) {
   ImageOpsResolver resolver;
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::L2_NORMALIZATION, 2));         // int8
-  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::L2_NORMALIZATION, 3));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::RESIZE_BILINEAR, 3));          // half_pixel_centers
-  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::RESIZE_BILINEAR, 4));         // int16: TFLM has none
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::RESIZE_NEAREST_NEIGHBOR, 3));  // align_corners, half_pixel_centers
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::RESIZE_NEAREST_NEIGHBOR, 4));  // int16
-  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::RESIZE_NEAREST_NEIGHBOR, 5));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::L2_NORMALIZATION, 2));         // int8
+  TF_LITE_MICRO_EXPECT(!resolver.Supports(Op::L2_NORMALIZATION, 3));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::RESIZE_BILINEAR, 3));          // half_pixel_centers
+  TF_LITE_MICRO_EXPECT(!resolver.Supports(Op::RESIZE_BILINEAR, 4));         // int16: TFLM has none
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::RESIZE_NEAREST_NEIGHBOR, 3));  // align_corners, half_pixel_centers
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::RESIZE_NEAREST_NEIGHBOR, 4));  // int16
+  TF_LITE_MICRO_EXPECT(!resolver.Supports(Op::RESIZE_NEAREST_NEIGHBOR, 5));
 }
 
 TF_LITE_MICRO_TEST(ResolverMatchesTheTable) {

@@ -3,37 +3,25 @@
 // prepare, which refuses hybrid and diagonal models by name) and none beyond.
 #include "micro_runtime/all_ops_resolver.h"
 #include "micro_runtime/micro_test.h"
+#include "micro_runtime/testing/resolver_group.h"
 
 using namespace micro_runtime;
 
-namespace {
-
 using Op = tflite::BuiltinOperator;
-
-class LstmOpsResolver : public MicroMutableOpResolver<kLstmOpsCount> {
- public:
-  LstmOpsResolver() { AddLstmOps(*this); }
-};
-
-bool Supports(const LstmOpsResolver& resolver, Op op, int version) {
-  return resolver.Find(static_cast<int32_t>(op), nullptr, version) != nullptr;
-}
-
-}  // namespace
+using LstmOpsResolver = OpGroupResolver<kLstmOpsCount, AddLstmOps>;
 
 TF_LITE_MICRO_TESTS_BEGIN
 
 TF_LITE_MICRO_TEST(EveryKernelIsRegistered) {
-  LstmOpsResolver resolver;
-  TF_LITE_MICRO_EXPECT_EQ(kLstmOpsCount, resolver.size());
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::UNIDIRECTIONAL_SEQUENCE_LSTM, 1));
+  const Op ops[] = {Op::UNIDIRECTIONAL_SEQUENCE_LSTM};
+  TF_LITE_MICRO_EXPECT(LstmOpsResolver().HoldsAll(ops));
 }
 
 TF_LITE_MICRO_TEST(VersionRanges) {
   LstmOpsResolver resolver;
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::UNIDIRECTIONAL_SEQUENCE_LSTM, 5));  // 16x8
-  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::UNIDIRECTIONAL_SEQUENCE_LSTM, 6));
-  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::LSTM, 1));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, 5));  // 16x8
+  TF_LITE_MICRO_EXPECT(!resolver.Supports(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, 6));
+  TF_LITE_MICRO_EXPECT(!resolver.Supports(Op::LSTM, 1));
 }
 
 TF_LITE_MICRO_TEST(ResolverMatchesTheTable) {

@@ -7,6 +7,7 @@
 
 #include "micro_runtime/micro_interpreter.h"
 #include "micro_runtime/micro_test.h"
+#include "micro_runtime/testing/resolver_group.h"
 #include "micro_runtime/models/hello_int8_ref_model_data.h"
 
 using namespace micro_runtime;
@@ -18,62 +19,54 @@ using Op = tflite::BuiltinOperator;
 constexpr size_t kArenaSize = 2048;
 alignas(16) uint8_t g_arena[kArenaSize];
 
-class ModelOpsResolver : public MicroMutableOpResolver<kModelOpsCount> {
- public:
-  ModelOpsResolver() { AddModelOps(*this); }
-};
-
-bool Supports(const ModelOpsResolver& resolver, Op op, int version) {
-  return resolver.Find(static_cast<int32_t>(op), nullptr, version) != nullptr;
-}
+using ModelOpsResolver = OpGroupResolver<kModelOpsCount, AddModelOps>;
 
 }  // namespace
 
 TF_LITE_MICRO_TESTS_BEGIN
 
 TF_LITE_MICRO_TEST(EveryKernelIsRegistered) {
-  ModelOpsResolver resolver;
-  TF_LITE_MICRO_EXPECT_EQ(kModelOpsCount, resolver.size());
   const Op ops[] = {Op::ADD,     Op::AVERAGE_POOL_2D, Op::CONV_2D, Op::DEPTHWISE_CONV_2D, Op::DEQUANTIZE,
                     Op::FULLY_CONNECTED, Op::LOGISTIC, Op::MAX_POOL_2D, Op::MUL, Op::QUANTIZE,
                     Op::RELU, Op::RELU6, Op::RESHAPE, Op::SIN, Op::SOFTMAX, Op::TANH};
-  for (Op op : ops) TF_LITE_MICRO_EXPECT(Supports(resolver, op, 1));
+  const ModelOpsResolver resolver;
+  TF_LITE_MICRO_EXPECT(resolver.HoldsAll(ops));
   TF_LITE_MICRO_EXPECT(resolver.Find(static_cast<int32_t>(Op::CUSTOM), "Atan", 1) != nullptr);
 }
 
 TF_LITE_MICRO_TEST(VersionRangesCoverTheConvertersOutput) {
   ModelOpsResolver resolver;
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::CONV_2D, 3));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::DEPTHWISE_CONV_2D, 2));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::DEPTHWISE_CONV_2D, 3));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::FULLY_CONNECTED, 4));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::SOFTMAX, 2));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::MAX_POOL_2D, 2));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::AVERAGE_POOL_2D, 2));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::CONV_2D, 3));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::DEPTHWISE_CONV_2D, 2));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::DEPTHWISE_CONV_2D, 3));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::FULLY_CONNECTED, 4));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::SOFTMAX, 2));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::MAX_POOL_2D, 2));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::AVERAGE_POOL_2D, 2));
   // int16 activations (16x8 filter ops, QUANTIZE's int16 pairs, DEQUANTIZE int16, ADD, MUL, pooling,
   // LOGISTIC, TANH, RELU, RELU6, SOFTMAX).
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::CONV_2D, 4));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::DEPTHWISE_CONV_2D, 5));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::FULLY_CONNECTED, 7));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::DEQUANTIZE, 3));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::ADD, 3));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::MUL, 4));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::AVERAGE_POOL_2D, 3));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::MAX_POOL_2D, 3));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::LOGISTIC, 3));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::TANH, 3));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::RELU, 3));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::RELU6, 3));
-  TF_LITE_MICRO_EXPECT(Supports(resolver, Op::SOFTMAX, 3));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::CONV_2D, 4));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::DEPTHWISE_CONV_2D, 5));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::FULLY_CONNECTED, 7));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::DEQUANTIZE, 3));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::ADD, 3));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::MUL, 4));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::AVERAGE_POOL_2D, 3));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::MAX_POOL_2D, 3));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::LOGISTIC, 3));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::TANH, 3));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::RELU, 3));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::RELU6, 3));
+  TF_LITE_MICRO_EXPECT(resolver.Supports(Op::SOFTMAX, 3));
   // Versions beyond what the kernels implement are refused.
-  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::CONV_2D, 5));
-  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::FULLY_CONNECTED, 8));
-  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::RESHAPE, 2));
-  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::ADD, 4));  // int64
-  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::MUL, 5));  // int64
-  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::RELU, 4));
-  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::LOGISTIC, 4));
-  TF_LITE_MICRO_EXPECT(!Supports(resolver, Op::SOFTMAX, 4));
+  TF_LITE_MICRO_EXPECT(!resolver.Supports(Op::CONV_2D, 5));
+  TF_LITE_MICRO_EXPECT(!resolver.Supports(Op::FULLY_CONNECTED, 8));
+  TF_LITE_MICRO_EXPECT(!resolver.Supports(Op::RESHAPE, 2));
+  TF_LITE_MICRO_EXPECT(!resolver.Supports(Op::ADD, 4));  // int64
+  TF_LITE_MICRO_EXPECT(!resolver.Supports(Op::MUL, 5));  // int64
+  TF_LITE_MICRO_EXPECT(!resolver.Supports(Op::RELU, 4));
+  TF_LITE_MICRO_EXPECT(!resolver.Supports(Op::LOGISTIC, 4));
+  TF_LITE_MICRO_EXPECT(!resolver.Supports(Op::SOFTMAX, 4));
 }
 
 TF_LITE_MICRO_TEST(HelloWorldInt8WithRealKernels) {

@@ -12,11 +12,7 @@
 
 namespace micro_runtime {
 
-namespace {
-
-constexpr char kOp[] = "BATCH_TO_SPACE_ND";
-
-}  // namespace
+constexpr char kOp[] = "BATCH_TO_SPACE_ND";  // internal linkage (const)
 
 TfLiteRegistration Register_BATCH_TO_SPACE_ND() { return SpaceBatchRegistration<kOp, false>(); }
 

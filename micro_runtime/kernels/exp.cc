@@ -6,9 +6,7 @@
 
 namespace micro_runtime {
 
-namespace {
-constexpr char kName[] = "EXP";
-}  // namespace
+constexpr char kName[] = "EXP";  // internal linkage (const)
 
 TfLiteRegistration Register_EXP() { return FloatUnaryRegistration<kName, expf>(); }
 

@@ -6,9 +6,7 @@
 
 namespace micro_runtime {
 
-namespace {
-constexpr char kName[] = "LOG";
-}  // namespace
+constexpr char kName[] = "LOG";  // internal linkage (const)
 
 TfLiteRegistration Register_LOG() { return FloatUnaryRegistration<kName, logf>(); }
 

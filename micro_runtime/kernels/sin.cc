@@ -6,9 +6,7 @@
 
 namespace micro_runtime {
 
-namespace {
-constexpr char kName[] = "SIN";
-}  // namespace
+constexpr char kName[] = "SIN";  // internal linkage (const)
 
 TfLiteRegistration Register_SIN() { return FloatUnaryRegistration<kName, sinf>(); }
 

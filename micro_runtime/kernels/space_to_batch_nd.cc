@@ -14,11 +14,7 @@
 
 namespace micro_runtime {
 
-namespace {
-
-constexpr char kOp[] = "SPACE_TO_BATCH_ND";
-
-}  // namespace
+constexpr char kOp[] = "SPACE_TO_BATCH_ND";  // internal linkage (const)
 
 TfLiteRegistration Register_SPACE_TO_BATCH_ND() { return SpaceBatchRegistration<kOp, true>(); }
 

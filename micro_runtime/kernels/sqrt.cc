@@ -6,9 +6,7 @@
 
 namespace micro_runtime {
 
-namespace {
-constexpr char kName[] = "SQRT";
-}  // namespace
+constexpr char kName[] = "SQRT";  // internal linkage (const)
 
 TfLiteRegistration Register_SQRT() { return FloatUnaryRegistration<kName, sqrtf>(); }
 
