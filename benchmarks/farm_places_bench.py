@@ -29,7 +29,7 @@ from harness.farm.demo import FarmDemo
 from harness.farm.farm_runner import FarmRunner, close_sessions
 from harness.farm.places import Farm
 from harness.formats.reader import parse_log
-from harness.hil.hardware_map import HardwareMap
+from harness.hil.devices import HardwareMap
 from harness.runners.gdbremote_runner import GdbRemoteConfig, GdbRemoteRunner
 
 

@@ -126,16 +126,17 @@ def resolve_runner(
     if board.is_host:
         return Resolved(get_runner("host"), "host")
     if hardware_map is not None and map_runner is None:
-        from harness.hil.hardware_map import HardwareMapError, select_runner_for
+        from harness.hil.devices import HardwareMapError
+        from harness.hil.pool import select_runner_for
 
         try:
-            map_runner = select_runner_for(board, hardware_map)
+            map_runner = select_runner_for(hardware_map)
         except HardwareMapError as error:
             raise ResolveError(str(error)) from error
     if map_runner is not None:
         if icount is not None:
             raise ResolveError(icount_problem("hil") or "--icount does not apply to a hardware map")
-        from harness.hil.hardware_map import map_backend_label
+        from harness.hil.pool import map_backend_label
 
         return Resolved(map_runner, map_backend_label(map_runner.hardware_map, board.name))
     if backend is not None and backend not in REGISTRY:

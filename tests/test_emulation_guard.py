@@ -152,7 +152,8 @@ def test_emulated_rack_runs_with_the_guard(tmp_path: Path) -> None:
     """The emulated rack (QEMU behind its GDB stub, started without firmware): the gdbremote runner
     writes the guard word after loading and resetting, for the rack's devices only."""
     pytest.importorskip("pyocd", reason="the gdbremote runner services semihosting with pyOCD: pip install pyocd")
-    from harness.hil.hardware_map import emulated_rack, runner_for_device
+    from harness.hil.drivers import runner_for_device
+    from harness.hil.emulated import emulated_rack
 
     board = load_board("bluepill")
     elf = _build("bluepill", "unmapped_read_top_fixture.cc")

@@ -15,7 +15,7 @@ from harness_helpers import requires_mcu, run_cli, subprocess_env
 from harness import REPO_ROOT
 from harness.board import boards
 from harness.board.boards import BoardError, load_board
-from harness.hil.hardware_map import HardwareMap, load_hardware_map
+from harness.hil.devices import HardwareMap, load_hardware_map
 from harness.hil.lease import default_lock_dir
 
 

@@ -20,6 +20,8 @@ from pathlib import Path
 from harness.board.boards import BoardError, available_boards, load_board
 from harness.build.driver import ARM_PACKAGES
 from harness.core.extras import EXTRAS, install_hint, is_checkout, missing
+from harness.runners import REGISTRY, backend_module
+from harness.runners.base import tool_check
 
 
 @dataclass
@@ -30,20 +32,26 @@ class Check:
     required: bool = True
 
 
-def _version(argv: list[str]) -> str:
-    try:
-        out = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=False)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return f"(could not run: {error})"
-    first = (out.stdout or out.stderr).strip().splitlines()
-    return first[0] if first else ""
+def _tool(name: str, fix: str, required: bool = True) -> Check:
+    found = tool_check(name, fix, required)
+    return Check(found.name, found.ok, found.detail, found.required)
 
 
-def _tool(name: str, fix: str, required: bool = True, version_flag: str = "--version") -> Check:
-    path = shutil.which(name)
-    if path is None:
-        return Check(name, False, f"not found; install: {fix}", required)
-    return Check(name, True, f"{path}: {_version([path, version_flag])}", required)
+def _backends() -> list[Check]:
+    """What each registered backend needs on this machine (its module's ``check_tools()``)."""
+    checks = []
+    for name in REGISTRY:
+        try:
+            module = backend_module(name)
+        except ModuleNotFoundError as error:
+            top = (error.name or "?").split(".")[0]
+            checks.append(Check(f"backend {name}", False, f"needs the Python package '{top}'; install: pip install "
+                                f"{top}", required=False))
+            continue
+        check_tools = getattr(module, "check_tools", None)
+        if check_tools is not None:
+            checks += [Check(c.name, c.ok, c.detail, c.required) for c in check_tools()]
+    return checks
 
 
 def _arm_library(compiler: str, library: str, fix: str) -> Check:
@@ -79,48 +87,6 @@ def _extra(name: str) -> Check:
                  required=False)
 
 
-def _probes() -> Check:
-    if missing("hil"):
-        return Check("debug probes (pyOCD)", False, f"pyocd not installed; install: {install_hint('hil')}",
-                     required=False)
-    try:
-        from pyocd.core.helpers import ConnectHelper
-
-        probes = ConnectHelper.get_all_connected_probes(blocking=False, print_wait_message=False)
-    except Exception as error:  # a broken USB stack must not break the report
-        return Check("debug probes (pyOCD)", False, f"probe scan failed: {error}", required=False)
-    # Without its CMSIS pack pyOCD cannot program the board even once a probe is attached.
-    packs = "; ".join(filter(None, (_target_problem(board) for board in available_boards())))
-    if not probes:
-        detail = "pyOCD ready, no probe attached" + (f"; but {packs}" if packs else "")
-        return Check("debug probes (pyOCD)", not packs, detail, required=False)
-    names = ", ".join(f"{p.product_name} ({p.unique_id})" for p in probes)
-    return Check("debug probes (pyOCD)", not packs, names + (f"; but {packs}" if packs else ""), required=False)
-
-
-def _target_problem(name: str) -> str | None:
-    """pyOCD's verdict on board ``name``'s [pyocd] target (built-in, or its CMSIS pack installed)."""
-    from harness.runners.pyocd_runner import board_target_problem
-
-    try:
-        board = load_board(name)
-    except BoardError:
-        return None
-    if not board.section("pyocd").get("target"):
-        return None  # not a pyOCD board
-    problem = board_target_problem(board)
-    return f"board {name}: {problem}" if problem else None
-
-
-def _renode() -> Check:
-    from harness.runners.renode import INSTALL_HINT  # the runner's own words, so both say the same
-
-    path = shutil.which("renode")
-    if path is None:
-        return Check("renode", False, f"not found: {INSTALL_HINT}", required=False)
-    return Check("renode", True, f"{path}: {_version([path, '--version'])}", required=False)
-
-
 def gather() -> list[Check]:
     checks = [
         _tool("make", "apt-get install make"),
@@ -145,17 +111,14 @@ def gather() -> list[Check]:
         checks.append(_arm_library(compiler, "libc.a", fix))
         checks.append(_arm_library(compiler, "libstdc++.a", fix))
         checks.append(_tool(f"{prefix}addr2line", f"apt-get install binutils-{prefix.rstrip('-')}"))
+    checks += _backends()
     checks += [
-        _tool("qemu-system-arm", "apt-get install qemu-system-arm"),
-        _renode(),
         _tool("gdb-multiarch", "apt-get install gdb-multiarch", required=False),
         _python_module("pytest", "pip install pytest", True),
         _python_module("xdist", "pip install pytest-xdist", True),
-        _python_module("serial", "pip install pyserial", False),
         _extra("model"),
         _extra("farm"),
         _extra("robot"),
-        _probes(),
     ]
     return checks
 

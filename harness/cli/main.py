@@ -21,6 +21,7 @@ from pathlib import Path
 
 from harness.board.boards import Board, BoardError, available_boards, load_board
 from harness.build.driver import BuildError, build_tests, discover_tests, excluded_tests, source_of
+from harness.runners import REGISTRY
 
 EXIT_CODES = {"passed": 0, "failed": 1, "crashed": 2, "timeout": 3, "infra-error": 4, "no-tests": 4}
 EXIT_USAGE = 5
@@ -265,7 +266,8 @@ def make_parser() -> argparse.ArgumentParser:
                        "2 crashed, 3 timeout, 4 infra error or no tests, 5 usage or build error)")
     p.add_argument("binary", metavar="BINARY", help="path to an ELF, or a test name (built first)")
     p.add_argument("--board", required=True)
-    p.add_argument("--backend", choices=["host", "qemu", "renode", "pyocd", "serial", "gdbremote"])
+    p.add_argument("--backend", choices=list(REGISTRY), help="what runs it (default: the board's emulator, "
+                   "Renode when installed, else QEMU; the host board runs natively)")
     p.add_argument("--timeout", type=positive_seconds, default=None,
                    help="seconds (default: the board's [run] timeout_s)")
     p.add_argument("--quiet", "-q", action="store_true", help="do not echo the device log")
@@ -295,7 +297,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr (errors still go there)")
     p.set_defaults(func=cmd_run_model)
 
-    from harness.hil.hardware_map import add_devices_parser  # harness devices scan|list|clear|emulate
+    from harness.cli.devices import add_devices_parser  # harness devices scan|list|clear|emulate
 
     add_devices_parser(sub)
     from harness.cli.farm import add_farm_parser  # harness farm flaky|report|baseline|health|quarantine|junit

@@ -12,7 +12,7 @@ from typing import Any
 def _coordinator(args: argparse.Namespace) -> str:
     if args.coordinator:
         return str(args.coordinator)
-    from harness.hil.hardware_map import load_hardware_map
+    from harness.hil.devices import load_hardware_map
 
     hardware_map = load_hardware_map(args.hardware_map)
     if hardware_map.farm is None:

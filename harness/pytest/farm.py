@@ -24,6 +24,7 @@ import pytest
 
 from harness import REPO_ROOT
 from harness.farm.history import CaseRecord, History, HistoryError, Measure, RunInfo
+from harness.hil import board_state
 from harness.outcome import Outcome
 
 if TYPE_CHECKING:
@@ -168,7 +169,7 @@ def _take_out_unhealthy(config: pytest.Config, state: FarmState) -> None:
     if map_path is None or state.history is None:
         return
     from harness.farm import health
-    from harness.hil.hardware_map import HardwareMapError, load_hardware_map
+    from harness.hil.devices import HardwareMapError, load_hardware_map
 
     try:
         hardware_map = load_hardware_map(map_path)
@@ -180,12 +181,12 @@ def _take_out_unhealthy(config: pytest.Config, state: FarmState) -> None:
     min_runs = health.DEFAULT_MIN_RUNS if min_runs is None else min_runs
     since = (dt.date.fromisoformat(state.night) - dt.timedelta(days=config.getoption("health_nights"))).isoformat()
     known = {device.id for device in hardware_map.devices}
-    already = hardware_map.quarantined()
+    already = board_state.quarantined(hardware_map)
     for device in health.device_health(state.history, since_night=since):
         if device.device_id not in known or not device.unhealthy(rate, min_runs) or device.device_id in already:
             continue
         reason = f"farm health: {device.describe()} (threshold {rate:.0%})"
-        hardware_map.quarantine(device.device_id, reason)
+        board_state.quarantine(hardware_map, device.device_id, reason)
         state.taken_out.append(device.device_id)
         state.note("health", device.device_id,
                    f"taken out: {device.describe()}; `harness devices clear --hardware-map {map_path} "

@@ -7,7 +7,7 @@ Loaded by harness.pytest.plugin (``pytest_plugins = ["harness.pytest.hil"]``).
 runs every binary on a board of the map instead of an emulator; with several
 boards of one type the xdist workers share them, each board leased by one
 worker at a time (harness.hil.lease). Infrastructure errors are retried on another
-board and the board is quarantined (harness.hil.hardware_map); test failures are
+board and the board is quarantined (harness.hil.board_state); test failures are
 never retried. Each item gets JUnit properties ``hil_device``,
 ``hil_failure_class``, ``hil_attempts`` (and ``hil_retried`` after a retry);
 the terminal summary lists retries and quarantined boards.
@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from harness.board.boards import Board
+from harness.hil import board_state
 
 _MAP_KEY = pytest.StashKey[Any]()
 
@@ -50,7 +51,7 @@ def pytest_configure(config: pytest.Config) -> None:
     path = config.getoption("hardware_map", None)
     if path is None:
         return
-    from harness.hil.hardware_map import HardwareMapError, load_hardware_map
+    from harness.hil.devices import HardwareMapError, load_hardware_map
 
     try:
         config.stash[_MAP_KEY] = load_hardware_map(path)
@@ -63,15 +64,10 @@ def runner_override(config: pytest.Config, board: Board) -> Any | None:
     hardware_map = config.stash.get(_MAP_KEY, None)
     if hardware_map is None or board.is_host:
         return None
-    from harness.hil.hardware_map import MAX_RETRIES, HilRunner
+    from harness.hil.pool import MAX_RETRIES, select_runner_for
 
     retries = config.getoption("hil_retries", None)
-    retries = MAX_RETRIES if retries is None else max(0, retries)
-    if hardware_map.farm is not None:  # boards are a labgrid farm's places
-        from harness.farm.farm_runner import FarmRunner
-
-        return FarmRunner(hardware_map, max_retries=retries)
-    return HilRunner(hardware_map, max_retries=retries)
+    return select_runner_for(hardware_map, MAX_RETRIES if retries is None else max(0, retries))
 
 
 def hil_properties(attempts: list[Any]) -> list[tuple[str, str]]:
@@ -131,7 +127,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
             lines.append(f"retried {binary.split('|')[0]} on {props['hil_device']} after: {props['hil_retried']}")
         if props.get("hil_failure_class") == "infra-error":
             lines.append(f"infrastructure error: {binary.split('|')[0]} (no board could run it)")
-    quarantined = hardware_map.quarantined()
+    quarantined = board_state.quarantined(hardware_map)
     if not (lines or quarantined or by_device):
         return
     terminalreporter.section("hardware in the loop")

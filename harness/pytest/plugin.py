@@ -51,6 +51,7 @@ from harness.core import project
 from harness.core.binary_info import declared_tests
 from harness.outcome import Outcome
 from harness.pytest.dut import Dut
+from harness.runners import REGISTRY
 from harness.session import RunOptions, RunReport, run_binary
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help=f"run MCU boards in Renode (without --board: {DEFAULT_MCU_BOARD}); without Renode installed "
                     "the items are errors naming the fix (--skip-unavailable skips them)")
     group.addoption("--backend", dest="micro_backend", metavar="NAME",
-                    help="run MCU boards on this backend (qemu, renode, pyocd, serial, gdbremote)")
+                    help=f"run MCU boards on this backend ({', '.join(REGISTRY)})")
     from harness.runners.qemu import icount_arg
 
     group.addoption("--icount", type=icount_arg, default=None, metavar="N",
@@ -311,11 +312,8 @@ def pytest_configure(config: pytest.Config) -> None:
     except BoardError as error:
         raise pytest.UsageError(f"--board: {error}") from error
     backend = config.getoption("micro_backend")
-    if backend:
-        from harness.runners import REGISTRY
-
-        if backend not in REGISTRY:
-            raise pytest.UsageError(f"--backend: unknown backend '{backend}'; choose one of: {', '.join(REGISTRY)}")
+    if backend and backend not in REGISTRY:
+        raise pytest.UsageError(f"--backend: unknown backend '{backend}'; choose one of: {', '.join(REGISTRY)}")
     icount = config.getoption("icount")
     if icount is not None:
         from harness.runners.qemu import icount_problem

@@ -1,8 +1,12 @@
 """Backends that run a firmware binary: one small module per backend.
 
-``get_runner(name)`` looks the backend up in ``REGISTRY`` (name -> module
-path, class name) and imports it lazily, so adding a backend is one line
-here and a backend with heavy imports (pyocd, pyserial) costs nothing until used.
+``REGISTRY`` is the one list of backends: name -> the module, its runner class and its kind
+(``host``, ``emulator`` or ``hardware``). ``get_runner(name)`` imports the module lazily, so a
+backend with heavy imports (pyocd, pyserial) costs nothing until used. Everything that names
+backends reads this list: ``harness run --backend`` and ``pytest --backend`` choices, ``harness
+doctor`` (a backend module's ``check_tools()``), and the hardware map (the ``hardware`` backends;
+a device is bound to its runner by the module's ``for_device()``). Adding a backend is one module
+and one line here (docs/extending.md).
 
 Stages 3 and 4, runner and log stream: backends only produce bytes into one stream
 (``stream``) with one deadline and one end rule, read once by ``harness.formats.reader``; also the
@@ -17,23 +21,38 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import Literal
 
 from harness.board.boards import Board
 from harness.runners.base import Runner, RunResult
 
 __all__ = [
-    "REGISTRY", "ResolveError", "RunResult", "Runner", "available_backends", "default_backend", "get_runner",
-    "runner_for",
+    "REGISTRY", "Backend", "ResolveError", "RunResult", "Runner", "available_backends", "backend_module",
+    "default_backend", "get_runner", "runner_for",
 ]
 
-REGISTRY: dict[str, tuple[str, str]] = {
-    "host": ("harness.runners.host", "HostRunner"),
-    "qemu": ("harness.runners.qemu", "QemuRunner"),
-    "renode": ("harness.runners.renode", "RenodeRunner"),
-    "pyocd": ("harness.runners.pyocd_runner", "PyocdRunner"),
-    "serial": ("harness.runners.serial_runner", "SerialRunner"),
-    "gdbremote": ("harness.runners.gdbremote_runner", "GdbRemoteRunner"),
+Kind = Literal["host", "emulator", "hardware"]
+
+
+@dataclass(frozen=True)
+class Backend:
+    """One backend: the module that implements it, its runner class, and what it runs on."""
+
+    module: str
+    runner_class: str
+    kind: Kind
+
+
+REGISTRY: dict[str, Backend] = {
+    "host": Backend("harness.runners.host", "HostRunner", "host"),
+    "qemu": Backend("harness.runners.qemu", "QemuRunner", "emulator"),
+    "renode": Backend("harness.runners.renode", "RenodeRunner", "emulator"),
+    "pyocd": Backend("harness.runners.pyocd_runner", "PyocdRunner", "hardware"),
+    "serial": Backend("harness.runners.serial_runner", "SerialRunner", "hardware"),
+    "gdbremote": Backend("harness.runners.gdbremote_runner", "GdbRemoteRunner", "hardware"),
 }
 
 
@@ -41,13 +60,21 @@ class UnknownBackendError(ValueError):
     """A backend name that no runner module implements."""
 
 
-def available_backends() -> list[str]:
-    """Names whose module exists in this checkout (installed tools are not checked)."""
+def available_backends(kind: Kind | None = None) -> list[str]:
+    """Names (of ``kind``, when given) whose module exists here (installed tools are not checked)."""
     names = []
-    for name, (module, _) in REGISTRY.items():
-        if importlib.util.find_spec(module) is not None:
+    for name, backend in REGISTRY.items():
+        if (kind is None or backend.kind == kind) and importlib.util.find_spec(backend.module) is not None:
             names.append(name)
     return names
+
+
+def backend_module(name: str) -> ModuleType:
+    """The module of backend ``name``; ModuleNotFoundError when it, or a package it needs, is missing."""
+    entry = REGISTRY.get(name)
+    if entry is None:
+        raise UnknownBackendError(f"unknown backend '{name}'; choose one of: {', '.join(REGISTRY)}")
+    return importlib.import_module(entry.module)
 
 
 def get_runner(name: str) -> Runner:
@@ -55,7 +82,7 @@ def get_runner(name: str) -> Runner:
     if entry is None:
         known = ", ".join(REGISTRY)
         raise UnknownBackendError(f"unknown backend '{name}'; choose one of: {known}")
-    module_name, class_name = entry
+    module_name, class_name = entry.module, entry.runner_class
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:

@@ -24,15 +24,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.board.boards import Board
 from harness.board.emulation_guard import guard_word
 from harness.formats.reader import board_format
-from harness.runners.base import RunResult, exits_with_status
+from harness.runners.base import EMULATED_LABEL, DeviceSpec, RunResult, device_transports, exits_with_status
 from harness.runners.control import token_writes
-from harness.runners.semihosting import RttPoller, drive
 from harness.runners.stream import LogSink
+
+if TYPE_CHECKING:  # pyOCD (semihosting) is imported when a run starts, so the module loads without it
+    pass
 
 DEFAULT_RESET = ("vector-table",)
 
@@ -135,7 +137,8 @@ def run_over_gdb(
     from harness.runners.gdbremote.elf import FirmwareError, load_firmware
     from harness.runners.gdbremote.rsp import RspClient, RspError
     from harness.runners.gdbremote.target import GdbTarget
-    from harness.runners.serial_runner import START_MARKER, SerialPortError, SerialReader, open_port
+    from harness.runners.semihosting import RttPoller, drive
+    from harness.runners.uart import START_MARKER, SerialPortError, SerialReader, open_port
 
     start = time.monotonic()
     deadline = start + timeout_s
@@ -222,3 +225,49 @@ def run_over_gdb(
                 serial_port.close()
         if client is not None:
             client.close()
+
+
+
+def for_device(device: DeviceSpec, board: Board, serial_url: str | None) -> GdbRemoteRunner:
+    """A hardware map device with ``backend = "gdbremote"``: its GDB server, and its UART when it has one."""
+    reset = device.reset if device.reset is not None else list(DEFAULT_RESET)
+    return GdbRemoteRunner(
+        GdbRemoteConfig(
+            address=str(device.gdb),
+            load=device.load or "memory",
+            reset=tuple([reset] if isinstance(reset, str) else reset),
+            trap_semihost=True if device.trap_semihost is None else device.trap_semihost,
+            serial=serial_url,
+            baudrate=device.baudrate,
+            rtt="rtt" in device_transports(device, board),
+            handshake=device.handshake is not False,
+            emulation_guard=EMULATED_LABEL in device.labels,
+        )
+    )
+
+
+def device_problem(device: DeviceSpec) -> str | None:
+    """What a ``backend = "gdbremote"`` entry of the hardware map lacks, or None."""
+    return None if device.gdb else 'backend gdbremote needs gdb = "HOST:PORT"'
+
+
+def load_and_go(elf: Path, address: str, load: str = "memory") -> str | None:
+    """Starter: load through a GDB server, start from the vector table, let it run; error text or None."""
+    from harness.runners.gdbremote.elf import FirmwareError, load_firmware
+    from harness.runners.gdbremote.rsp import RspClient, RspError
+    from harness.runners.gdbremote.target import GdbTarget
+
+    try:
+        firmware = load_firmware(elf)
+        host, port = split_address(address)
+        with RspClient(host, port) as client:
+            target = GdbTarget(client)
+            target.halt()
+            target.clear_breakpoints()
+            if load != "none":
+                target.load_segments(firmware.segments, load)
+            target.reset_from_vector_table(firmware.vector_table)
+            target.resume()
+        return None
+    except (FirmwareError, RspError, ValueError, OSError) as error:
+        return f"loading {elf.name} through the GDB server {address} failed: {error}"

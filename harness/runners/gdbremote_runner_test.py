@@ -130,7 +130,7 @@ def test_real_bluepill_test_binary_over_gdb_with_uart(tmp_path: Path) -> None:
 
 def test_board_left_running_by_another_client_is_taken_over(qemu_board: QemuBoard, hil_firmware: HilFirmware) -> None:  # noqa: F811
     """A UART-only firmware started and left running (serial backend), then a gdbremote run on the same board."""
-    from harness.hil.hardware_map import load_and_go
+    from harness.runners.gdbremote_runner import load_and_go
 
     assert load_and_go(hil_firmware("uart"), qemu_board.gdb_address) is None
     time.sleep(0.3)  # it runs on while nobody is connected

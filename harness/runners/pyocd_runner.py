@@ -21,14 +21,17 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.board.boards import Board
 from harness.formats.reader import board_format
-from harness.runners.base import RunResult, exits_with_status
+from harness.runners.base import DeviceSpec, RunResult, ToolCheck, device_transports, exits_with_status
 from harness.runners.control import token_writes
-from harness.runners.semihosting import RttPoller, drive
+from harness.runners.retry import HostProblem
 from harness.runners.stream import LogSink
+
+if TYPE_CHECKING:  # pyOCD (semihosting) is imported when a run starts, so the module loads without it
+    from harness.runners.semihosting import RttPoller
 
 _INSTALL = "install it: pip install pyocd"
 
@@ -178,6 +181,8 @@ def run_on_target(
 ) -> tuple[Any, list[RttPoller]]:
     """Resets ``target`` (already flashed), writes ``writes`` (the run token's block) while it is halted and
     drives it to the end of the test; shared with the tests."""
+    from harness.runners.semihosting import RttPoller, drive
+
     pollers: list[RttPoller] = []
     if "rtt" in transports:
         pollers.append(RttPoller(target, sink, rtt_address))
@@ -246,7 +251,7 @@ class PyocdRunner:
         if problem is not None:
             return infra(problem)
         from harness.runners.gdbremote.elf import FirmwareError, load_firmware
-        from harness.runners.serial_runner import START_MARKER, SerialPortError, SerialReader, open_port
+        from harness.runners.uart import START_MARKER, SerialPortError, SerialReader, open_port
 
         try:
             firmware = load_firmware(Path(elf))
@@ -325,3 +330,45 @@ def flash_and_reset(elf: Path, config: PyocdConfig) -> str | None:
             session.options["resume_on_disconnect"] = True
             with contextlib.suppress(Exception):
                 session.close()
+
+
+def for_device(device: DeviceSpec, board: Board, serial_url: str | None) -> PyocdRunner:
+    """A hardware map device with ``backend = "pyocd"``: its probe, and its UART when it has one."""
+    config = PyocdConfig.from_board(board, unique_id=device.probe, serial=serial_url)
+    if config is None:
+        raise HostProblem(f"board {board.name} has no [pyocd] target; add it to {board.path / 'board.toml'}")
+    config.baudrate = device.baudrate
+    config.transports = device_transports(device, board) or ("semihosting",)
+    return PyocdRunner(config)
+
+
+def check_tools() -> list[ToolCheck]:
+    """``harness doctor``: pyOCD, the probes attached now, and each pyOCD board's target support."""
+    from harness.board.boards import BoardError, available_boards, load_board
+    from harness.core.extras import install_hint, missing
+
+    name = "debug probes (pyOCD)"
+    if missing("hil"):
+        return [ToolCheck(name, False, f"pyocd not installed; install: {install_hint('hil')}")]
+    try:
+        from pyocd.core.helpers import ConnectHelper
+
+        probes = ConnectHelper.get_all_connected_probes(blocking=False, print_wait_message=False)
+    except Exception as error:  # a broken USB stack must not break the report
+        return [ToolCheck(name, False, f"probe scan failed: {error}")]
+    # Without its CMSIS pack pyOCD cannot program the board even once a probe is attached.
+    problems = []
+    for board_name in available_boards():
+        try:
+            board = load_board(board_name)
+        except BoardError:
+            continue
+        problem = board_target_problem(board) if board.section("pyocd").get("target") else None
+        if problem:
+            problems.append(f"board {board_name}: {problem}")
+    packs = "; ".join(problems)
+    if not probes:
+        detail = "pyOCD ready, no probe attached" + (f"; but {packs}" if packs else "")
+        return [ToolCheck(name, not packs, detail)]
+    names = ", ".join(f"{p.product_name} ({p.unique_id})" for p in probes)
+    return [ToolCheck(name, not packs, names + (f"; but {packs}" if packs else ""))]

@@ -31,11 +31,16 @@ from harness.board.boards import Board
 from harness.board.emulation_guard import guard_word
 from harness.formats.reader import board_format
 from harness.runners._process import run_process
-from harness.runners.base import RunResult, captured_transports, exits_with_status
+from harness.runners.base import RunResult, ToolCheck, captured_transports, exits_with_status, tool_check
 from harness.runners.control import token_writes
 
 QEMU = "qemu-system-arm"
 _INSTALL = "install it: apt-get install qemu-system-arm"
+
+
+def check_tools() -> list[ToolCheck]:
+    """``harness doctor``: QEMU runs the main job (the micro suite on emulated boards), so it is required."""
+    return [tool_check(QEMU, "apt-get install qemu-system-arm", required=True)]
 
 
 _EM_ARM = 40

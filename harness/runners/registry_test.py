@@ -33,7 +33,7 @@ def test_missing_python_package_becomes_a_skip_reason(monkeypatch: pytest.Monkey
 
     (tmp_path / "needs_pkg_runner.py").write_text("import no_such_package_xyz\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(runners.REGISTRY, "needy", ("needs_pkg_runner", "NeedyRunner"))
+    monkeypatch.setitem(runners.REGISTRY, "needy", runners.Backend("needs_pkg_runner", "NeedyRunner", "hardware"))
     monkeypatch.delitem(sys.modules, "needs_pkg_runner", raising=False)
     from harness.testing.mini_fw import mini_board
 

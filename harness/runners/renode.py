@@ -51,7 +51,7 @@ from harness.core import procs
 from harness.core.shutdown import on_session_end
 from harness.formats.reader import board_format
 from harness.runners import renode_scripts as cmds
-from harness.runners.base import RunResult, captured_transports
+from harness.runners.base import RunResult, ToolCheck, captured_transports, tool_check
 from harness.runners.control import token_writes
 from harness.runners.qemu import elf_problem
 from harness.runners.renode_scripts import RenodeConfigError, renode_path, renode_settings
@@ -102,6 +102,16 @@ def renode_candidates(home: Path | None = None) -> list[tuple[str, Path | None]]
 
 def find_renode(home: Path | None = None) -> Path | None:
     return next((path for _, path in renode_candidates(home) if path is not None), None)
+
+
+def check_tools() -> list[ToolCheck]:
+    """``harness doctor``: the Renode this backend would start (optional: QEMU is the fallback)."""
+    path = find_renode()
+    if path is None:
+        looked = ", ".join(where for where, _ in renode_candidates())
+        return [ToolCheck("renode", False, f"not found: {INSTALL_HINT}; looked in {looked}")]
+    found = tool_check(str(path), INSTALL_HINT)
+    return [ToolCheck("renode", found.ok, found.detail)]
 
 
 # Renode (.NET) start-up to the answer of its first command; generous for a loaded CI machine.

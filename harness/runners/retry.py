@@ -1,7 +1,7 @@
 """Strategy: run a binary on one board of a pool; after an infrastructure error, on another.
 
 What a pool *has* and how to lease from it lives with the pool (resources and drivers): the
-hardware map's devices with file leases (``harness.hil.hardware_map.DevicePool``), labgrid places
+hardware map's devices with file leases (``harness.hil.pool.DevicePool``), labgrid places
 through the coordinator (``harness.farm.farm_runner.PlacePool``). How to bring a run up and when to
 retry is here, once, for both:
 

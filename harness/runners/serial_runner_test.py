@@ -19,7 +19,8 @@ from harness.formats.reader import parse_log
 from harness.runners import get_runner
 from harness.runners.failure_classes import INFRA, classify_run
 from harness.runners.gdbremote.qemu_board import QemuBoard, free_port
-from harness.runners.serial_runner import START_MARKER, SerialConfig, SerialRunner
+from harness.runners.serial_runner import SerialConfig, SerialRunner
+from harness.runners.uart import START_MARKER
 from harness.testing.hil_fw import MACHINE, HilFirmware, hil_firmware, qemu_board  # noqa: F401  (fixtures)
 
 BLUEPILL = load_board("bluepill")
@@ -196,7 +197,8 @@ def test_serial_device_of_a_hardware_map_loaded_through_gdb(
     qemu_board: QemuBoard, hil_firmware: HilFirmware  # noqa: F811
 ) -> None:
     """backend = "serial" with gdb = ...: flashed and started over GDB, then only the UART is read."""
-    from harness.hil.hardware_map import Device, runner_for_device
+    from harness.hil.devices import Device
+    from harness.hil.drivers import runner_for_device
 
     device = Device(
         id="emu", board="bluepill", backend="serial", serial=qemu_board.serial_url, gdb=qemu_board.gdb_address

@@ -75,7 +75,7 @@ def test_board_killed_mid_run_is_retried_elsewhere_and_marked_unhealthy(farm_dem
     from harness.build.driver import ensure_binary
     from harness.farm.farm_runner import FarmRunner, close_sessions
     from harness.formats.reader import parse_log
-    from harness.hil.hardware_map import HardwareMap
+    from harness.hil.devices import HardwareMap
 
     elf = ensure_binary(BLUEPILL, "micro_log_test", progress=None)
     runner = FarmRunner(HardwareMap([], farm={"coordinator": farm_demo.coordinator}))
@@ -176,7 +176,7 @@ def test_unreachable_board_is_skipped_and_tagged_unhealthy(farm_demo) -> None:  
 
 def test_farm_without_places_for_the_board_is_an_error_naming_the_fix(farm_demo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from harness.farm.farm_runner import FarmRunner, close_sessions
-    from harness.hil.hardware_map import HardwareMap
+    from harness.hil.devices import HardwareMap
 
     netduino = load_board("netduinoplus2")
     try:

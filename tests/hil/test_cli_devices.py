@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from harness import REPO_ROOT
-from harness.hil.hardware_map import load_hardware_map
+from harness.hil import board_state
+from harness.hil.devices import load_hardware_map
 
 ENV = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
 
@@ -34,7 +35,7 @@ def test_scan_without_hardware_says_what_to_plug_in() -> None:
 def test_list_and_clear_a_quarantined_board(tmp_path: Path) -> None:
     path = tmp_path / "rack.toml"
     path.write_text('[[device]]\nid = "b1"\nboard = "bluepill"\nbackend = "gdbremote"\ngdb = "127.0.0.1:9"\n')
-    load_hardware_map(path).quarantine("b1", "probe lost")
+    board_state.quarantine(load_hardware_map(path), "b1", "probe lost")
     listed = _harness("devices", "list", "--hardware-map", str(path), timeout=60)
     assert listed.returncode == 0 and "b1" in listed.stdout and "QUARANTINED: probe lost" in listed.stdout
     cleared = _harness("devices", "clear", "--hardware-map", str(path), timeout=60)

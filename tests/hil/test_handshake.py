@@ -24,10 +24,12 @@ from harness.board.boards import load_board
 from harness.build.driver import bin_dir, board_lock, make_command
 from harness.formats.micro_test import sign
 from harness.formats.reader import parse_log
-from harness.hil.hardware_map import HilRunner, emulated_rack, load_and_go, load_hardware_map, write_hardware_map
+from harness.hil.devices import load_hardware_map, write_hardware_map
+from harness.hil.emulated import emulated_rack
+from harness.hil.pool import HilRunner
 from harness.runners.gdbremote.qemu_board import start_qemu_board
-from harness.runners.gdbremote_runner import GdbRemoteConfig, run_over_gdb
-from harness.runners.serial_runner import HANDSHAKE_BYTE, START_MARKER
+from harness.runners.gdbremote_runner import GdbRemoteConfig, load_and_go, run_over_gdb
+from harness.runners.uart import HANDSHAKE_BYTE, START_MARKER
 
 pytestmark = [
     pytest.mark.emulator,

@@ -24,8 +24,11 @@ import pytest
 from harness import REPO_ROOT
 from harness.board.boards import load_board
 from harness.formats.reader import parse_log
-from harness.hil.hardware_map import HilRunner, emulated_rack, load_hardware_map, write_hardware_map
+from harness.hil import board_state
+from harness.hil.devices import load_hardware_map, write_hardware_map
+from harness.hil.emulated import emulated_rack
 from harness.hil.lease import holder
+from harness.hil.pool import HilRunner
 from harness.testing.hil_fw import hil_firmware  # noqa: F401  (fixture)
 
 pytestmark = [
@@ -64,10 +67,10 @@ import json, sys, time
 from pathlib import Path
 from harness.board.boards import load_board
 from harness.testing.hil_fw import hil_firmware  # noqa: F401  (fixture)
-from harness.hil.hardware_map import select_runner_for
+from harness.hil.pool import select_runner_for
 from harness.formats.reader import parse_log
 board = load_board("bluepill")
-runner = select_runner_for(board, Path(sys.argv[1]))
+runner = select_runner_for(Path(sys.argv[1]))
 run = runner.run(Path(sys.argv[2]), board, 60.0)
 last = runner.last_attempts[-1]
 print(json.dumps({"device": last.device, "start": last.leased_at, "end": last.released_at,
@@ -125,7 +128,7 @@ def test_board_killed_mid_run_is_retried_elsewhere_and_quarantined(
     survivor = next(d for d in by_id if d not in killed)
     first_line = run.log.split(b"\n", 1)[0].decode()
     assert f"device {survivor}" in first_line and f"infrastructure error on {killed[0]}" in first_line
-    quarantined = load_hardware_map(path).quarantined()
+    quarantined = board_state.quarantined(load_hardware_map(path))
     assert list(quarantined) == killed  # flagged in rack.state.toml for everyone
     assert (path.parent / "rack.state.toml").is_file()
     # The next run does not even try the dead board.
@@ -146,7 +149,7 @@ def test_test_failures_are_not_retried(rack: tuple[Path, list[Any]], tmp_path: P
     assert run.exit_code == 1
     assert parse_log(run.log, run).outcome == "failed"
     assert [a.failure_class for a in runner.last_attempts] == ["failed"]  # one attempt, no silent retry
-    assert load_hardware_map(path).quarantined() == {}
+    assert board_state.quarantined(load_hardware_map(path)) == {}
 
 
 def test_all_boards_dead_is_an_infra_error_naming_them(rack: tuple[Path, list[Any]], test_elf: Path) -> None:
@@ -160,7 +163,7 @@ def test_all_boards_dead_is_an_infra_error_naming_them(rack: tuple[Path, list[An
     assert "tried bluepill-emu-" in message and "bluepill-emu-1" in message and "bluepill-emu-2" in message
     assert "firmware or this host is the likely cause" in message
     # Nothing shows it is the boards (no board ran the binary): none is taken out of service.
-    assert load_hardware_map(path).quarantined() == {}
+    assert board_state.quarantined(load_hardware_map(path)) == {}
     assert runner.unavailable_reason(BLUEPILL) is None
 
 
@@ -174,7 +177,7 @@ def test_corrupt_elf_quarantines_nothing_and_is_not_retried(rack: tuple[Path, li
     message = run.infra_error or ""
     assert "not a readable ELF" in message and "no board retried or quarantined" in message
     assert "(tried " not in message and runner.last_attempts == []
-    assert load_hardware_map(path).quarantined() == {}
+    assert board_state.quarantined(load_hardware_map(path)) == {}
     assert all(board.alive for board in boards)
 
 

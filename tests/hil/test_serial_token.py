@@ -16,9 +16,9 @@ import pytest
 
 from harness.board.boards import load_board
 from harness.build.driver import ensure_binary
-from harness.hil.hardware_map import load_and_go
 from harness.outcome import Outcome
 from harness.runners.gdbremote.qemu_board import start_qemu_board
+from harness.runners.gdbremote_runner import load_and_go
 from harness.runners.serial_runner import SerialConfig, SerialRunner
 from harness.session import RunOptions, run_binary
 
