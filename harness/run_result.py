@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.board.case_limits import CaseTimeout
+from harness.formats.case_limits import CaseTimeout
 
 __all__ = ["Attempt", "RunResult"]
 

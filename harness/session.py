@@ -17,7 +17,7 @@ The steps, in order (each can end the session with its own outcome):
 2. the binary: an ELF path, or a build callable (BUILD_ERROR with the compiler's message);
 3. how to read it (``harness.formats.reader.reader_spec``): the format and case list the ELF
    declares (micro_test), else the board's or the caller's format with the source's cases;
-   per-case limits (``harness.board.case_limits``); a fresh run token (``harness.core.run_token``);
+   per-case limits (``harness.formats.case_limits``); a fresh run token (``harness.core.run_token``);
 4. the run, under a ``RunControl`` that carries all of that to the backend's one stream; the
    stream's reader ends the run and gives the verdict (no second parse).
 """
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.formats.base import CaseResult
+from harness.formats.micro_test import source_cases as micro_test_cases
 from harness.outcome import Outcome
 from harness.runners import REGISTRY, ResolveError, default_backend, get_runner, runner_for
 
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from harness.runners.base import RunResult
     from harness.runners.control import CaseTimeout, RunControl
 
-__all__ = ["Resolved", "RunOptions", "RunReport", "resolve_runner", "run_binary", "scan_cases"]
+__all__ = ["Resolved", "RunOptions", "RunReport", "resolve_runner", "run_binary"]
 
 DEFAULT_TIMEOUT_S = 120.0
 HOST_TIMEOUT_S = 60.0
@@ -163,14 +164,6 @@ def timeout_for(board: Board, options: RunOptions) -> float:
     return HOST_TIMEOUT_S if board.is_host else DEFAULT_TIMEOUT_S
 
 
-def scan_cases(source: str) -> list[str]:
-    """Case names of a ``*_test.cc`` in source order, ignoring commented-out cases: only for collecting
-    items before a binary exists and for foreign binaries; a built binary's own list comes from its ELF."""
-    from harness.board.case_limits import case_names
-
-    return case_names(source)
-
-
 def resolve(board: Board, options: RunOptions) -> tuple[Any, str]:
     """(runner, label) for ``board`` under ``options``; ``harness.runners.ResolveError`` when none."""
     if options.runner is not None:
@@ -197,9 +190,9 @@ def run_binary(
     ``control``: the caller's ``RunControl`` (``dut``: raw output, input, stop); the session fills in
     the reader, limits and token. ``wrap(label)``: a context manager around the run (progress ticks).
     """
-    from harness.board.case_limits import CaseLimitError, case_limits
     from harness.build.driver import BuildError
     from harness.core.run_token import RunToken
+    from harness.formats.case_limits import CaseLimitError, case_limits
     from harness.formats.reader import reader_spec
     from harness.runners.control import RunControl
 
@@ -218,7 +211,7 @@ def run_binary(
         return RunReport(board=board, backend=label, outcome=Outcome.BUILD_ERROR, summary=str(error), build=build)
     source_cases = None
     if source is not None and source.is_file():
-        source_cases = scan_cases(source.read_text(errors="replace")) or None
+        source_cases = micro_test_cases(source.read_text(errors="replace")) or None
     spec = reader_spec(elf, board, fmt=options.fmt, expected=source_cases)
     control = control or RunControl()
     control.reader_spec = spec

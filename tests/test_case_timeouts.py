@@ -17,10 +17,10 @@ from harness_helpers import mcu_unavailable, plugin_args
 
 from harness import REPO_ROOT
 from harness.board.boards import Board, load_board
-from harness.board.case_limits import CaseLimitError, board_case_timeout, case_limits, source_case_timeouts
+from harness.formats.case_limits import CaseLimitError, board_case_timeout, case_limits, source_case_timeouts
 from harness.formats.micro_test import sign_parts
+from harness.formats.micro_test import source_cases as scan_cases
 from harness.formats.reader import parse_log
-from harness.pytest.plugin import scan_cases
 from harness.runners import get_runner
 from harness.runners.base import RunResult
 from harness.runners.control import CaseLimits, CaseTimeout, RunControl
@@ -66,15 +66,15 @@ def test_a_malformed_comment_is_an_error_naming_the_line(source: str, words: str
 
 
 def test_cases_found_like_the_plugin_finds_them() -> None:
-    """The limits are keyed by the names the plugin's items have (same macro scan, comments ignored)."""
-    from harness.board.case_limits import _CASE_RE, _COMMENT_RE
-
-    for path in sorted((REPO_ROOT / "micro_runtime").rglob("*_test.cc"))[:200]:
-        if "gen" in path.relative_to(REPO_ROOT).parts:
-            continue
-        source = path.read_text(errors="replace")
-        code = _COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), source)
-        assert [m.group(1) for m in _CASE_RE.finditer(code)] == scan_cases(source), path
+    """The limits are keyed by the names the plugin's items have: comments hide cases from both alike."""
+    source = ("/* TF_LITE_MICRO_TEST(Hidden) { */\n"
+              "// harness: timeout=2\n"
+              "TF_LITE_MICRO_TEST(Slow) {}\n"
+              "// TF_LITE_MICRO_TEST(Commented) {}\n"
+              "  TF_LITE_MICRO_TEST( Fast ) {}  // harness: timeout=0.5\n")
+    assert scan_cases(source) == ["Slow", "Fast"]
+    limits = source_case_timeouts(source, Path("x_test.cc"))
+    assert list(limits) == ["Slow", "Fast"] and limits["Fast"][0] == 0.5
 
 
 # -- the board default -----------------------------------------------------------------------------

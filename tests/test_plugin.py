@@ -18,7 +18,7 @@ import pytest
 from harness_helpers import MCU_BOARD, PROGRAMS, copy_fixture, plugin_args, requires_mcu, subprocess_env
 from harness_helpers import junit_cases as _junit
 
-from harness.pytest.plugin import scan_cases
+from harness.formats.micro_test import source_cases as scan_cases
 
 # What each fixture must produce, per item name (without the [board] suffix).
 EXPECTED: dict[str, dict[str, str]] = {

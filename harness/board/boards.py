@@ -72,7 +72,7 @@ class Board:
 
     def case_timeout(self) -> tuple[float, str] | None:
         """The board file's default per-case limit, ``[run] case_timeout_s``, and where it is written
-        (``harness.board.case_limits``); BoardError when it is not a number of seconds > 0."""
+        (``harness.formats.case_limits``); BoardError when it is not a number of seconds > 0."""
         value = self.section("run").get("case_timeout_s")
         if value is None:
             return None

@@ -16,6 +16,10 @@ newline may precede it); everything else — including any copy or imitation of 
 test prints — is application output and reaches this reader as ``line``: a message of the
 open case. ``harness.formats.reader.LogReader`` checks the sequence (a gap, a repeat or a
 reordering is a broken stream) and hands authentic records to ``record``.
+
+The framework's source syntax is here too: ``source_cases`` lists the ``TF_LITE_MICRO_TEST(Name)``
+cases of a ``*_test.cc`` (for items before a first build; a built binary's own list comes from its
+ELF, ``harness.core.binary_info``).
 """
 
 from __future__ import annotations
@@ -36,6 +40,21 @@ _HEAD = re.compile(rb"~~~MT (0|[1-9][0-9]{0,9}) ([0-9a-f]{8}) ")
 _KIND = re.compile(r"^(?P<kind>[A-Z]+)(?: (?P<rest>.*))?$")
 _END = re.compile(r"^(?P<name>\S+) (?P<result>PASSED|FAILED)$")
 _SUMMARY = re.compile(r"^(?P<passed>\d+)/(?P<total>\d+) tests passed$")
+
+# The case macro in a source (comments blanked first, lines kept).
+CASE_RE = re.compile(r"^[ \t]*TF_LITE_MICRO_TEST\s*\(\s*([\w$]+)\s*\)", re.MULTILINE)
+_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+
+
+def blank_comments(source: str) -> str:
+    """``source`` with C/C++ comments blanked (their newlines kept, so nothing shifts onto a case's line)."""
+    return _COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), source)
+
+
+def source_cases(source: str) -> list[str]:
+    """``TF_LITE_MICRO_TEST`` names of a source in order, commented-out cases ignored (the preprocessor is
+    not run: a built binary's own list comes from its ELF, ``harness.core.binary_info``)."""
+    return CASE_RE.findall(blank_comments(source))
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ from harness.build.driver import (
 )
 from harness.core import project
 from harness.core.binary_info import declared_tests
+from harness.formats.micro_test import source_cases
 from harness.outcome import Outcome
 from harness.pytest.dut import Dut
 from harness.runners import REGISTRY
@@ -63,13 +64,6 @@ pytest_plugins = ["harness.pytest.hil", "harness.pytest.farm", "harness.pytest.d
 
 BINARY_ITEM = "binary-checks"  # "-" cannot occur in a C++ test name
 DEFAULT_MCU_BOARD = "bluepill"  # what `pytest --renode` / `--qemu` run without --board
-
-
-def scan_cases(source: str) -> list[str]:
-    """Case names in source order, ignoring commented-out cases (``harness.session.scan_cases``)."""
-    from harness.session import scan_cases as scan
-
-    return scan(source)
 
 
 # ------------------------------------------------------------------ options --
@@ -400,8 +394,8 @@ class MicroTestFile(pytest.File):
             source = self.path.read_text(errors="replace")
         except OSError as error:
             raise self.CollectError(f"cannot read {self.path}: {error.strerror}") from error
-        scanned = scan_cases(source)
-        from harness.board.case_limits import CaseLimitError, source_case_timeouts
+        scanned = source_cases(source)
+        from harness.formats.case_limits import CaseLimitError, source_case_timeouts
 
         try:
             source_case_timeouts(source, self.path)
@@ -737,4 +731,4 @@ def board_fixture(request: pytest.FixtureRequest) -> Board:
 # dut, dut_factory, count and the per-test DUT logs: harness/pytest/dut_plugin.py
 
 
-__all__ = ["Dut", "MicroBinaryItem", "MicroCaseItem", "MicroTestFile", "scan_cases"]
+__all__ = ["Dut", "MicroBinaryItem", "MicroCaseItem", "MicroTestFile"]

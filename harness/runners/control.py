@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from harness.formats.reader import LogReader, ReaderSpec
 
 # CaseLimits and CaseTimeout live with the rest of the per-case limits (the board stage); re-exported here.
-from harness.board.case_limits import CaseLimits, CaseTimeout
+from harness.formats.case_limits import CaseLimits, CaseTimeout
 
 __all__ = ["CaseLimits", "CaseTimeout", "InputClosed", "RunControl", "active_control", "input_problem",
            "token_writes"]

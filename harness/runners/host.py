@@ -6,7 +6,7 @@ merged into the log so sanitizer reports and abort() messages stay in order
 with the test output. A negative exit code means the process died from that
 signal (Python's convention), which the log parser reports as a crash.
 
-The run follows the binary's whole process group (``harness.runners._process``): a forked child's
+The run follows the binary's whole process group (``harness.runners.process``): a forked child's
 output is part of the log, and a child still running after the main process exited fails the
 run (``RunResult.problems``). A death by SIGTERM, SIGKILL, SIGINT or SIGHUP is the test's own crash
 unless the harness sent that group a signal before it died, or the harness itself was stopped
@@ -25,9 +25,9 @@ from harness.board.boards import Board
 from harness.core import procs
 from harness.core.run_token import TOKEN_ENV
 from harness.formats.reader import board_format
-from harness.runners._process import ProcessOutcome, run_process
 from harness.runners.base import RunResult
 from harness.runners.control import active_control
+from harness.runners.process import ProcessOutcome, run_process
 
 # Signals that stop a process rather than report a fault: a test may send them to itself, but so
 # does whoever stops a run (the harness, a CI cancel, a user).

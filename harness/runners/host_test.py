@@ -113,7 +113,7 @@ def test_end_of_run_then_linger_is_not_a_pass(programs: dict[str, Path]) -> None
 def test_orphan_child_is_bounded_named_and_killed(programs: dict[str, Path]) -> None:
     """A child left running gets a bounded linger after the parent's exit, then fails the run and is
     killed (more in host_tree_test.py)."""
-    from harness.runners._process import GROUP_LINGER_S
+    from harness.runners.process import GROUP_LINGER_S
 
     start = time.monotonic()
     run = _run(programs["orphan"], timeout_s=30)

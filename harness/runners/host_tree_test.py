@@ -22,10 +22,10 @@ import pytest
 from harness.board.boards import load_board
 from harness.core import procs
 from harness.formats.reader import parse_log
-from harness.runners import _process
-from harness.runners._process import GROUP_LINGER_S
+from harness.runners import process as _process
 from harness.runners.base import RunResult
 from harness.runners.host import HostRunner
+from harness.runners.process import GROUP_LINGER_S
 
 PROGRAM = r"""
 #include <fcntl.h>

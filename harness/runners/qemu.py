@@ -30,9 +30,9 @@ from pathlib import Path
 from harness.board.boards import Board
 from harness.board.emulation_guard import guard_word
 from harness.formats.reader import board_format
-from harness.runners._process import run_process
 from harness.runners.base import RunResult, ToolCheck, captured_transports, exits_with_status, tool_check
 from harness.runners.control import token_writes
+from harness.runners.process import run_process
 
 QEMU = "qemu-system-arm"
 _INSTALL = "install it: apt-get install qemu-system-arm"

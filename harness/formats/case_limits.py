@@ -23,13 +23,11 @@ from pathlib import Path
 
 from harness import REPO_ROOT
 from harness.board.boards import Board, BoardError
+from harness.formats.micro_test import CASE_RE, blank_comments
 
-__all__ = ["CaseLimitError", "CaseLimits", "CaseTimeout", "board_case_timeout", "case_limits", "case_names",
+__all__ = ["CaseLimitError", "CaseLimits", "CaseTimeout", "board_case_timeout", "case_limits",
            "source_case_timeouts"]
 
-# The case macro (comments blanked first, lines kept).
-_CASE_RE = re.compile(r"^[ \t]*TF_LITE_MICRO_TEST\s*\(\s*([\w$]+)\s*\)", re.MULTILINE)
-_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 _HARNESS_RE = re.compile(r"//\s*harness\s*:(?P<body>.*)$")
 _SETTING_RE = re.compile(r"^\s*(?P<key>[A-Za-z_]\w*)\s*=\s*(?P<value>\S+)\s*$")
 _SECONDS_RE = re.compile(r"^(?P<number>\d+(?:\.\d*)?|\.\d+)s?$")
@@ -85,22 +83,11 @@ def _where(path: Path) -> str:
         return str(path)
 
 
-def _code(source: str) -> str:
-    """``source`` with comments blanked (their newlines kept, so nothing shifts onto a case's line)."""
-    return _COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), source)
-
-
-def case_names(source: str) -> list[str]:
-    """``TF_LITE_MICRO_TEST`` names of a source in order, commented-out cases ignored (the preprocessor is
-    not run: a built binary's own list comes from its ELF, ``harness.core.binary_info``)."""
-    return _CASE_RE.findall(_code(source))
-
-
 def source_case_timeouts(source: str, path: Path) -> dict[str, tuple[float, str]]:
     """Case name -> (seconds, where it came from) of the ``// harness: timeout=S`` comments in ``source``."""
-    code = _code(source)
+    code = blank_comments(source)
     lines = source.splitlines()
-    case_at = {code.count("\n", 0, m.start()): m.group(1) for m in _CASE_RE.finditer(code)}  # 0-based line
+    case_at = {code.count("\n", 0, m.start()): m.group(1) for m in CASE_RE.finditer(code)}  # 0-based line
     found: dict[str, tuple[float, str]] = {}
     for index, line in enumerate(lines):
         comment = _HARNESS_RE.search(line)
