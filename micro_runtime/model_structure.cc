@@ -1,7 +1,5 @@
 #include "micro_runtime/model_structure.h"
 
-#include "micro_runtime/schema/tflite_schema.h"
-
 namespace micro_runtime {
 namespace {
 
@@ -328,10 +326,8 @@ bool VerifyTableAt(flatbuffers::Verifier& v, const uint8_t* table, uint8_t id) {
 
 }  // namespace
 
-bool VerifyModelStructure(const uint8_t* data, size_t size) {
-  flatbuffers::Verifier verifier(data, size);
-  const flatbuffers::uoffset_t root = verifier.VerifyOffset(0);
-  return root != 0 && VerifyTableAt(verifier, data + root, kModelT);
+bool VerifyModelTable(flatbuffers::Verifier& verifier, const uint8_t* table) {
+  return VerifyTableAt(verifier, table, kModelT);
 }
 
 }  // namespace micro_runtime

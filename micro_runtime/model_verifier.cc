@@ -350,7 +350,9 @@ const tflite::Model* VerifyModel(const uint8_t* data, size_t size) {
   // Buffers appended after the flatbuffer (Buffer.offset) may take the file
   // past the flatbuffer size limit; the flatbuffer itself must lie below it.
   const size_t verify_size = size < FLATBUFFERS_MAX_BUFFER_SIZE ? size : FLATBUFFERS_MAX_BUFFER_SIZE - 1;
-  if (!VerifyModelStructure(data, verify_size)) {
+  flatbuffers::Verifier verifier(data, verify_size);
+  const flatbuffers::uoffset_t root = verifier.VerifyOffset(0);
+  if (root == 0 || !VerifyModelTable(verifier, data + root)) {
     MicroPrintf("model flatbuffer is corrupt or truncated (%u bytes failed verification); re-export the model "
                 "and check that the whole file was copied",
                 static_cast<unsigned>(size));

@@ -13,16 +13,14 @@ namespace micro_runtime {
 
 namespace {
 
-constexpr const char* kOp = "ADD";
+constexpr char kOp[] = "ADD";
 
 TfLiteStatus AddPrepare(TfLiteContext* context, TfLiteNode* node) {
   return PrepareAddSub(kOp, context, node, kTypeFloat32 | kTypeInt8 | kTypeInt16);
 }
 
-TfLiteStatus AddInvoke(TfLiteContext* context, TfLiteNode* node) { return EvalAddSub<false>(kOp, context, node); }
-
 }  // namespace
 
-TfLiteRegistration Register_ADD() { return {nullptr, nullptr, AddPrepare, AddInvoke}; }
+TfLiteRegistration Register_ADD() { return {nullptr, nullptr, AddPrepare, EvalAddSub<kOp, false>}; }
 
 }  // namespace micro_runtime

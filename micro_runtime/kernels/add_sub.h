@@ -20,11 +20,13 @@ namespace micro_runtime {
 // scales); this refuses it with a message.
 TfLiteStatus PrepareAddSub(const char* op, TfLiteContext* context, TfLiteNode* node, unsigned types);
 
-// Invoke of ADD (kSubtract false) or SUB prepared by PrepareAddSub.
-template <bool kSubtract>
-inline TfLiteStatus EvalAddSub(const char* op, TfLiteContext* context, TfLiteNode* node) {
+// Invoke of ADD (kSubtract false) or SUB, named kOp, prepared by
+// PrepareAddSub: the registration's invoke function itself (one call level,
+// as when each op had its own).
+template <const char* kOp, bool kSubtract>
+TfLiteStatus EvalAddSub(TfLiteContext* context, TfLiteNode* node) {
   return EvalArithmetic<CommonScaleOpData, true>(
-      op, context, node,
+      kOp, context, node,
       [](const CommonScaleOpData& d, int32_t x1, int32_t x2) {
         return MultiplyByQuantizedMultiplier(
             kSubtract ? d.inputs.Input1(x1) - d.inputs.Input2(x2) : d.inputs.Input1(x1) + d.inputs.Input2(x2),

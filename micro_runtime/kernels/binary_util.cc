@@ -9,7 +9,7 @@ namespace micro_runtime {
 
 namespace {
 
-void ReportShapes(const char* op, const char* problem, const TfLiteIntArray* input1,
+__attribute__((noinline)) void ReportShapes(const char* op, const char* problem, const TfLiteIntArray* input1,
                   const TfLiteIntArray* input2, const TfLiteIntArray* output) {
   char a[48];
   char b[48];

@@ -1,9 +1,8 @@
 #include "micro_runtime/kernels/data_movement.h"
 
-#include "micro_runtime/kernels/kernel_util.h"
-
 #include <string.h>
 
+#include "micro_runtime/kernels/kernel_util.h"
 
 namespace micro_runtime {
 

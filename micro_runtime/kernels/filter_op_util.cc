@@ -1,10 +1,84 @@
 #include "micro_runtime/kernels/filter_op_util.h"
 
+#include <math.h>
+
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/quantization_util.h"
 
-
 namespace micro_runtime {
+
+// CalculateActivationRangeQuantized is declared with the other quantization
+// helpers (quantization_util.h) but defined here, beside its main caller
+// PrepareInt8ChannelQuant: in one translation unit GCC knows which registers
+// it clobbers (-fipa-ra), which keeps PrepareInt8ChannelQuant 36 bytes
+// smaller on Cortex-M4 without LTO (docs/benchmarks.md, issue 20).
+// zero_point + round(value / scale), like TFLite's activation-range helper.
+// A tiny (corrupt) scale puts the quotient beyond int32, and converting that
+// is UB (found by fuzzing): clamp first; callers intersect with the 8/16-bit
+// range, so +-2^30 loses nothing.
+static int32_t QuantizeBound(float value, float scale, int32_t zero_point) {
+  const float limit = 1073741824.0f;
+  const float q = roundf(value / scale);
+  if (!(q == q)) return zero_point;  // NaN
+  return zero_point + static_cast<int32_t>(q > limit ? limit : (q < -limit ? -limit : q));
+}
+
+TfLiteStatus CalculateActivationRangeQuantized(TfLiteFusedActivation activation,
+                                               const TfLiteTensor* output, int32_t* act_min,
+                                               int32_t* act_max) {
+  int32_t qmin = 0;
+  int32_t qmax = 0;
+  switch (output->type) {
+    case kTfLiteInt8:
+      qmin = -128;
+      qmax = 127;
+      break;
+    case kTfLiteUInt8:
+      qmin = 0;
+      qmax = 255;
+      break;
+    case kTfLiteInt16:
+      qmin = -32768;
+      qmax = 32767;
+      break;
+    default:
+      MicroPrintf("activation range: output type %s is not quantized (use int8, uint8 or int16)",
+                  TfLiteTypeName(output->type));
+      return kTfLiteError;
+  }
+  const float scale = output->params.scale;
+  const int32_t zp = output->params.zero_point;
+  if (!(scale > 0.0f)) {
+    MicroPrintf("activation range: output scale %f must be > 0 (is the output tensor quantized?)",
+                static_cast<double>(scale));
+    return kTfLiteError;
+  }
+  int32_t lo = qmin;
+  int32_t hi = qmax;
+  switch (activation) {
+    case kTfLiteActNone:
+      break;
+    case kTfLiteActRelu:
+      lo = QuantizeBound(0.0f, scale, zp);
+      break;
+    case kTfLiteActRelu6:
+      lo = QuantizeBound(0.0f, scale, zp);
+      hi = QuantizeBound(6.0f, scale, zp);
+      break;
+    case kTfLiteActReluN1To1:
+      lo = QuantizeBound(-1.0f, scale, zp);
+      hi = QuantizeBound(1.0f, scale, zp);
+      break;
+    default:
+      MicroPrintf("fused activation %d is not supported on quantized ops (only NONE, RELU, RELU6, "
+                  "RELU_N1_TO_1)",
+                  static_cast<int>(activation));
+      return kTfLiteError;
+  }
+  *act_min = lo > qmin ? lo : qmin;
+  *act_max = hi < qmax ? hi : qmax;
+  return kTfLiteOk;
+}
 
 // The checks of TFLite's convolution quantization setup (per-channel scale
 // count and axis, positive scales, symmetric filter, int32 bias).
@@ -66,6 +140,14 @@ TfLiteStatus GetQuantizedConvolutionMultiplier(const char* op_name, const TfLite
   }
   *multiplier = product / static_cast<double>(output->params.scale);
   return kTfLiteOk;
+}
+
+TfLiteStatus EnsureType(const char* op_name, const char* what, const TfLiteTensor* t,
+                        TfLiteType expected) {
+  if (t->type == expected) return kTfLiteOk;
+  MicroPrintf("%s: %s has type %s, expected %s", op_name, what, TfLiteTypeName(t->type),
+              TfLiteTypeName(expected));
+  return kTfLiteError;
 }
 
 TfLiteStatus CheckNotHybrid(const char* op_name, const char* what, const TfLiteTensor* weights) {
@@ -282,7 +364,6 @@ TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context
   if (fast) q->flags = static_cast<uint8_t>(q->flags | Int8ChannelQuant::kFastRequantize);
   return kTfLiteOk;
 }
-
 
 TfLiteStatus RequireInt8Input(const char* op_name, const char* registration, TfLiteContext* context,
                               TfLiteNode* node) {

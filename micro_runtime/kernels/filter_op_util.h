@@ -21,6 +21,11 @@ TfLiteStatus GetQuantizedConvolutionMultiplier(const char* op_name, const TfLite
                                                const TfLiteTensor* filter,
                                                const TfLiteTensor* output, double* multiplier);
 
+// Returns an error with a clear message unless `t` has type `expected`
+// (the filter ops, SVDF and LSTM check their weights and biases with it).
+TfLiteStatus EnsureType(const char* op_name, const char* what, const TfLiteTensor* t,
+                        TfLiteType expected);
+
 // For an op with a float32 input: an int8 or uint8 `weights` tensor (`what`
 // names it) makes a hybrid (dynamic-range quantized) model, which is refused
 // with a message saying so.

@@ -74,6 +74,8 @@ TF_LITE_MICRO_TEST(FilterOpTypesAndHybridModels) {
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, CheckFilterOpTypes("TEST", &input, &filter, &bias, &output, 3, "unit"));
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, CheckFilterOpTypes("TEST", &input, &hybrid, &bias, &output, 2, "unit"));
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, CheckNotHybrid("TEST", "filter", &hybrid));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, EnsureType("TEST", "input", &input, kTfLiteFloat32));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, EnsureType("TEST", "input", &q_input, kTfLiteFloat32));
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, CheckNotHybrid("TEST", "filter", &filter));
   // int8 input with a float output, or a float filter: refused.
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, CheckFilterOpTypes("TEST", &q_input, &hybrid, nullptr, &output, 2, "unit"));

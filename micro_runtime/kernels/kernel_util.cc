@@ -1,6 +1,5 @@
 #include "micro_runtime/kernels/kernel_util.h"
 
-
 namespace micro_runtime {
 
 namespace {
@@ -218,14 +217,6 @@ bool HaveSameShapes(const TfLiteTensor* a, const TfLiteTensor* b) {
     if (a->dims->data[i] != b->dims->data[i]) return false;
   }
   return true;
-}
-
-TfLiteStatus EnsureType(const char* op_name, const char* what, const TfLiteTensor* t,
-                        TfLiteType expected) {
-  if (t->type == expected) return kTfLiteOk;
-  MicroPrintf("%s: %s has type %s, expected %s", op_name, what, TfLiteTypeName(t->type),
-              TfLiteTypeName(expected));
-  return kTfLiteError;
 }
 
 void* AllocateOpData(const char* op, TfLiteContext* context, size_t bytes) {

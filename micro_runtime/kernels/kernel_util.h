@@ -55,10 +55,6 @@ TfLiteStatus CheckSameQuantization(const char* op, const TfLiteTensor* input, co
 // True when both tensors have the same rank and dimensions.
 bool HaveSameShapes(const TfLiteTensor* a, const TfLiteTensor* b);
 
-// Returns an error with a clear message unless `t` has type `expected`.
-TfLiteStatus EnsureType(const char* op_name, const char* what, const TfLiteTensor* t,
-                        TfLiteType expected);
-
 // Most dimensions the shape ops handle (TFLite's RuntimeShape keeps 6 inline).
 constexpr int kMaxShapeDims = 6;
 

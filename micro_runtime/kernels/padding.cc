@@ -1,6 +1,5 @@
 #include "micro_runtime/kernels/padding.h"
 
-
 namespace micro_runtime {
 
 // 64-bit intermediates: a corrupt model's huge stride, dilation or filter

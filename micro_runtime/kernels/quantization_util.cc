@@ -1,6 +1,5 @@
 #include "micro_runtime/kernels/quantization_util.h"
 
-
 #include <float.h>
 #include <math.h>
 
@@ -59,74 +58,6 @@ void CalculateActivationRange(TfLiteFusedActivation activation, float* act_min, 
       *act_max = FLT_MAX;
       break;
   }
-}
-
-// zero_point + round(value / scale), like TFLite's activation-range helper.
-// A tiny (corrupt) scale puts the quotient beyond int32, and converting that
-// is UB (found by fuzzing): clamp first; callers intersect with the 8/16-bit
-// range, so +-2^30 loses nothing.
-static int32_t QuantizeBound(float value, float scale, int32_t zero_point) {
-  const float limit = 1073741824.0f;
-  const float q = roundf(value / scale);
-  if (!(q == q)) return zero_point;  // NaN
-  return zero_point + static_cast<int32_t>(q > limit ? limit : (q < -limit ? -limit : q));
-}
-
-TfLiteStatus CalculateActivationRangeQuantized(TfLiteFusedActivation activation,
-                                               const TfLiteTensor* output, int32_t* act_min,
-                                               int32_t* act_max) {
-  int32_t qmin = 0;
-  int32_t qmax = 0;
-  switch (output->type) {
-    case kTfLiteInt8:
-      qmin = -128;
-      qmax = 127;
-      break;
-    case kTfLiteUInt8:
-      qmin = 0;
-      qmax = 255;
-      break;
-    case kTfLiteInt16:
-      qmin = -32768;
-      qmax = 32767;
-      break;
-    default:
-      MicroPrintf("activation range: output type %s is not quantized (use int8, uint8 or int16)",
-                  TfLiteTypeName(output->type));
-      return kTfLiteError;
-  }
-  const float scale = output->params.scale;
-  const int32_t zp = output->params.zero_point;
-  if (!(scale > 0.0f)) {
-    MicroPrintf("activation range: output scale %f must be > 0 (is the output tensor quantized?)",
-                static_cast<double>(scale));
-    return kTfLiteError;
-  }
-  int32_t lo = qmin;
-  int32_t hi = qmax;
-  switch (activation) {
-    case kTfLiteActNone:
-      break;
-    case kTfLiteActRelu:
-      lo = QuantizeBound(0.0f, scale, zp);
-      break;
-    case kTfLiteActRelu6:
-      lo = QuantizeBound(0.0f, scale, zp);
-      hi = QuantizeBound(6.0f, scale, zp);
-      break;
-    case kTfLiteActReluN1To1:
-      lo = QuantizeBound(-1.0f, scale, zp);
-      hi = QuantizeBound(1.0f, scale, zp);
-      break;
-    default:
-      MicroPrintf("fused activation %d is not supported on quantized ops (only NONE, RELU, RELU6, "
-                  "RELU_N1_TO_1)",
-                  static_cast<int>(activation));
-      return kTfLiteError;
-  }
-  *act_min = lo > qmin ? lo : qmin;
-  *act_max = hi < qmax ? hi : qmax;
-  return kTfLiteOk;
 }
 
 int64_t MultiplyByQuantizedMultiplierInt64(int64_t x, int32_t quantized_multiplier, int shift) {

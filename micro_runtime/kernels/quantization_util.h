@@ -149,6 +149,7 @@ void CalculateActivationRange(TfLiteFusedActivation activation, float* act_min, 
 // uint8): the float bounds mapped through the output's scale/zero point and
 // intersected with the type's range. Tanh/SignBit are not supported as fused
 // activations of quantized ops and return kTfLiteError with a message.
+// (Defined in filter_op_util.cc, beside its main caller.)
 TfLiteStatus CalculateActivationRangeQuantized(TfLiteFusedActivation activation,
                                                const TfLiteTensor* output, int32_t* act_min,
                                                int32_t* act_max);

@@ -13,16 +13,14 @@ namespace micro_runtime {
 
 namespace {
 
-constexpr const char* kOp = "SUB";
+constexpr char kOp[] = "SUB";
 
 TfLiteStatus SubPrepare(TfLiteContext* context, TfLiteNode* node) {
   return PrepareAddSub(kOp, context, node, kTypeFloat32 | kTypeInt8 | kTypeInt16);
 }
 
-TfLiteStatus SubInvoke(TfLiteContext* context, TfLiteNode* node) { return EvalAddSub<true>(kOp, context, node); }
-
 }  // namespace
 
-TfLiteRegistration Register_SUB() { return {nullptr, nullptr, SubPrepare, SubInvoke}; }
+TfLiteRegistration Register_SUB() { return {nullptr, nullptr, SubPrepare, EvalAddSub<kOp, true>}; }
 
 }  // namespace micro_runtime
