@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from harness.formats.base import CaseResult
 from harness.formats.micro_test import source_cases as micro_test_cases
 from harness.outcome import Outcome
+from harness.run_result import Note, annotated_log
 from harness.runners import REGISTRY, ResolveError, default_backend, get_runner, runner_for
 
 if TYPE_CHECKING:
@@ -90,8 +91,14 @@ class RunReport:
     case_timeout: CaseTimeout | None = None
     build: BinaryBuild | None = None
     run: RunResult | None = None  # the backend's own account (attempts of a retrying pool, ...)
-    log_path: Path | None = None  # where a front end saved ``log``
+    log_path: Path | None = None  # where a front end saved ``annotated_log``
+    notes: list[Note] = field(default_factory=list)  # the harness's remarks, apart from ``log``
     usage_error: bool = False  # UNAVAILABLE because the options name no runner (not this machine's lack)
+
+    @property
+    def annotated_log(self) -> bytes:
+        """``log`` with the harness's remarks on lines of their own, for a person (``harness.run_result``)."""
+        return annotated_log(self.log, self.notes)
 
     @property
     def unavailable(self) -> str | None:
@@ -243,5 +250,5 @@ def run_binary(
         timed_out=run.timed_out, duration_s=run.duration_s, end_reason=run.end_reason,
         infra_error=run.infra_error, crash=verdict.crash, format=verdict.format, problems=verdict.problems,
         records=verdict.records, token_delivery=control.delivery, case_seconds=dict(run.case_seconds),
-        case_timeout=run.case_timeout, build=build, run=run,
+        case_timeout=run.case_timeout, build=build, run=run, notes=list(run.notes),
     )

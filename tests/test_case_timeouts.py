@@ -117,7 +117,7 @@ def _run_stream(chunks: list[tuple[float, bytes]], limits: CaseLimits, deadline_
     end = stream.finish(stream.follow(start + deadline_s))
     took = time.monotonic() - start
     run = RunResult("serial", end.log, end.exit_code, end.timed_out, end.duration_s, end.end_reason,
-                    case_timeout=control.case_timeout)
+                    case_timeout=control.case_timeout, notes=end.notes)
     return run, control, took
 
 
@@ -143,7 +143,8 @@ def test_a_case_past_its_limit_ends_the_run_as_its_timeout() -> None:
     assert report.summary.startswith("Hangs ran longer than its case timeout of 0.6 s "
                                      "(// harness: timeout=0.6 at t_test.cc:9)")
     assert [(c.name, c.outcome) for c in report.cases] == [("First", "passed"), ("Hangs", "timeout")]
-    assert "[harness] Hangs ran longer than its case timeout" in run.log.decode()
+    assert "[harness] Hangs ran longer than its case timeout" in run.annotated_log.decode()
+    assert b"[harness]" not in run.log
 
 
 def test_the_limit_counts_from_the_case_start_not_the_run_start() -> None:

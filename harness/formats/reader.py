@@ -30,6 +30,7 @@ from harness.formats import FormatReader, detection_order, reader_class
 from harness.formats.base import CaseResult
 from harness.formats.micro_test import PREFIX_BYTES, Lookalikes, MicroTestReader, find_record
 from harness.outcome import Outcome
+from harness.run_result import NOTE_PREFIX
 
 CRASHED, FAILED, PASSED, SKIPPED, TIMEOUT = (Outcome.CRASHED, Outcome.FAILED, Outcome.PASSED, Outcome.SKIPPED,
                                              Outcome.TIMEOUT)
@@ -166,6 +167,17 @@ class LogReader:
                 self._line(raw[:cut])
                 raw = raw[cut:]
             self._line(raw)
+
+    def note(self, text: str) -> None:
+        """A remark of the harness (``harness.run_result.Note``): shown live, kept in the log tail and in the
+        open case's messages for the person reading the failure; never read as the device's output."""
+        line = NOTE_PREFIX + text
+        if self._on_line is not None:
+            self._on_line(line)
+        self.tail.append(line)
+        case = self._open_case()
+        if case is not None:
+            case.messages.append(line)
 
     def flush(self) -> None:
         """End of stream: a last line without a newline still counts."""
@@ -431,7 +443,9 @@ class LogReader:
         if run is None:
             return CRASHED, f"{what} (log truncated, or the device died){problem}"
         if run.end_reason == "crash":
-            last = f"; last line: {self.tail[-1]}" if self.tail else ""
+            # Why the core stopped, when the harness or the emulator said (a note), else the last line.
+            said = [note.text for note in getattr(run, "notes", None) or []]
+            last = f" ({said[-1]})" if said else (f"; last line: {self.tail[-1]}" if self.tail else "")
             return CRASHED, f"{what}: the {run.backend} run ended in a crash without a HardFault line{last}{problem}"
         status = f"exit status {run.exit_code}" if run.exit_code is not None else f"end: {run.end_reason}"
         return CRASHED, f"{what} ({status}){problem}{self._imitations()}"

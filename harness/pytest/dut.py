@@ -27,6 +27,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from harness.board.boards import Board
 from harness.build.driver import BuildError, Progress, binary_for, source_of
+from harness.run_result import Note
 from harness.runners import get_runner
 from harness.runners.control import InputClosed, RunControl, input_problem
 from harness.session import RunOptions, RunReport, run_binary
@@ -141,6 +142,7 @@ class Dut:
         self.elf = self.resolve(elf_or_name)
         runner = self.runner
         control = RunControl(on_data=self._on_data, wants_input=input_problem(runner, self.board) is None)
+        control.on_note = self._on_note
         with self._lock:
             self._text, self._decoder, self._received, self._cursor = "", _Text(), 0, 0
             self._result, self._error, self._control = None, None, control
@@ -185,6 +187,13 @@ class Dut:
             logfile, self._logfile = self._logfile, None
         if logfile is not None:
             logfile.close()
+
+    def _on_note(self, note: Note) -> None:
+        """A harness remark: into the saved log for the reader, never into what ``expect`` searches."""
+        with self._lock:
+            if self._logfile is not None:
+                self._logfile.write(b"\n" + note.line().encode() + b"\n")
+                self._logfile.flush()
 
     def _on_data(self, data: bytes) -> None:
         with self._lock:
@@ -344,7 +353,7 @@ class Dut:
         """Everything printed so far (the full log, with the harness's remarks, once ended)."""
         with self._lock:
             if self._result is not None:
-                return self._result.log.decode("utf-8", errors="replace")
+                return self._result.annotated_log.decode("utf-8", errors="replace")
             return self._text
 
     @property

@@ -261,7 +261,7 @@ class HarnessState:
             log_dir = gen_dir(board) / "logs"
             log_dir.mkdir(parents=True, exist_ok=True)
             report.log_path = log_dir / f"{binary}.log"
-            report.log_path.write_bytes(report.log)
+            report.log_path.write_bytes(report.annotated_log)
         return report
 
 

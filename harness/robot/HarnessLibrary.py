@@ -93,7 +93,7 @@ class HarnessLibrary:
             raise AssertionError(report.summary if report.usage_error else
                                  f"cannot run on {target.name} with {report.backend}: {report.summary}")
         self.last_run, self.last_report = report, report
-        logger.info(report.log.decode("utf-8", errors="replace"))
+        logger.info(report.annotated_log.decode("utf-8", errors="replace"))
         records = f", records {report.records}" if report.records else ""
         logger.info(f"{Path(elf).name} on {target.name} ({report.backend}{records}): {report.outcome}: "
                     f"{report.summary}")

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from harness.board.boards import Board
     from harness.core.run_token import RunToken
     from harness.formats.reader import LogReader, ReaderSpec
+    from harness.run_result import Note
 
 # CaseLimits and CaseTimeout live with the rest of the per-case limits (the board stage); re-exported here.
 from harness.formats.case_limits import CaseLimits, CaseTimeout
@@ -98,6 +99,7 @@ class RunControl:
         token: RunToken | None = None,
     ) -> None:
         self.on_data = on_data
+        self.on_note: Callable[[Note], None] | None = None  # the harness's remarks, as they are made
         self.case_limits = case_limits if case_limits else None
         self.wants_input = wants_input
         self.reader_spec = reader_spec

@@ -148,7 +148,8 @@ def run_over_gdb(
     sink = LogSink(on_line, fmt=board_format(board), exit_status=board is None or exits_with_status(board))
 
     def infra(message: str) -> RunResult:
-        return RunResult(backend, sink.finish(), None, False, time.monotonic() - start, "infra-error", message)
+        return RunResult(backend, sink.finish(), None, False, time.monotonic() - start, "infra-error", message,
+                         notes=sink.notes)
 
     try:
         firmware = load_firmware(elf)
@@ -210,6 +211,7 @@ def run_over_gdb(
             time.monotonic() - start,
             outcome.end_reason,
             case_seconds=sink.case_seconds(),
+            notes=sink.notes,
         )
     except (RspError, SerialPortError) as error:
         return infra(f"{error} (GDB server {config.address})")

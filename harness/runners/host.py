@@ -68,7 +68,7 @@ class HostRunner:
         stopped = _stopped_by_harness(elf, out)
         if stopped is not None:
             return RunResult(self.name, out.log, None, False, out.duration_s, "infra-error", infra_error=stopped,
-                             case_seconds=out.case_seconds, problems=out.problems)
+                             case_seconds=out.case_seconds, problems=out.problems, notes=out.notes)
         return RunResult(
             case_seconds=out.case_seconds,
             backend=self.name,
@@ -78,6 +78,7 @@ class HostRunner:
             duration_s=out.duration_s,
             end_reason=out.end_reason,
             problems=out.problems,
+            notes=out.notes,
         )
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import IO
 
 from harness.core import procs
+from harness.run_result import Note
 from harness.runners.control import active_control
 from harness.runners.stream import DeviceStream
 
@@ -59,6 +60,7 @@ class ProcessOutcome:
     start_error: str | None = None  # the program could not be started at all
     case_seconds: dict[str, float] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)  # e.g. a process of the group left running
+    notes: list[Note] = field(default_factory=list)  # the harness's remarks (harness.run_result.Note)
     pid: int | None = None  # the main process, also the process group's id
     started_at: float = 0.0  # time.monotonic() at the start
     exited_at: float | None = None  # time.monotonic() when the main process's exit was seen
@@ -210,7 +212,8 @@ def run_process(
         diag = bytes(err)
     reason = "crash" if returncode is not None and returncode < 0 else end.end_reason  # killed by a signal
     return ProcessOutcome(end.log, diag, returncode, end.timed_out, end.duration_s, reason,
-                          case_seconds=end.case_seconds, problems=problems, pid=proc.pid, started_at=start,
+                          case_seconds=end.case_seconds, problems=problems, notes=end.notes, pid=proc.pid,
+                          started_at=start,
                           exited_at=exited_at[0] if exited_at else None)
 
 

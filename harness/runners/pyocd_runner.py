@@ -243,7 +243,8 @@ class PyocdRunner:
         sink = LogSink(on_line, fmt=board_format(board), exit_status=exits_with_status(board))
 
         def infra(message: str) -> RunResult:
-            return RunResult(self.name, sink.finish(), None, False, time.monotonic() - start, "infra-error", message)
+            return RunResult(self.name, sink.finish(), None, False, time.monotonic() - start, "infra-error", message,
+                             notes=sink.notes)
 
         if config is None:
             return infra(f"board '{board.name}' has no [pyocd] target in {board.path / 'board.toml'}")
@@ -291,6 +292,7 @@ class PyocdRunner:
                 outcome.end_reason,
                 outcome.infra_error,
                 case_seconds=sink.case_seconds(),
+                notes=sink.notes,
             )
         except (pyocd_errors.Error, SerialPortError, OSError) as error:
             return infra(f"probe/flash failure: {error}; check the SWD wiring (SWDIO, SWCLK, GND, 3.3V) and power")

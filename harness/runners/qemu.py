@@ -30,6 +30,7 @@ from pathlib import Path
 from harness.board.boards import Board
 from harness.board.emulation_guard import guard_word
 from harness.formats.reader import board_format
+from harness.run_result import Note
 from harness.runners.base import RunResult, ToolCheck, captured_transports, exits_with_status, tool_check
 from harness.runners.control import token_writes
 from harness.runners.process import run_process
@@ -195,16 +196,17 @@ class QemuRunner:
         end_reason = out.end_reason
         if "Lockup" in diag:
             # The core locked up (fault inside the fault handler): a firmware crash, not an
-            # emulator failure. Keep QEMU's line in the log so the report shows why.
+            # emulator failure. QEMU's line goes with the run as a note, so the report shows why.
             first = diag.splitlines()[0]
-            log += f"\n[qemu] {first}\n".encode()
-            return RunResult(self.name, log, None, False, out.duration_s, "crash")
+            return RunResult(self.name, log, None, False, out.duration_s, "crash",
+                             notes=[*out.notes, Note(len(log), f"qemu: {first}")])
         killed = _KILLED.search(diag)
         if killed is not None or (exit_code is not None and exit_code < 0):
             # QEMU was stopped from outside (a CI cancel, the OOM killer, a user): not the firmware's doing.
             what = killed.group(0) if killed is not None else f"killed by signal {-(exit_code or 0)}"
             return RunResult(self.name, log, None, False, out.duration_s, "infra-error",
-                             infra_error=f"{QEMU} was stopped from outside the run ({what}); run it again")
+                             infra_error=f"{QEMU} was stopped from outside the run ({what}); run it again",
+                             notes=out.notes)
         errors = [line for line in diag.splitlines() if line.strip() and "warning" not in line.lower()]
         if exit_code is not None and exit_code != 0 and not log and errors:
             # QEMU itself failed: bad machine, unreadable ELF, or it was killed.
@@ -219,7 +221,7 @@ class QemuRunner:
                 infra_error=f"{what} (command: {' '.join(argv)}); check the board's [qemu] table and the ELF",
             )
         return RunResult(self.name, log, exit_code, out.timed_out, out.duration_s, end_reason,
-                         case_seconds=out.case_seconds)
+                         case_seconds=out.case_seconds, notes=out.notes)
 
 
 def _infra(message: str) -> RunResult:

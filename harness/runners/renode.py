@@ -516,7 +516,7 @@ class RenodeSession:
         except (RenodeSessionError, MonitorCommandError):
             self.close(graceful=False)  # the result stands; the next binary gets a fresh Renode
         return RunResult("renode", end.log, None, end.timed_out, end.duration_s, end.end_reason,
-                         case_seconds=end.case_seconds)
+                         case_seconds=end.case_seconds, notes=end.notes)
 
     def _follow(self, stream: DeviceStream, tails: list[FileTail | RenodeLogWatch], deadline: float) -> RunResult:
         """Follows the output files in the one run loop; a Renode that died mid-run is an infra error."""

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Protocol
 
 from harness.board.boards import Board
-from harness.run_result import Attempt, RunResult
+from harness.run_result import NOTE_PREFIX, Attempt, Note, RunResult
 from harness.runners.failure_classes import INFRA, classify_run
 
 OnLine = Callable[[str], None] | None
@@ -122,7 +122,7 @@ def _run_on_pool(pool: Pool, elf: Path, board: Board, timeout_s: float, on_line:
         if len(attempts) > 1:
             earlier = "; ".join(f"{a.device}: {a.infra_error or a.failure_class}" for a in attempts[:-1])
             note += f", retry after infrastructure error on {earlier}"
-        result = replace(result, log=note.encode() + b"\n" + result.log)
+        result = replace(result, notes=[Note(0, note.removeprefix(NOTE_PREFIX)), *result.notes])
         if failure_class != INFRA:
             # This board ran the same binary and spoke: the boards that failed it are at fault.
             for failed in attempts[:-1]:

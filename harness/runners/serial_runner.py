@@ -145,7 +145,7 @@ class SerialRunner:
         log = sink.finish()
         duration = time.monotonic() - start
         if read_error is not None:
-            return RunResult(self.name, log, None, False, duration, "infra-error", read_error)
+            return RunResult(self.name, log, None, False, duration, "infra-error", read_error, notes=sink.notes)
         if not log.strip():
             return RunResult(
                 self.name,
@@ -156,8 +156,10 @@ class SerialRunner:
                 "infra-error",
                 f"no output at all on {config.url} in {timeout_s:.0f} s: check the wiring (board TX -> adapter RX), "
                 f"the baud rate ({config.baudrate}) and that the firmware logs over this UART",
+                notes=sink.notes,
             )
-        return RunResult(self.name, log, None, timed_out, duration, end_reason, case_seconds=sink.case_seconds())
+        return RunResult(self.name, log, None, timed_out, duration, end_reason, case_seconds=sink.case_seconds(),
+                         notes=sink.notes)
 
     def _read_until_end(
         self, port: Any, sink: LogSink, deadline: float, handshake: bool

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from harness.formats.reader import LogReader
+from harness.run_result import Note
 from harness.runners.base import RunResult
 from harness.runners.control import CaseTimeout, active_control
 
@@ -54,6 +55,7 @@ class DeviceStream:
         self.exit_status = exit_status  # the transport reports the device's exit
         self._queue: queue.SimpleQueue[tuple[str, object]] = queue.SimpleQueue()
         self._log = bytearray()
+        self.notes: list[Note] = []  # the harness's remarks, apart from the device's bytes
         self._start = time.monotonic() if started_at is None else started_at
         self._stop: tuple[str, int | None, str | None] | None = None
         if self.control is not None:
@@ -76,7 +78,7 @@ class DeviceStream:
         self._queue.put(("stop", (reason, infra_error)))
 
     def note(self, text: str) -> None:
-        """A harness remark in the log (``[harness] ...``), on its own line."""
+        """A harness remark about the run: kept apart from the device's bytes (``notes``), shown live."""
         self._queue.put(("note", text))
 
     # -- the loop (one thread) -------------------------------------------------------------
@@ -92,11 +94,12 @@ class DeviceStream:
             self.reader.feed(payload)
             self._tell(payload)
         elif kind == "note":
-            prefix = b"" if not self._log or self._log.endswith(b"\n") else b"\n"
-            text = prefix + f"[harness] {payload}\n".encode()
-            self._log += text
-            self.reader.feed(text)
-            self._tell(text)
+            assert isinstance(payload, str)
+            note = Note(len(self._log), payload)
+            self.notes.append(note)
+            self.reader.note(payload)
+            if self.control is not None and self.control.on_note is not None:
+                self.control.on_note(note)
         elif kind == "exit":
             assert payload is None or isinstance(payload, int)
             self._stop = self._stop or ("exit", payload, None)
@@ -199,6 +202,7 @@ class DeviceStream:
             duration_s=time.monotonic() - self._start,
             end_reason=reason,
             infra_error=infra,
+            notes=list(self.notes),
         )
 
     def finish(self, end: RunResult) -> RunResult:
@@ -206,6 +210,7 @@ class DeviceStream:
         self.late()
         self.reader.flush()
         end.log = bytes(self._log)
+        end.notes = list(self.notes)
         end.case_seconds = self.reader.case_seconds()
         return end
 
@@ -231,13 +236,18 @@ class LogSink:
         self.stream.put(data)
 
     def note(self, text: str) -> None:
-        """A harness remark in the log (``[harness] ...``), on its own line."""
+        """A harness remark about the run (``DeviceStream.note``)."""
         self.stream.note(text)
 
     @property
     def data(self) -> bytes:
         with self._lock:
             return bytes(self._data)
+
+    @property
+    def notes(self) -> list[Note]:
+        """The harness's remarks about the run so far (``DeviceStream.notes``; complete after ``finish``)."""
+        return list(self.stream.notes)
 
     def case_seconds(self) -> dict[str, float]:
         """Each case's duration as the live run loop saw it (call after ``finish``)."""

@@ -169,3 +169,30 @@ def test_case_durations_come_from_the_live_stream() -> None:
     gtest.put(b"[==========] Running 1 test from 1 test suite.\n[ RUN      ] S.T\n[       OK ] S.T (250 ms)\n"
               b"[==========] 1 test from 1 test suite ran. (250 ms total)\n[  PASSED  ] 1 test.\n")
     assert gtest.finish(gtest.follow(time.monotonic() + 5)).case_seconds == {"S.T": 0.25}
+
+
+def test_a_note_in_the_middle_of_a_record_leaves_the_devices_bytes_whole() -> None:
+    """The harness's remarks are kept apart: a note made while half a record has arrived neither splits
+    that record for the reader nor enters the log; the annotated log shows it on a line of its own."""
+    half = len(MT_PASS) // 3
+    stream = DeviceStream(exit_status=True)
+    stream.put(MT_PASS[:half])
+    stream.note("device bluepill-1 (leased)")
+    stream.put(MT_PASS[half:])
+    stream.exit(0)
+    end = stream.finish(stream.follow(time.monotonic() + 10))
+    assert end.log == MT_PASS and [(n.offset, n.text) for n in end.notes] == [(half, "device bluepill-1 (leased)")]
+    assert parse_log(end.log, _result(end)).outcome == "passed"
+    assert stream.reader.finish(_result(end)).outcome == "passed"  # the live reader: no broken record
+    shown = end.annotated_log.decode()
+    assert "\n[harness] device bluepill-1 (leased)\n" in shown and shown.count("[harness]") == 1
+
+
+def test_firmware_printing_harness_remarks_is_only_device_output() -> None:
+    """A firmware that prints what looks like the harness's remarks gets no note: notes come only from the
+    harness, so reports and `dut` never take the device's text for the harness's."""
+    stream = DeviceStream(exit_status=True)
+    stream.put(b"[harness] device bluepill-1 (bluepill via pyocd)\n[harness] stopped by the test (dut.stop())\n")
+    stream.exit(0)
+    end = stream.finish(stream.follow(time.monotonic() + 10))
+    assert end.notes == [] and parse_log(end.log, _result(end)).outcome != "passed"

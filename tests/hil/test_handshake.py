@@ -146,7 +146,7 @@ def test_map_device_with_handshake_true_runs_the_handshake_build(
     finally:
         for board in boards:
             board.stop()
-    harness_line, log = run.log.decode().split("\n", 1)
+    harness_line, log = run.annotated_log.decode().split("\n", 1)
     assert f"start-handshake build {variant}" in harness_line
     assert log.startswith(START_MARKER), run
     assert parse_log(run.log, run, variant, BLUEPILL).outcome == "passed"

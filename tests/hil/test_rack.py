@@ -126,7 +126,7 @@ def test_board_killed_mid_run_is_retried_elsewhere_and_quarantined(
     report = parse_log(run.log, run)
     assert report.outcome == "passed", (report.summary, run.log[-500:])
     survivor = next(d for d in by_id if d not in killed)
-    first_line = run.log.split(b"\n", 1)[0].decode()
+    first_line = run.annotated_log.split(b"\n", 1)[0].decode()  # the pool's note, apart from the device's bytes
     assert f"device {survivor}" in first_line and f"infrastructure error on {killed[0]}" in first_line
     quarantined = board_state.quarantined(load_hardware_map(path))
     assert list(quarantined) == killed  # flagged in rack.state.toml for everyone
@@ -134,7 +134,7 @@ def test_board_killed_mid_run_is_retried_elsewhere_and_quarantined(
     # The next run does not even try the dead board.
     again = HilRunner(load_hardware_map(path)).run(test_elf, BLUEPILL, 60.0)
     assert parse_log(again.log, again).outcome == "passed"
-    assert f"device {survivor}" in again.log.split(b"\n", 1)[0].decode()
+    assert f"device {survivor}" in again.annotated_log.split(b"\n", 1)[0].decode()
 
 
 def test_test_failures_are_not_retried(rack: tuple[Path, list[Any]], tmp_path: Path) -> None:
