@@ -15,6 +15,7 @@
 #include "micro_runtime/kernels/conv_common.h"
 #include "micro_runtime/kernels/depthwise_conv.h"
 #include "micro_runtime/kernels/filter_op_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/padding.h"
 #include "micro_runtime/kernels/quantization_util.h"

@@ -158,18 +158,6 @@ TfLiteStatus CheckNotHybrid(const char* op_name, const char* what, const TfLiteT
   return kTfLiteError;
 }
 
-TfLiteStatus CheckOpDataAndOptions(const char* op_name, const TfLiteNode* node) {
-  if (node->user_data == nullptr) {
-    MicroPrintf("%s: out of arena memory for op data (enlarge the tensor arena)", op_name);
-    return kTfLiteError;
-  }
-  if (node->builtin_data == nullptr) {
-    MicroPrintf("%s: missing builtin options", op_name);
-    return kTfLiteError;
-  }
-  return kTfLiteOk;
-}
-
 TfLiteStatus GetFilterOpTensors(const char* op_name, TfLiteContext* context, const TfLiteNode* node,
                                 const TfLiteTensor** input, const TfLiteTensor** filter,
                                 const TfLiteTensor** bias, const TfLiteTensor** output) {
@@ -362,18 +350,6 @@ TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context
   q->act_min = static_cast<int8_t>(act_min);
   q->act_max = static_cast<int8_t>(act_max);
   if (fast) q->flags = static_cast<uint8_t>(q->flags | Int8ChannelQuant::kFastRequantize);
-  return kTfLiteOk;
-}
-
-TfLiteStatus RequireInt8Input(const char* op_name, const char* registration, TfLiteContext* context,
-                              TfLiteNode* node) {
-  const TfLiteTensor* input = NumInputs(node) >= 1 ? GetInput(context, node, 0) : nullptr;
-  if (input != nullptr && input->type != kTfLiteInt8) {
-    MicroPrintf("%s: this build registers the int8 kernel only (%s), got %s input; register Register_%s() "
-                "for float32 and int16",
-                op_name, registration, TfLiteTypeName(input->type), op_name);
-    return kTfLiteError;
-  }
   return kTfLiteOk;
 }
 

@@ -31,10 +31,6 @@ TfLiteStatus EnsureType(const char* op_name, const char* what, const TfLiteTenso
 // with a message saying so.
 TfLiteStatus CheckNotHybrid(const char* op_name, const char* what, const TfLiteTensor* weights);
 
-// Checks that prepare has op data (node->user_data, from Init) and parsed
-// builtin options; logs "<op>: ..." with the fix otherwise.
-TfLiteStatus CheckOpDataAndOptions(const char* op_name, const TfLiteNode* node);
-
 // Input 0, filter 1, optional bias 2 (nullptr when the node has 2 inputs or
 // input 2 is -1) and output 0 of a node with 2-3 inputs and 1 output; logs
 // and fails on any other count or a missing tensor.
@@ -150,12 +146,6 @@ struct Int16FilterEval {
   int32_t act_min;
   int32_t act_max;
 };
-
-// Prepare check of an int8-only registration (Register_<OP>_INT8, which
-// leaves the float32 and int16 evals out of the image): input 0 must be int8,
-// else a message naming the registration to replace.
-TfLiteStatus RequireInt8Input(const char* op_name, const char* registration, TfLiteContext* context,
-                              TfLiteNode* node);
 
 // Fills `e` from the bias and output tensors and the fused activation. TFLM
 // accumulates in int32 (the int32 MultiplyByQuantizedMultiplier) when the

@@ -15,6 +15,7 @@
 // (arm_dsp/fully_connected_int8.cc), like CONV_2D's.
 #include "micro_runtime/builtin_options.h"
 #include "micro_runtime/kernels/fully_connected.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 
 namespace micro_runtime {

@@ -238,4 +238,28 @@ void* NodeOpData(const char* op, TfLiteContext* context, TfLiteNode* node, size_
   return node->user_data;
 }
 
+TfLiteStatus CheckOpDataAndOptions(const char* op_name, const TfLiteNode* node) {
+  if (node->user_data == nullptr) {
+    MicroPrintf("%s: out of arena memory for op data (enlarge the tensor arena)", op_name);
+    return kTfLiteError;
+  }
+  if (node->builtin_data == nullptr) {
+    MicroPrintf("%s: missing builtin options", op_name);
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus RequireInt8Input(const char* op_name, const char* registration, TfLiteContext* context,
+                              TfLiteNode* node) {
+  const TfLiteTensor* input = NumInputs(node) >= 1 ? GetInput(context, node, 0) : nullptr;
+  if (input != nullptr && input->type != kTfLiteInt8) {
+    MicroPrintf("%s: this build registers the int8 kernel only (%s), got %s input; register Register_%s() "
+                "for float32 and int16",
+                op_name, registration, TfLiteTypeName(input->type), op_name);
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
 }  // namespace micro_runtime

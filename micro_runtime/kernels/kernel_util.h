@@ -116,6 +116,16 @@ void* AllocateOpData(const char* op, TfLiteContext* context, size_t bytes);
 // Kernels keep their prepared state in node->user_data.
 TfLiteStatus ReportMissingOpData(const char* op);
 
+// Checks that prepare has op data (node->user_data, from Init) and parsed
+// builtin options; logs "<op>: ..." with the fix otherwise.
+TfLiteStatus CheckOpDataAndOptions(const char* op_name, const TfLiteNode* node);
+
+// Prepare check of an int8-only registration (Register_<OP>_INT8, which
+// leaves the float32 and int16 evals out of the image): input 0 must be int8,
+// else a message naming the registration to replace.
+TfLiteStatus RequireInt8Input(const char* op_name, const char* registration, TfLiteContext* context,
+                              TfLiteNode* node);
+
 // The node's op data: allocated once (AllocateOpData), as prepare may run more
 // than once; nullptr when the arena is exhausted.
 void* NodeOpData(const char* op, TfLiteContext* context, TfLiteNode* node, size_t bytes);

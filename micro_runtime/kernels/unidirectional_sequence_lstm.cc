@@ -5,6 +5,7 @@
 // peephole, projection, layer normalization and CIFG variants are refused in
 // prepare with a message naming them (TFLM computes none of them).
 #include "micro_runtime/kernels/filter_op_util.h"
+#include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/unidirectional_sequence_lstm.h"
 
