@@ -33,7 +33,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from harness.board.boards import available_boards, load_board  # noqa: E402
-from harness.cli.run_model import RunModelError, build_runner, elf_sizes, host_file_runner, run_model  # noqa: E402
+from harness.build.driver import BuildError  # noqa: E402
+from harness.build.model_runner import build_runner, elf_sizes, host_file_runner  # noqa: E402
+from harness.cli.run_model import RunModelError, run_model  # noqa: E402
 
 EXAMPLES = REPO / "micro_runtime" / "examples"
 MODELS = {
@@ -43,7 +45,8 @@ MODELS = {
 }
 TFLM_INVOKE = "tflite::micro::MicroInterpreter::Invoke()"
 KERNEL_DIR = REPO / "micro_runtime" / "kernels"
-VERIFIER_OBJECT = "model_verifier.cc"
+# The model verifier: its semantic checks and the flatbuffers walk (model_structure.cc, split off in issue 20).
+VERIFIER_OBJECTS = ("model_verifier.cc", "model_structure.cc")
 
 TFLM_SCRIPT = """
 import sys, numpy as np
@@ -159,7 +162,7 @@ def measure_firmware(model: Path, board_name: str, use_qemu: bool, row: Row, fal
     cases = model.with_name(model.stem + "_cases.json")
     try:
         elf = build_runner(model, board, cases)
-    except RunModelError as error:
+    except (RunModelError, BuildError) as error:
         row.notes.append(f"{board_name}: {str(error).splitlines()[0]}")
         if fallback and fallback in available_boards():
             row.notes.append(f"firmware figures of this row are for {fallback} instead")
@@ -170,7 +173,7 @@ def measure_firmware(model: Path, board_name: str, use_qemu: bool, row: Row, fal
         try:
             row.ours_arena_m3 = run_model(model, board_name, cases, backend="qemu", timeout_s=300)["arena_used_bytes"]
             arena = row.ours_arena_m3
-        except RunModelError as error:
+        except (RunModelError, BuildError) as error:
             row.notes.append(f"{board_name} run: {str(error).splitlines()[0]}")
     if arena:
         # RAM as an application would have it: the arena sized to what the model needs, not the
@@ -182,14 +185,14 @@ def measure_firmware(model: Path, board_name: str, use_qemu: bool, row: Row, fal
     try:
         no_lto = build_runner(model, board, cases, arena_size=(arena + 15) // 16 * 16 if arena else None,
                               make_vars={"LTO": "0"})
-    except RunModelError as error:
+    except (RunModelError, BuildError) as error:
         # The core is the same in every runner: the other rows give it.
         row.notes.append(f"core flash: the LTO=0 build does not fit {board_name} ({str(error).splitlines()[0]})")
         row.firmware_board = board_name
         return
     row.core_objects = core_flash_from_map(Path(str(no_lto) + ".map"))
     row.core_flash = sum(row.core_objects.values())
-    row.core_without_verifier = row.core_flash - row.core_objects.get(VERIFIER_OBJECT, 0)
+    row.core_without_verifier = row.core_flash - sum(row.core_objects.get(name, 0) for name in VERIFIER_OBJECTS)
     row.firmware_board = board_name
 
 

@@ -39,7 +39,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from harness.board.boards import load_board  # noqa: E402
-from harness.cli.run_model import RunModelError, build_runner, elf_sizes, parse_runner_log  # noqa: E402
+from harness.build.driver import BuildError  # noqa: E402
+from harness.build.model_runner import build_runner, elf_sizes  # noqa: E402
+from harness.cli.run_model import RunModelError, parse_runner_log  # noqa: E402
 from harness.runners.qemu import qemu_command  # noqa: E402
 
 EXAMPLES = REPO / "micro_runtime" / "examples"
@@ -167,7 +169,7 @@ def measure(name: str, board_name: str, timeout_s: float = 600, make_vars: dict[
     result = Result(name, board_name)
     try:
         elf = build_runner(model, board, cases, make_vars=make_vars)
-    except RunModelError as error:
+    except (RunModelError, BuildError) as error:
         raise BenchError(f"{name} on {board_name}: {str(error).splitlines()[0]}") from None
     result.flash, result.ram = elf_sizes(elf, board)
     begin, end = marker_addresses(elf, board.tool("nm"))
@@ -183,7 +185,7 @@ def measure(name: str, board_name: str, timeout_s: float = 600, make_vars: dict[
         text = proc.stdout.decode("utf-8", errors="replace")
         try:
             parsed = parse_runner_log(text)
-        except RunModelError as error:
+        except (RunModelError, BuildError) as error:
             stderr = proc.stderr.decode(errors="replace").strip()
             raise BenchError(f"{name} on {board_name}: {error}\n{stderr[-1000:]}") from None
         counts = [int(line) for line in counts_file.read_text().splitlines() if re.fullmatch(r"\d+", line)]

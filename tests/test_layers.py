@@ -153,7 +153,8 @@ def test_the_checks_see_violations(tmp_path: Path) -> None:
     assert ["harness.core.run_token", "harness.outcome"] in [sorted(circle) for circle in import_circles(looped)]
 
 
-SPINE = {"__init__.py", "__main__.py", "outcome.py", "run_result.py", "run_result_test.py", "session.py", "session_test.py"}
+SPINE = {"__init__.py", "__main__.py", "outcome.py", "run_result.py", "run_result_test.py", "session.py",
+         "session_test.py"}
 
 
 def test_the_root_holds_only_the_spine() -> None:

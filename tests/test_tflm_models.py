@@ -35,7 +35,8 @@ def test_the_seanet_data_holds_every_family() -> None:
 
 @pytest.mark.parametrize("family", SEANET_OPS)
 def test_seanet_int16_models_match_tflm_golden_on_host(family: str, tmp_path: Path) -> None:
-    from harness.cli.run_model import RunModelError, host_file_runner, run_host_files
+    from harness.build.model_runner import host_file_runner
+    from harness.cli.run_model import RunModelError, run_host_files
 
     host_file_runner(build=True)
     stems = sorted((s for s in seanet() if op_family(s) == family), key=lambda s: int(s[len(family):]))

@@ -73,7 +73,8 @@ def test_keyword_model_is_bit_exact_through_run_model(board: str) -> None:
 @pytest.mark.slow
 def test_every_svdf_output_of_the_keyword_model_equals_tflm_on_host(tmp_path: Path) -> None:
     pytest.importorskip("tflite_micro", reason="needs the tflite-micro package: pip install tflite-micro")
-    from harness.cli.run_model import host_file_runner, run_host_files
+    from harness.build.model_runner import host_file_runner
+    from harness.cli.run_model import run_host_files
 
     host_file_runner(build=True)
     cases = _inputs()
@@ -118,7 +119,8 @@ def test_hybrid_svdf_is_refused_by_name(tmp_path: Path) -> None:
     sys.path.insert(0, str(REPO_ROOT / "tests" / "differential"))
     import op_models
 
-    from harness.cli.run_model import RunModelError, host_file_runner, run_host_files
+    from harness.build.model_runner import host_file_runner
+    from harness.cli.run_model import RunModelError, run_host_files
 
     tb = op_models.tb
     b = tb.ModelBuilder()

@@ -20,7 +20,7 @@ Kernel Helpers Pass On The Board
 
 Individual Cases Are Visible
     Run Micro Test    kernel_util_test
-    Case Should Have Passed    QuantizeMultiplierMatchesTflite
+    Case Should Have Passed    ShapesAndTypes
     Failure Class Should Be    passed
 
 A Model Gives The Reference Outputs On The Board

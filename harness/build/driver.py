@@ -271,7 +271,7 @@ def _pump(stream: Iterable[str], into: queue.Queue[str | None]) -> None:
     into.put(None)
 
 
-def _run_make(argv: list[str], progress: Progress | None, what: str) -> tuple[int, str]:
+def run_make(argv: list[str], progress: Progress | None, what: str) -> tuple[int, str]:
     """Runs make, collecting its output; reports progress of long builds (with the time left) every 8 s."""
     env = make_env()
     total = _planned_steps(argv, env) if progress is not None else None
@@ -501,7 +501,7 @@ def build(
         if progress is not None:
             progress(f"building {len(names)} binaries for {out} (make -j{jobs or os.cpu_count()})")
         # -k: keep going so every binary that can be built is.
-        code, output = _run_make(make_command(board, names, jobs, "-k", *flags), progress, out)
+        code, output = run_make(make_command(board, names, jobs, "-k", *flags), progress, out)
         result.output = output
         if code == 0:
             for name in names:
@@ -514,7 +514,7 @@ def build(
                 if not_remade and name not in not_remade:
                     result.binaries[name] = _finish_binary(board, name, check_fit, out)
                     continue
-                one_code, one_output = _run_make(make_command(board, [name], jobs, *flags), None, name)
+                one_code, one_output = run_make(make_command(board, [name], jobs, *flags), None, name)
                 if one_code == 0:
                     result.binaries[name] = _finish_binary(board, name, check_fit, out)
                 else:
@@ -552,7 +552,7 @@ def build_program(
         argv = make_command(board, ["program"], None, f"PROGRAM_SRC={' '.join(map(str, sources))}",
                             f"PROGRAM_NAME={name}", f"PROGRAM_INCLUDES={' '.join(map(str, include_dirs))}",
                             f"PROGRAM_WERROR={int(warnings_as_errors)}")
-        code, output = _run_make(argv, progress, name)
+        code, output = run_make(argv, progress, name)
     if code != 0:
         message = explain_link_error(name, board, output) or (
             f"build of {name} for {board.name} failed: {first_error_line(output, sources)}\n{_errors_only(output)}")

@@ -220,7 +220,8 @@ def cmd_run_model(args: argparse.Namespace) -> int:
     try:
         result = run_model(Path(args.model), args.board, Path(args.cases), args.backend,
                            arena_size=args.arena_size, progress=None if args.quiet else progress,
-                           tolerance=args.tolerance, float_tolerance=args.float_tolerance)
+                           tolerance=args.tolerance, float_tolerance=args.float_tolerance, icount=args.icount,
+                           hardware_map=args.hardware_map)
     except (RunModelError, BuildError, BoardError, OSError, ValueError) as error:
         _err(str(error))
         return RUN_MODEL_EXIT_ERROR
@@ -286,7 +287,12 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("model", metavar="MODEL.tflite")
     p.add_argument("--board", required=True)
     p.add_argument("--cases", required=True, metavar="CASES.json")
-    p.add_argument("--backend", default=None)
+    p.add_argument("--backend", choices=list(REGISTRY), default=None,
+                   help="what runs it (default as for harness run)")
+    p.add_argument("--icount", type=icount_arg, default=None, metavar="N",
+                   help="QEMU only: -icount shift=N, deterministic virtual time (overrides the board's [qemu] icount)")
+    p.add_argument("--hardware-map", type=Path, default=None, metavar="FILE",
+                   help="run on a free board of this hardware map (docs/hardware.md)")
     p.add_argument("--arena-size", type=positive_bytes, default=None, metavar="BYTES",
                    help="tensor arena size compiled into the runner (default: what fits the board)")
     p.add_argument("--tolerance", type=non_negative_int, default=0, metavar="N",

@@ -6,27 +6,22 @@ firmware printed (line format: docs/model_runner.md). Any failure -- bad model, 
 small, does not fit the board, emulator trouble -- raises :class:`RunModelError` with the runtime's own
 message and what to do about it.
 
-Command line: ``python -m harness.cli.run_model MODEL --board B --cases CASES.json [--backend X]`` prints the
-result as JSON; exit 3 when outputs differ from the cases' ``expected`` values (compare_outputs).
-
-Runner builds are a cache bounded per gen/ folder (``RUNNER_CACHE_SIZE``, least recently used go first,
-pruned under the build lock; see prune_runners).
+The command is ``harness run-model`` (``harness.cli.main``); ``python -m harness.cli.run_model --app ELF
+--board B`` runs an application (the Makefile's ``run_example_*``). The runner is built by the build stage
+(``harness.build.model_runner``: its cache, lock and progress) and run through the one run session, on the
+backend, ``--icount`` or hardware map the caller chose, like every other binary.
 """
 
 from __future__ import annotations
 
 import argparse
-import fcntl
-import hashlib
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +29,8 @@ import numpy as np
 
 from harness import REPO_ROOT
 from harness.board.boards import Board, BoardError, load_board
-from harness.build.driver import elf_path, make_env, make_paths
+from harness.build.driver import BuildError
+from harness.build.model_runner import elf_sizes, host_file_runner, runner_build
 from harness.core.argtypes import DEFAULT_FLOAT_TOLERANCE
 from harness.formats.model_runner import DONE_MARKER, ERROR_PREFIX  # the format owns its lines
 from harness.runners.base import Runner
@@ -115,173 +111,6 @@ def parse_runner_log(text: str) -> dict[str, Any]:
     return result
 
 
-def _build_lock(target: str) -> AbstractContextManager[None]:
-    """Serializes builds of one target: parallel test workers share <build>/<target>/ (the build driver's lock)."""
-    from harness.build.driver import board_lock
-
-    return board_lock(target)
-
-
-def _does_not_fit(board: Board, output: str) -> str | None:
-    found = []
-    for match in _OVERFLOW.finditer(output):
-        region = match.group(1) or match.group(3)
-        found.append(f"region {region} overflowed by {match.group(2)} bytes" if match.group(2) else
-                     f"a section does not fit in region {region}")
-    if not found:
-        return None
-    limits = []
-    if board.flash:
-        limits.append(f"flash {board.flash.size // 1024} KB")
-    if board.ram:
-        limits.append(f"RAM {board.ram.size // 1024} KB")
-    return (f"model does not fit board '{board.name}' ({', '.join(limits)}): {'; '.join(dict.fromkeys(found))}; "
-            "use a board with more memory, a smaller model, or a smaller ARENA_SIZE if the arena is oversized")
-
-
-RUNNER_CACHE_SIZE = 8  # runner builds kept per gen/ folder, most recently used first
-RUNNER_CACHE_ENV = "HARNESS_RUNNER_CACHE"  # overrides RUNNER_CACHE_SIZE (a number >= 1)
-_IN_USE = ".in_use"  # gen/<b>/model_runner/<name>/.in_use: shared flock while a process runs that runner
-
-
-def runner_cache_size() -> int:
-    text = os.environ.get(RUNNER_CACHE_ENV, "")
-    try:
-        value = int(text) if text else RUNNER_CACHE_SIZE
-    except ValueError:
-        raise RunModelError(f"{RUNNER_CACHE_ENV}={text!r}: give how many runner builds to keep, 1 or more") from None
-    if value < 1:
-        raise RunModelError(f"{RUNNER_CACHE_ENV}={text!r}: give how many runner builds to keep, 1 or more")
-    return value
-
-
-def _runner_folder(elf: Path) -> Path:
-    """gen/<...>/model_runner/<name>/ of the runner ELF gen/<...>/bin/model_runner_<name>."""
-    return elf.parent.parent / "model_runner" / elf.name.removeprefix("model_runner_")
-
-
-def prune_runners(gen: Path, keep: int) -> list[str]:
-    """Deletes all but the ``keep`` most recently used runner builds under ``gen`` (a gen/<...>/ folder).
-
-    A runner's use time is its folder's mtime (touched on every build or use). The caller holds the
-    build lock, so no build is under way; a runner another process is running (a shared lock on its
-    ``.in_use``) is kept. Returns the names deleted.
-    """
-    base = gen / "model_runner"
-    if not base.is_dir():
-        return []
-    folders = []
-    for folder in base.iterdir():
-        try:
-            if folder.is_dir():
-                folders.append((folder.stat().st_mtime, folder))
-        except OSError:
-            continue
-    folders.sort(reverse=True)
-    removed = []
-    for _mtime, folder in folders[keep:]:
-        try:
-            handle = (folder / _IN_USE).open("a")
-        except OSError:
-            continue
-        with handle:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                continue  # running in another process right now
-            elf = gen / "bin" / f"model_runner_{folder.name}"
-            for leftover in (elf, elf.with_name(elf.name + ".map")):
-                leftover.unlink(missing_ok=True)
-            shutil.rmtree(folder, ignore_errors=True)
-        removed.append(folder.name)
-    # Runner ELFs whose folder is gone (deleted by hand, or by an older harness) are not reachable.
-    for elf in (gen / "bin").glob("model_runner_*"):
-        name = elf.name.removeprefix("model_runner_").removesuffix(".map")
-        if not (base / name).is_dir():
-            elf.unlink(missing_ok=True)
-    return removed
-
-
-def _make_runner(model: Path, board: Board, cases: Path, arena_size: int | None,
-                 make_vars: dict[str, str] | None) -> Path:
-    """Runs make for the runner (the caller holds the build lock); returns the ELF path."""
-    # One binary per (model, cases, arena): parallel runs with different arenas must not rebuild each
-    # other's binary while it runs.
-    digest = hashlib.sha1(f"{model.resolve()}|{cases.resolve()}|{arena_size}".encode()).hexdigest()[:8]
-    name = re.sub(r"[^0-9A-Za-z_]", "_", model.stem) + "_" + digest
-    # print-MR_BIN last: the binary's path, wherever the build variant puts gen/.
-    command = ["make", "-s", "--no-print-directory", "-C", str(RUNTIME), f"TARGET={board.name}", *make_paths(board),
-               "model_runner",
-               f"MODEL={model.resolve()}", f"CASES={cases.resolve()}", f"RUNNER_NAME={name}"]
-    if arena_size is not None:
-        if isinstance(arena_size, bool) or not isinstance(arena_size, int) or arena_size <= 0:
-            raise RunModelError(f"arena size {arena_size!r}: give a number of bytes greater than 0")
-        command.append(f"ARENA_SIZE={arena_size}")
-    command += [f"{key}={value}" for key, value in (make_vars or {}).items()]
-    command.append("print-MR_BIN")
-    proc = subprocess.run(command, capture_output=True, text=True, env=make_env())
-    if proc.returncode != 0:
-        output = proc.stdout + proc.stderr
-        reason = _does_not_fit(board, output)
-        if reason:
-            raise RunModelError(reason)
-        # The compiler's/linker's reasons (undefined reference, error: ...) are the useful part.
-        keys = ("error", "undefined reference", "multiple definition", "no such file")
-        errors = [line for line in output.splitlines() if any(k in line.lower() for k in keys)]
-        detail = "\n".join((errors or output.splitlines())[-12:]) or "(make printed nothing)"
-        raise RunModelError(f"building the model runner for board '{board.name}' failed "
-                            f"(make exit {proc.returncode}):\n{detail}")
-    lines = proc.stdout.strip().splitlines()
-    elf = Path(lines[-1].strip()) if lines else Path()
-    if not elf.is_file():
-        raise RunModelError(f"the model runner build for '{board.name}' reported no binary:\n{proc.stdout[-2000:]}")
-    return elf
-
-
-@contextmanager
-def _runner(model: Path, board: Board, cases: Path, arena_size: int | None = None,
-            make_vars: dict[str, str] | None = None, hold: bool = True) -> Iterator[Path]:
-    """Builds the runner, marks it used and prunes the cache (under the build lock); with ``hold``
-    the runner cannot be pruned by another process until the block ends."""
-    keep = runner_cache_size()
-    with _build_lock(board.name):
-        elf = _make_runner(model, board, cases, arena_size, make_vars)
-        folder = _runner_folder(elf)
-        handle = None
-        if folder.is_dir():
-            os.utime(folder)  # most recently used
-            if hold:
-                handle = (folder / _IN_USE).open("a")
-                fcntl.flock(handle, fcntl.LOCK_SH)
-        prune_runners(elf.parent.parent, keep)
-    try:
-        yield elf
-    finally:
-        if handle is not None:
-            handle.close()
-
-
-def build_runner(model: Path, board: Board, cases: Path, arena_size: int | None = None,
-                 make_vars: dict[str, str] | None = None) -> Path:
-    """Builds the model runner firmware for ``board``; returns the ELF path.
-
-    make_vars: extra make variables (e.g. {"LTO": "0"}); they may select another gen/ folder.
-    At most ``runner_cache_size()`` runner builds stay per gen/ folder (least recently used go first).
-    """
-    with _runner(model, board, cases, arena_size, make_vars, hold=False) as elf:
-        return elf
-
-
-def elf_sizes(elf: Path, board: Board) -> tuple[int, int]:
-    """(flash bytes, static RAM bytes) of a binary: text+data and data+bss as `size` reports them."""
-    tool = board.tool("size") if not board.is_host else "size"
-    proc = subprocess.run([tool, str(elf)], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RunModelError(f"'{tool} {elf}' failed: {proc.stderr.strip()}; install binutils for the board")
-    text, data, bss = (int(v) for v in proc.stdout.splitlines()[1].split()[:3])
-    return text + data, data + bss
-
-
 def _expectations(case: dict[str, Any]) -> list[tuple[Any, str | None]] | None:
     """The (array, dtype) each output of a case should be, or None when the case states none."""
     if "expected_outputs" in case:
@@ -348,13 +177,14 @@ def compare_outputs(result_cases: list[dict[str, Any]], cases_file: Path, tolera
     return {"passed": not failed, "compared_cases": compared, "failed_cases": failed}
 
 
-def _resolve(board: Board, backend: str | None) -> tuple[Runner, str]:
+def _resolve(board: Board, backend: str | None, icount: int | None = None,
+             hardware_map: Path | None = None) -> tuple[Runner, str]:
     """(runner, backend label) through the one resolver; RunModelError for a bad backend."""
     from harness.runners import ResolveError
     from harness.session import resolve_runner
 
     try:
-        resolved = resolve_runner(board, backend)
+        resolved = resolve_runner(board, backend, icount, hardware_map)
     except ResolveError as error:
         raise RunModelError(str(error)) from None
     return resolved.runner, resolved.label
@@ -362,10 +192,12 @@ def _resolve(board: Board, backend: str | None) -> tuple[Runner, str]:
 
 def run_model(model: Path, board: str, cases: Path, backend: str | None = None, timeout_s: float = 60,
               arena_size: int | None = None, progress: Callable[[str], None] | None = None,
-              tolerance: int = 0, float_tolerance: float = DEFAULT_FLOAT_TOLERANCE) -> dict[str, Any]:
+              tolerance: int = 0, float_tolerance: float = DEFAULT_FLOAT_TOLERANCE, icount: int | None = None,
+              hardware_map: Path | None = None) -> dict[str, Any]:
     """Builds, runs and decodes; see the module docstring and docs/model_runner.md for the result's shape.
 
     progress: called with one-line status messages (build started/finished, running on which backend).
+    icount: QEMU's -icount shift (deterministic virtual time); hardware_map: run on a free board of the map.
     tolerance / float_tolerance: how far outputs may be from the cases file's ``expected`` values
     (compare_outputs); the result's ``passed`` says whether every compared case was within them.
     """
@@ -381,16 +213,23 @@ def run_model(model: Path, board: str, cases: Path, backend: str | None = None, 
     from harness.outcome import Outcome
     from harness.session import RunOptions, run_binary
 
-    runner, backend_name = _resolve(board_info, backend)
+    runner, backend_name = _resolve(board_info, backend, icount, hardware_map)
     unavailable = runner.unavailable_reason(board_info)
     if unavailable:
         raise RunModelError(f"backend '{backend_name}' cannot run board '{board}': {unavailable}")
     arena = "" if arena_size is None else f", arena {arena_size} bytes"
     say(f"building the model runner for {board_info.name} ({model.name}{arena}); a first build takes a while")
     started = time.monotonic()
-    with _runner(model, board_info, cases, arena_size) as elf:
+    with ExitStack() as held:  # the runner stays ours (never pruned) until it has run
+        try:
+            elf = held.enter_context(runner_build(model, board_info, cases, arena_size, progress=progress))
+        except BuildError as error:
+            raise RunModelError(str(error)) from None
         say(f"build finished in {time.monotonic() - started:.1f} s")
-        flash_bytes, ram_bytes = elf_sizes(elf, board_info)
+        try:
+            flash_bytes, ram_bytes = elf_sizes(elf, board_info)
+        except BuildError as error:
+            raise RunModelError(str(error)) from None
         say(f"running on {backend_name} ({board_info.name}, timeout {timeout_s:g} s)")
         # The one run session (the model runner's own format; no per-case limits: its cases are model inputs).
         run = run_binary(board_info, elf, RunOptions(runner=runner, backend=backend_name, timeout_s=timeout_s,
@@ -429,18 +268,6 @@ def run_model(model: Path, board: str, cases: Path, backend: str | None = None, 
         "ram_bytes": ram_bytes,
         "elf": str(elf),
     }
-
-
-def host_file_runner(build: bool = True) -> Path:
-    """Path of the host file runner (micro_runtime/model_runner/host_file_runner.cc), built on demand."""
-    binary = elf_path("host", "host_file_runner")
-    if build:
-        with _build_lock("host"):
-            proc = subprocess.run(["make", "-s", "-C", str(RUNTIME), "TARGET=host", *make_paths(load_board("host")),
-                                   "host_file_runner"], capture_output=True, text=True, env=make_env())
-        if proc.returncode != 0:
-            raise RunModelError(f"building the host file runner failed:\n{(proc.stdout + proc.stderr)[-3000:]}")
-    return binary
 
 
 def run_host_files(model: Path, inputs: Sequence[Sequence[np.ndarray]], workdir: Path,

@@ -16,10 +16,8 @@ from harness import REPO_ROOT
 from harness.board.boards import available_boards, load_board
 from harness.cli.run_model import (
     RunModelError,
-    _does_not_fit,
     compare_outputs,
     parse_runner_log,
-    prune_runners,
     run_model,
 )
 
@@ -91,16 +89,6 @@ def test_parse_error_keeps_the_runtimes_lines_in_order_before_the_verdict() -> N
 def test_parse_without_done_marker_fails() -> None:
     with pytest.raises(RunModelError, match="stopped before"):
         parse_runner_log("model_runner: model_bytes=1 arena_bytes=1 cases=1\ncase 0 output 0 type=int8 shape=1 data=00")
-
-
-def test_linker_overflow_becomes_does_not_fit() -> None:
-    board = load_board("host")
-    output = ("ld: model_runner_x section `.bss' will not fit in region `RAM'\n"
-              "ld: region `RAM' overflowed by 4242 bytes\n")
-    reason = _does_not_fit(board, output)
-    assert reason is not None
-    assert "does not fit board 'host'" in reason and "RAM overflowed by 4242 bytes" in reason
-    assert _does_not_fit(board, "undefined reference to `foo'") is None
 
 
 # ------------------------------------------------------------------ running --
@@ -187,35 +175,8 @@ def test_compare_outputs_rules(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------- runner cache --
-def test_runner_cache_keeps_the_most_recently_used_and_the_running(tmp_path: Path) -> None:
-    import fcntl
-    import os
-
-    gen = tmp_path / "gen" / "board"
-    (gen / "bin").mkdir(parents=True)
-    for age, name in enumerate(["m_new", "m_mid", "m_old", "m_running", "m_oldest"]):
-        folder = gen / "model_runner" / name
-        folder.mkdir(parents=True)
-        (folder / "config").write_text(name)
-        (folder / ".in_use").touch()  # as a run leaves it (creating it later would touch the folder)
-        for path in (gen / "bin" / f"model_runner_{name}", gen / "bin" / f"model_runner_{name}.map", folder):
-            if not path.exists():
-                path.write_text("elf")
-            os.utime(path, (1000 - age * 10, 1000 - age * 10))
-    (gen / "bin" / "model_runner_orphan").write_text("no folder")
-    (gen / "bin" / "add_test").write_text("not a runner")
-    with (gen / "model_runner" / "m_running" / ".in_use").open("a") as held:
-        fcntl.flock(held, fcntl.LOCK_SH)  # another process is running it
-        assert sorted(prune_runners(gen, keep=2)) == ["m_old", "m_oldest"]
-    assert sorted(p.name for p in (gen / "model_runner").iterdir()) == ["m_mid", "m_new", "m_running"]
-    assert sorted(p.name for p in (gen / "bin").iterdir()) == [
-        "add_test", "model_runner_m_mid", "model_runner_m_mid.map", "model_runner_m_new",
-        "model_runner_m_new.map", "model_runner_m_running", "model_runner_m_running.map"]
-    assert prune_runners(gen, keep=2) == ["m_running"]  # no longer running: the least recently used goes
-
-
 def test_run_model_bounds_its_runner_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from harness.cli.run_model import RUNNER_CACHE_ENV, RUNNER_CACHE_SIZE
+    from harness.build.model_runner import RUNNER_CACHE_ENV, RUNNER_CACHE_SIZE
 
     assert RUNNER_CACHE_SIZE == 8
     monkeypatch.setenv(RUNNER_CACHE_ENV, "3")
@@ -275,6 +236,22 @@ def test_micro_speech_on_bluepill_fits_or_says_so() -> None:
         assert "does not fit board 'bluepill'" in str(error)
         return
     _check_against_expected(result, _cases(MICRO_SPEECH))
+
+
+@pytest.mark.emulator
+@_emulated("bluepill")
+def test_icount_is_honoured_and_makes_the_figures_deterministic() -> None:
+    """run-model runs through the one session: ``icount`` picks QEMU with -icount, so two runs agree tick for tick."""
+    first, second = (run_model(HELLO_INT8, "bluepill", _cases(HELLO_INT8), icount=4) for _ in range(2))
+    assert first["backend"] == "qemu"
+    ticks = [[case.get("invoke_ticks") for case in result["cases"]] for result in (first, second)]
+    assert ticks[0] == ticks[1] and all(tick is not None for tick in ticks[0]), ticks
+    _check_against_expected(first, _cases(HELLO_INT8))
+
+
+def test_icount_with_another_backend_is_an_error_before_any_build() -> None:
+    with pytest.raises(RunModelError, match="icount"):
+        run_model(HELLO_INT8, "bluepill", _cases(HELLO_INT8), backend="renode", icount=4)
 
 
 def test_bad_inputs_are_clear_errors(tmp_path: Path) -> None:

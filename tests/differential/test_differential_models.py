@@ -24,7 +24,7 @@ pytest.importorskip("ai_edge_litert", reason="needs the ai-edge-litert package: 
 import op_models
 import oracles
 
-from harness.cli.run_model import host_file_runner
+from harness.build.model_runner import host_file_runner
 
 EXAMPLES = REPO_ROOT / "micro_runtime" / "examples"
 REFERENCE_MODELS = [

@@ -118,7 +118,7 @@ def test_handshake_build_loses_nothing_when_the_port_opens_late(
     qemu = BLUEPILL.section("qemu")
     # The first records exactly as the firmware prints them (nobody hands it a run token here: key 0).
     start = sign(0, "START micro_test 2").encode()
-    first_test = sign(1, "BEGIN QuantizeMultiplierMatchesTflite").encode()
+    first_test = sign(1, "BEGIN ShapesAndTypes").encode()
     with start_qemu_board(str(qemu["machine"]), int(qemu.get("serial", 0)), tmp_path) as board:
         lost = _read_after_a_late_open(plain, board)
     assert first_test not in lost  # without the handshake the start of the log is gone

@@ -275,3 +275,14 @@ def test_dut_fixture_runs_on_the_hardware_map(rack: tuple[Path, list[Any]], tmp_
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert "1 passed" in proc.stdout
+
+
+def test_run_model_runs_on_the_hardware_map(rack: tuple[Path, list[Any]]) -> None:
+    """harness run-model --hardware-map: the model runner goes to a leased board of the map, as tests do."""
+    from harness.cli.run_model import run_model
+
+    path, _boards = rack
+    hello = REPO_ROOT / "micro_runtime" / "examples" / "hello_world" / "models" / "hello_world_int8.tflite"
+    cases = REPO_ROOT / "micro_runtime" / "examples" / "hello_world" / "models" / "hello_world_int8_cases.json"
+    result = run_model(hello, "bluepill", cases, hardware_map=path, timeout_s=60)
+    assert result["backend"] == "hil:gdbremote" and result.get("passed") is not False, result
