@@ -43,7 +43,7 @@ def test_progress_line_estimates_the_time_left() -> None:
 def test_a_long_run_says_it_is_still_running() -> None:
     from types import SimpleNamespace
 
-    from harness.pytest.plugin import HarnessState
+    from harness.pytest.state import HarnessState
 
     lines: list[str] = []
     state = HarnessState(config=SimpleNamespace(), boards=[], backend=None, timeout_s=None)  # type: ignore[arg-type]

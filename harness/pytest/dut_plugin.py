@@ -142,7 +142,7 @@ class DutFactory:
                  timeout: float | None = None, expect_timeout: float | None = None) -> Dut:
         """A new Dut on ``board`` (a name or Board; default: the test's ``board``), named ``name``
         (default ``dut``, then ``dut-1``, ``dut-2`` ...); ``timeout``: its default run limit."""
-        from harness.pytest.plugin import _state
+        from harness.pytest.state import harness_state as _state
         from harness.runners import ResolveError
 
         config = self._request.config
