@@ -34,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from harness import REPO_ROOT
 from harness.board.boards import load_board
-from harness.build.driver import build_program, gen_dir
+from harness.build.driver import build_program
+from harness.build.make import gen_dir
 from harness.runners.qemu import qemu_command
 from harness.session import RunOptions, run_binary
 

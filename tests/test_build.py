@@ -17,17 +17,9 @@ from harness_helpers import FIXTURES, MCU_BOARD, requires_mcu, subprocess_env
 
 from harness import REPO_ROOT
 from harness.board.boards import MemoryRegion, load_board
-from harness.build.driver import (
-    ARM_PACKAGES,
-    BuildError,
-    board_lock,
-    build,
-    build_program,
-    check_tools,
-    discover_tests,
-    explain_link_error,
-    gen_dir,
-)
+from harness.build.diagnostics import explain_link_error
+from harness.build.driver import ARM_PACKAGES, BuildError, build, build_program, check_tools, discover_tests
+from harness.build.make import board_lock, gen_dir
 
 
 def test_discovery_matches_the_makefile() -> None:
@@ -150,7 +142,8 @@ _COPY_TEST = "micro_log_test"
 _BUILD_IN_COPY = """
 import json, sys
 from harness.board.boards import load_board
-from harness.build.driver import build, elf_path
+from harness.build.driver import build
+from harness.build.make import elf_path
 built = build(load_board("host"), [sys.argv[1]], progress=None).binaries[sys.argv[1]]
 print(json.dumps({"elf": str(built.elf) if built.elf else None, "error": built.error,
                   "exists": elf_path("host", sys.argv[1]).exists()}))

@@ -154,7 +154,8 @@ def test_build_writes_the_footprint_report_per_binary_section_and_object() -> No
     import json
 
     from harness import REPO_ROOT
-    from harness.build.driver import FOOTPRINT_JSON, build, gen_dir
+    from harness.build.driver import FOOTPRINT_JSON, build
+    from harness.build.make import gen_dir
 
     board = load_board("host")
     result = build(board, ["add_test", "conv_test"], progress=None)
@@ -177,8 +178,9 @@ def test_lto_board_report_says_per_object_figures_need_lto_0() -> None:
     import json
 
     from harness import REPO_ROOT
-    from harness.build.driver import FOOTPRINT_JSON, build, gen_dir
+    from harness.build.driver import FOOTPRINT_JSON, build
     from harness.build.footprint import LTO_NOTE
+    from harness.build.make import gen_dir
 
     board = load_board("bluepill")
     assert board.lto  # bluepill links with LTO by default (docs/build.md)

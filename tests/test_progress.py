@@ -10,7 +10,7 @@ import time
 from harness_helpers import subprocess_env
 
 from harness import REPO_ROOT
-from harness.build.driver import progress_line
+from harness.build.make import progress_line
 
 
 def _pytest(*args: str) -> subprocess.CompletedProcess[str]:

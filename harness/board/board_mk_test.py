@@ -17,7 +17,7 @@ from harness import REPO_ROOT
 from harness.board import board_mk
 from harness.board.boards import Board, available_boards, load_board
 from harness.board.emulation_guard import guard_word
-from harness.build.driver import board_lock
+from harness.build.make import board_lock
 from harness.core.run_token import UNKEYED
 from harness.formats.micro_test import find_record
 

@@ -1,8 +1,10 @@
 """Stage 2, the build: from a board and a test source to an ELF the harness knows.
 
-Owns the build driver (``driver``: make for host and cross targets, the build lock, freshness,
-first-error extraction), flash/RAM footprint from the built ELF (``footprint``) and generating a new
-project's skeleton (``project_gen``).
+Owns the build driver (``driver``: which binaries, one make call per board, freshness, narrowing a
+failure to its binaries), running make (``make``: build folder, environment, the per-board lock,
+progress of long builds), what a failed build says (``diagnostics``: does-not-fit, first error in the
+user's sources), the model runner's builds and cache (``model_runner``), flash/RAM footprint from the
+built ELF (``footprint``) and generating a new project's skeleton (``project_gen``).
 
 May import: ``harness.core`` and ``harness.board``. Nothing here runs a binary.
 """

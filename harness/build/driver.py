@@ -16,35 +16,39 @@
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import os
-import queue
 import re
 import shutil
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import PACKAGE_DIR, REPO_ROOT
-
-from harness.core import project
+from harness import REPO_ROOT
 from harness.board.boards import Board
+from harness.build.diagnostics import errors_only, explain_link_error, first_error_line
 from harness.build.footprint import Footprint, FootprintError, measure, misfit_message, report, write_report
+from harness.build.make import (
+    RUNTIME_DIR,
+    Progress,
+    board_lock,
+    elf_path,
+    gen_dir,
+    gen_root,
+    make_command,
+    make_env,
+    make_paths,
+    run_make,
+)
+from harness.core import project
 
-RUNTIME_DIR = REPO_ROOT / "micro_runtime"
+_NOT_REMADE = re.compile(r"Target [`']([^']+)' not remade because of errors")
 MODEL_TOOL = RUNTIME_DIR / "tools" / "model_to_cc.py"
 
 ARM_PACKAGES = "apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib"
-# How often a long build reports that it is still alive.
-_PROGRESS_EVERY_S = 8.0  # under the 10 s a user should wait at most for a sign of life (progress_gaps.py)
-
-Progress = Callable[[str], None]
 
 
 class BuildError(Exception):
@@ -74,35 +78,6 @@ class BuildResult:
 
 def _stderr_progress(message: str) -> None:
     print(f"harness: {message}", file=sys.stderr, flush=True)
-
-
-def gen_root() -> Path:
-    """The build folder of the project in use (one folder per board and variant inside)."""
-    return project.current().build_dir
-
-
-def gen_dir(board: Board | str) -> Path:
-    return gen_root() / (board if isinstance(board, str) else board.name)
-
-
-def make_env() -> dict[str, str]:
-    """Make's environment: the harness importable by the Python steps of the Makefile, working for the
-    same project (its board files)."""
-    return dict(os.environ, PYTHONPATH=str(PACKAGE_DIR.parent),
-                **{project.PROJECT_ENV: project.env_value(project.current())})
-
-
-def make_paths(board: Board) -> list[str]:
-    """Where make finds the project's build folder, the board file and the harness (see the Makefile)."""
-    return [f"GEN_ROOT={gen_root()}", f"BOARD_FILE={board.path / 'board.toml'}", f"HARNESS_SRC={PACKAGE_DIR}"]
-
-
-def bin_dir(board: Board | str) -> Path:
-    return gen_dir(board) / "bin"
-
-
-def elf_path(board: Board | str, name: str) -> Path:
-    return bin_dir(board) / name
 
 
 _SKIPPED_DIRS = {"build", "dist", "venv", ".venv", "node_modules", "__pycache__"}
@@ -216,222 +191,6 @@ def check_tools(board: Board) -> None:
         raise BuildError("; ".join(problems))
 
 
-@contextmanager
-def board_lock(board: Board | str, progress: Progress | None = None) -> Iterator[None]:
-    """Exclusive per-board build lock shared by every process on this machine."""
-    directory = gen_dir(board)
-    directory.mkdir(parents=True, exist_ok=True)
-    with open(directory / ".build.lock", "w") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if progress is not None:
-                progress(f"waiting for another process building {directory.name}")
-            fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def make_command(board: Board, targets: Sequence[str], jobs: int | None = None, *extra: str) -> list[str]:
-    jobs = jobs or os.cpu_count() or 1
-    return [
-        "make", "-C", str(RUNTIME_DIR), f"TARGET={board.name}", f"PYTHON={sys.executable}", *make_paths(board),
-        f"-j{jobs}", "--no-print-directory", *extra, *targets,
-    ]
-
-
-def _is_step(line: str) -> bool:
-    return " -c " in line or " -o " in line
-
-
-def _planned_steps(argv: list[str], env: dict[str, str]) -> int | None:
-    """How many compile/link commands ``argv`` will run (``make --dry-run``), for the time left; None if unknown."""
-    try:
-        proc = subprocess.run([*argv, "--dry-run"], capture_output=True, text=True, errors="replace", env=env,
-                              stdin=subprocess.DEVNULL, timeout=60, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return sum(1 for line in proc.stdout.splitlines() if _is_step(line)) or None
-
-
-def progress_line(what: str, steps: int, total: int | None, elapsed: float) -> str:
-    """``<what>: 12/80 compile/link steps in 20 s, about 1 min 53 s left`` (no estimate before the first step)."""
-    if total is None or steps == 0:
-        return f"{what}: {steps} compile/link steps in {elapsed:.0f} s, still building"
-    left = max(0.0, elapsed / steps * (max(total, steps) - steps))
-    shown = f"{left:.0f} s" if left < 60 else f"{int(left // 60)} min {left % 60:.0f} s"
-    return f"{what}: {steps}/{max(total, steps)} compile/link steps in {elapsed:.0f} s, about {shown} left"
-
-
-def _pump(stream: Iterable[str], into: queue.Queue[str | None]) -> None:
-    for line in stream:
-        into.put(line)
-    into.put(None)
-
-
-def run_make(argv: list[str], progress: Progress | None, what: str) -> tuple[int, str]:
-    """Runs make, collecting its output; reports progress of long builds (with the time left) every 8 s."""
-    env = make_env()
-    total = _planned_steps(argv, env) if progress is not None else None
-    start = time.monotonic()
-    next_report = start + _PROGRESS_EVERY_S
-    steps = 0
-    lines: list[str] = []
-    proc = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
-        text=True, errors="replace",
-    )
-    assert proc.stdout is not None
-    # A reader thread, so progress keeps coming while one long step (an LTO link) prints nothing.
-    output: queue.Queue[str | None] = queue.Queue()
-    reader = threading.Thread(target=_pump, args=(proc.stdout, output), daemon=True)
-    reader.start()
-    while True:
-        try:
-            line = output.get(timeout=max(0.05, next_report - time.monotonic()))
-        except queue.Empty:
-            line = ""
-        if line is None:
-            break
-        lines.append(line)
-        if _is_step(line):
-            steps += 1
-        now = time.monotonic()
-        if progress is not None and now >= next_report:
-            progress(progress_line(what, steps, total, now - start))
-            next_report = now + _PROGRESS_EVERY_S
-    reader.join()
-    return proc.wait(), "".join(lines)
-
-
-_OVERFLOW = re.compile(r"region [`']?(\w+)'? overflowed by (\d+) bytes")
-_NOT_REMADE = re.compile(r"Target [`']([^']+)' not remade because of errors")
-_NOT_FIT = re.compile(r"section [`']?([\w.]+)'? will not fit in region [`']?(\w+)'?")
-
-
-def explain_link_error(name: str, board: Board, output: str) -> str | None:
-    """Turns the linker's "region FLASH overflowed by N bytes" into a does-not-fit message."""
-    flash_over = ram_over = 0
-    for region, amount in _OVERFLOW.findall(output):
-        if "RAM" in region.upper():
-            ram_over = max(ram_over, int(amount))
-        else:
-            flash_over = max(flash_over, int(amount))
-    if flash_over or ram_over:
-        flash = (board.flash.size + flash_over) if board.flash and flash_over else 0
-        ram = (board.ram.size + ram_over) if board.ram and ram_over else 0
-        return misfit_message(name, board, flash, ram)
-    # A single section bigger than the whole region: ld gives no byte count.
-    match = _NOT_FIT.search(output)
-    if match is None:
-        return None
-    section, region = match.groups()
-    memory = board.ram if "RAM" in region.upper() else board.flash
-    if memory is None:
-        return f"{name}: section {section} does not fit in region {region} of {board.name}"
-    bigger = misfit_message(name, board, memory.size + 1 if memory is board.flash else 0,
-                            memory.size + 1 if memory is board.ram else 0)
-    hint = bigger.split("; ", 1)[1] if bigger else ""
-    return (f"{name} needs more than {board.name}'s {memory.size:,} B of {region}: "
-            f"section {section} alone does not fit; {hint}")
-
-
-def _errors_only(output: str, limit: int = 80) -> str:
-    """The interesting part of make's output: from the first error on, at most ``limit`` lines."""
-    # Compiler command lines are long and say nothing about the error.
-    lines = [line for line in output.splitlines() if not (" -c " in line and " -o " in line and ": " not in line)]
-    for index, line in enumerate(lines):
-        if "error:" in line or "Error " in line or "undefined reference" in line:
-            lines = lines[max(0, index - 3) :]
-            break
-    if len(lines) > limit:
-        lines = lines[:limit] + [f"... ({len(lines) - limit} more lines)"]
-    return "\n".join(lines)
-
-
-# A compiler diagnostic: "path:line[:col]: error: text" (also "fatal error", "warning", "note").
-_DIAGNOSTIC = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+)(?::(?P<col>\d+))?: "
-                         r"(?P<kind>fatal error|error|warning|note): (?P<text>.*)$")
-# A template's instantiation chain, printed before its error: "path:line:col:   required from here".
-_REQUIRED_FROM = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+)(?::(?P<col>\d+))?:\s+(?P<text>required from .*)$")
-
-
-def _is_users(path: Path, sources: set[Path]) -> bool:
-    """A file of the user's own code: one of the built sources, or a file of the project (its root or
-    include folders) that is neither the harness's (its runtime, boards, package) nor generated."""
-    if path in sources:
-        return True
-    if any(path.is_relative_to(tree) for tree in (REPO_ROOT, PACKAGE_DIR, gen_root())):
-        return False
-    proj = project.current()
-    return any(path.is_relative_to(folder) for folder in (proj.root, *proj.include_dirs))
-
-
-def first_error_line(output: str, source: Path | Sequence[Path] | None = None) -> str:
-    """The one line that best sums up a failed build: the first error in the user's own code (``source``, or any
-    project file outside the harness's tree), project-relative. An error inside the harness (a macro or
-    template of ``micro_test.h``) is placed at the user's line that led to it, from the macro expansion note
-    after it or the ``required from`` chain before it, with the harness's location in brackets. Without any
-    such line: the first error, else the first line that mentions one (the linker's ``undefined reference``).
-    """
-    sources = {Path(s).resolve() for s in ([source] if isinstance(source, (str, Path)) else source or ())}
-    lines = output.splitlines()
-    proj = project.current()
-
-    def located(match: re.Match[str]) -> tuple[Path, str] | None:
-        path = Path(match["path"])
-        path = (path if path.is_absolute() else RUNTIME_DIR / path).resolve()  # make runs in micro_runtime/
-        if not _is_users(path, sources):
-            return None
-        col = f":{match['col']}" if match["col"] else ""
-        return path, f"{proj.relative(path)}:{match['line']}{col}"
-
-    def harness_place(match: re.Match[str]) -> str:
-        path = Path(match["path"])
-        path = (path if path.is_absolute() else RUNTIME_DIR / path).resolve()
-        shown = path.relative_to(REPO_ROOT) if path.is_relative_to(REPO_ROOT) else path
-        return f"{shown}:{match['line']}"
-
-    def ends_context(line: str) -> bool:
-        match = _DIAGNOSTIC.match(line)
-        return match is not None and match["kind"] != "note"
-
-    first = None
-    for index, line in enumerate(lines):
-        match = _DIAGNOSTIC.match(line)
-        if match is None or match["kind"] not in ("error", "fatal error"):
-            continue
-        first = first or line
-        own = located(match)
-        if own is not None:
-            return f"{own[1]}: {match['kind']}: {match['text']}"
-        after = []
-        for later in lines[index + 1:]:
-            if ends_context(later):
-                break
-            note = _DIAGNOSTIC.match(later)
-            if note is not None and (place := located(note)) is not None:
-                after.append((place[1], note["text"]))
-        before = []
-        for earlier in reversed(lines[:index]):
-            if ends_context(earlier):
-                break
-            chain = _REQUIRED_FROM.match(earlier)
-            if chain is not None and (place := located(chain)) is not None:
-                before.append((place[1], chain["text"]))
-        expansion = [note for note in after if note[1].startswith("in expansion of macro")]
-        candidates = expansion or before or after
-        if candidates:
-            where, context = candidates[0]
-            return f"{where}: {match['kind']}: {match['text']} ({harness_place(match)}, {context})"
-    if first is not None:
-        return first
-    return next((line for line in lines if "error:" in line or "undefined reference" in line),
-                next((line for line in lines if line.strip()), ""))
-
-
 def _finish_binary(board: Board, name: str, check_fit: bool, out: str | None = None) -> BinaryBuild:
     elf = elf_path(out or board, name)
     if not elf.is_file():
@@ -521,7 +280,7 @@ def build(
                     message = explain_link_error(name, board, one_output) or (
                         f"build of {name} for {board.name} failed: "
                         f"{first_error_line(one_output, discover_tests(RUNTIME_DIR).get(name))}\n"
-                        f"{_errors_only(one_output)}"
+                        f"{errors_only(one_output)}"
                     )
                     result.binaries[name] = _not_built(elf_path(out, name), message)
         _update_footprint_report(board, result, out, progress)
@@ -555,7 +314,7 @@ def build_program(
         code, output = run_make(argv, progress, name)
     if code != 0:
         message = explain_link_error(name, board, output) or (
-            f"build of {name} for {board.name} failed: {first_error_line(output, sources)}\n{_errors_only(output)}")
+            f"build of {name} for {board.name} failed: {first_error_line(output, sources)}\n{errors_only(output)}")
         return _not_built(elf_path(board, name), message)
     return _finish_binary(board, name, check_fit=True)
 

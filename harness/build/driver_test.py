@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from harness import REPO_ROOT
-
+from harness.build.diagnostics import first_error_line
 from harness.core import project
-from harness.build.driver import first_error_line
 
 HEADER = REPO_ROOT / "micro_runtime" / "micro_test.h"
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
 
-from harness.core.binary_info import ElfSection as Section
 from harness.board.boards import Board, BoardError, MemoryRegion, available_boards, load_board
+from harness.core.binary_info import ElfSection as Section
 
 _SHF_WRITE = 0x1
 _SHF_ALLOC = 0x2

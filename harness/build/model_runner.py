@@ -22,7 +22,8 @@ from pathlib import Path
 
 from harness import REPO_ROOT
 from harness.board.boards import Board, load_board
-from harness.build.driver import BuildError, Progress, board_lock, elf_path, make_paths, run_make
+from harness.build.driver import BuildError
+from harness.build.make import Progress, board_lock, elf_path, make_paths, run_make
 
 RUNTIME = REPO_ROOT / "micro_runtime"
 _OVERFLOW = re.compile(r"region [`']?(\w+)'? overflowed by (\d+) bytes|will not fit in region [`']?(\w+)'?")

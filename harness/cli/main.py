@@ -132,7 +132,7 @@ def wrong_board(elf: Path, board: Board) -> str | None:
     ELF without it, from a ``<build folder>/<other board>/`` path it was built into.
     """
     from harness.board.emulation_guard import built_for
-    from harness.build.driver import gen_root
+    from harness.build.make import gen_root
 
     other = built_for(elf)
     if other is None:

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from harness.board.boards import Board
-from harness.build.driver import BuildError, Progress, binary_for, source_of
+from harness.build.driver import BuildError, binary_for, source_of
+from harness.build.make import Progress
 from harness.run_result import Note
 from harness.runners import get_runner
 from harness.runners.control import InputClosed, RunControl, input_problem

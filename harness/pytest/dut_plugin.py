@@ -51,7 +51,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def _runs_root() -> Path:
-    from harness.build.driver import gen_dir
+    from harness.build.make import gen_dir
 
     return gen_dir("runs")  # <build folder>/runs
 

@@ -12,12 +12,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from harness.board.boards import Board
-from harness.build.driver import (
-    elf_path,
-    first_error_line,
-    is_runtime_test,
-    test_binary_name,
-)
+from harness.build.diagnostics import first_error_line
+from harness.build.driver import is_runtime_test, test_binary_name
+from harness.build.make import elf_path
 from harness.core.binary_info import declared_tests
 from harness.formats.micro_test import source_cases
 from harness.outcome import Outcome

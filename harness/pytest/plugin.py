@@ -29,11 +29,8 @@ import pytest
 
 from harness import REPO_ROOT
 from harness.board.boards import Board, BoardError, available_boards, load_board
-from harness.build.driver import (
-    RUNTIME_DIR,
-    gen_root,
-    is_runtime_test,
-)
+from harness.build.driver import is_runtime_test
+from harness.build.make import RUNTIME_DIR, gen_root
 from harness.core import project
 from harness.pytest.dut import Dut
 from harness.pytest.items import BINARY_ITEM, MicroItem, MicroTestFile, named

@@ -18,15 +18,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from harness.board.boards import Board
-from harness.build.driver import (
-    BinaryBuild,
-    BuildError,
-    build,
-    build_test,
-    excluded_tests,
-    gen_dir,
-    is_runtime_test,
-)
+from harness.build.driver import BinaryBuild, BuildError, build, build_test, excluded_tests, is_runtime_test
+from harness.build.make import gen_dir
 from harness.outcome import Outcome
 from harness.session import RunOptions, RunReport, run_binary
 

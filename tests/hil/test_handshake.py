@@ -21,7 +21,7 @@ import pytest
 
 from harness import REPO_ROOT
 from harness.board.boards import load_board
-from harness.build.driver import bin_dir, board_lock, make_command
+from harness.build.make import bin_dir, board_lock, make_command
 from harness.formats.micro_test import sign
 from harness.formats.reader import parse_log
 from harness.hil.devices import load_hardware_map, write_hardware_map
