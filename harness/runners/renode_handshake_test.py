@@ -14,7 +14,7 @@ import time
 import pytest
 
 from harness import REPO_ROOT
-from harness.runners.renode import BANNER_WAIT_S, TELNET_REPLIES, MonitorClient, RenodeSessionError
+from harness.runners.renode_monitor import BANNER_WAIT_S, TELNET_REPLIES, MonitorClient, RenodeSessionError
 from harness.runners.renode_scripts import uses_semihosting_handler
 from harness.testing.renode_recorded import RecordedMonitor
 

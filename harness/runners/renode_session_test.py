@@ -25,8 +25,8 @@ import pytest
 
 from harness.board.boards import load_board
 from harness.formats.reader import parse_log
-from harness.runners import get_runner, renode, renode_scripts
-from harness.runners.renode import monitor_errors, monitor_lines, prompt_name, reply_lines
+from harness.runners import get_runner, renode, renode_monitor, renode_scripts
+from harness.runners.renode_monitor import monitor_errors, monitor_lines, prompt_name, reply_lines
 from harness.runners.renode_scripts import (
     create_machine_commands,
     next_binary_commands,
@@ -327,10 +327,10 @@ def test_monitor_errors_are_recognised(fake: Path, tmp_path: Path) -> None:
         ("sysbus.cpu.semihosting IsHalted true", "No such member IsHalted"),
         ("machine LoadPlatformDescription @platforms/cpus/nope.repl", "Could not find file"),
     ]:
-        with pytest.raises(renode.MonitorCommandError, match=re.escape(message)):
+        with pytest.raises(renode_monitor.MonitorCommandError, match=re.escape(message)):
             session.command(command)
     session.command("start")
-    with pytest.raises(renode.MonitorCommandError, match="Cannot load ELF on an unpaused machine"):
+    with pytest.raises(renode_monitor.MonitorCommandError, match="Cannot load ELF on an unpaused machine"):
         session.command(f"sysbus LoadELF @{tmp_path / 'a.elf'}")
     session.command("pause")
     session.command(f"sysbus LoadELF @{tmp_path / 'a.elf'}")
