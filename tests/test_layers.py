@@ -172,3 +172,16 @@ def test_every_folder_says_what_it_owns_and_may_import() -> None:
         assert doc, f"{init} needs a docstring saying what the folder owns and what it may import"
         if folder.name not in {"testing"}:
             assert "May import" in doc, f"{init}'s docstring does not say what the folder may import"
+
+
+LONG_MODULE = 420  # "about 400 lines"
+
+
+def test_long_modules_say_why_at_their_top() -> None:
+    """A module well over 400 lines states the reason in its docstring (``Size: ...``), or is split."""
+    unexplained = []
+    for name, path in _modules().items():
+        text = path.read_text()
+        if text.count("\n") > LONG_MODULE and "Size: " not in (ast.get_docstring(ast.parse(text)) or ""):
+            unexplained.append(f"{name} ({text.count(chr(10))} lines)")
+    assert not unexplained, f"split these or say why at their top ('Size: ...'): {unexplained}"

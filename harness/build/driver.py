@@ -12,6 +12,9 @@
   leaves no ELF of them (the Makefile removes it too; this covers any other way it survived);
 - linked binaries are measured (``harness.build.footprint``) against the board's memory, and the
   footprint report ``gen/<board>/footprint.json`` (per binary, per section, per object) is updated.
+
+Size: just over 400 lines: what to build and the one make call per board; running make is
+``harness.build.make``, reading its failures ``harness.build.diagnostics``.
 """
 
 from __future__ import annotations

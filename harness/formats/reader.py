@@ -12,6 +12,10 @@ The format is, in this order: the one the binary declares (``harness.core.binary
 with its compiled case list), the one a board file fixes (``[run] log_format``), or the
 first framework whose unmistakable line appears (foreign binaries and logs only; every line
 before it is kept and replayed, and a second framework's line afterwards fails the run).
+
+Size: over 400 lines on purpose. This is the one reader every run goes through: line assembly,
+record authentication, format detection and the verdict share state (the open case, the crash case,
+the record sequence), and splitting them would put that state in two places.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ Loaded by harness.pytest.plugin (``pytest_plugins``). Every micro item (``path::
 writes its own records; the history file takes concurrent writers), so a run cut short keeps
 what it finished. The controller opens the run, and at the end checks the gate, notes what the
 quarantine did, and prints the farm section of the summary.
+
+Size: just over 400 lines: the farm's pytest options and hooks (history, quarantine, gate) belong to
+one plugin module; the logic they call is in ``harness.farm``.
 """
 
 from __future__ import annotations

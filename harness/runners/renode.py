@@ -21,6 +21,9 @@ The monitor protocol (telnet negotiation, echo, prompt, errors) is ``harness.run
 Where Renode is looked for, in order: ``$RENODE`` (the executable or its folder),
 ``renode`` on PATH, the folder of ``renode-test`` on PATH, and renode-run's downloads (``~/.config/renode``:
 ``renode-run.path``, ``renode-run.json``, ``renode-run.download/*/renode-*/renode``).
+
+Size: just over 400 lines: finding Renode, the persistent session and the runner; the monitor
+protocol is ``harness.runners.renode_monitor``, the commands ``harness.runners.renode_scripts``.
 """
 
 from __future__ import annotations

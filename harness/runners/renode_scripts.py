@@ -17,6 +17,9 @@ the handler type exists). The ``.resc`` takes its inputs as Renode variables (``
 Renode's terminal tester and asks Renode for the handler type the same way. Oldest
 Renode these are written for: 1.14.0. Regenerate with ``python -m harness.runners.renode_scripts``
 (``--check`` fails when the committed files are stale).
+
+Size: over 400 lines by design: every Renode monitor command the harness sends is in this one
+module, so a Renode version difference is fixed in one place.
 """
 
 from __future__ import annotations
