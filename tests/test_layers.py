@@ -11,6 +11,7 @@ here, so the map stays complete. Test modules (``*_test.py`` beside their module
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from harness import REPO_ROOT
@@ -185,3 +186,11 @@ def test_long_modules_say_why_at_their_top() -> None:
         if text.count("\n") > LONG_MODULE and "Size: " not in (ast.get_docstring(ast.parse(text)) or ""):
             unexplained.append(f"{name} ({text.count(chr(10))} lines)")
     assert not unexplained, f"split these or say why at their top ('Size: ...'): {unexplained}"
+
+
+def test_the_architecture_page_maps_every_folder() -> None:
+    """docs/architecture.md names every folder of the package (and no folder that is gone)."""
+    page = (REPO_ROOT / "docs" / "architecture.md").read_text()
+    folders = {path.name for path in PACKAGE.iterdir() if path.is_dir() and (path / "__init__.py").is_file()}
+    named = set(re.findall(r"`harness/([a-z_]+)/`", page))
+    assert folders - {"testdata"} == named, f"docs/architecture.md: missing {folders - named}, gone {named - folders}"
