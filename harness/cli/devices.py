@@ -12,7 +12,7 @@ from typing import Any
 
 from harness.board.boards import BoardError, load_board
 from harness.hil import board_state
-from harness.hil.devices import HardwareMapError, dump_hardware_map, load_hardware_map, write_hardware_map
+from harness.hil.devices import HardwareMap, HardwareMapError, dump_hardware_map, load_hardware_map, write_hardware_map
 from harness.hil.diagnosis import device_down_reason
 from harness.hil.emulated import emulated_rack
 from harness.hil.lease import holder
@@ -64,11 +64,18 @@ def cmd_devices_scan(args: argparse.Namespace) -> int:
     return 0 if found.devices else 1
 
 
-def cmd_devices_list(args: argparse.Namespace) -> int:
+def _load(path: Path) -> HardwareMap | None:
+    """The map at ``path``, or None after printing why it cannot be used."""
     try:
-        hardware_map = load_hardware_map(args.hardware_map)
+        return load_hardware_map(path)
     except HardwareMapError as error:
         print(f"error: {error}", file=sys.stderr)
+        return None
+
+
+def cmd_devices_list(args: argparse.Namespace) -> int:
+    hardware_map = _load(args.hardware_map)
+    if hardware_map is None:
         return 2
     quarantined = board_state.quarantined(hardware_map)
     for device in hardware_map.devices:
@@ -84,10 +91,8 @@ def cmd_devices_list(args: argparse.Namespace) -> int:
 
 
 def cmd_devices_clear(args: argparse.Namespace) -> int:
-    try:
-        hardware_map = load_hardware_map(args.hardware_map)
-    except HardwareMapError as error:
-        print(f"error: {error}", file=sys.stderr)
+    hardware_map = _load(args.hardware_map)
+    if hardware_map is None:
         return 2
     known = [device.id for device in hardware_map.devices]
     unknown = [device_id for device_id in args.ids if device_id not in known]

@@ -22,7 +22,7 @@ from harness.hil.diagnosis import no_output_reason, tool_problem
 from harness.hil.drivers import HostSideError, runner_for_device
 from harness.hil.lease import acquire_any
 from harness.run_result import Attempt
-from harness.runners.base import Runner, RunResult
+from harness.runners.base import OnLine, Runner, RunResult
 from harness.runners.failure_classes import INFRA, classify_run
 from harness.runners.retry import NoBoard, run_on_pool
 
@@ -73,13 +73,7 @@ class HilRunner:
             return str(error)
         return tool_problem(board, self._candidates(board))
 
-    def run(
-        self,
-        elf: Path,
-        board: Board,
-        timeout_s: float,
-        on_line: Callable[[str], None] | None = None,
-    ) -> RunResult:
+    def run(self, elf: Path, board: Board, timeout_s: float, on_line: OnLine = None) -> RunResult:
         attempts: list[Attempt] = []
         self.last_attempts = attempts
         return run_on_pool(DevicePool(self), Path(elf), board, timeout_s, on_line, self.max_retries, attempts)

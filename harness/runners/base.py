@@ -18,9 +18,12 @@ from harness.formats.reader import clean_line
 from harness.run_result import RunResult
 
 __all__ = [
-    "EMULATED_LABEL", "DeviceConfigError", "DeviceSpec", "RunResult", "Runner",
+    "EMULATED_LABEL", "DeviceConfigError", "DeviceSpec", "OnLine", "RunResult", "Runner",
     "ToolCheck", "captured_transports", "clean_line", "device_transports", "exits_with_status",
 ]
+
+
+OnLine = Callable[[str], None] | None  # a live view of the device's lines (the terminal, a log file)
 
 
 class Runner(Protocol):
@@ -30,13 +33,7 @@ class Runner(Protocol):
         """None when usable on this machine for ``board``; else why, and the install command."""
         ...
 
-    def run(
-        self,
-        elf: Path,
-        board: Board,
-        timeout_s: float,
-        on_line: Callable[[str], None] | None = None,
-    ) -> RunResult: ...
+    def run(self, elf: Path, board: Board, timeout_s: float, on_line: OnLine = None) -> RunResult: ...
 
 
 def exits_with_status(board: Board) -> bool:

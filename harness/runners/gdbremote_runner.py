@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from harness.board.boards import Board
 from harness.board.emulation_guard import guard_word
 from harness.formats.reader import board_format
-from harness.runners.base import EMULATED_LABEL, DeviceSpec, RunResult, device_transports, exits_with_status
+from harness.runners.base import EMULATED_LABEL, DeviceSpec, OnLine, RunResult, device_transports, exits_with_status
 from harness.runners.control import token_writes
 from harness.runners.stream import LogSink
 
@@ -105,13 +105,7 @@ class GdbRemoteRunner:
             return str(error)
         return None
 
-    def run(
-        self,
-        elf: Path,
-        board: Board,
-        timeout_s: float,
-        on_line: Callable[[str], None] | None = None,
-    ) -> RunResult:
+    def run(self, elf: Path, board: Board, timeout_s: float, on_line: OnLine = None) -> RunResult:
         reason = self.unavailable_reason(board)
         config = self._config(board)
         if reason is not None or config is None:

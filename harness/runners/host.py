@@ -18,14 +18,13 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from harness.board.boards import Board
 from harness.core import procs
 from harness.core.run_token import TOKEN_ENV
 from harness.formats.reader import board_format
-from harness.runners.base import RunResult
+from harness.runners.base import OnLine, RunResult
 from harness.runners.control import active_control
 from harness.runners.process import ProcessOutcome, run_process
 
@@ -49,13 +48,7 @@ class HostRunner:
         """``dut.write`` reaches the binary's stdin (``DebugRead`` on the host board)."""
         return self.unavailable_reason(board)
 
-    def run(
-        self,
-        elf: Path,
-        board: Board,
-        timeout_s: float,
-        on_line: Callable[[str], None] | None = None,
-    ) -> RunResult:
+    def run(self, elf: Path, board: Board, timeout_s: float, on_line: OnLine = None) -> RunResult:
         elf = Path(elf)
         if not elf.is_file():
             return _infra(f"binary {elf} does not exist; build it first (make -C micro_runtime TARGET=host)")

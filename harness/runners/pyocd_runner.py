@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.board.boards import Board
 from harness.formats.reader import board_format
-from harness.runners.base import DeviceSpec, RunResult, ToolCheck, device_transports, exits_with_status
+from harness.runners.base import DeviceSpec, OnLine, RunResult, ToolCheck, device_transports, exits_with_status
 from harness.runners.control import token_writes
 from harness.runners.retry import HostProblem
 from harness.runners.stream import LogSink
@@ -227,13 +227,7 @@ class PyocdRunner:
             return f"cannot list debug probes ({error}); check USB permissions (udev rules for the probe)"
         return None
 
-    def run(
-        self,
-        elf: Path,
-        board: Board,
-        timeout_s: float,
-        on_line: Callable[[str], None] | None = None,
-    ) -> RunResult:
+    def run(self, elf: Path, board: Board, timeout_s: float, on_line: OnLine = None) -> RunResult:
         start = time.monotonic()
         deadline = start + timeout_s
         config = self._config(board)

@@ -24,14 +24,13 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 from harness.board.boards import Board
 from harness.board.emulation_guard import guard_word
 from harness.formats.reader import board_format
 from harness.run_result import Note
-from harness.runners.base import RunResult, ToolCheck, captured_transports, exits_with_status, tool_check
+from harness.runners.base import OnLine, RunResult, ToolCheck, captured_transports, exits_with_status, tool_check
 from harness.runners.control import token_writes
 from harness.runners.process import run_process
 
@@ -166,13 +165,7 @@ class QemuRunner:
                 "firmware has no input (DebugRead reads the log UART; QEMU's semihosting console input is not "
                 "usable on M-profile cores); log through the board's UART ([log] transports = [\"uart\"])")
 
-    def run(
-        self,
-        elf: Path,
-        board: Board,
-        timeout_s: float,
-        on_line: Callable[[str], None] | None = None,
-    ) -> RunResult:
+    def run(self, elf: Path, board: Board, timeout_s: float, on_line: OnLine = None) -> RunResult:
         reason = self.unavailable_reason(board)
         if reason is not None:
             return _infra(reason)

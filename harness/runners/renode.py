@@ -46,7 +46,7 @@ from harness.core import procs
 from harness.core.shutdown import on_session_end
 from harness.formats.reader import board_format
 from harness.runners import renode_scripts as cmds
-from harness.runners.base import RunResult, ToolCheck, captured_transports, tool_check
+from harness.runners.base import OnLine, RunResult, ToolCheck, captured_transports, tool_check
 from harness.runners.control import token_writes
 from harness.runners.qemu import elf_problem
 from harness.runners.renode_monitor import (
@@ -261,7 +261,7 @@ class RenodeSession:
             self._machines[board.name] = (uart, semi)
         return self._machines[board.name]
 
-    def run(self, elf: Path, board: Board, timeout_s: float, on_line: Callable[[str], None] | None) -> RunResult:
+    def run(self, elf: Path, board: Board, timeout_s: float, on_line: OnLine) -> RunResult:
         uart, semi = self.machine(board)
         try:
             writes = token_writes(elf, "memory (Renode sysbus)")  # the run token (harness/core/run_token.py)
@@ -399,13 +399,7 @@ class RenodeRunner:
             return f"Renode not found: {INSTALL_HINT}; looked in {looked}"
         return None
 
-    def run(
-        self,
-        elf: Path,
-        board: Board,
-        timeout_s: float,
-        on_line: Callable[[str], None] | None = None,
-    ) -> RunResult:
+    def run(self, elf: Path, board: Board, timeout_s: float, on_line: OnLine = None) -> RunResult:
         reason = self.unavailable_reason(board)
         if reason is not None:
             return _infra(reason)

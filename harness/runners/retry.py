@@ -19,16 +19,14 @@ retry is here, once, for both:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
 from harness.board.boards import Board
 from harness.run_result import NOTE_PREFIX, Attempt, Note, RunResult
+from harness.runners.base import OnLine
 from harness.runners.failure_classes import INFRA, classify_run
-
-OnLine = Callable[[str], None] | None
 
 
 class HostProblem(Exception):

@@ -34,7 +34,7 @@ from typing import Any
 
 from harness.board.boards import Board
 from harness.formats.reader import board_format
-from harness.runners.base import DeviceConfigError, DeviceSpec, RunResult, ToolCheck
+from harness.runners.base import DeviceConfigError, DeviceSpec, OnLine, RunResult, ToolCheck
 from harness.runners.control import active_control
 from harness.runners.stream import LogSink
 from harness.runners.uart import (
@@ -101,13 +101,7 @@ class SerialRunner:
             )
         return None
 
-    def run(
-        self,
-        elf: Path,
-        board: Board,
-        timeout_s: float,
-        on_line: Callable[[str], None] | None = None,
-    ) -> RunResult:
+    def run(self, elf: Path, board: Board, timeout_s: float, on_line: OnLine = None) -> RunResult:
         start = time.monotonic()
         deadline = start + timeout_s
 
