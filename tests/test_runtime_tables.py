@@ -41,7 +41,8 @@ def _schema_slots() -> dict[tuple[str, str], tuple[int, int | None]]:
 
 def _verified_slots() -> dict[str, set[int]]:
     """Options table -> vtable slots the verifier checks for it."""
-    text = (RUNTIME / "model_verifier.cc").read_text()
+    # The verifier: its semantic checks and (since issue 20) the field tables in model_structure.cc.
+    text = "".join((RUNTIME / name).read_text() for name in ("model_verifier.cc", "model_structure.cc"))
     slots = _schema_slots()
     enum = text[text.index("enum TableId"):]
     table_ids = re.findall(r"^\s*(k\w+T),", enum[:enum.index("};")], re.M)

@@ -95,7 +95,7 @@ def test_board_killed_mid_run_is_retried_elsewhere_and_marked_unhealthy(farm_dem
     report = parse_log(run.log, run, elf, BLUEPILL)
     assert report.outcome == "passed", (report.summary, run.log[-800:])
     assert len(runner.last_places) == 2 and runner.last_places[0] == state["killed"]
-    assert f"infrastructure error on {state['killed']}" in run.log.decode(errors="replace")
+    assert f"infrastructure error on {state['killed']}" in run.annotated_log.decode(errors="replace")
     farm = _farm(farm_demo)
     try:
         sick = {p.name: p.unhealthy for p in farm.places()}
