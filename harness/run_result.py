@@ -80,6 +80,8 @@ class RunResult:
     attempts: list[Attempt] = field(default_factory=list)
     # What the harness said about the run, apart from the device's bytes (module doc)
     notes: list[Note] = field(default_factory=list)
+    # Fault registers the emulator does not model (they read 0), e.g. Renode's HFSR, MMFAR, BFAR
+    unmodelled: list[str] = field(default_factory=list)
 
     @property
     def annotated_log(self) -> bytes:

@@ -13,7 +13,7 @@ Resource                      ${RENODEKEYWORDS}
 
 *** Variables ***
 ${ELF}                        @${CURDIR}/fw.elf
-${PLATFORM}                   @platforms/cpus/stm32f103.repl
+${PLATFORM}                   @${CURDIR}/bluepill.repl
 ${UART}                       sysbus.usart2
 ${TIMEOUT}                    60
 ${END}                        ~~~MT [0-9]+ [0-9a-f]+ DONE PASSED|~~~MT [0-9]+ [0-9a-f]+ DONE FAILED|[*][*][*] HardFault:

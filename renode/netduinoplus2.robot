@@ -13,7 +13,7 @@ Resource                      ${RENODEKEYWORDS}
 
 *** Variables ***
 ${ELF}                        @${CURDIR}/fw.elf
-${PLATFORM}                   @platforms/cpus/stm32f4.repl
+${PLATFORM}                   @${CURDIR}/netduinoplus2.repl
 ${UART}                       sysbus.usart2
 ${TIMEOUT}                    120
 ${END}                        ~~~MT [0-9]+ [0-9a-f]+ DONE PASSED|~~~MT [0-9]+ [0-9a-f]+ DONE FAILED|[*][*][*] HardFault:

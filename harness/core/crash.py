@@ -83,16 +83,19 @@ class CrashReport:
     line: str = ""
     frames: list[Frame] = field(default_factory=list)
     note: str | None = None  # why symbols are missing, with the fix
+    # Registers the emulator does not model (read as 0 by the fault handler): never decoded as the chip's
+    unmodelled: tuple[str, ...] = ()
 
     @property
     def faults(self) -> list[tuple[str, str]]:
-        """(name, explanation) of every set CFSR and HFSR bit, CFSR first."""
+        """(name, explanation) of every set CFSR and HFSR bit, CFSR first (HFSR only where it is modelled)."""
         found = [(name, text) for bit, name, text in CFSR_BITS if self.cfsr >> bit & 1]
         known = sum(1 << bit for bit, _, _ in CFSR_BITS)
         for bit in range(32):
             if (self.cfsr & ~known) >> bit & 1:
                 found.append((f"CFSR bit {bit}", "reserved bit set (register read wrongly?)"))
-        found += [(name, text) for bit, name, text in HFSR_BITS if self.hfsr >> bit & 1]
+        if "HFSR" not in self.unmodelled:
+            found += [(name, text) for bit, name, text in HFSR_BITS if self.hfsr >> bit & 1]
         return found
 
     @property
@@ -119,6 +122,8 @@ class CrashReport:
         causes = []
         if self.cfsr & _DACCVIOL:
             at = f" at 0x{self.mmfar:08x}" if self.cfsr & _MMARVALID else " (address not recorded)"
+            if self.cfsr & _MMARVALID and "MMFAR" in self.unmodelled:
+                at = " (address unknown: the emulator does not model MMFAR)"
             causes.append(f"MemManage data access violation{at}")
         if self.cfsr & _IACCVIOL:
             causes.append("MemManage instruction fetch violation (execute-never or unmapped memory)")
@@ -126,6 +131,8 @@ class CrashReport:
             causes.append("MemManage fault while stacking (stack overflow into the stack guard?)")
         if self.cfsr & _PRECISERR:
             at = f" at 0x{self.bfar:08x}" if self.cfsr & _BFARVALID else " (address not recorded)"
+            if self.cfsr & _BFARVALID and "BFAR" in self.unmodelled:
+                at = " (address unknown: the emulator does not model BFAR)"
             causes.append(f"BusFault: precise data bus error{at}")
         return causes
 
@@ -151,11 +158,13 @@ class CrashReport:
         """Multi-line human report: registers, decoded fault bits, symbolized PC/LR."""
         lines = [self.summary(), ""]
         lines.append(f"  PC   = 0x{self.pc:08x}    LR   = 0x{self.lr:08x}    xPSR = 0x{self.xpsr:08x}")
-        lines.append(f"  CFSR = 0x{self.cfsr:08x}    HFSR = 0x{self.hfsr:08x}")
-        if self.cfsr & _MMARVALID:
-            lines.append(f"  MMFAR = 0x{self.mmfar:08x} (valid)")
-        if self.cfsr & _BFARVALID:
-            lines.append(f"  BFAR  = 0x{self.bfar:08x} (valid)")
+        hfsr = "not modelled by the emulator" if "HFSR" in self.unmodelled else f"0x{self.hfsr:08x}"
+        lines.append(f"  CFSR = 0x{self.cfsr:08x}    HFSR = {hfsr}")
+        for name, value, valid in (("MMFAR", self.mmfar, _MMARVALID), ("BFAR ", self.bfar, _BFARVALID)):
+            if self.cfsr & valid:
+                modelled = name.strip() not in self.unmodelled
+                lines.append(f"  {name} = " + (f"0x{value:08x} (valid)" if modelled else
+                                                "(valid, but not modelled by the emulator: reads 0)"))
         mode = "thread mode" if self.exception_number == 0 else f"handler mode, exception {self.exception_number}"
         lines.append(f"  faulted in {mode}")
         faults = self.faults

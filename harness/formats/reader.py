@@ -309,6 +309,7 @@ class LogReader:
         if self.reader is not None:
             self.reader.finish()
         if self.crash is not None:
+            self.crash.unmodelled = tuple(getattr(run, "unmodelled", None) or ())
             addr2line = board.tool("addr2line") if board is not None and board.toolchain_prefix else None
             symbolize(self.crash, elf, addr2line or "arm-none-eabi-addr2line")
         outcome, summary = self._verdict(run)

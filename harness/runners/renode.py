@@ -32,6 +32,7 @@ import atexit
 import contextlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -41,7 +42,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from harness.board.boards import Board
+from harness.board.boards import Board, BoardError
+from harness.board.renode_platform import is_generated, outside_the_chip, platform_description
 from harness.core import procs
 from harness.core.shutdown import on_session_end
 from harness.formats.reader import board_format
@@ -118,20 +120,41 @@ def check_tools() -> list[ToolCheck]:
     return [ToolCheck("renode", found.ok, found.detail)]
 
 
+# Renode's log lines the run watches (recorded from Renode 1.14.0, tests/renode_recordings):
+#   [ERROR] cpu: CPU abort [PC=0x0]: Trying to execute code outside RAM or ROM at 0x00000000.
+#   [WARNING] sysbus: [cpu: 0x8000668] WriteDoubleWord to non existing peripheral at 0x60000000, value 0x5A5A5A5A.
+#   [WARNING] nvic: Unhandled read from offset 0xD2C.
+_UNMAPPED_RE = re.compile(r"sysbus: \[cpu: 0x(?P<pc>[0-9A-Fa-f]+)\] (?:\(tag: [^)]*\) )?(?P<access>(?:Read|Write)\w+) "
+                          r"(?:to|from) non existing peripheral at 0x(?P<address>[0-9A-Fa-f]+)")
+_NVIC_UNHANDLED_RE = re.compile(r"nvic: Unhandled read from offset 0x(?P<offset>[0-9A-Fa-f]+)")
+# System control block registers at NVIC offsets (0xE000E000 + offset) that Renode's NVIC may not model.
+SCB_REGISTERS = {0xD28: "CFSR", 0xD2C: "HFSR", 0xD34: "MMFAR", 0xD38: "BFAR"}
+
+
 class RenodeLogWatch:
-    """A poller of Renode's own log (its stdout) during one binary's run: a ``CPU abort`` line — Renode
-    stopped the core itself, e.g. a call through a null pointer: "cpu: CPU abort [PC=0x0]: Trying to execute
-    code outside RAM or ROM at 0x00000000." (recorded from Renode 1.14.0) — ends the run as a crash of the
-    running case at once; no HardFault line will come. Reads only what was appended since the run began."""
+    """A poller of Renode's own log (its stdout) during one binary's run. Reads only what was appended
+    since the run began.
+
+    * ``CPU abort`` — Renode stopped the core itself, e.g. a call through a null pointer — ends the run
+      as a crash of the running case at once; no HardFault line will come.
+    * An access to a non-existing peripheral at an address outside the board's memory map (on a
+      ``platform = "generated"`` board only what the chip has is mapped: ``harness.board.renode_platform``)
+      ends the run as a crash naming the access, the address and the PC: the chip would fault there.
+      Accesses inside the chip's own windows that Renode does not model (RCC, GPIO) are only logged.
+    * ``nvic: Unhandled read`` of HFSR, MMFAR or BFAR: Renode does not model them (they read 0); kept in
+      ``unmodelled`` so the crash report says so instead of decoding zeros.
+    """
 
     MARKER = "CPU abort"
 
-    def __init__(self, path: Path, stream: DeviceStream) -> None:
+    def __init__(self, path: Path, stream: DeviceStream, board: Board | None = None) -> None:
         self.path = path
         self.stream = stream
+        self.board = board
         self.offset = path.stat().st_size if path.exists() else 0
         self.pending = b""
         self.fired = False
+        self.unmodelled: list[str] = []
 
     def __call__(self) -> None:
         if self.fired:
@@ -148,9 +171,25 @@ class RenodeLogWatch:
         for raw in lines:
             line = raw.decode("utf-8", errors="replace").strip()
             if self.MARKER in line:
-                self.fired = True
-                self.stream.stop("crash", note=f"Renode stopped the core: {line.split('] ', 1)[-1]}")
+                self._stop(f"Renode stopped the core: {line.split('] ', 1)[-1]}")
                 return
+            unmapped = _UNMAPPED_RE.search(line)
+            if unmapped is not None and self.board is not None and self.board.flash is not None:
+                address = int(unmapped["address"], 16)
+                if outside_the_chip(self.board, address):
+                    self._stop(f"{unmapped['access']} at 0x{address:08x} (PC=0x{int(unmapped['pc'], 16):08x}): "
+                               f"outside {self.board.name}'s memory map ({self.board.path / 'board.toml'} [memory]); "
+                               "the chip would fault there")
+                    return
+            nvic = _NVIC_UNHANDLED_RE.search(line)
+            if nvic is not None:
+                register = SCB_REGISTERS.get(int(nvic["offset"], 16))
+                if register is not None and register not in self.unmodelled:
+                    self.unmodelled.append(register)
+
+    def _stop(self, why: str) -> None:
+        self.fired = True
+        self.stream.stop("crash", note=why)
 
 
 def _free_port() -> int:
@@ -222,7 +261,15 @@ class RenodeSession:
         return lines
 
     def _create_machine(self, board: Board, uart: Path, semi: Path, handler: bool) -> None:
-        for command in cmds.create_machine_commands(board, renode_path(uart), renode_path(semi), handler):
+        platform = None
+        if is_generated(board):  # only what the chip has (harness/board/renode_platform.py)
+            path = self._dir / f"{board.name}.repl"
+            try:
+                path.write_text(platform_description(board))
+            except BoardError as error:
+                raise MonitorCommandError(str(error)) from error
+            platform = renode_path(path)
+        for command in cmds.create_machine_commands(board, renode_path(uart), renode_path(semi), handler, platform):
             self.command(command)
 
     def machine(self, board: Board) -> tuple[Path, Path]:
@@ -280,17 +327,19 @@ class RenodeSession:
         tails: list[FileTail | RenodeLogWatch] = [
             FileTail(path, stream, from_end=True) for kind, path in (("semihosting", semi), ("uart", uart))
             if kind in captured]
-        tails.append(RenodeLogWatch(self._log, stream))  # Renode's own log: a core it stopped is a crash
+        watch = RenodeLogWatch(self._log, stream, board)  # Renode's own log: a stopped core, an unmapped access
+        tails.append(watch)
         start = time.monotonic()
         self.command(cmds.START)
         end = self._follow(stream, tails, start + timeout_s)
+        watch()  # the lines Renode logged as the run ended (the fault handler's register reads)
         try:
             self.command(cmds.PAUSE)
             self.command(cmds.halt_command(board, True))  # idle until its next binary: later `start`s skip it
         except (RenodeSessionError, MonitorCommandError):
             self.close(graceful=False)  # the result stands; the next binary gets a fresh Renode
         return RunResult("renode", end.log, None, end.timed_out, end.duration_s, end.end_reason,
-                         case_seconds=end.case_seconds, notes=end.notes)
+                         case_seconds=end.case_seconds, notes=end.notes, unmodelled=list(watch.unmodelled))
 
     def _follow(self, stream: DeviceStream, tails: list[FileTail | RenodeLogWatch], deadline: float) -> RunResult:
         """Follows the output files in the one run loop; a Renode that died mid-run is an infra error."""

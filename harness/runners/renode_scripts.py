@@ -33,6 +33,7 @@ from pathlib import Path
 
 from harness import REPO_ROOT
 from harness.board.boards import Board, BoardError, available_boards, load_board
+from harness.board.renode_platform import GENERATED, is_generated, platform_description
 from harness.core.crash import HARDFAULT_PREFIX
 from harness.formats.micro_test import PREFIX as RECORD_PREFIX
 
@@ -123,9 +124,10 @@ def renode_settings(board: Board) -> dict[str, str]:
         raise RenodeConfigError(f"board '{board.name}' has no [renode] table in {where}; add platform and uart")
     platform = table.get("platform")
     uart = table.get("uart")
-    if not isinstance(platform, str) or not platform.endswith(".repl"):
+    if not isinstance(platform, str) or not (platform.endswith(".repl") or platform == GENERATED):
         raise RenodeConfigError(
-            f"{where}: [renode] platform must name a .repl file, e.g. platforms/cpus/stm32f103.repl"
+            f'{where}: [renode] platform must name a .repl file, e.g. platforms/cpus/stm32f103.repl, or be '
+            f'"{GENERATED}" (only what the chip has, from the board file: harness/board/renode_platform.py)'
         )
     if not isinstance(uart, str) or not uart.startswith("sysbus."):
         raise RenodeConfigError(f"{where}: [renode] uart must name the log UART peripheral, e.g. sysbus.usart1")
@@ -206,17 +208,30 @@ def halt_command(board: Board, halted: bool) -> str:
     return f"{renode_settings(board)['cpu']} IsHalted {'true' if halted else 'false'}"
 
 
-def create_machine_commands(board: Board, uart_log: str, semihosting_log: str, handler: bool) -> list[str]:
+def platform_token(board: Board, generated: str | None) -> str:
+    """The ``LoadPlatformDescription`` argument of ``board``: its bundled ``.repl``, or for ``platform =
+    "generated"`` the token of the file the caller wrote (``harness.board.renode_platform``)."""
+    platform = renode_settings(board)["platform"]
+    if platform != GENERATED:
+        return renode_path(platform)
+    if generated is None:
+        raise RenodeConfigError(f"board '{board.name}': the generated platform file was not written")
+    return generated
+
+
+def create_machine_commands(board: Board, uart_log: str, semihosting_log: str, handler: bool,
+                            platform: str | None = None) -> list[str]:
     """Creates ``board``'s machine (its own name) and sends its log UART and semihosting to files.
 
-    ``uart_log``/``semihosting_log`` are monitor tokens: ``renode_path(file)`` or a ``$variable``.
+    ``uart_log``/``semihosting_log`` are monitor tokens: ``renode_path(file)`` or a ``$variable``;
+    ``platform`` the token of a generated platform file (``platform_token``).
     ``CreateFileBackend <file> true`` flushes every byte at once, so the harness can follow the file.
     The CPU is left halted until a binary is loaded (``next_binary_commands``).
     """
     cfg = renode_settings(board)
     return [
         f'mach create "{board.name}"',
-        f"machine LoadPlatformDescription {renode_path(cfg['platform'])}",
+        f"machine LoadPlatformDescription {platform_token(board, platform)}",
         # Semihosting SYS_WRITE0/WRITEC land in this pseudo-UART.
         *semihosting_commands(board, handler),
         f"{cfg['uart']} CreateFileBackend {uart_log} true",
@@ -302,7 +317,8 @@ def render_resc(board: Board) -> str:
         f"$uart_log?=@{board.name}-uart.log",
         f"$semihosting_log?=@{board.name}-semihosting.log",
         "",
-        *(line for line in create_machine_commands(board, "$uart_log", "$semihosting_log", False)
+        *(line for line in create_machine_commands(board, "$uart_log", "$semihosting_log", False,
+                                                   f"$ORIGIN/{board.name}.repl")
           if not line.endswith("IsHalted true")),
         *clock_commands(board),
         *load_elf_commands(board, "$elf"),
@@ -338,7 +354,7 @@ def render_robot(board: Board) -> str:
         "",
         "*** Variables ***",
         "${ELF}                        @${CURDIR}/fw.elf",
-        f"${{PLATFORM}}                   {_robot_escape(renode_path(cfg['platform']))}",
+        f"${{PLATFORM}}                   {_robot_escape(platform_token(board, f'@${{CURDIR}}/{board.name}.repl'))}",
         f"${{UART}}                       {cfg['uart']}",
         f"${{TIMEOUT}}                    {int(timeout)}",
         # Any end of the run: the pass or fail sentinel, or a HardFault line (Register Failing Uart
@@ -387,6 +403,8 @@ def expected_files() -> dict[Path, str]:
     for board in renode_boards():
         files[RENODE_DIR / f"{board.name}.resc"] = render_resc(board)
         files[RENODE_DIR / f"{board.name}.robot"] = render_robot(board)
+        if is_generated(board):
+            files[RENODE_DIR / f"{board.name}.repl"] = platform_description(board)
     return files
 
 
@@ -399,7 +417,7 @@ def stale_files() -> list[str]:
             problems.append(f"{path.relative_to(REPO_ROOT)} is missing")
         elif path.read_text() != text:
             problems.append(f"{path.relative_to(REPO_ROOT)} is out of date")
-    for path in sorted(RENODE_DIR.glob("*.resc")) + sorted(RENODE_DIR.glob("*.robot")):
+    for path in sorted(path for pattern in ("*.resc", "*.robot", "*.repl") for path in RENODE_DIR.glob(pattern)):
         if path not in expected:
             problems.append(f"{path.relative_to(REPO_ROOT)} has no board with a [renode] table")
     return problems

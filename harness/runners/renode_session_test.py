@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.board.boards import load_board
+from harness.board.boards import Board, load_board
 from harness.formats.reader import parse_log
 from harness.runners import get_runner, renode, renode_monitor, renode_scripts
 from harness.runners.renode_monitor import monitor_errors, monitor_lines, prompt_name, reply_lines
@@ -54,9 +54,9 @@ def test_machine_and_per_binary_commands_for_bluepill(handler: bool) -> None:
          'machine LoadPlatformDescriptionFromString "console: UART.SemihostingUart @ semihosting"']
         if handler else ['machine LoadPlatformDescriptionFromString "semihosting: UART.SemihostingUart @ cpu"']
     )
-    assert create_machine_commands(board, "@/t/u.log", "@/t/s.log", handler) == [
+    assert create_machine_commands(board, "@/t/u.log", "@/t/s.log", handler, "@/t/bluepill.repl") == [
         'mach create "bluepill"',
-        "machine LoadPlatformDescription @platforms/cpus/stm32f103.repl",
+        "machine LoadPlatformDescription @/t/bluepill.repl",  # generated: only what the chip has
         *semihosting,
         "sysbus.usart2 CreateFileBackend @/t/u.log true",
         f"sysbus.cpu.semihosting{'.console' if handler else ''} CreateFileBackend @/t/s.log true",
@@ -65,7 +65,7 @@ def test_machine_and_per_binary_commands_for_bluepill(handler: bool) -> None:
     assert next_binary_commands(board, Path("/w/my fw.elf"), (0x20004FF0, 0xC0FFEE)) == [
         'mach set "bluepill"',
         "machine Reset",
-        "sysbus.nvic Frequency 8000000",  # the .repl says 72 MHz; the board runs at 8 MHz
+        "sysbus.nvic Frequency 8000000",  # a machine Reset restores the .repl's frequency: set it again
         "sysbus.cpu VectorTableOffset 0x08000000",
         "sysbus LoadELF @/w/my\\ fw.elf",
         "sysbus WriteDoubleWord 0x20004ff0 0x00c0ffee",
@@ -473,3 +473,58 @@ def test_renode_started_by_a_launcher_script_dies_with_the_session(fake: Path, t
     while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not Path(f"/proc/{child}").exists() or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2]
+
+
+def _generated_board() -> Board:
+    """The mini board with ``[renode] platform = "generated"``: only its flash, RAM and declared windows."""
+    board = mini_board()
+    return dataclasses.replace(board, raw={
+        **board.raw,
+        "renode": {"platform": "generated", "uart": "sysbus.usart1", "uart_model": "UART.STM32_UART", "uart_irq": 37},
+        "log": {"uart_base": 0x40013800},
+        "memory": {"peripherals": [{"name": "APB2", "origin": 0x40010000, "size": 0x3C00},
+                                   {"name": "AHB", "origin": 0x40020000, "size": 0x3400}]},
+    })
+
+
+def test_an_unmapped_store_on_the_generated_platform_crashes_the_running_case(fake: Path, tmp_path: Path) -> None:
+    """The guard on Renode: the generated platform maps only what the chip has, and a store outside the
+    board's map (Renode only logs it and goes on) ends the run as a crash of the running case, at once."""
+    runner = get_runner("renode")
+    elf = _firmware(tmp_path, "stray", "Testing Probes", "STORE 0x40021018", "STORE 0x60000000", "HANG")
+    run = runner.run(elf, _generated_board(), 30)
+    assert run.end_reason == "crash" and run.duration_s < 5, run
+    report = parse_log(run.log, run)
+    assert report.outcome == "crashed" and [(c.name, c.outcome) for c in report.cases] == [("Probes", "crashed")]
+    (note,) = run.notes
+    assert note.text.startswith("WriteDoubleWord at 0x60000000") and "outside mini-stm32f100's memory map" in note.text
+    loaded = [c for c in _sent(fake) if c.startswith("machine LoadPlatformDescription")]
+    assert loaded and loaded[0].endswith("mini-stm32f100.repl"), loaded
+    # The chip's own peripherals that Renode does not model are no crash.
+    rcc = _firmware(tmp_path, "rcc", "Testing One", "STORE 0x40021018", *PASSING[1:])
+    fine = runner.run(rcc, _generated_board(), 20)
+    assert parse_log(fine.log, fine).outcome == "passed", fine
+
+
+def test_the_bundled_platform_maps_too_much_to_catch_a_stray_store(fake: Path, tmp_path: Path) -> None:
+    """Recorded from 1.14.0 (2c): Renode's stm32f103.repl backs 0x60000000 with the FSMC, so there the store
+    succeeds and nothing is logged. That is why the boards use the generated platform."""
+    run = get_runner("renode").run(_firmware(tmp_path, "stock", "Testing One", "STORE 0x60000000", *PASSING[1:]),
+                                   mini_board(), 20)
+    assert parse_log(run.log, run).outcome == "passed" and run.notes == []
+
+
+def test_fault_registers_renode_does_not_model_are_not_decoded_as_zeros(fake: Path, tmp_path: Path) -> None:
+    fault = ("*** HardFault: PC=0x080007ea LR=0x080007d3 xPSR=0x01000000 CFSR=0x00000082 HFSR=0x00000000 "
+             "MMFAR=0x00000000 BFAR=0x00000000")
+    run = get_runner("renode").run(_firmware(tmp_path, "mm", "Testing Store", "FAULT_REGISTERS", fault, "HANG"),
+                                   _generated_board(), 20)
+    assert run.unmodelled == ["HFSR", "MMFAR", "BFAR"], run
+    report = parse_log(run.log, run)
+    assert report.outcome == "crashed"
+    assert "address unknown: the emulator does not model MMFAR" in report.summary, report.summary
+
+
+def test_a_generated_platform_must_be_written_before_it_is_loaded() -> None:
+    with pytest.raises(renode_scripts.RenodeConfigError, match="generated platform file was not written"):
+        create_machine_commands(load_board("bluepill"), "@/t/u.log", "@/t/s.log", False)

@@ -29,7 +29,13 @@ It proves the harness's side of the protocol, not how a real Renode behaves beyo
 The "firmware" is the text after the first line of the loaded ELF file: each line is written to
 the machine's first sysbus UART file backend; ``SLEEP s`` waits, ``HANG`` runs until paused,
 ``DIE`` ends the process, ``ABORT`` logs Renode's CPU abort line (as recorded) and stops,
-``SYSTICK`` writes ``systick <Hz>`` (the NVIC's frequency).
+``SYSTICK`` writes ``systick <Hz>`` (the NVIC's frequency), ``STORE 0x<addr>`` / ``LOAD 0x<addr>`` access
+the bus: where the loaded platform maps nothing, Renode's ``non existing peripheral`` warning is logged
+(as recorded from 1.14.0, 2d_unmapped_minimal_bluepill) and the firmware goes on; ``FAULT_REGISTERS`` logs
+the NVIC's ``Unhandled read`` warnings for HFSR, MMFAR and BFAR (as recorded, 2b_nullcall_bluepill).
+A platform file given by path (``@/abs/x.repl``, e.g. the harness's generated one) is read for its
+``Memory.MappedMemory`` regions and peripherals; the bundled ones map what the recordings show
+(stm32f103.repl: flash 0x0 +512 MB, SRAM +256 MB, the FSMC at 0x60000000, the peripheral buses).
 $FAKE_RENODE_VERSION is the version line (default: a 1.16.1 release). $FAKE_RENODE lists
 behaviours (comma-separated): ``slow-start`` (banner and prompt 1.5 s after connecting),
 ``stray-prompt`` (one more prompt, 0.5 s late, ahead of the first command's echo, as the late
@@ -63,6 +69,51 @@ PLATFORMS = {
     "platforms/cpus/stm32f4.repl": ["cpu", "nvic", "usart1", "usart2", "usart3", "uart4", "uart5"],
 }
 PLATFORM_SYSTICK_HZ = 72_000_000  # what both .repl files give the NVIC
+# What the bundled platforms map (recorded from 1.14.0, 2c_unmapped_stock_bluepill: stores to 0x60000000,
+# 0x0A000000 and 0x20005000 all land in memory), as (start, size); the peripheral buses are modelled or not,
+# but an access there is not "non existing" for the purpose of these tests only where a model sits.
+STOCK_MAPS = {
+    "platforms/cpus/stm32f103.repl": [(0x0, 0x20000000), (0x20000000, 0x10000000), (0x60000000, 0x10000000),
+                                      (0x40004400, 0x100), (0xE000E000, 0x1000)],
+    "platforms/cpus/stm32f4.repl": [(0x08000000, 0x200000), (0x20000000, 0x40000), (0x40004400, 0x100),
+                                    (0xE000E000, 0x1000)],
+}
+_ENTRY = re.compile(r"^(?P<name>\w+): (?P<type>[\w.]+) @ (?P<where>.*)$")
+_REGISTRATION = re.compile(r"sysbus\s+<?(0x[0-9A-Fa-f]+)(?:,\s*\+(0x[0-9A-Fa-f]+))?")
+_SIZE = re.compile(r"^\s+size: (0x[0-9A-Fa-f]+|\d+)$")
+
+
+def read_platform(text: str) -> tuple[list[str], list[tuple[int, int]]]:
+    """(peripheral names, mapped (start, size) ranges) of a platform description (the subset the harness
+    writes: harness/board/renode_platform.py, and the minimal platform of the recordings)."""
+    names: list[str] = []
+    mapped: list[tuple[int, int]] = []
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines):
+        entry = _ENTRY.match(lines[index])
+        index += 1
+        if entry is None:
+            continue
+        names.append(entry["name"])
+        where = entry["where"]
+        while where.rstrip().endswith("{") or (where.count("{") > where.count("}")):
+            where += " " + lines[index].strip()
+            index += 1
+        size = None
+        while index < len(lines) and lines[index].startswith("    "):
+            found = _SIZE.match(lines[index])
+            if found is not None:
+                size = int(found[1], 0)
+            index += 1
+        for start, extent in _REGISTRATION.findall(where):
+            if extent:
+                mapped.append((int(start, 16), int(extent, 16)))
+            elif entry["type"] == "Memory.MappedMemory" and size is not None:
+                mapped.append((int(start, 16), size))
+            elif entry["type"].startswith("IRQControllers.NVIC"):
+                mapped.append((int(start, 16), 0x1000))
+    return names, mapped
 
 
 def handler_version(text: str) -> bool:
@@ -111,6 +162,7 @@ class Machine:
     position: int = 0  # next firmware line
     halted: bool = False
     systick_hz: int = PLATFORM_SYSTICK_HZ
+    mapped: list[tuple[int, int]] = field(default_factory=list)  # what the loaded platform maps
     stop: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
 
@@ -138,6 +190,18 @@ class Machine:
                       "outside RAM or ROM at 0x00000000.", flush=True)
                 self.stop.wait()
                 return
+            elif line.startswith(("STORE ", "LOAD ")):
+                address = int(line.split()[1], 16)
+                if not any(start <= address < start + size for start, size in self.mapped):
+                    access = (f"WriteDoubleWord to non existing peripheral at 0x{address:X}, value 0x5A5A5A5A."
+                              if line.startswith("STORE") else f"ReadDoubleWord from non existing peripheral at "
+                              f"0x{address:X}.")
+                    print(time.strftime("%H:%M:%S.0000") + f" [WARNING] sysbus: [cpu: 0x8000668] {access}",
+                          flush=True)
+            elif line == "FAULT_REGISTERS":  # the fault handler reads HFSR, MMFAR, BFAR: not modelled (recorded)
+                for offset in ("D2C", "D34", "D38"):
+                    print(time.strftime("%H:%M:%S.0000") + f" [WARNING] nvic: Unhandled read from offset 0x{offset}.",
+                          flush=True)
             else:
                 with out.open("a") as handle:
                     handle.write((f"systick {self.systick_hz}" if line == "SYSTICK" else line) + "\n")
@@ -238,11 +302,19 @@ class Monitor:
 
     def load_platform(self, cmd: str, token: str) -> None:
         machine = self.machine()
-        names = PLATFORMS.get(token.removeprefix("@"))
-        if names is None:
-            raise CommandError(f"Could not find file '{token.removeprefix('@')}'")
+        path = token.removeprefix("@")
+        names = PLATFORMS.get(path)
+        if names is not None:
+            machine.mapped = list(STOCK_MAPS[path])
+        elif Path(path).is_absolute() and Path(path).is_file():
+            names, machine.mapped = read_platform(Path(path).read_text())
+            if "cpu" not in names or "nvic" not in names:
+                raise CommandError(f"There was an error executing command '{cmd}'\r\n(fake) no cpu/nvic in {path}")
+        else:
+            raise CommandError(f"Could not find file '{path}'")
         for name in names:
-            machine.peripherals[f"sysbus.{name}"] = "cpu" if name == "cpu" else "nvic" if name == "nvic" else "uart"
+            kind = {"cpu": "cpu", "nvic": "nvic"}.get(name, "uart" if name.startswith(("usart", "uart")) else "memory")
+            machine.peripherals[f"sysbus.{name}"] = kind
 
     def load_string(self, cmd: str, text: str) -> None:
         machine = self.machine()
