@@ -1,7 +1,9 @@
 # Generated from boards/bluepill/board.toml by harness.runners.renode_scripts; do not edit.
 # STM32F103C8 Blue Pill (Cortex-M3, 64 KB flash, 20 KB RAM)
-# Runs one micro_test firmware and passes when it reports DONE PASSED:
-#   renode-test renode/bluepill.robot --variable ELF:@/abs/path/fw.elf
+# Runs one micro_test firmware; the harness's own reader judges its whole log after the end line
+# (end of run, every case closed, records in sequence, per-case verdicts), so the harness must be
+# importable in renode-test's Python:
+#   PYTHONPATH=$PWD renode-test renode/bluepill.robot --variable ELF:@/abs/path/fw.elf
 # Renode 1.14.0 or newer (no keyword from a later release); the semihosting syntax
 # is Renode's own answer: CPU.SemihostingHandler where the type exists (master since 2026-06-08).
 
@@ -10,9 +12,12 @@ Suite Setup                   Setup
 Suite Teardown                Teardown
 Test Teardown                 Test Teardown
 Resource                      ${RENODEKEYWORDS}
+Library                       harness.robot.HarnessLibrary    board=bluepill
 
 *** Variables ***
 ${ELF}                        @${CURDIR}/fw.elf
+${LOGFILE}                    ${OUTPUT_DIR}/bluepill-device.log
+${GRACE}                      0.3s
 ${PLATFORM}                   @${CURDIR}/bluepill.repl
 ${UART}                       sysbus.usart2
 ${TIMEOUT}                    60
@@ -34,7 +39,9 @@ Create Board
     Execute Command           sysbus.nvic Frequency 8000000
     Execute Command           sysbus.cpu VectorTableOffset 0x08000000
     Execute Command           sysbus LoadELF ${ELF}
-    RETURN                    ${UART}
+    ${log}=                   Set Variable    ${UART}
+    Execute Command           ${log} CreateFileBackend @${LOGFILE} true
+    RETURN                    ${log}
 
 *** Test Cases ***
 Firmware Passes Its Tests
@@ -43,3 +50,5 @@ Firmware Passes Its Tests
     Start Emulation
     ${end}=                   Wait For Line On Uart    ${END}    treatAsRegex=true
     Should Contain            ${end.line}    DONE PASSED
+    Sleep                     ${GRACE}
+    Log File Should Pass      ${LOGFILE}    ${ELF}

@@ -161,6 +161,25 @@ class HarnessLibrary:
             tail = "\n".join(log.splitlines()[-8:])
             raise AssertionError(f"the device log does not contain {text!r}; its last lines:\n{tail}")
 
+    @keyword("Log File Should Pass")
+    def log_file_should_pass(self, path: str, elf: str | None = None, board: str | None = None) -> None:
+        """Judges a device log saved to ``path`` (e.g. by Renode's ``CreateFileBackend`` under ``renode-test``)
+        with the harness's one reader: the framework's own end of run, every case closed, records in
+        sequence, per-case verdicts, no HardFault. ``elf`` (``@``-prefixed Renode tokens are accepted) lets the
+        binary declare its framework and cases. Fails with the verdict's summary unless the run passed."""
+        from harness.formats.reader import parse_log
+        from harness.run_result import RunResult
+
+        log = Path(path.removeprefix("@").replace("\\ ", " ")).read_bytes()
+        binary = Path(elf.removeprefix("@").replace("\\ ", " ")) if elf else None
+        run = RunResult("renode-test", log, None, False, 0.0, "end-marker")
+        report = parse_log(log, run, binary if binary is not None and binary.is_file() else None,
+                           self._board(board))
+        logger.info(f"{report.outcome}: {report.summary}")
+        if report.outcome != "passed":
+            tail = "\n".join(report.log_tail[-8:])
+            raise AssertionError(f"{report.outcome}: {report.summary}\nlast lines:\n{tail}")
+
     @keyword("Get Device Log")
     def get_device_log(self) -> str:
         run, _ = self._require_run()

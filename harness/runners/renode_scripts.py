@@ -36,6 +36,7 @@ from harness.board.boards import Board, BoardError, available_boards, load_board
 from harness.board.renode_platform import GENERATED, is_generated, platform_description
 from harness.core.crash import HARDFAULT_PREFIX
 from harness.formats.micro_test import PREFIX as RECORD_PREFIX
+from harness.formats.reader import END_GRACE_S
 
 # micro_test's end-of-run records, as renode-test matches them: "~~~MT <seq> <mac> DONE PASSED". renode-test
 # cannot check the authenticator (it has no run token): the harness's own runs do (harness/formats/micro_test.py).
@@ -341,8 +342,10 @@ def render_robot(board: Board) -> str:
     header = _header(board, "#")
     lines = [
         *header,
-        f"# Runs one micro_test firmware and passes when it reports {PASS_SENTINEL}:",
-        f"#   renode-test renode/{board.name}.robot --variable ELF:@/abs/path/fw.elf",
+        "# Runs one micro_test firmware; the harness's own reader judges its whole log after the end line",
+        "# (end of run, every case closed, records in sequence, per-case verdicts), so the harness must be",
+        "# importable in renode-test's Python:",
+        f"#   PYTHONPATH=$PWD renode-test renode/{board.name}.robot --variable ELF:@/abs/path/fw.elf",
         f"# Renode {OLDEST_RENODE} or newer (no keyword from a later release); the semihosting syntax",
         "# is Renode's own answer: CPU.SemihostingHandler where the type exists (master since 2026-06-08).",
         "",
@@ -351,9 +354,15 @@ def render_robot(board: Board) -> str:
         "Suite Teardown                Teardown",
         "Test Teardown                 Test Teardown",
         "Resource                      ${RENODEKEYWORDS}",
+        # The harness's own reader judges the whole log (PYTHONPATH=<this checkout>, or the harness installed
+        # in renode-test's Python): not the first end line, which a test's own output could imitate.
+        f"Library                       harness.robot.HarnessLibrary    board={board.name}",
         "",
         "*** Variables ***",
         "${ELF}                        @${CURDIR}/fw.elf",
+        f"${{LOGFILE}}                    ${{OUTPUT_DIR}}/{board.name}-device.log",
+        # What the device may still print after its end line (the harness's END_GRACE_S).
+        f"${{GRACE}}                      {END_GRACE_S:g}s",
         f"${{PLATFORM}}                   {_robot_escape(platform_token(board, f'@${{CURDIR}}/{board.name}.repl'))}",
         f"${{UART}}                       {cfg['uart']}",
         f"${{TIMEOUT}}                    {int(timeout)}",
@@ -379,7 +388,9 @@ def render_robot(board: Board) -> str:
         "    END",
         *(f"    Execute Command           {line}" for line in clock_commands(board)),
         *(f"    Execute Command           {line}" for line in load_elf_commands(board, "${ELF}")),
-        f"    RETURN                    {'${semihosting}' if semihosting_log else '${UART}'}",
+        f"    ${{log}}=                   Set Variable    {'${semihosting}' if semihosting_log else '${UART}'}",
+        "    Execute Command           ${log} CreateFileBackend @${LOGFILE} true",
+        "    RETURN                    ${log}",
         "",
         "*** Test Cases ***",
         "Firmware Passes Its Tests",
@@ -388,6 +399,9 @@ def render_robot(board: Board) -> str:
         "    Start Emulation",
         "    ${end}=                   Wait For Line On Uart    ${END}    treatAsRegex=true",
         f"    Should Contain            ${{end.line}}    {PASS_SENTINEL}",
+        # The first end line is not the verdict: the whole log is, once the device had its grace.
+        "    Sleep                     ${GRACE}",
+        "    Log File Should Pass      ${LOGFILE}    ${ELF}",
         "",
     ]
     return "\n".join(lines)

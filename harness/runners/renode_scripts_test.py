@@ -101,7 +101,7 @@ def test_robot_asks_renode_for_the_semihosting_syntax() -> None:
     assert 'machine LoadPlatformDescriptionFromString "semihosting: CPU.SemihostingHandler @ cpu"' in text
     assert 'machine LoadPlatformDescriptionFromString "semihosting: UART.SemihostingUart @ cpu"' in text
     assert "Set Variable    sysbus.cpu.semihosting.console" in text
-    assert "    RETURN                    ${semihosting}" in text
+    assert "    ${log}=                   Set Variable    ${semihosting}" in text
 
 
 @pytest.mark.parametrize(
@@ -119,7 +119,11 @@ def test_robot_watches_the_log_transport(transports: list[str], watched: str) ->
     board = _board({"platform": "platforms/cpus/stm32f103.repl", "uart": "sysbus.usart1"}, log=transports)
     assert renode_settings(board)["log"] == watched
     returned = "${UART}" if watched == "uart" else "${semihosting}"
-    assert f"    RETURN                    {returned}" in render_robot(board)
+    text = render_robot(board)
+    assert f"    ${{log}}=                   Set Variable    {returned}" in text
+    # The watched peripheral also writes the whole log to a file, judged by the harness's reader at the end.
+    assert "    Execute Command           ${log} CreateFileBackend @${LOGFILE} true" in text
+    assert text.rstrip().endswith("    Log File Should Pass      ${LOGFILE}    ${ELF}")
 
 
 @pytest.mark.parametrize(
