@@ -192,6 +192,11 @@ class RenodeLogWatch:
         self.stream.stop("crash", note=why)
 
 
+# Renode deletes every $TMPDIR/renode-* folder not named after a live PID when it starts (recorded from
+# 1.14.0): the session's folder must never start with "renode-", or a second worker's Renode would delete it.
+SESSION_DIR_PREFIX = "harness-renode-"
+
+
 def _free_port() -> int:
     # Bound and released again: a small race with other programs, covered by the one restart.
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
@@ -212,7 +217,7 @@ class RenodeSession:
         self.command_timeout_s = COMMAND_TIMEOUT_S if command_timeout_s is None else command_timeout_s
         startup_timeout_s = STARTUP_TIMEOUT_S if startup_timeout_s is None else startup_timeout_s
         self.closed = False
-        self._dir = Path(tempfile.mkdtemp(prefix="harness-renode-"))
+        self._dir = Path(tempfile.mkdtemp(prefix=SESSION_DIR_PREFIX))
         self._log = self._dir / "renode.log"  # Renode's own log (stdout): quoted when it dies
         self._machines: dict[str, tuple[Path, Path]] = {}  # board -> (UART file, semihosting file)
         self._board_errors: dict[str, str] = {}  # board whose machine could not be created -> why

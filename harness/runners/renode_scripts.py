@@ -314,9 +314,11 @@ def render_resc(board: Board) -> str:
         "# UART on a handler: replace the semihosting lines by",
         *(f"#   {line}" for line in new),
         f"#   {semihosting_uart(board, True)} CreateFileBackend $semihosting_log true",
+        "# The logs default to files next to this script ($ORIGIN): a bare @name would land in Renode's install",
+        "# folder (recorded from 1.14.0). Set $uart_log / $semihosting_log to put them elsewhere.",
         "$elf?=@fw.elf",
-        f"$uart_log?=@{board.name}-uart.log",
-        f"$semihosting_log?=@{board.name}-semihosting.log",
+        f"$uart_log?=$ORIGIN/{board.name}-uart.log",
+        f"$semihosting_log?=$ORIGIN/{board.name}-semihosting.log",
         "",
         *(line for line in create_machine_commands(board, "$uart_log", "$semihosting_log", False,
                                                    f"$ORIGIN/{board.name}.repl")

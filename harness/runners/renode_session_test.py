@@ -528,3 +528,10 @@ def test_fault_registers_renode_does_not_model_are_not_decoded_as_zeros(fake: Pa
 def test_a_generated_platform_must_be_written_before_it_is_loaded() -> None:
     with pytest.raises(renode_scripts.RenodeConfigError, match="generated platform file was not written"):
         create_machine_commands(load_board("bluepill"), "@/t/u.log", "@/t/s.log", False)
+
+
+def test_the_session_folder_is_not_one_renode_deletes_at_start_up() -> None:
+    """Renode removes $TMPDIR/renode-* folders at start-up (recorded from 1.14.0): ours must not match."""
+    assert not renode.SESSION_DIR_PREFIX.startswith("renode-")
+    resc = renode_scripts.render_resc(load_board("bluepill"))
+    assert "$uart_log?=$ORIGIN/bluepill-uart.log" in resc.splitlines()  # not Renode's install folder
