@@ -39,12 +39,13 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from harness.board.boards import Board, BoardError
 from harness.board.renode_platform import is_generated, outside_the_chip, platform_description
 from harness.core import procs
+from harness.core.binary_info import symbol_address
 from harness.core.shutdown import on_session_end
 from harness.formats.reader import board_format
 from harness.runners import renode_scripts as cmds
@@ -197,6 +198,56 @@ class RenodeLogWatch:
 SESSION_DIR_PREFIX = "harness-renode-"
 
 
+EXIT_SYMBOL = "g_micro_exit"  # boards/cortex_m/semihosting.c: {EXIT_MAGIC, status} written before the halt
+EXIT_MAGIC = 0x45584954
+EXIT_POLL_S = 0.1
+
+
+class ExitWatch:
+    """The firmware's exit status on Renode, which answers semihosting ``SYS_EXIT`` with 0 and lets the
+    program go on (recorded from 1.14.0, 2f_semihosting): the board code writes ``{EXIT_MAGIC, status}``
+    to ``g_micro_exit`` just before it halts, and this poller reads the word over the monitor (``sysbus
+    ReadDoubleWord``, cleared before the run). Once it holds the magic, the output files are drained and
+    the run ends at that exit with its status, instead of waiting out the end-of-run grace; a status
+    that contradicts the log fails the run as on QEMU. Firmware without the word, or a reply this does
+    not understand, leaves the run to the log's end rule as before (the watch then turns itself off)."""
+
+    def __init__(self, session: RenodeSession, address: int, stream: DeviceStream, tails: list[FileTail]) -> None:
+        self.session = session
+        self.address = address
+        self.stream = stream
+        self.tails = tails
+        self.next_at = 0.0
+        self.off = False
+
+    def _read(self, address: int) -> int | None:
+        try:
+            lines = self.session.command(f"sysbus ReadDoubleWord 0x{address:08x}")
+        except MonitorCommandError:
+            return None
+        values = [line.strip() for line in lines if re.fullmatch(r"0x[0-9A-Fa-f]+", line.strip())]
+        return int(values[-1], 16) if values else None
+
+    def __call__(self) -> None:
+        now = time.monotonic()
+        if self.off or now < self.next_at:
+            return
+        self.next_at = now + EXIT_POLL_S
+        magic = self._read(self.address)
+        if magic is None:
+            self.off = True  # not understood: the log's end rule decides, as without the word
+            return
+        if magic != EXIT_MAGIC:
+            return
+        status = self._read(self.address + 4)
+        self.off = True
+        if status is None:
+            return
+        for tail in self.tails:
+            tail()  # what the firmware printed before it exited reaches the stream first
+        self.stream.exit(status - (1 << 32) if status & 0x80000000 else status)
+
+
 def _free_port() -> int:
     # Bound and released again: a small race with other programs, covered by the one restart.
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
@@ -317,6 +368,9 @@ class RenodeSession:
         uart, semi = self.machine(board)
         try:
             writes = token_writes(elf, "memory (Renode sysbus)")  # the run token (harness/core/run_token.py)
+            exit_word = symbol_address(elf, EXIT_SYMBOL)
+            if exit_word is not None:
+                writes = [*writes, (exit_word, 0)]  # no stale exit from an earlier binary at that address
             for command in cmds.next_binary_commands(board, elf, cmds.emulation_guard(elf), writes):
                 self.command(command)
         except MonitorCommandError:
@@ -333,20 +387,22 @@ class RenodeSession:
             FileTail(path, stream, from_end=True) for kind, path in (("semihosting", semi), ("uart", uart))
             if kind in captured]
         watch = RenodeLogWatch(self._log, stream, board)  # Renode's own log: a stopped core, an unmapped access
+        exited = ExitWatch(self, exit_word, stream, [t for t in tails if isinstance(t, FileTail)]) \
+            if exit_word is not None else None
         tails.append(watch)
         start = time.monotonic()
         self.command(cmds.START)
-        end = self._follow(stream, tails, start + timeout_s)
+        end = self._follow(stream, [*tails, *([exited] if exited is not None else [])], start + timeout_s)
         watch()  # the lines Renode logged as the run ended (the fault handler's register reads)
         try:
             self.command(cmds.PAUSE)
             self.command(cmds.halt_command(board, True))  # idle until its next binary: later `start`s skip it
         except (RenodeSessionError, MonitorCommandError):
             self.close(graceful=False)  # the result stands; the next binary gets a fresh Renode
-        return RunResult("renode", end.log, None, end.timed_out, end.duration_s, end.end_reason,
+        return RunResult("renode", end.log, end.exit_code, end.timed_out, end.duration_s, end.end_reason,
                          case_seconds=end.case_seconds, notes=end.notes, unmodelled=list(watch.unmodelled))
 
-    def _follow(self, stream: DeviceStream, tails: list[FileTail | RenodeLogWatch], deadline: float) -> RunResult:
+    def _follow(self, stream: DeviceStream, tails: Sequence[Callable[[], None]], deadline: float) -> RunResult:
         """Follows the output files in the one run loop; a Renode that died mid-run is an infra error."""
 
         def check_alive() -> None:

@@ -535,3 +535,37 @@ def test_the_session_folder_is_not_one_renode_deletes_at_start_up() -> None:
     assert not renode.SESSION_DIR_PREFIX.startswith("renode-")
     resc = renode_scripts.render_resc(load_board("bluepill"))
     assert "$uart_log?=$ORIGIN/bluepill-uart.log" in resc.splitlines()  # not Renode's install folder
+
+
+EXIT_WORD = 0x20000100
+
+
+def _with_exit_word(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fake's text "ELF" has no symbols: give the runner the address of g_micro_exit."""
+    real = renode.symbol_address
+    monkeypatch.setattr(renode, "symbol_address",
+                        lambda elf, name: EXIT_WORD if name == renode.EXIT_SYMBOL else real(elf, name))
+
+
+def test_the_exit_word_gives_renode_runs_an_exit_status(fake: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Renode ignores SYS_EXIT; the board code's exit word, cleared before the run and read over the monitor,
+    ends the run at the exit with its status: a clean log whose program then exits 1 fails, as on QEMU."""
+    _with_exit_word(monkeypatch)
+    runner = get_runner("renode")
+    passed = runner.run(_firmware(tmp_path, "ok", *PASSING, f"EXIT {EXIT_WORD:#x} 0"), mini_board(), 20)
+    assert passed.end_reason == "exit" and passed.exit_code == 0, passed
+    assert parse_log(passed.log, passed).outcome == "passed"
+    assert f"sysbus WriteDoubleWord {EXIT_WORD:#x} 0x00000000" in _sent(fake)  # cleared before the run
+    failed = runner.run(_firmware(tmp_path, "late", *PASSING, f"EXIT {EXIT_WORD:#x} 1"), mini_board(), 20)
+    assert failed.exit_code == 1
+    report = parse_log(failed.log, failed)
+    assert report.outcome == "failed" and "exit" in report.summary, report.summary
+
+
+def test_an_exit_before_the_end_of_the_log_is_no_pass(fake: Path, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    _with_exit_word(monkeypatch)
+    run = get_runner("renode").run(_firmware(tmp_path, "early", "Testing One", f"EXIT {EXIT_WORD:#x} 0"),
+                                   mini_board(), 20)
+    assert run.exit_code == 0 and parse_log(run.log, run).outcome == "crashed", run

@@ -32,7 +32,9 @@ the machine's first sysbus UART file backend; ``SLEEP s`` waits, ``HANG`` runs u
 ``SYSTICK`` writes ``systick <Hz>`` (the NVIC's frequency), ``STORE 0x<addr>`` / ``LOAD 0x<addr>`` access
 the bus: where the loaded platform maps nothing, Renode's ``non existing peripheral`` warning is logged
 (as recorded from 1.14.0, 2d_unmapped_minimal_bluepill) and the firmware goes on; ``FAULT_REGISTERS`` logs
-the NVIC's ``Unhandled read`` warnings for HFSR, MMFAR and BFAR (as recorded, 2b_nullcall_bluepill).
+the NVIC's ``Unhandled read`` warnings for HFSR, MMFAR and BFAR (as recorded, 2b_nullcall_bluepill),
+``EXIT 0x<addr> <status>`` writes the board code's exit word there (``g_micro_exit``) and halts; ``sysbus
+ReadDoubleWord`` reads words written so far.
 Loading a bundled platform prints the offline SVD download failure line (recorded). A platform file given
 by path (``@/abs/x.repl``, e.g. the harness's generated one) is read for its
 ``Memory.MappedMemory`` regions and peripherals; the bundled ones map what the recordings show
@@ -164,6 +166,7 @@ class Machine:
     halted: bool = False
     systick_hz: int = PLATFORM_SYSTICK_HZ
     mapped: list[tuple[int, int]] = field(default_factory=list)  # what the loaded platform maps
+    memory: dict[int, int] = field(default_factory=dict)  # words written by WriteDoubleWord or the firmware
     stop: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
 
@@ -199,6 +202,12 @@ class Machine:
                               f"0x{address:X}.")
                     print(time.strftime("%H:%M:%S.0000") + f" [WARNING] sysbus: [cpu: 0x8000668] {access}",
                           flush=True)
+            elif line.startswith("EXIT "):  # the board code's exit word (boards/cortex_m/semihosting.c), then halt
+                address, status = (int(word, 0) for word in line.split()[1:3])
+                self.memory[address + 4] = status & 0xFFFFFFFF
+                self.memory[address] = 0x45584954
+                self.stop.wait()
+                return
             elif line == "FAULT_REGISTERS":  # the fault handler reads HFSR, MMFAR, BFAR: not modelled (recorded)
                 for offset in ("D2C", "D34", "D38"):
                     print(time.strftime("%H:%M:%S.0000") + f" [WARNING] nvic: Unhandled read from offset 0x{offset}.",
@@ -268,8 +277,10 @@ class Monitor:
         elif words[:2] == ["sysbus", "LoadELF"] and len(words) >= 3:
             self.load_elf(cmd, token_path(cmd.split(" ", 2)[2]))
         elif words[:2] == ["sysbus", "WriteDoubleWord"] and len(words) == 4:
-            self.machine()
-            int(words[2], 0), int(words[3], 0)
+            self.machine().memory[int(words[2], 0)] = int(words[3], 0) & 0xFFFFFFFF
+        elif words[:2] == ["sysbus", "ReadDoubleWord"] and len(words) == 3:
+            # A value as Renode prints property and method results: "0x8000116\r\r\n" (recorded, 1d_full_session).
+            self.send(f"0x{self.machine().memory.get(int(words[2], 0), 0):X}\r\r\n")
         elif cmd == "start":
             self.start()
         elif cmd == "pause":
