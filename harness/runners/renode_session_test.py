@@ -542,9 +542,10 @@ EXIT_WORD = 0x20000100
 
 def _with_exit_word(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fake's text "ELF" has no symbols: give the runner the address of g_micro_exit."""
-    real = renode.symbol_address
+    from harness.core.binary_info import symbol_address
+
     monkeypatch.setattr(renode, "symbol_address",
-                        lambda elf, name: EXIT_WORD if name == renode.EXIT_SYMBOL else real(elf, name))
+                        lambda elf, name: EXIT_WORD if name == renode.EXIT_SYMBOL else symbol_address(elf, name))
 
 
 def test_the_exit_word_gives_renode_runs_an_exit_status(fake: Path, tmp_path: Path,
