@@ -46,8 +46,9 @@ def flaky_cases(history: History, since_night: str | None = None, board: str | N
     where, params = where_clause([("runs.night >= ?", since_night), ("r.board = ?", board)])
     sql = ("SELECT r.case_id, r.board, r.binary_hash, r.outcome, r.failure_class, runs.night "
            f"FROM results r JOIN runs USING (run_id){where} ORDER BY runs.started_at")
-    # (case, board) -> hash -> verdicts in run order
+    # (case, board) -> hash -> verdicts in run order; and every verdict in run order, whatever its hash
     series: dict[tuple[str, str], dict[str, list[str]]] = {}
+    in_order: dict[tuple[str, str], list[str]] = {}
     nights: dict[tuple[str, str], str] = {}
     for case_id, board_name, binary_hash, outcome, failure_class, night in history.conn.execute(sql, params):
         v = verdict(outcome, failure_class)
@@ -55,6 +56,7 @@ def flaky_cases(history: History, since_night: str | None = None, board: str | N
             continue
         key = (case_id, board_name)
         series.setdefault(key, {}).setdefault(binary_hash or "", []).append(v)
+        in_order.setdefault(key, []).append(v)
         nights[key] = night
     found: list[FlakyCase] = []
     for (case_id, board_name), by_hash in series.items():
@@ -66,8 +68,7 @@ def flaky_cases(history: History, since_night: str | None = None, board: str | N
             case.failures += verdicts.count("failed")
             case.transitions += len(verdicts) - 1
             case.flips += sum(1 for a, b in zip(verdicts, verdicts[1:], strict=False) if a != b)
-            case.last_outcomes.extend(verdicts)
-        case.last_outcomes = case.last_outcomes[-20:]
+        case.last_outcomes = in_order[(case_id, board_name)][-20:]  # oldest first, across hashes (two hosts)
         found.append(case)
     found.sort(key=lambda c: (-c.flip_rate, -c.flips, c.case_id, c.board))
     return found

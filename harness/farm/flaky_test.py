@@ -114,9 +114,6 @@ def test_last_outcomes_keep_the_last_20(history: History) -> None:
     assert case.runs == 25 and case.last_outcomes == outcomes[-20:]
 
 
-@pytest.mark.xfail(strict=True, reason="flaky_cases concatenates last_outcomes hash by hash, so with two binary "
-                                       "hashes interleaved (two farm hosts) they are not 'oldest first' as "
-                                       "FlakyCase.last_outcomes promises and the report's outcome strip shows")
 def test_last_outcomes_are_oldest_first_when_hashes_interleave(history: History) -> None:
     record = Recorder(history)
     record.run("2026-03-01", (COIN, "host", "passed", None, "a"))

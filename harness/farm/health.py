@@ -54,9 +54,14 @@ def device_health(history: History, since_night: str | None = None) -> list[Devi
     sql += " GROUP BY r.device_id, r.board ORDER BY r.device_id"
     found = []
     for device_id, board, hosts, runs, infra, retries, night in history.query(sql, params):
-        last = history.query(
-            "SELECT r.message FROM results r JOIN runs USING (run_id) WHERE r.device_id = ? AND r.case_id LIKE ? "
-            "AND r.failure_class = 'infra' ORDER BY runs.started_at DESC LIMIT 1", (device_id, "%" + BINARY_SUFFIX))
+        # The latest infrastructure error of this device on this board, inside the same window.
+        last_sql = ("SELECT r.message FROM results r JOIN runs USING (run_id) WHERE r.device_id = ? AND r.board = ? "
+                    "AND r.case_id LIKE ? AND r.failure_class = 'infra'")
+        last_params: list[str] = [device_id, board, "%" + BINARY_SUFFIX]
+        if since_night is not None:
+            last_sql += " AND runs.night >= ?"
+            last_params.append(since_night)
+        last = history.query(last_sql + " ORDER BY runs.started_at DESC LIMIT 1", last_params)
         found.append(DeviceHealth(device_id, board, hosts or "", int(runs), int(infra or 0), int(retries or 0),
                                   night, last[0][0] if last else None))
     return found

@@ -97,9 +97,6 @@ def test_a_device_is_unhealthy_at_the_rate_with_enough_samples() -> None:
     assert none.rate == 0.0 and not none.unhealthy()
 
 
-@pytest.mark.xfail(strict=True, reason="device_health counts samples from since_night on, but last_error is the "
-                                       "device's latest infra message of the whole history: a device with no "
-                                       "infra failure in the window is described with 'last: <an older error>'")
 def test_the_last_error_is_from_the_window_too(history: History) -> None:
     night(history, "2026-01-01", checks("b1", "error", "infra", message="old probe error"))
     night(history, "2026-02-01", checks("b1"))
