@@ -259,7 +259,9 @@ class Farm:
         return {group for groups in self._session.resources.values() for group in groups}
 
     def set_tags(self, name: str, tags: dict[str, str]) -> None:
-        """Replaces the tags of place ``name`` (labgrid sets the whole map)."""
+        """Sets tags of place ``name``. labgrid's coordinator *merges* them into the place's tags and deletes
+        only the keys sent with an empty value (coordinator.py ``SetPlaceTags``), so a tag is removed by
+        sending it empty, never by leaving it out."""
         self._run(self._session.stub.SetPlaceTags(self._pb2.SetPlaceTagsRequest(placename=name, tags=tags)))
         self.sync()
 
@@ -283,7 +285,7 @@ class Farm:
         cleared = []
         for place in self.places():
             if place.unhealthy and (not names or place.name in names):
-                self.set_tags(place.name, {k: v for k, v in place.tags.items() if k != UNHEALTHY_TAG})
+                self.set_tags(place.name, {UNHEALTHY_TAG: ""})  # empty: the coordinator deletes the tag
                 cleared.append(place.name)
         self.sync()
         return cleared

@@ -174,6 +174,26 @@ def test_unreachable_board_is_skipped_and_tagged_unhealthy(farm_demo) -> None:  
         farm.close()
 
 
+def test_clear_removes_the_unhealthy_tag_from_the_coordinator(farm_demo) -> None:  # type: ignore[no-untyped-def]
+    """labgrid's SetPlaceTags merges tags and deletes only keys sent empty: clearing must send the tag empty,
+    or the place stays unhealthy while `harness farm clear` says "cleared" (seen on a real coordinator)."""
+    name = sorted(farm_demo.boards)[0]
+    farm = _farm(farm_demo)
+    try:
+        farm.mark_unhealthy(name, "probe lost")
+        assert {p.name: p.unhealthy for p in farm.places()}[name] == "probe lost"
+        assert farm.clear([name]) == [name]
+    finally:
+        farm.close()
+    again = _farm(farm_demo)  # a fresh client sees what the coordinator kept
+    try:
+        place = next(p for p in again.places() if p.name == name)
+        assert place.unhealthy is None and "unhealthy" not in place.tags, place.tags
+        assert again.acquire("bluepill", timeout_s=10) is not None  # it serves again
+    finally:
+        again.close()
+
+
 def test_farm_without_places_for_the_board_is_an_error_naming_the_fix(farm_demo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from harness.farm.farm_runner import FarmRunner, close_sessions
     from harness.hil.devices import HardwareMap
