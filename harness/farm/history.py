@@ -203,9 +203,25 @@ class History:
                 # WAL: readers never block the writer; the mode is stored in the file once set.
                 self._retry(lambda: self.conn.execute("PRAGMA journal_mode = WAL").fetchone())
             self.conn.execute("PRAGMA synchronous = NORMAL")
+            if str(path) != ":memory:" and self.path.stat().st_size > 0:
+                self._check_intact()  # before anything is written: a damaged file stays as it was
             self.version = self._retry(lambda: migrate(self.conn, upto))
+        except HistoryError as error:
+            self.conn.close()
+            raise HistoryError(str(error) if str(path) in str(error) else f"{path}: {error}") from error
         except sqlite3.DatabaseError as error:
-            raise HistoryError(f"{path}: not a usable history file: {error}") from error
+            self.conn.close()
+            raise HistoryError(f"{path}: not a usable history file: {error}; nothing was written to it. Move it "
+                               "aside (keep it for the record) and start a new history, or restore a backup") from error
+
+    def _check_intact(self) -> None:
+        """SQLite's own check of every page (quick_check): pages damaged behind a valid header are found
+        here, at open, instead of as a failed query in the middle of a night after rows were added."""
+        problems = [str(row[0]) for row in self._retry(lambda: self.conn.execute("PRAGMA quick_check(5)").fetchall())]
+        if problems != ["ok"]:
+            raise HistoryError(f"the history file is damaged ({'; '.join(problems)[:300]}); nothing was written to "
+                               "it. Move it aside (keep it for the record) and start a new history, or restore a "
+                               "backup")
 
     def close(self) -> None:
         self.conn.close()
