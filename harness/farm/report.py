@@ -110,6 +110,7 @@ header h1 { font-size: 22px; margin: 0; font-weight: 600; }
 header .sub { color: #d1d9e0; font-size: 13px; }
 .pill { font-weight: 700; padding: 4px 12px; border-radius: 999px; font-size: 14px; letter-spacing: .04em; }
 .pill.green { background: var(--pass); } .pill.red { background: var(--fail); }
+.pill.incomplete { background: var(--fail); }
 main { padding: 18px 28px 40px; max-width: 1400px; }
 .tiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(130px, 1fr)); gap: 12px; margin-bottom: 18px; }
 .tile { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
@@ -185,6 +186,9 @@ def render(history: History, night: str | None = None, *, quarantine: object | N
     gate_notes = [n for n in data.notes if n[0] == "gate"]
     gate_failed = [n for n in gate_notes if n[2].startswith(("FAILED", "ERROR"))]
     red = any(r["exitstatus"] not in (0, None) for r in data.runs) or bool(gate_failed)
+    # A run without an exit status never finished (killed, or still running): its results are a part of
+    # the night at best, so the night is not green (the gate counts it as not good either).
+    unfinished = [r for r in data.runs if r["exitstatus"] is None]
     rate = data.pass_rates.get("all", {})
     tonight_rate = rate.get(night)
     prev_rate = rate.get(data.previous) if data.previous else None
@@ -195,10 +199,13 @@ def render(history: History, night: str | None = None, *, quarantine: object | N
     out: list[str] = []
     out.append(f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Nightly {escape(night)}</title>"
                f"<meta name='viewport' content='width=device-width, initial-scale=1'><style>{CSS}</style></head><body>")
-    status = "red" if red else "green"
+    status = "red" if red else ("incomplete" if unfinished or not data.runs else "green")
     out.append(f'<header><span class="pill {status}" id="status">{status.upper()}</span><div><h1>Nightly {night}</h1>'
                f'<div class="sub">commit {escape(", ".join(commits) or "?")} · hosts {escape(", ".join(hosts) or "?")}'
                f" · boards {escape(', '.join(data.boards))} · {len(data.runs)} run(s)</div></div></header><main>")
+    if unfinished:
+        out.append(f'<p class="sub" id="unfinished">{len(unfinished)} run(s) of this night never finished (killed, or '
+                   "still running): their results are partial, so the night is not green.</p>")
 
     # -- tiles --
     delta = ""
