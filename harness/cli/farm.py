@@ -62,12 +62,18 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_baseline(args: argparse.Namespace) -> int:
-    from harness.farm.gate import baseline_json, figures_of_runs
+    from harness.farm.gate import baseline_json, figures_of_runs, last_good_baseline
 
     with _open(args) as history:
-        night = args.night or history.nights()[-1]
-        runs = [r.run_id for r in history.runs() if r.night == night]
-        figures = figures_of_runs(history, runs)
+        if args.night:
+            night = args.night
+            figures = figures_of_runs(history, [r.run_id for r in history.runs() if r.night == night])
+        else:  # the latest night every run of which finished and passed: never a night of errors
+            good = last_good_baseline(history, "9999-12-31")
+            if good is None:
+                return _err(f"no night in {args.history} where every run finished and passed; pass --night "
+                            "YYYY-MM-DD to take one anyway")
+            night, figures = str(good.night), good.figures
     if not figures:
         return _err(f"night {night} has no figures in {args.history}")
     Path(args.output).write_text(json.dumps(baseline_json(f"night {night}", figures), indent=1) + "\n")

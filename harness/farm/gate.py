@@ -63,6 +63,7 @@ def parse_threshold(spec: str, thresholds: dict[str, Threshold]) -> None:
 class Baseline:
     source: str  # what it is, for messages: "baseline.json", "last good night 2026-01-02 (commit abc)"
     figures: dict[Key, float]
+    night: str | None = None  # the night it was taken from, when it is one
 
 
 def figures_of_runs(history: History, run_ids: list[str]) -> dict[Key, float]:
@@ -83,7 +84,8 @@ def last_good_baseline(history: History, before_night: str) -> Baseline | None:
     for night, good, run_ids, commit in rows:
         if good:
             commit_text = f", commit {commit[:10]}" if commit else ""
-            return Baseline(f"last good night {night}{commit_text}", figures_of_runs(history, run_ids.split(",")))
+            return Baseline(f"last good night {night}{commit_text}", figures_of_runs(history, run_ids.split(",")),
+                            night)
     return None
 
 
