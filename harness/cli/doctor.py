@@ -20,7 +20,7 @@ from pathlib import Path
 from harness.board.boards import BoardError, available_boards, load_board
 from harness.build.driver import ARM_PACKAGES
 from harness.core.extras import EXTRAS, install_hint, is_checkout, missing
-from harness.runners import REGISTRY, backend_module
+from harness.runners import REGISTRY, backend_module, missing_package
 from harness.runners.base import tool_check
 
 
@@ -44,9 +44,7 @@ def _backends() -> list[Check]:
         try:
             module = backend_module(name)
         except ModuleNotFoundError as error:
-            top = (error.name or "?").split(".")[0]
-            checks.append(Check(f"backend {name}", False, f"needs the Python package '{top}'; install: pip install "
-                                f"{top}", required=False))
+            checks.append(Check(f"backend {name}", False, missing_package(name, error.name), required=False))
             continue
         check_tools = getattr(module, "check_tools", None)
         if check_tools is not None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from harness.board.boards import Board
 from harness.hil.devices import Device, HardwareMapError
-from harness.runners import backend_module
+from harness.runners import backend_module, missing_package
 from harness.runners.base import DeviceConfigError, Runner
 from harness.runners.retry import HostProblem
 
@@ -47,9 +47,7 @@ def runner_for_device(device: Device, board: Board) -> Runner:
     try:
         module = backend_module(device.backend)
     except ModuleNotFoundError as error:
-        top = (error.name or "?").split(".")[0]
-        raise HostSideError(f"backend {device.backend} needs the Python package '{top}'; install it: "
-                            f"pip install {top}") from error
+        raise HostSideError(missing_package(device.backend, error.name)) from error
     try:
         runner: Runner = module.for_device(device, board, resolve_serial(device))
     except DeviceConfigError as error:

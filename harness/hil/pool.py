@@ -17,7 +17,7 @@ from typing import Any
 
 from harness.board.boards import Board
 from harness.hil import board_state
-from harness.hil.devices import Device, HardwareMap, HardwareMapError
+from harness.hil.devices import Device, HardwareMap, HardwareMapError, load_hardware_map
 from harness.hil.diagnosis import no_output_reason, tool_problem
 from harness.hil.drivers import HostSideError, runner_for_device
 from harness.hil.lease import acquire_any
@@ -183,8 +183,6 @@ def select_runner_for(hardware_map: HardwareMap | Path | str, max_retries: int =
     """The runner of the map's boards: leased local devices (``HilRunner``), or, when the map has a
     ``[farm]`` table, a labgrid farm's places (``harness.farm.farm_runner.FarmRunner``)."""
     if not isinstance(hardware_map, HardwareMap):
-        from harness.hil.devices import load_hardware_map
-
         hardware_map = load_hardware_map(hardware_map)
     if hardware_map.farm is not None:
         from harness.farm.farm_runner import FarmRunner

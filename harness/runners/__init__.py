@@ -77,15 +77,17 @@ def backend_module(name: str) -> ModuleType:
     return importlib.import_module(entry.module)
 
 
+def missing_package(backend: str, package: str | None) -> str:
+    """Why ``backend`` cannot load: the Python package it needs (``ModuleNotFoundError.name``), with the fix."""
+    top = (package or "?").split(".")[0]
+    return f"backend '{backend}' needs the Python package '{top}'; install it: pip install {top}"
+
+
 def get_runner(name: str) -> Runner:
-    entry = REGISTRY.get(name)
-    if entry is None:
-        known = ", ".join(REGISTRY)
-        raise UnknownBackendError(f"unknown backend '{name}'; choose one of: {known}")
-    module_name, class_name = entry.module, entry.runner_class
     try:
-        module = importlib.import_module(module_name)
+        module = backend_module(name)  # UnknownBackendError for a name not in REGISTRY
     except ModuleNotFoundError as error:
+        module_name = REGISTRY[name].module
         if error.name != module_name:
             # The backend exists but a Python package it needs (pyocd, pyserial) does not.
             return _MissingPackageRunner(name, error.name or "?")
@@ -93,7 +95,7 @@ def get_runner(name: str) -> Runner:
             f"backend '{name}' is not implemented in this checkout (no module {module_name}); "
             f"available: {', '.join(available_backends())}"
         ) from error
-    runner: Runner = getattr(module, class_name)()
+    runner: Runner = getattr(module, REGISTRY[name].runner_class)()
     return runner
 
 
@@ -114,8 +116,7 @@ class _MissingPackageRunner:
         self.package = package
 
     def unavailable_reason(self, board: Board) -> str | None:
-        top = self.package.split(".")[0]
-        return f"backend '{self.name}' needs the Python package '{top}'; install it: pip install {top}"
+        return missing_package(self.name, self.package)
 
     def run(self, elf: Path, board: Board, timeout_s: float, on_line: Callable[[str], None] | None = None) -> RunResult:
         reason = self.unavailable_reason(board)
