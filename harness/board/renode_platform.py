@@ -111,5 +111,9 @@ def allowed_windows(board: Board) -> list[tuple[int, int, str]]:
     return [*windows, (SCS[0], SCS[1], "system control space")]
 
 
+def outside(windows: list[tuple[int, int, str]], address: int) -> bool:
+    return not any(origin <= address < origin + size for origin, size, _ in windows)
+
+
 def outside_the_chip(board: Board, address: int) -> bool:
-    return not any(origin <= address < origin + size for origin, size, _ in allowed_windows(board))
+    return outside(allowed_windows(board), address)

@@ -43,7 +43,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from harness.board.boards import Board, BoardError
-from harness.board.renode_platform import is_generated, outside_the_chip, platform_description
+from harness.board.renode_platform import allowed_windows, is_generated, outside, platform_description
 from harness.core import procs
 from harness.core.binary_info import symbol_address
 from harness.core.shutdown import on_session_end
@@ -156,6 +156,12 @@ class RenodeLogWatch:
         self.pending = b""
         self.fired = False
         self.unmodelled: list[str] = []
+        # The chip's address map, once per run (a passing run logs many warnings for RCC and GPIO); None
+        # where the board file declares no map to hold accesses against.
+        self.windows: list[tuple[int, int, str]] | None = None
+        if board is not None:
+            with contextlib.suppress(BoardError):
+                self.windows = allowed_windows(board)
 
     def __call__(self) -> None:
         if self.fired:
@@ -175,9 +181,9 @@ class RenodeLogWatch:
                 self._stop(f"Renode stopped the core: {line.split('] ', 1)[-1]}")
                 return
             unmapped = _UNMAPPED_RE.search(line)
-            if unmapped is not None and self.board is not None and self.board.flash is not None:
+            if unmapped is not None and self.board is not None and self.windows is not None:
                 address = int(unmapped["address"], 16)
-                if outside_the_chip(self.board, address):
+                if outside(self.windows, address):
                     self._stop(f"{unmapped['access']} at 0x{address:08x} (PC=0x{int(unmapped['pc'], 16):08x}): "
                                f"outside {self.board.name}'s memory map ({self.board.path / 'board.toml'} [memory]); "
                                "the chip would fault there")
