@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -189,11 +189,13 @@ def run_binary(
     control: RunControl | None = None,
     wrap: Callable[[str], Any] | None = None,
     build: BinaryBuild | None = None,
+    expected: Sequence[str] | None = None,
 ) -> RunReport:
     """Runs one binary on ``board`` and judges it (module doc).
 
     ``binary``: the ELF, or a callable that builds it (raising ``harness.build.driver.BuildError``).
     ``source``: the test's source (per-case limits; the case list of binaries that declare none).
+    ``expected``: the cases a binary without a source is known to have (a foreign firmware's last run).
     ``control``: the caller's ``RunControl`` (``dut``: raw output, input, stop); the session fills in
     the reader, limits and token. ``wrap(label)``: a context manager around the run (progress ticks).
     """
@@ -217,9 +219,12 @@ def run_binary(
     except BuildError as error:
         return RunReport(board=board, backend=label, outcome=Outcome.BUILD_ERROR, summary=str(error), build=build)
     source_cases = None
+    expected_from = "the source"
     if source is not None and source.is_file():
         source_cases = micro_test_cases(source.read_text(errors="replace")) or None
-    spec = reader_spec(elf, board, fmt=options.fmt, expected=source_cases)
+    if source_cases is None and expected:
+        source_cases, expected_from = list(expected), "the cases this binary reported when it was collected"
+    spec = reader_spec(elf, board, fmt=options.fmt, expected=source_cases, expected_from=expected_from)
     control = control or RunControl()
     control.reader_spec = spec
     control.token = RunToken.fresh() if options.token else None

@@ -201,3 +201,39 @@ def test_the_cli_of_the_wheel_knows_the_project_boards(venv: Path, user_project:
                           cwd=user_project / "tests", env=_clean_env(), timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "bluepill_128k" in proc.stdout and "bluepill" in proc.stdout
+
+
+FOREIGN = REPO_ROOT / "examples" / "foreign_firmware"
+
+
+def test_foreign_firmware_runs_as_items_through_the_wheel(venv: Path, tmp_path: Path) -> None:
+    """examples/foreign_firmware (its own startup, linker scripts, UART/semihosting logging, Unity-style tests,
+    its own Makefile) as a user tests it: `pytest` in its folder, each case an item on bluepill and
+    netduinoplus2; a failing case fails with the file:line its framework printed."""
+    project = tmp_path / "foreign"
+    shutil.copytree(FOREIGN, project, ignore=shutil.ignore_patterns("build", "__pycache__", ".pytest_cache"))
+    with open(project / "pyproject.toml", "a") as toml:
+        toml.write('\n[[tool.micro-harness.firmware]]\nname = "unity-failure"\n'
+                   'elf = "build/{board}/uart-failure/unity_tests.elf"\nboards = ["bluepill", "netduinoplus2"]\n'
+                   'build = "make BOARD={board} LOG=uart DEMO_FAILURE=1"\nframework = "unity"\nexit-status = false\n')
+    junit = project / "junit.xml"
+    proc = subprocess.run([str(venv / "bin" / "python"), "-m", "pytest", "-p", "no:cacheprovider", "-n", "2",
+                           f"--junitxml={junit}"], capture_output=True, text=True, cwd=project, env=_clean_env(),
+                          timeout=1200, check=False)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 1, output[-4000:]
+    results: dict[tuple[str, str], str] = {}
+    for case in ET.parse(junit).iter("testcase"):
+        outcome = next((child.tag for child in case if child.tag in ("failure", "error", "skipped")), "passed")
+        results[(case.get("classname", ""), case.get("name", ""))] = outcome
+    for board in ("bluepill", "netduinoplus2"):
+        for build in ("uart", "semihosting", "uart-failure"):
+            classname = f"build.{board}.{build}.unity_tests.elf"
+            assert results[(classname, f"test_moving_average_starts_at_first_sample[{board}]")] == "passed"
+            assert results[(classname, f"test_moving_average_tracks_a_ramp_without_lag[{board}]")] == "skipped"
+            assert results[(classname, f"binary-checks[{board}]")] == "passed"
+        assert results[(f"build.{board}.uart-failure.unity_tests.elf", f"test_demo_failure[{board}]")] == "failure"
+    assert sorted(outcome for outcome in results.values() if outcome in ("failure", "error")) == ["failure"] * 2
+    assert "tests/test_main.c:82:test_demo_failure:FAIL: Expected 3 Was 4" in ET.tostring(
+        ET.parse(junit).getroot()).decode()
+    assert not list(venv.rglob("harness/_data/micro_runtime/gen"))

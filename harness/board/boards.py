@@ -7,6 +7,7 @@ transports, emulator machine names). How to build for them lives in
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +82,16 @@ class Board:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
             raise BoardError(f"{where}: [run] case_timeout_s must be a number of seconds > 0, not {value!r}")
         return float(value), f"[run] case_timeout_s = {value:g} in {where}"
+
+    def with_run(self, **values: Any) -> Board:
+        """This board with ``[run]`` keys replaced (e.g. ``exit_status=False`` for one firmware that never
+        exits); None values are left as the board file has them."""
+        changed = {key: value for key, value in values.items() if value is not None}
+        if not changed:
+            return self
+        raw = dict(self.raw)
+        raw["run"] = {**self.section("run"), **changed}
+        return dataclasses.replace(self, raw=raw)
 
     def tool(self, name: str) -> str:
         """Full name of a binutils tool for this board (``size``, ``addr2line``...)."""

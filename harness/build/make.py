@@ -58,21 +58,29 @@ def elf_path(board: Board | str, name: str) -> Path:
 
 
 @contextmanager
-def board_lock(board: Board | str, progress: Progress | None = None) -> Iterator[None]:
-    """Exclusive per-board build lock shared by every process on this machine."""
-    directory = gen_dir(board)
-    directory.mkdir(parents=True, exist_ok=True)
-    with open(directory / ".build.lock", "w") as handle:
+def file_lock(path: Path, waiting: str | None = None, progress: Progress | None = None) -> Iterator[None]:
+    """An exclusive OS lock on ``path`` shared by every process on this machine; ``progress(waiting)`` when
+    another process holds it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            if progress is not None:
-                progress(f"waiting for another process building {directory.name}")
+            if progress is not None and waiting:
+                progress(waiting)
             fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@contextmanager
+def board_lock(board: Board | str, progress: Progress | None = None) -> Iterator[None]:
+    """Exclusive per-board build lock shared by every process on this machine."""
+    directory = gen_dir(board)
+    with file_lock(directory / ".build.lock", f"waiting for another process building {directory.name}", progress):
+        yield
 
 
 def make_command(board: Board, targets: Sequence[str], jobs: int | None = None, *extra: str) -> list[str]:
@@ -112,12 +120,37 @@ def _pump(stream: Iterable[str], into: queue.Queue[str | None]) -> None:
     into.put(None)
 
 
+def follow_output(stream: Iterable[str], on_line: Callable[[str], None], on_tick: Callable[[float], None] | None,
+                  every_s: float | None = None) -> None:
+    """Reads a build's output to its end, line by line, and calls ``on_tick(seconds so far)`` every ``every_s``
+    meanwhile (default every 8 s): a reader thread, so the ticks keep coming while one long step (an LTO link)
+    prints nothing."""
+    every_s = _PROGRESS_EVERY_S if every_s is None else every_s
+    start = time.monotonic()
+    lines: queue.Queue[str | None] = queue.Queue()
+    reader = threading.Thread(target=_pump, args=(stream, lines), daemon=True)
+    reader.start()
+    next_tick = start + every_s
+    while True:
+        try:
+            line = lines.get(timeout=max(0.05, next_tick - time.monotonic()))
+        except queue.Empty:
+            line = ""
+        if line is None:
+            break
+        if line:
+            on_line(line)
+        now = time.monotonic()
+        if on_tick is not None and now >= next_tick:
+            on_tick(now - start)
+            next_tick = now + every_s
+    reader.join()
+
+
 def run_make(argv: list[str], progress: Progress | None, what: str) -> tuple[int, str]:
     """Runs make, collecting its output; reports progress of long builds (with the time left) every 8 s."""
     env = make_env()
     total = _planned_steps(argv, env) if progress is not None else None
-    start = time.monotonic()
-    next_report = start + _PROGRESS_EVERY_S
     steps = 0
     lines: list[str] = []
     proc = subprocess.Popen(
@@ -125,25 +158,18 @@ def run_make(argv: list[str], progress: Progress | None, what: str) -> tuple[int
         text=True, errors="replace",
     )
     assert proc.stdout is not None
-    # A reader thread, so progress keeps coming while one long step (an LTO link) prints nothing.
-    output: queue.Queue[str | None] = queue.Queue()
-    reader = threading.Thread(target=_pump, args=(proc.stdout, output), daemon=True)
-    reader.start()
-    while True:
-        try:
-            line = output.get(timeout=max(0.05, next_report - time.monotonic()))
-        except queue.Empty:
-            line = ""
-        if line is None:
-            break
+
+    def on_line(line: str) -> None:
+        nonlocal steps
         lines.append(line)
         if _is_step(line):
             steps += 1
-        now = time.monotonic()
-        if progress is not None and now >= next_report:
-            progress(progress_line(what, steps, total, now - start))
-            next_report = now + _PROGRESS_EVERY_S
-    reader.join()
+
+    def on_tick(elapsed: float) -> None:
+        if progress is not None:
+            progress(progress_line(what, steps, total, elapsed))
+
+    follow_output(proc.stdout, on_line, on_tick if progress is not None else None)
     return proc.wait(), "".join(lines)
 
 

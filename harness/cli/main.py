@@ -153,6 +153,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from harness.session import RunOptions, run_binary
 
     board = _board(args.board)
+    if getattr(args, "no_exit_status", False):
+        board = board.with_run(exit_status=False)
     try:
         elf = _resolve_binary(args.binary, board)
     except BuildError as error:
@@ -172,7 +174,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     source = Path(args.binary) if args.binary.endswith("_test.cc") else source_of(elf)
     options = RunOptions(backend=args.backend, icount=getattr(args, "icount", None),
-                         hardware_map=getattr(args, "hardware_map", None), timeout_s=args.timeout)
+                         hardware_map=getattr(args, "hardware_map", None), timeout_s=args.timeout,
+                         fmt=getattr(args, "framework", None))
     report = run_binary(board, elf, options, source=source, on_line=show)
     if report.outcome == Outcome.UNAVAILABLE:
         _err(report.summary if report.usage_error else f"backend {report.backend} cannot run {board.name}: "
@@ -276,6 +279,14 @@ def make_parser() -> argparse.ArgumentParser:
                    help="QEMU only: -icount shift=N, deterministic virtual time (overrides the board's [qemu] icount)")
     p.add_argument("--hardware-map", type=Path, default=None, metavar="FILE",
                    help="run on a free board of this hardware map (docs/hardware.md)")
+    from harness.formats import FORMATS
+
+    p.add_argument("--framework", choices=list(FORMATS), default=None,
+                   help="the test framework of a foreign firmware (default: what its ELF declares, else detected "
+                   "from its output)")
+    p.add_argument("--no-exit-status", action="store_true",
+                   help="the firmware never exits: its framework's end of run ends the run (default: the board's "
+                   "[run] exit_status)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("doctor", help="check toolchains, emulators, flatc and probes; print install commands")

@@ -17,8 +17,17 @@ Settings, all optional, in ``pyproject.toml``::
     include-dirs = ["src"]           # besides the project root, which is always on the include path
     warnings-as-errors = true        # false: compiler warnings in the project's code do not fail its build
 
-or as ``micro_boards``, ``micro_build_dir``, ``micro_sources``, ``micro_include_dirs``,
-``micro_warnings_as_errors`` in the ``[pytest]`` section of ``pytest.ini`` (``[tool:pytest]`` of
+    [[tool.micro-harness.firmware]]  # firmware built elsewhere (any build system), tested as pytest items
+    elf = "build/{board}/app.elf"    # the linked binary; {board} is the board's name
+    boards = ["bluepill"]            # the boards it is built for
+    build = "make BOARD={board}"     # optional: run in the project root before its items are collected
+    framework = "unity"              # optional: its test framework (else detected from its output)
+    exit-status = false              # optional: it never exits; its framework's end of run ends the run
+    timeout = 30                     # optional: seconds per run (else the board's)
+    name = "app"                     # optional: what messages call it (default: the ELF's name)
+
+(``firmware`` only in ``pyproject.toml``) or as ``micro_boards``, ``micro_build_dir``, ``micro_sources``,
+``micro_include_dirs``, ``micro_warnings_as_errors`` in the ``[pytest]`` section of ``pytest.ini`` (``[tool:pytest]`` of
 ``setup.cfg``, ``[pytest]`` of ``tox.ini``).
 
 The project in use is process-wide (``use()``), and passed to child processes (make calling
@@ -47,12 +56,84 @@ DEFAULT_BUILD_DIR = Path("build") / "micro-harness"
 # pyproject key -> ini key
 _KEYS = {"boards": "micro_boards", "build-dir": "micro_build_dir", "sources": "micro_sources",
          "include-dirs": "micro_include_dirs", "warnings-as-errors": "micro_warnings_as_errors"}
+_PYPROJECT_ONLY = ("firmware",)  # arrays of tables: no ini form
+_FIRMWARE_KEYS = ("elf", "boards", "build", "framework", "exit-status", "timeout", "name")
 _BOOLEANS = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
 _INI_FILES = (("pytest.ini", "pytest"), ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"))
 
 
 class ProjectError(Exception):
     """A project setting that cannot be used; the message names the file and the fix."""
+
+
+@dataclass(frozen=True)
+class Firmware:
+    """A firmware binary another build system makes (``[[tool.micro-harness.firmware]]``, or an ELF named on
+    pytest's command line): each test case it reports becomes a pytest item per board."""
+
+    elf: str  # path template, project-relative or absolute; "{board}" is the board's name
+    boards: tuple[str, ...] = ()  # () = the session's boards (an ELF named on the command line)
+    build: str | None = None  # shell command run in the project root first; "{board}" as in ``elf``
+    framework: str | None = None  # a format of harness.formats (None: detected from the output)
+    exit_status: bool | None = None  # False: the firmware never exits (None: the board's [run] exit_status)
+    timeout_s: float | None = None
+    name: str = ""
+    origin: str = ""  # where it is declared, for messages
+
+    def elf_for(self, root: Path, board: str) -> Path:
+        path = Path(self.elf.replace("{board}", board))
+        return path if path.is_absolute() else root / path
+
+    def build_for(self, board: str) -> str | None:
+        return self.build.replace("{board}", board) if self.build else None
+
+    @property
+    def label(self) -> str:
+        return self.name or Path(self.elf).name
+
+
+def _firmware(entries: Any, source: Path | None) -> tuple[Firmware, ...]:
+    """The checked ``firmware`` entries: a typo or a wrong type is an error naming the entry and the fix."""
+    where = f"{source}: [[tool.{CONFIG_TABLE}.firmware]]"
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ProjectError(f"{where} must be an array of tables: [[tool.{CONFIG_TABLE}.firmware]] with elf = ...")
+    found: list[Firmware] = []
+    for index, entry in enumerate(entries, 1):
+        here = f"{where} #{index}"
+        unknown = sorted(set(entry) - set(_FIRMWARE_KEYS))
+        if unknown:
+            raise ProjectError(f"{here} has unknown keys {unknown}; known: {list(_FIRMWARE_KEYS)}")
+        elf = entry.get("elf")
+        if not isinstance(elf, str) or not elf.strip():
+            raise ProjectError(f'{here} needs elf = "<path of the linked binary>" (may contain {{board}})')
+        boards = entry.get("boards")
+        if isinstance(boards, str):
+            boards = [boards]
+        if not isinstance(boards, list) or not boards or not all(isinstance(b, str) and b for b in boards):
+            raise ProjectError(f'{here} ({elf}) needs boards = ["<board>", ...]: the boards it is built for')
+        if len(boards) > 1 and "{board}" not in elf:
+            raise ProjectError(f"{here} ({elf}) names {len(boards)} boards but one ELF path: put {{board}} in elf, "
+                               "one binary per board")
+        build = entry.get("build")
+        if build is not None and (not isinstance(build, str) or not build.strip()):
+            raise ProjectError(f'{here} ({elf}): build must be a shell command, e.g. build = "make BOARD={{board}}"')
+        framework = entry.get("framework")  # checked against the format registry by the pytest plugin
+        if framework is not None and (not isinstance(framework, str) or not framework):
+            raise ProjectError(f'{here} ({elf}): framework must be a format name, e.g. framework = "unity"')
+        exit_status = entry.get("exit-status")
+        if exit_status is not None and not isinstance(exit_status, bool):
+            raise ProjectError(f"{here} ({elf}): exit-status must be true or false")
+        timeout = entry.get("timeout")
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                    or timeout <= 0):
+            raise ProjectError(f"{here} ({elf}): timeout must be a number of seconds > 0, not {timeout!r}")
+        name = entry.get("name", "")
+        if not isinstance(name, str):
+            raise ProjectError(f"{here} ({elf}): name must be a string")
+        found.append(Firmware(elf=elf.strip(), boards=tuple(dict.fromkeys(boards)), build=build, framework=framework,
+                              exit_status=exit_status, timeout_s=float(timeout) if timeout is not None else None,
+                              name=name, origin=here))
+    return tuple(found)
 
 
 @dataclass(frozen=True)
@@ -64,6 +145,7 @@ class Project:
     include_dirs: tuple[Path, ...] = ()
     config_file: Path | None = None
     settings: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    firmware: tuple[Firmware, ...] = ()  # [[tool.micro-harness.firmware]]: binaries built by other tools
     # -Werror for the project's own sources (its tests, ``sources``); the runtime is always built with it.
     warnings_as_errors: bool = True
 
@@ -103,9 +185,10 @@ def _read_pyproject(path: Path) -> dict[str, Any] | None:
         return None
     if not isinstance(table, dict):
         raise ProjectError(f"{path}: [tool.{CONFIG_TABLE}] must be a table")
-    unknown = sorted(set(table) - set(_KEYS))
+    unknown = sorted(set(table) - set(_KEYS) - set(_PYPROJECT_ONLY))
     if unknown:
-        raise ProjectError(f"{path}: [tool.{CONFIG_TABLE}] has unknown keys {unknown}; known: {sorted(_KEYS)}")
+        raise ProjectError(f"{path}: [tool.{CONFIG_TABLE}] has unknown keys {unknown}; "
+                           f"known: {sorted([*_KEYS, *_PYPROJECT_ONLY])}")
     return table
 
 
@@ -219,7 +302,8 @@ def load(root: Path) -> Project:
         raise ProjectError(f"{source}: warnings-as-errors must be true or false, e.g. warnings-as-errors = false")
     return Project(root=root, build_dir=build_dir, board_dirs=tuple(board_dirs),
                    source_globs=tuple(_str_list(settings, "sources", source)), include_dirs=tuple(includes),
-                   config_file=source, settings=settings, warnings_as_errors=warnings_as_errors)
+                   config_file=source, settings=settings, warnings_as_errors=warnings_as_errors,
+                   firmware=_firmware(settings.get("firmware", []), source))
 
 
 _current: Project | None = None

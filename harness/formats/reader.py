@@ -403,7 +403,9 @@ class LogReader:
         if run is not None and run.end_reason == "no-exit":
             return TIMEOUT, (
                 f"printed the end of its run but did not exit within {EXIT_AFTER_END_S:.0f} s "
-                "(hung or kept running after its tests)"
+                "(hung or kept running after its tests; for a firmware that never exits, say so: exit-status = "
+                "false in its [[tool.micro-harness.firmware]] entry, [run] exit_status = false in its board file, "
+                "--no-exit-status on the command line)"
             )
         return self._judge_complete(exit_code, run)
 
@@ -529,15 +531,18 @@ def reader_spec(
     key: tuple[int, int] | None = None,
     fmt: str | None = None,
     expected: Sequence[str] | None = None,
+    expected_from: str = "the source",
 ) -> ReaderSpec:
     """The spec for a binary: what ``elf`` declares (micro_test, its compiled cases) wins; else ``fmt`` or
-    the board's ``[run] log_format`` (else detection) with ``expected`` (e.g. a source scan)."""
+    the board's ``[run] log_format`` (else detection) with ``expected`` (e.g. a source scan; ``expected_from``
+    says where the list came from, in messages)."""
     from harness.core.binary_info import declared_tests
 
     declared = declared_tests(elf) if elf is not None else None
     if declared is not None and declared.framework == MicroTestReader.name:
         return ReaderSpec("micro_test", declared.cases, "the binary's compiled case list", key)
-    return ReaderSpec(fmt or board_format(board), tuple(expected) if expected is not None else None, "the source", key)
+    return ReaderSpec(fmt or board_format(board), tuple(expected) if expected is not None else None, expected_from,
+                      key)
 
 
 def parse_log(

@@ -109,9 +109,17 @@ class MicroItem(pytest.Item):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
 
+    def run_report(self) -> RunReport:
+        """The binary's run on the board (built and run once per process; every item of the binary reads it)."""
+        return harness_state(self.config).outcome(self.board, self.binary, self.path)
+
+    def case_origin(self) -> str:
+        """Where the item list came from, for "ran tests not found in ..."."""
+        return f"{self.path.name} (TF_LITE_MICRO_TEST scan)"
+
     def setup(self) -> None:
         state = harness_state(self.config)
-        self.outcome = report = state.outcome(self.board, self.binary, self.path)
+        self.outcome = report = self.run_report()
         self.user_properties.append(("board", self.board.name))
         self.user_properties.append(("backend", report.backend))
         if report.backend == "qemu" and state.icount is not None:
@@ -222,8 +230,7 @@ class MicroBinaryItem(MicroItem):
         if declared is None:
             unknown = [name for name in dict.fromkeys(ran) if name not in self.source_cases]
             if unknown:
-                problems.append(f"ran tests not found in {self.path.name} (TF_LITE_MICRO_TEST scan): "
-                                f"{', '.join(unknown)}")
+                problems.append(f"ran tests not found in {self.case_origin()}: {', '.join(unknown)}")
         else:
             uncollected = [name for name in dict.fromkeys(declared.cases) if name not in self.source_cases]
             if uncollected:

@@ -78,6 +78,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
     group.addoption("--micro-timeout", type=positive_seconds, default=None, metavar="SECONDS",
                     help="wall-clock limit per test binary (default: the board's [run] timeout_s)")
+    from harness.formats import FORMATS
+
+    group.addoption("--framework", dest="micro_framework", metavar="NAME", choices=list(FORMATS),
+                    help="test framework of firmware ELFs named on the command line (default: detected from "
+                    f"their output): {', '.join(FORMATS)}")
+    group.addoption("--no-exit-status", action="store_true", default=False,
+                    help="firmware ELFs named on the command line never exit: their framework's end of run ends "
+                    "the run (default: the board's [run] exit_status)")
     group.addoption("--no-micro-tests", action="store_true", default=False,
                     help="do not collect *_test.cc files (only the harness's Python tests)")
     group.addoption("--skip-unavailable", action="store_true", default=None,
@@ -136,6 +144,9 @@ def pytest_configure(config: pytest.Config) -> None:
         problem = icount_problem("hil" if config.getoption("hardware_map", None) else backend or "qemu")
         if problem is not None:
             raise pytest.UsageError(problem)
+    from harness.pytest.firmware import check_frameworks
+
+    check_frameworks()
     config.stash[STATE_KEY] = HarnessState(
         config=config,
         boards=boards,
@@ -151,14 +162,17 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[SESSION_KEY] = procs.new_session()
 
 
-# <file>_test.cc::<Case or _binary>[<board>]: the node id of a micro item.
-_MICRO_NODEID = re.compile(r"^(?P<file>[^:]+_test\.cc)::[^:\[]+\[(?P<board>[^\]]+)\]$")
+# <file>::<Case or binary-checks>[<board>]: the node id of a micro item, where <file> is a *_test.cc or a
+# foreign firmware's ELF (harness.pytest.firmware); never a Python module.
+_MICRO_NODEID = re.compile(r"^(?P<file>[^:]+)::[^:\[]+\[(?P<board>[^\]]+)\]$")
 
 
 def xdist_scope(nodeid: str) -> str | None:
     """The xdist work unit of a micro item: its binary on its board (None for other tests)."""
     match = _MICRO_NODEID.match(nodeid)
-    return f"{match['file']}[{match['board']}]" if match else None
+    if match is None or match["file"].endswith(".py"):
+        return None
+    return f"{match['file']}[{match['board']}]"
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -186,8 +200,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 # --------------------------------------------------------------- collection --
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if not file_path.name.endswith("_test.cc") or parent.config.getoption("no_micro_tests"):
+    if parent.config.getoption("no_micro_tests"):
         return None
+    if not file_path.name.endswith("_test.cc"):
+        return _named_firmware(file_path, parent)
     resolved = file_path.resolve()
     if gen_root() in resolved.parents or (RUNTIME_DIR / "gen") in resolved.parents:
         return None
@@ -198,6 +214,37 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
         return None
     file: MicroTestFile = MicroTestFile.from_parent(parent, path=file_path)
     return file
+
+
+def _named_firmware(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A firmware ELF named on the command line (``pytest build/app.elf --board=bluepill``): its items."""
+    from harness.pytest.firmware import FirmwareFile, for_named_elf, is_elf
+
+    if not named(parent.config, file_path.resolve()) or not is_elf(file_path):
+        return None
+    firmware, boards = for_named_elf(parent.config, file_path)
+    harness_state(parent.config).firmware_paths.add(file_path.resolve())
+    collector: FirmwareFile = FirmwareFile.from_parent(parent, path=file_path, firmware=firmware, boards=boards)
+    return collector
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Adds the project's declared foreign firmware (``[[tool.micro-harness.firmware]]``) when this call collects
+    the whole project; first, so that -k, --deselect and --lf select among its items too."""
+    if config.getoption("no_micro_tests") or STATE_KEY not in config.stash:
+        return
+    from harness.pytest.firmware import FirmwareFile, covers_project, firmware_files
+
+    if not project.current().firmware or not covers_project(config):
+        return
+    state = harness_state(config)
+    for firmware, path, boards in firmware_files(config):
+        if path in state.firmware_paths:
+            continue  # also named on the command line: collected there
+        state.firmware_paths.add(path)
+        collector = FirmwareFile.from_parent(session, path=path, firmware=firmware, boards=boards)
+        items.extend(session.genitems(collector))
 
 
 def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Item]) -> list[str]:
@@ -270,6 +317,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if config.getoption("no_micro_tests") or STATE_KEY not in config.stash:
         return
     state = harness_state(config)
+    for note in dict.fromkeys(state.notes):
+        terminalreporter.write_line(f"harness: {note}")
     ran, not_run = _micro_counts(terminalreporter.stats)
     if not ran and not not_run:
         return
@@ -297,8 +346,18 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     parts = [f"{b.name} ({state.label_for(b)})" for b in state.boards]
     proj = project.current()
     where = f"project {proj.root} (build {proj.build_dir})"
-    return [f"harness: boards {', '.join(parts)}; {where}; runtime {REPO_ROOT / 'micro_runtime'}"
-            f"{_default_board_note(config)}"]
+    lines = [f"harness: boards {', '.join(parts)}; {where}; runtime {REPO_ROOT / 'micro_runtime'}"
+             f"{_default_board_note(config)}"]
+    if proj.firmware:
+        chosen = {b.name for b in state.boards} if config.getoption("board") else None
+        listed = []
+        for firmware in proj.firmware:
+            on = [name for name in firmware.boards if chosen is None or name in chosen]
+            listed.append(f"{firmware.label} on {', '.join(on) or 'none of the chosen boards'}")
+        own = "" if chosen is not None else " (its own boards: no --board given)"
+        lines.append(f"harness: firmware of {proj.config_file.name if proj.config_file else 'the project'}{own}: "
+                     + "; ".join(listed))
+    return lines
 
 
 # ----------------------------------------------------------------- fixtures --

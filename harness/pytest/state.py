@@ -41,6 +41,9 @@ class HarnessState:
     build_errors: dict[str, str] = field(default_factory=dict)
     outcomes: dict[tuple[str, str], RunReport] = field(default_factory=dict)
     skip_unavailable: bool = False  # --skip-unavailable / ini micro_skip_unavailable
+    firmware_built: set[tuple[str, str]] = field(default_factory=set)  # (ELF, board) whose build command ran
+    firmware_paths: set[Path] = field(default_factory=set)  # foreign ELFs already collected (harness.pytest.firmware)
+    notes: list[str] = field(default_factory=list)  # said once in the terminal summary
 
     # -- choices ------------------------------------------------------------------------------
     def resolve(self, board: Board) -> Any:

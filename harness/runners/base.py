@@ -45,21 +45,16 @@ def exits_with_status(board: Board) -> bool:
 def captured_transports(board: Board) -> tuple[str, ...]:
     """Which output channels ("semihosting", "uart") an emulator runner merges into the log.
 
-    Plain "semihosting" + "uart" mirror every string to both (boards/cortex_m/log.c), so
-    capturing both would double every line: take semihosting only then (synchronous,
-    never drops bytes). "semihosting-if-debugger" writes to semihosting *instead of* the
-    others, so it is captured alongside the UART. "rtt" needs a probe; emulators skip it.
-    Without a [log] table (or nothing capturable), both.
+    Every channel a firmware may print to is captured, whatever the board's ``[log] transports`` say
+    our own firmware uses: a foreign firmware on a UART board that prints over semihosting (or the
+    reverse) must not lose its output without a word. The one exception: plain "semihosting" +
+    "uart" mirror every string to both (boards/cortex_m/log.c), so capturing both would double every
+    line; semihosting only then (synchronous, never drops bytes). "rtt" needs a probe; emulators skip it.
     """
     transports = tuple(board.raw.get("log", {}).get("transports", ()))
     if "semihosting" in transports and "uart" in transports:
         return ("semihosting",)
-    captured = []
-    if any(t.startswith("semihosting") for t in transports):
-        captured.append("semihosting")
-    if "uart" in transports:
-        captured.append("uart")
-    return tuple(captured) or ("semihosting", "uart")
+    return ("semihosting", "uart")
 
 
 # The label of an emulated rack's devices (harness devices emulate): their runs set the emulation guard.

@@ -96,11 +96,8 @@ def qemu_command(elf: Path, board: Board, icount: int | None = None, qemu: str =
     for _ in range(serial_slot):
         argv += ["-serial", "null"]
     argv += ["-serial", "chardev:log0" if "uart" in captured else "null"]
-    # Semihosting stays enabled for the exit status even when its text is not captured.
-    semihosting_out = "log0" if "semihosting" in captured else "nolog"
-    if semihosting_out == "nolog":
-        argv += ["-chardev", "null,id=nolog"]
-    argv += ["-semihosting-config", f"enable=on,target=native,chardev={semihosting_out}"]
+    # Semihosting carries the exit status, and its text is always captured (``captured_transports``).
+    argv += ["-semihosting-config", "enable=on,target=native,chardev=log0"]
     if icount is None and cfg.get("icount") is not None:
         icount = int(cfg["icount"])
     if icount is not None:

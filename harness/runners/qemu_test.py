@@ -199,7 +199,8 @@ def test_mirrored_log_is_captured_once(fw: Path) -> None:
     assert run.log.count(b"Testing Mini") == 1
     uart_only = dataclasses.replace(mini_board(), raw={**mini_board().raw, "log": {"transports": ["uart"]}})
     run = get_runner("qemu").run(elf, uart_only, 10)
-    assert run.exit_code == 0 and b"Testing" not in run.log  # semihosting text not captured, exit still works
+    # A UART board still captures semihosting text (a foreign firmware may print there), once, with its exit.
+    assert run.exit_code == 0 and run.log.count(b"Testing Mini") == 1
     run = get_runner("qemu").run(build_mini_firmware("PASS", fw, uart=True), uart_only, 10)
     assert parse_log(run.log, run).outcome == "passed"
 
