@@ -22,7 +22,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -74,6 +76,43 @@ def overhead(board_name: str, runs: int) -> dict[str, float]:
     raw_median, harness_median = statistics.median(raw), statistics.median(harness)
     return {"raw_s": raw_median, "harness_s": harness_median, "overhead_s": harness_median - raw_median,
             "cli_s": statistics.median(cli)}
+
+
+COUNTED = ("micro_test_test", "softmax_test", "model_robustness_test")  # 0.04 s .. 2 s runs
+
+
+def counting_cost(board_name: str, runs: int, binaries: tuple[str, ...] = COUNTED) -> dict[str, dict[str, float]]:
+    """Fastest run time of in-tree binaries with the per-case instruction counter (QEMU TCG plugin) and without it
+    (``MICRO_HARNESS_NO_COUNTS=1``): what counting costs per binary, in seconds and in share."""
+    from harness.build.driver import build
+    from harness.runners.insn_count import OFF_ENV
+
+    board = load_board(board_name)
+    built = build(board, list(binaries), progress=None).binaries
+    found = {}
+    for name in binaries:
+        elf = built[name].elf
+        if elf is None:
+            raise SystemExit(f"cannot build {name} for {board_name}: {built[name].error}")
+        times: dict[str, list[float]] = {"counted": [], "plain": []}
+        for _ in range(runs):
+            for label in ("counted", "plain"):
+                if label == "plain":
+                    os.environ[OFF_ENV] = "1"
+                try:
+                    start = time.perf_counter()
+                    report = run_binary(board, elf, RunOptions(backend="qemu", timeout_s=120))
+                    times[label].append(time.perf_counter() - start)
+                finally:
+                    os.environ.pop(OFF_ENV, None)
+                if report.outcome != "passed" or (label == "counted") != bool(report.case_instructions):
+                    raise SystemExit(f"{name} ({label}): {report.outcome}, {len(report.case_instructions)} counts")
+        # The fastest of many interleaved runs: the cost itself, not the machine's noise (a 0.04 s run varies by
+        # more than the plugin costs).
+        counted, plain = min(times["counted"]), min(times["plain"])
+        found[name] = {"counted_s": round(counted, 3), "plain_s": round(plain, 3),
+                       "share": round((counted - plain) / plain, 3)}
+    return found
 
 
 def latency(board_name: str, name: str, marker: str, runs: int) -> float:
@@ -134,6 +173,10 @@ def suite(board_name: str) -> dict[str, float]:
         times[label] = time.perf_counter() - start
         summary = out.stdout.strip().splitlines()[-1] if out.stdout.strip() else out.stderr[-300:]
         print(f"  {label}: {times[label]:.1f} s  ({summary})", file=sys.stderr)
+        counts = {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|skipped|error)", summary)}
+        times["items"] = float(sum(counts.values()))
+        cases = re.search(r"harness: (\d+) micro test cases ran", out.stdout)
+        times["cases"] = float(cases.group(1)) if cases else 0.0
     return times
 
 
@@ -142,7 +185,12 @@ def main() -> int:
     parser.add_argument("--board", default="bluepill")
     parser.add_argument("--runs", type=int, default=9, help="repetitions per measurement (median reported)")
     parser.add_argument("--suite", action="store_true", help="also time the full suite clean + incremental")
+    parser.add_argument("--json", type=Path, default=None, metavar="FILE",
+                        help="also write the figures to FILE (README and docs/harness.md are checked against "
+                        "benchmarks/results/harness_bench.json by tests/test_docs_figures.py)")
     args = parser.parse_args()
+    figures: dict[str, object] = {"board": args.board, "runs": args.runs, "date": time.strftime("%Y-%m-%d"),
+                                  "cpus": os.cpu_count()}
 
     rows: list[tuple[str, str, str]] = []
     o = overhead(args.board, args.runs)
@@ -156,12 +204,24 @@ def main() -> int:
     rows.append(("HardFault line -> verdict (exit status)", f"{crash:.3f} s", "target < 0.1 s"))
     end = end_without_exit(args.runs)
     rows.append(("end of run -> verdict (no exit status)", f"{end:.3f} s", "target <= 0.5 s"))
+    counting = counting_cost(args.board, max(args.runs, 15))
+    for name, cost in counting.items():
+        rows.append((f"{name}: with instruction counting (fastest run)", f"{cost['counted_s']:.3f} s",
+                     f"{cost['plain_s']:.3f} s without: {cost['share']:+.0%} (target <= 20 %)"))
+    figures["counting"] = counting
+    figures.update(overhead_s=round(o["overhead_s"], 3), raw_s=round(o["raw_s"], 3),
+                   harness_s=round(o["harness_s"], 3), cli_s=round(o["cli_s"], 3), failure_to_verdict_s=round(fail, 3),
+                   hardfault_to_verdict_s=round(crash, 3), end_without_exit_s=round(end, 3))
     if args.suite:
         times = suite(args.board)
+        figures["suite"] = {"clean_s": round(times["clean_s"], 1), "incremental_s": round(times["incremental_s"], 1),
+                            "items": int(times["items"]), "cases": int(times["cases"])}
         rows.append((f"pytest --board={args.board} micro_runtime, clean", f"{times['clean_s']:.1f} s", ""))
         rows.append((f"pytest --board={args.board} micro_runtime, no change", f"{times['incremental_s']:.1f} s", ""))
 
     print_table(rows, f"board {args.board}, {args.runs} runs")
+    if args.json is not None:
+        args.json.write_text(json.dumps(figures, indent=1) + "\n")
     return 0
 
 

@@ -36,7 +36,8 @@ def build_plugin() -> Path:
         return PROFILE_SO
     PROFILE_SO.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-fvisibility=hidden",
-                    "-o", str(PROFILE_SO), str(PROFILE_SRC)], check=True)
+                    f"-I{REPO / 'harness' / 'runners' / 'insn_counter'}", "-o", str(PROFILE_SO), str(PROFILE_SRC)],
+                   check=True)
     return PROFILE_SO
 
 

@@ -3,7 +3,7 @@
     python3 benchmarks/record_cost_bench.py            # instructions (bluepill, netduinoplus2) + flash
     python3 benchmarks/record_cost_bench.py --no-flash # skip the flash comparison (it builds an old tree)
 
-1. Instructions per record, counted exactly by QEMU's TCG plugin (benchmarks/insn_counter/) around one
+1. Instructions per record, counted exactly by QEMU's TCG plugin (harness/runners/insn_counter/) around one
    record in ``benchmarks/record_cost/record_cost.cc``: an authenticated record as micro_test.h prints it
    (text formatted, authenticator, DebugLog), the same text printed plainly as before, and the
    authenticator alone. The record text is 34 characters (``END ConvInt8PerChannelSame PASSED``).
@@ -49,7 +49,7 @@ def instructions(board_name: str) -> list[int]:
         counts = Path(tmp) / "counts.txt"
         argv = qemu_command(built.elf, board, icount=0)
         argv[1:1] = ["-plugin", f"{plugin},begin=0x{found['record_bench_begin']:x},"
-                     f"end=0x{found['record_bench_end']:x},out={counts}"]
+                     f"end=0x{found['record_bench_end']:x},out={counts},per_insn=1"]  # exact under -icount
         subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=120, check=False)
         values = [int(line) for line in counts.read_text().splitlines() if line.isdigit()]  # not "total N"
     if len(values) != len(ROWS):

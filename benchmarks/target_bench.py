@@ -3,7 +3,7 @@
 
 For each model (hello_world, micro_speech and the four MLPerf Tiny models) and board, builds the model
 runner firmware (micro_runtime/model_runner/model_runner.cc, OPS=model, the board's own build), runs it
-in qemu-system-arm with the project's instruction-counting TCG plugin (benchmarks/insn_counter/) and
+in qemu-system-arm with the project's instruction-counting TCG plugin (harness/runners/insn_counter/) and
 ``-icount shift=0`` (virtual time follows the instruction count, so SysTick interrupts, if any, fall at
 the same instructions in every run: the count is deterministic), and
 
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import subprocess
 import sys
@@ -76,8 +75,6 @@ TFLM_ARENA = {
     "ad": (2_260, 2_580),
 }
 FIGURES_BOARD = "netduinoplus2"
-COUNTER_SRC = REPO / "benchmarks" / "insn_counter"
-COUNTER_SO = REPO / "micro_runtime" / "gen" / "tools" / "insn_counter.so"
 BEGIN, END = "model_runner_invoke_begin", "model_runner_invoke_end"
 
 
@@ -108,18 +105,14 @@ def cases_file(model: Path) -> Path:
 
 
 def build_counter() -> Path:
-    """Builds the QEMU plugin (host gcc) into micro_runtime/gen/tools/ when its sources are newer."""
-    sources = [COUNTER_SRC / "insn_counter.c", COUNTER_SRC / "qemu_plugin_api.h"]
-    if COUNTER_SO.is_file() and all(COUNTER_SO.stat().st_mtime >= s.stat().st_mtime for s in sources):
-        return COUNTER_SO
-    COUNTER_SO.parent.mkdir(parents=True, exist_ok=True)
-    tmp = COUNTER_SO.with_name(f".insn_counter.{os.getpid()}.so")
-    proc = subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-fvisibility=hidden",
-                           "-o", str(tmp), str(sources[0])], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise BenchError(f"building the QEMU plugin failed (install gcc):\n{proc.stderr[-2000:]}")
-    tmp.replace(COUNTER_SO)
-    return COUNTER_SO
+    """The harness's instruction-counting QEMU plugin (harness/runners/insn_counter/), built with the host C
+    compiler on first use (harness.runners.insn_count.plugin_library)."""
+    from harness.runners.insn_count import plugin_library
+
+    library = plugin_library()
+    if isinstance(library, str):
+        raise BenchError(library)
+    return library
 
 
 def marker_addresses(elf: Path, board_tool: str) -> tuple[int, int]:
@@ -177,7 +170,8 @@ def measure(name: str, board_name: str, timeout_s: float = 600, make_vars: dict[
     with tempfile.TemporaryDirectory() as tmp:
         counts_file = Path(tmp) / "counts.txt"
         argv = qemu_command(elf, board, icount=0)
-        argv[1:1] = ["-plugin", f"{plugin},begin=0x{begin:x},end=0x{end:x},out={counts_file}"]
+        # per_insn=1: exact under -icount (its I/O recompilation leaves translation blocks part-way)
+        argv[1:1] = ["-plugin", f"{plugin},begin=0x{begin:x},end=0x{end:x},out={counts_file},per_insn=1"]
         try:
             proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout_s)
         except subprocess.TimeoutExpired:

@@ -82,6 +82,9 @@ class RunResult:
     notes: list[Note] = field(default_factory=list)
     # Fault registers the emulator does not model (they read 0), e.g. Renode's HFSR, MMFAR, BFAR
     unmodelled: list[str] = field(default_factory=list)
+    # Instructions of each case that reached its end, in the order they ended (QEMU's counting plugin,
+    # harness.runners.insn_count); empty where nothing counts them
+    instructions: list[int] = field(default_factory=list)
 
     @property
     def annotated_log(self) -> bytes:

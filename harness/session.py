@@ -88,6 +88,8 @@ class RunReport:
     records: str = ""  # "authenticated" | "unauthenticated" | "" (a format without records)
     token_delivery: str | None = None  # how the run token reached the device
     case_seconds: dict[str, float] = field(default_factory=dict)
+    # Instructions each case executed (QEMU's counting plugin; deterministic: harness.runners.insn_count)
+    case_instructions: dict[str, int] = field(default_factory=dict)
     case_timeout: CaseTimeout | None = None
     build: BinaryBuild | None = None
     run: RunResult | None = None  # the backend's own account (attempts of a retrying pool, ...)
@@ -249,11 +251,14 @@ def run_binary(
         reader = spec.reader()
         reader.feed(run.log)
     verdict = reader.finish(run, elf, board)
+    # The counts are one per case that reached its end, in order: the cases that ended, in the log's order.
+    ended = [c.name for c in verdict.cases if c.outcome in (Outcome.PASSED, Outcome.FAILED, Outcome.SKIPPED)]
     return RunReport(
         board=board, backend=label, elf=elf, outcome=Outcome(verdict.outcome), summary=verdict.summary,
         cases=verdict.cases, log=run.log, log_tail=verdict.log_tail, exit_code=run.exit_code,
         timed_out=run.timed_out, duration_s=run.duration_s, end_reason=run.end_reason,
         infra_error=run.infra_error, crash=verdict.crash, format=verdict.format, problems=verdict.problems,
         records=verdict.records, token_delivery=control.delivery, case_seconds=dict(run.case_seconds),
+        case_instructions=dict(zip(ended, run.instructions, strict=False)),
         case_timeout=run.case_timeout, build=build, run=run, notes=list(run.notes),
     )

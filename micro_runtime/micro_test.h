@@ -48,6 +48,20 @@
 #include "micro_runtime/micro_log.h"
 #include "micro_runtime/platform.h"
 
+// Markers around each case's body for the harness's instruction counter
+// (harness/runners/insn_count.py): under QEMU a TCG plugin counts the
+// instructions executed from the start marker to the stop marker. On a board
+// they are a call and a return each. Defined by TF_LITE_MICRO_TESTS_BEGIN;
+// never inlined, merged or removed (noipa: no inlining, no identical-code
+// folding of the two, no "pure" call elimination), so the plugin finds both.
+#if defined(__GNUC__) && !defined(__clang__)
+#define MICRO_TEST_MARKER_ __attribute__((noipa, used))
+#else
+#define MICRO_TEST_MARKER_ __attribute__((noinline, used))
+#endif
+extern "C" void micro_test_case_start(void);
+extern "C" void micro_test_case_stop(void);
+
 namespace micro_test {
 
 // State of the running test binary; defined by TF_LITE_MICRO_TESTS_BEGIN.
@@ -192,6 +206,7 @@ inline void ReportFailure(const char* expression, const char* file, int line) {
 inline void BeginTest(const char* name) {
   Record("BEGIN %s", name);
   state.current_failed = false;
+  micro_test_case_start();
 }
 
 // Counts the test that just ran (no output).
@@ -204,6 +219,7 @@ inline void CountTest() {
 }
 
 inline void FinishTest(const char* name) {
+  micro_test_case_stop();
   CountTest();
   Record("END %s %s", name, state.current_failed ? "FAILED" : "PASSED");
 }
@@ -225,6 +241,8 @@ inline int Summarize() {
   namespace micro_test {                           \
   State state = {0, 0, false, 0, {0, 0}, false};   \
   }                                                \
+  extern "C" MICRO_TEST_MARKER_ void micro_test_case_start(void) { __asm__ volatile("" ::: "memory"); } \
+  extern "C" MICRO_TEST_MARKER_ void micro_test_case_stop(void) { __asm__ volatile("" ::: "memory"); }  \
   int main(int argc, char** argv) {                \
     (void)argc;                                    \
     (void)argv;                                    \

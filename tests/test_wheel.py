@@ -94,6 +94,9 @@ def test_the_wheel_carries_runtime_and_boards_but_no_build_outputs_or_tests(whee
                    "boards/cortex_m/cortex_m.ld", "boards/cortex_m/startup.c", "renode/bluepill.resc"):
         assert data + needed in names, needed
     assert "harness/pytest/plugin.py" in names and "harness/core/project.py" in names
+    # The instruction-counting QEMU plugin's sources, built on the user's machine on first use.
+    plugin = "harness/runners/insn_counter/"
+    assert {plugin + "insn_counter.c", plugin + "qemu_plugin_api.h"} <= set(names)
     assert not [n for n in names if "/gen/" in n or n.endswith("_test.cc") or "__pycache__" in n]
     # The harness's tests, test support and test data stay in the checkout.
     assert {"harness/session.py", "harness/formats/reader.py", "harness/formats/micro_test.py"} <= set(names)
@@ -163,6 +166,9 @@ def test_user_project_runs_end_to_end_on_emulated_boards(venv: Path, user_projec
     assert proc.returncode == 0, output[-4000:]
     assert f"project {user_project}" in output and f"build {user_project / 'build' / 'micro-harness'}" in output
     assert "harness: 10 micro test cases ran (bluepill (qemu): 5, bluepill_128k (qemu): 5)" in output
+    counted = [c for c in ET.parse(junit).iter("testcase")
+               if any(p.get("name") == "instructions" and int(p.get("value", "0")) > 0 for p in c.iter("property"))]
+    assert len(counted) == 10, "every micro case carries its instruction count (the wheel built the plugin)"
     cases = {(c.get("classname"), c.get("name").split("[")[0]): c for c in ET.parse(junit).iter("testcase")}
     assert set(cases) >= EXPECTED_CASES, sorted(cases)
     for board in ("bluepill", "bluepill_128k"):  # the project's Python test through the wheel's dut fixture

@@ -191,6 +191,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     records = f", records {report.records}" if report.records else ""
     print(f"harness: {report.outcome.upper()}: {elf.name} on {board.name} ({report.backend}, {report.duration_s:.2f} s"
           f"{records}): {report.summary}", flush=True)
+    if report.case_instructions:
+        width = max(len(name) for name in report.case_instructions)
+        print(f"harness: instructions per case ({report.backend}, counted exactly; the same on every machine):")
+        for name, count in report.case_instructions.items():
+            print(f"  {name.ljust(width)}  {count:>13,}")
     return EXIT_CODES.get(report.outcome, EXIT_CODES["infra-error"])
 
 

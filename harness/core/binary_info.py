@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import functools
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 FRAMEWORK_SECTION = ".micro_test.framework"
 CASES_SECTION = ".micro_test.cases"
+_STT_FUNC = 2
 _SHT_SYMTAB = 2
 _SHT_NOBITS = 8
 
@@ -100,21 +102,31 @@ class Elf:
             return b""
         return self.data[section.offset : section.offset + section.size]
 
-    def symbols(self) -> dict[str, int]:
-        """Name -> value of every named symbol (the first of a name wins)."""
-        found: dict[str, int] = {}
+    def _symbol_entries(self) -> Iterator[tuple[str, int, int, int]]:
+        """(name, value, size, type) of every named symbol."""
         for table in self.sections:
             if table.kind != _SHT_SYMTAB or table.entsize == 0 or table.link >= len(self.sections):
                 continue
             names_at = self.sections[table.link].offset
             for entry in range(table.offset, table.offset + table.size, table.entsize):
                 if self.is64:
-                    name_off, _info, _other, _shndx, value = self._unpack("IBBHQ", entry)
+                    name_off, info, _other, _shndx, value, size = self._unpack("IBBHQQ", entry)
                 else:
-                    name_off, value = self._unpack("II", entry)
+                    name_off, value, size, info = self._unpack("IIIB", entry)
                 if name_off:
-                    found.setdefault(self._string(names_at + name_off), value)
+                    yield self._string(names_at + name_off), value, size, info & 0xF
+
+    def symbols(self) -> dict[str, int]:
+        """Name -> value of every named symbol (the first of a name wins)."""
+        found: dict[str, int] = {}
+        for name, value, _size, _kind in self._symbol_entries():
+            found.setdefault(name, value)
         return found
+
+    def functions(self) -> dict[int, tuple[str, int]]:
+        """Address (Thumb bit cleared) -> (name, size) of every function symbol with a size."""
+        return {value & ~1: (name, size) for name, value, size, kind in self._symbol_entries()
+                if kind == _STT_FUNC and size}
 
 
 @functools.lru_cache(maxsize=64)

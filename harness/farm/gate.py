@@ -2,7 +2,8 @@
 
 Figures (per board x binary, and per model for arena and instructions) come from the history's
 ``measures`` table: ``flash_bytes``, ``ram_bytes``, ``binary_duration_s``, ``arena_bytes``,
-``instructions_per_invoke``. The baseline is a JSON file (``harness farm baseline`` writes one)
+``instructions_per_invoke`` and ``case_instructions`` (per micro case under QEMU, the case as subject).
+The baseline is a JSON file (``harness farm baseline`` writes one)
 or ``last-good``: the latest earlier night on which every run exited 0.
 """
 
@@ -18,7 +19,7 @@ from harness.farm.history import History
 Key = tuple[str, str, str, str]  # figure, board, binary, subject
 
 UNITS = {"flash_bytes": "B", "ram_bytes": "B", "arena_bytes": "B", "instructions_per_invoke": "instr",
-         "binary_duration_s": "s"}
+         "case_instructions": "instr", "binary_duration_s": "s"}
 
 
 @dataclass
@@ -32,6 +33,9 @@ DEFAULT_THRESHOLDS: dict[str, Threshold] = {
     "ram_bytes": Threshold(1.0),
     "arena_bytes": Threshold(1.0),
     "instructions_per_invoke": Threshold(2.0),
+    # Per micro case under QEMU: exact and the same on every machine, so no noise to allow for; the floor only
+    # keeps a few instructions more in a tiny case from failing a night.
+    "case_instructions": Threshold(2.0, 100.0),
     "binary_duration_s": Threshold(50.0, 1.0),
 }
 

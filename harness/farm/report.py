@@ -21,7 +21,8 @@ from harness.farm.flaky import SEVERITY, FlakyCase, flaky_cases
 from harness.farm.history import SCHEMA_VERSION, History
 
 FIGURE_LABELS = {"flash_bytes": "flash", "ram_bytes": "RAM", "arena_bytes": "arena",
-                 "instructions_per_invoke": "instructions / Invoke", "binary_duration_s": "run time"}
+                 "instructions_per_invoke": "instructions / Invoke", "case_instructions": "instructions per case",
+                 "binary_duration_s": "run time"}
 
 
 @dataclass
@@ -381,6 +382,8 @@ def _trends(data: ReportData) -> str:
     parts.append(_changes_table(data, ("flash_bytes", "ram_bytes"), "Biggest footprint changes per binary", 15))
     parts.append(_changes_table(data, ("arena_bytes",), "Arena per model", 12))
     parts.append(_changes_table(data, ("instructions_per_invoke",), "Instructions per Invoke (where measured)", 12))
+    parts.append(_changes_table(data, ("case_instructions",),
+                                "Instructions per micro case (QEMU, exact): biggest changes", 15))
     parts.append(_changes_table(data, ("binary_duration_s",), "Slowest binaries: run time", 10, by="value"))
     parts.append("</section>")
     return "".join(parts)

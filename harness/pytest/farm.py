@@ -303,6 +303,8 @@ def _measures(state: FarmState, item: Any, binary_outcome: Any, binary_hash: str
         add("ram_bytes", footprint.ram)
     if binary_outcome.run is not None:
         add("binary_duration_s", binary_outcome.duration_s)
+        for case, count in getattr(binary_outcome, "case_instructions", {}).items():
+            add("case_instructions", count, case)
         for match in FIGURE_RE.finditer(binary_outcome.log or b""):
             add(_FIGURE_NAMES[match["figure"]], int(match["n"]), match["model"].decode())
     return found

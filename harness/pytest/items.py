@@ -176,6 +176,9 @@ class MicroCaseItem(MicroItem):
             seconds = report.case_seconds.get(result.name)
             if seconds is not None:  # from the live run: a log parsed afterwards has no arrival times
                 self.user_properties.append(("duration_s", round(seconds, 4)))
+            instructions = report.case_instructions.get(result.name)
+            if instructions is not None:  # counted under QEMU (harness.runners.insn_count): exact, deterministic
+                self.user_properties.append(("instructions", instructions))
             return
         if self.case not in self.compiled_cases():
             pytest.skip(f"{self.case} is not compiled into {self.binary} for {self.board.name} "

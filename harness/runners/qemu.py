@@ -17,6 +17,9 @@ Firmware with the emulation guard word (``harness.board.emulation_guard``) gets 
 generic loader, so an access outside the board's real memory map faults as on the chip.
 
 ``pytest --icount N`` and ``harness run --icount N`` override ``icount`` for one run (QEMU only).
+
+A micro_test binary is run with the harness's instruction-counting plugin (``harness.runners.insn_count``):
+its result carries the instructions of each case.
 """
 
 from __future__ import annotations
@@ -24,8 +27,12 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
+import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+import harness.runners.insn_count as insn_count
 from harness.board.boards import Board
 from harness.board.emulation_guard import guard_word
 from harness.formats.reader import board_format
@@ -43,6 +50,7 @@ def check_tools() -> list[ToolCheck]:
     return [tool_check(QEMU, "apt-get install qemu-system-arm", required=True)]
 
 
+_SAID: set[str] = set()  # why counts are missing, said once per process
 _EM_ARM = 40
 # QEMU catches SIGTERM/SIGINT/SIGHUP, prints this on stderr and exits with status 0.
 _KILLED = re.compile(r"terminating on signal \d+(?: from pid \d+)?(?: \([^)]*\))?")
@@ -86,11 +94,13 @@ def elf_problem(path: Path) -> str | None:
     return None
 
 
-def qemu_command(elf: Path, board: Board, icount: int | None = None, qemu: str = QEMU) -> list[str]:
-    """The full QEMU command line for ``elf`` on ``board`` (see module docstring)."""
+def qemu_command(elf: Path, board: Board, icount: int | None = None, qemu: str = QEMU,
+                 plugin: Sequence[str] = ()) -> list[str]:
+    """The full QEMU command line for ``elf`` on ``board`` (see module docstring). ``plugin``: the instruction
+    counter's ``-plugin`` arguments (``harness.runners.insn_count``)."""
     cfg = board.section("qemu")
     serial_slot = int(cfg.get("serial", 0))
-    argv = [qemu, "-M", str(cfg["machine"]), "-display", "none", "-monitor", "none", "-nodefaults"]
+    argv = [qemu, *plugin, "-M", str(cfg["machine"]), "-display", "none", "-monitor", "none", "-nodefaults"]
     captured = captured_transports(board)
     argv += ["-chardev", "stdio,id=log0,mux=on"]
     for _ in range(serial_slot):
@@ -172,15 +182,32 @@ class QemuRunner:
         problem = elf_problem(elf)
         if problem is not None:
             return _infra(problem)
-        try:
-            argv = qemu_command(elf.resolve(), board, self.icount)
-        except (TypeError, ValueError) as error:
-            return _infra(f"{board.path / 'board.toml'}: bad [qemu] table ({error}); serial and icount are integers")
-        out = run_process(argv, timeout_s, on_line, merge_stderr=False, fmt=board_format(board),
-                          exit_status=exits_with_status(board), input_filter=mux_escape)
+        with tempfile.TemporaryDirectory(prefix="harness-counts-") as tmp:
+            counts = Path(tmp) / "counts"
+            icount = self.icount is not None or board.section("qemu").get("icount") is not None
+            plugin, no_counts = insn_count.plugin_args(elf, counts, QEMU, per_insn=icount)
+            try:
+                argv = qemu_command(elf.resolve(), board, self.icount, plugin=plugin)
+            except (TypeError, ValueError) as error:
+                return _infra(f"{board.path / 'board.toml'}: bad [qemu] table ({error}); serial and icount are "
+                              "integers")
+            out = run_process(argv, timeout_s, on_line, merge_stderr=False, fmt=board_format(board),
+                              exit_status=exits_with_status(board), input_filter=mux_escape)
+            diag = out.stderr.decode("utf-8", errors="replace").strip()
+            if plugin and out.returncode not in (None, 0) and not out.log and insn_count.refused(QEMU, diag):
+                # This QEMU will not load the counting plugin: the same run without it, said once.
+                return self.run(elf, board, timeout_s, on_line)
+            result = self._result(out, diag, argv)
+            result.instructions = insn_count.read_counts(counts) if plugin else []
+        if no_counts is not None and no_counts not in _SAID:
+            _SAID.add(no_counts)
+            result.notes.append(Note(len(result.log), f"no instruction counts per case: {no_counts}"))
+        return result
+
+    def _result(self, out: Any, diag: str, argv: list[str]) -> RunResult:
+        """The run's result from what QEMU printed, its exit and its messages."""
         if out.start_error is not None:
             return _infra(f"cannot start {QEMU}: {out.start_error}; {_INSTALL}")
-        diag = out.stderr.decode("utf-8", errors="replace").strip()
         log = out.log
         exit_code = out.returncode
         end_reason = out.end_reason

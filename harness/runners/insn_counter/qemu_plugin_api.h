@@ -5,8 +5,8 @@
  * the qemu-system-* binary that loads the plugin. Later QEMU versions (8.x+)
  * changed parts of this API; the counter targets the QEMU 7.2 that Debian 12
  * ships (.ci/install-deps). */
-#ifndef BENCHMARKS_INSN_COUNTER_QEMU_PLUGIN_API_H_
-#define BENCHMARKS_INSN_COUNTER_QEMU_PLUGIN_API_H_
+#ifndef HARNESS_RUNNERS_INSN_COUNTER_QEMU_PLUGIN_API_H_
+#define HARNESS_RUNNERS_INSN_COUNTER_QEMU_PLUGIN_API_H_
 
 #include <stddef.h>
 #include <stdint.h>
@@ -43,9 +43,11 @@ struct qemu_plugin_insn* qemu_plugin_tb_get_insn(const struct qemu_plugin_tb* tb
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn* insn);
 void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn* insn, enum qemu_plugin_op op,
                                                 void* ptr, uint64_t imm);
+void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb* tb, enum qemu_plugin_op op, void* ptr,
+                                              uint64_t imm);
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn* insn, qemu_plugin_vcpu_udata_cb_t cb,
                                             enum qemu_plugin_cb_flags flags, void* userdata);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void* userdata);
 void qemu_plugin_outs(const char* string);
 
-#endif /* BENCHMARKS_INSN_COUNTER_QEMU_PLUGIN_API_H_ */
+#endif /* HARNESS_RUNNERS_INSN_COUNTER_QEMU_PLUGIN_API_H_ */

@@ -1,0 +1,149 @@
+"""Instructions per test case under QEMU, counted exactly by the harness's own TCG plugin.
+
+The micro_test framework calls two empty marker functions around each case's body
+(``micro_test_case_start`` right after the case's BEGIN record, ``micro_test_case_stop`` right before
+its END record; ``micro_runtime/micro_test.h``). On a real board they cost a call and a return each.
+Under QEMU the plugin (``insn_counter/insn_counter.c``) adds one to a counter for every guest
+instruction executed (an inline add in the translated code, exact also when an exception leaves a
+block early), notes the counter at the start marker and writes the difference at the stop marker:
+one line per case that reached its end, in the order the cases ended. The count covers what the case
+executed (without the exception handlers, see below), plus the marker calls' own few instructions (a
+constant of the core and the compiler); nothing of the records the framework prints around it.
+
+Deterministic: the instructions of the exception handlers the vector table names are not counted
+(``handler_ranges``), so an interrupt taken during a case (SysTick's, whose timing follows the host's clock)
+does not change its count, and a case's count is the same on any machine, under any load, as long as
+the case's own code does not wait on time (a loop polling a clock runs as long as the clock takes). With
+``--icount`` (or the board's ``[qemu] icount``) virtual time follows the instruction count, and then such
+cases are the same in every run too; it is not the default because ``-icount`` slows compute-heavy binaries
+by about 70 % (``benchmarks/harness_bench.py``), while the plugin alone costs a few percent.
+
+The plugin is built on first use with the host C compiler into ``<build folder>/tools/`` under a name
+that carries its source's hash (an upgraded harness rebuilds it). Without a compiler, or with a QEMU that
+refuses the plugin, runs go on without counts and the run says why once. ``MICRO_HARNESS_NO_COUNTS=1`` turns
+counting off (``benchmarks/harness_bench.py`` measures what it costs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from harness.core.binary_info import NotAnElf, load, symbol_address
+
+PLUGIN_DIR = Path(__file__).resolve().parent / "insn_counter"
+PLUGIN_SOURCE = PLUGIN_DIR / "insn_counter.c"
+PLUGIN_HEADER = PLUGIN_DIR / "qemu_plugin_api.h"
+START, STOP = "micro_test_case_start", "micro_test_case_stop"
+OFF_ENV = "MICRO_HARNESS_NO_COUNTS"  # set to 1: no counting plugin, no -icount (runs as before counting existed)
+
+_built: dict[Path, Path | str] = {}  # tools folder -> the plugin, or why there is none
+_refused: dict[str, str] = {}  # QEMU binary -> why it would not load the plugin
+
+
+def handler_ranges(elf: Path) -> list[tuple[int, int]]:
+    """[start, end) of the exception handlers the vector table names (not the reset handler): the plugin does
+    not count their instructions, so an interrupt (SysTick, whose timing follows the host's clock without
+    ``-icount``) taken during a case does not change the case's count."""
+    try:
+        parsed = load(elf)
+    except (OSError, NotAnElf):
+        return []
+    vectors = parsed.section(".isr_vector")
+    if vectors is None:
+        return []
+    data = parsed.section_bytes(vectors)
+    words = [int.from_bytes(data[i:i + 4], "little") for i in range(8, len(data) - 3, 4)]  # after SP and reset
+    functions = parsed.functions()
+    ranges = set()
+    for word in words:
+        found = functions.get(word & ~1) if word else None
+        if found is not None:
+            ranges.add((word & ~1, (word & ~1) + found[1]))
+    return sorted(ranges)
+
+
+def case_markers(elf: Path) -> tuple[int, int] | None:
+    """Addresses of the start and stop markers in ``elf`` (Thumb bit cleared), or None (no micro_test binary)."""
+    start, stop = symbol_address(elf, START), symbol_address(elf, STOP)
+    if start is None or stop is None or (start & ~1) == (stop & ~1):
+        return None
+    return start & ~1, stop & ~1
+
+
+def _tools_dir() -> Path:
+    from harness.core import project
+
+    return project.current().build_dir / "tools"
+
+
+def plugin_library() -> Path | str:
+    """The built plugin, or why there is none (no host C compiler, a compile error)."""
+    tools = _tools_dir()
+    if tools in _built:
+        return _built[tools]
+    digest = hashlib.sha256(PLUGIN_SOURCE.read_bytes() + PLUGIN_HEADER.read_bytes()).hexdigest()[:12]
+    library = tools / f"insn_counter-{digest}.so"
+    if library.is_file():
+        _built[tools] = library
+        return library
+    compiler = next((c for c in (os.environ.get("CC"), "cc", "gcc", "clang") if c and shutil.which(c)), None)
+    if compiler is None:
+        _built[tools] = ("no host C compiler to build the instruction-counting QEMU plugin "
+                         "(install: apt-get install gcc)")
+        return _built[tools]
+    tools.mkdir(parents=True, exist_ok=True)
+    partial = library.with_name(f".{library.name}.{os.getpid()}")
+    proc = subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-fvisibility=hidden", f"-I{PLUGIN_DIR}", "-o",
+                           str(partial), str(PLUGIN_SOURCE)], capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        partial.unlink(missing_ok=True)
+        _built[tools] = f"building the instruction-counting QEMU plugin failed: {proc.stderr.strip()[-300:]}"
+        return _built[tools]
+    os.replace(partial, library)
+    _built[tools] = library
+    return library
+
+
+def plugin_args(elf: Path, out: Path, qemu: str, per_insn: bool = False) -> tuple[list[str], str | None]:
+    """(``-plugin ...`` arguments that count ``elf``'s cases into ``out``, why not) — ([], None) for a binary
+    without markers (nothing to count), ([], reason) when counting is impossible here. ``per_insn``: one add per
+    instruction (needed under ``-icount``, whose I/O recompilation leaves blocks part-way), else per block."""
+    markers = case_markers(elf)
+    if markers is None or os.environ.get(OFF_ENV, "") not in ("", "0"):
+        return [], None
+    if qemu in _refused:
+        return [], _refused[qemu]
+    library = plugin_library()
+    if isinstance(library, str):
+        return [], library
+    start, stop = markers
+    skips = "".join(f",skip=0x{low:x}-0x{high:x}" for low, high in handler_ranges(elf))
+    mode = ",per_insn=1" if per_insn else ""
+    return ["-plugin", f"{library},begin=0x{start:x},end=0x{stop:x},out={out}{skips}{mode}"], None
+
+
+def refused(qemu: str, diagnostics: str) -> str | None:
+    """Whether QEMU's messages say it would not load the plugin; remembered so later runs do not try."""
+    line = next((line for line in diagnostics.splitlines() if "plugin" in line.lower()), None)
+    if line is None:
+        return None
+    _refused[qemu] = f"{qemu} does not load the instruction-counting plugin ({line.strip()[:200]})"
+    return _refused[qemu]
+
+
+def read_counts(out: Path) -> list[int]:
+    """The plugin's counts, one per case that reached its end, in order (its closing "total" line left out)."""
+    try:
+        text = out.read_text()
+    except OSError:
+        return []
+    return [int(line) for line in text.splitlines() if re.fullmatch(r"\d+", line)]
+
+
+__all__ = ["START", "STOP", "case_markers", "handler_ranges", "plugin_args", "plugin_library", "read_counts",
+           "refused"]

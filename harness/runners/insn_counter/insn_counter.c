@@ -1,0 +1,143 @@
+/* QEMU TCG plugin: counts the guest instructions executed between two marker
+ * addresses: per micro test case for the harness (harness/runners/insn_count.py:
+ * micro_test_case_start/_stop) and around Invoke() for the on-target benchmark
+ * (benchmarks/target_bench.py: model_runner_invoke_begin/_end).
+ *
+ *   qemu-system-arm ... -plugin insn_counter.so,begin=0xADDR,end=0xADDR,out=FILE[,skip=0xLO-0xHI]...
+ *
+ * Every executed translation block adds its number of instructions to a
+ * counter (an inline add QEMU compiles into the translated code, after the
+ * block's interrupt check, so a block left for an interrupt before it runs
+ * adds nothing). A block is left part-way only by a synchronous exception (a
+ * fault: its case never ends, so it has no count) or, under -icount, by QEMU's
+ * I/O recompilation: then pass per_insn=1, one add per instruction, exact in
+ * every case and a little slower. Each time the
+ * instruction at `begin` executes, the counter is noted; each time the one at
+ * `end` executes, one line "<instructions since begin>\n" is appended to FILE
+ * and flushed at once (the firmware may end QEMU with a semihosting exit).
+ * Instructions in a `skip` range [LO, HI) (up to 16: the exception handlers)
+ * are not counted, so an interrupt whose timing follows the host's clock does
+ * not change a count. The count includes the few instructions of the marker
+ * calls themselves (the benchmark subtracts an empty begin/end pair).
+ * Thumb code: give the functions' addresses with bit 0 cleared. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qemu_plugin_api.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_API_VERSION;
+
+static uint64_t g_executed;
+static uint64_t g_at_begin;
+static uint64_t g_begin_addr = UINT64_MAX;
+static uint64_t g_end_addr = UINT64_MAX;
+static FILE* g_out;
+#define MAX_SKIPS 16
+static uint64_t g_skip_low[MAX_SKIPS];
+static uint64_t g_skip_high[MAX_SKIPS];
+static int g_skips;
+/* 1: one add per instruction (exact even when a block is left early, e.g. QEMU's
+ * I/O recompilation under -icount); 0: one add per block, cheaper. */
+static int g_per_insn;
+
+static int skipped(uint64_t vaddr) {
+  for (int i = 0; i < g_skips; ++i) {
+    if (vaddr >= g_skip_low[i] && vaddr < g_skip_high[i]) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static void on_begin(unsigned int vcpu_index, void* userdata) {
+  (void)vcpu_index;
+  (void)userdata;
+  g_at_begin = g_executed;
+}
+
+static void on_end(unsigned int vcpu_index, void* userdata) {
+  (void)vcpu_index;
+  (void)userdata;
+  fprintf(g_out, "%" PRIu64 "\n", g_executed - g_at_begin);
+  fflush(g_out);
+}
+
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
+  (void)id;
+  const size_t n = qemu_plugin_tb_n_insns(tb);
+  uint64_t counted = 0;
+  for (size_t i = 0; i < n; ++i) {
+    struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+    const uint64_t vaddr = qemu_plugin_insn_vaddr(insn);
+    /* The markers' callbacks run after the block's add (per block) or before
+     * the instruction's own add (per instruction): either way the same fixed
+     * offset is in every count, and both give the same numbers (a marker is
+     * the first instruction of its block: a function's entry). */
+    if (vaddr == g_begin_addr) {
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_begin, QEMU_PLUGIN_CB_NO_REGS, NULL);
+    } else if (vaddr == g_end_addr) {
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_end, QEMU_PLUGIN_CB_NO_REGS, NULL);
+    }
+    if (skipped(vaddr)) {
+      continue;
+    }
+    if (g_per_insn) {
+      qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &g_executed, 1);
+    } else {
+      ++counted;
+    }
+  }
+  if (!g_per_insn && counted != 0) {
+    qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &g_executed, counted);
+  }
+}
+
+static void on_exit_cb(qemu_plugin_id_t id, void* userdata) {
+  (void)id;
+  (void)userdata;
+  fprintf(g_out, "total %" PRIu64 "\n", g_executed);
+  fflush(g_out);
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t* info, int argc,
+                                           char** argv) {
+  (void)info;
+  const char* out_path = NULL;
+  for (int i = 0; i < argc; ++i) {
+    if (strncmp(argv[i], "begin=", 6) == 0) {
+      g_begin_addr = strtoull(argv[i] + 6, NULL, 0);
+    } else if (strncmp(argv[i], "end=", 4) == 0) {
+      g_end_addr = strtoull(argv[i] + 4, NULL, 0);
+    } else if (strncmp(argv[i], "out=", 4) == 0) {
+      out_path = argv[i] + 4;
+    } else if (strcmp(argv[i], "per_insn=1") == 0) {
+      g_per_insn = 1;
+    } else if (strncmp(argv[i], "skip=", 5) == 0 && g_skips < MAX_SKIPS) {
+      char* rest = NULL;
+      g_skip_low[g_skips] = strtoull(argv[i] + 5, &rest, 0);
+      if (rest == NULL || *rest != '-') {
+        fprintf(stderr, "insn_counter: skip=LOW-HIGH, not '%s'\n", argv[i]);
+        return -1;
+      }
+      g_skip_high[g_skips] = strtoull(rest + 1, NULL, 0);
+      ++g_skips;
+    } else {
+      fprintf(stderr, "insn_counter: unknown argument '%s' (begin=, end=, out=, skip=, per_insn=1)\n", argv[i]);
+      return -1;
+    }
+  }
+  if (g_begin_addr == UINT64_MAX || g_end_addr == UINT64_MAX || out_path == NULL) {
+    fprintf(stderr, "insn_counter: needs begin=ADDR,end=ADDR,out=FILE\n");
+    return -1;
+  }
+  g_out = fopen(out_path, "w");
+  if (g_out == NULL) {
+    fprintf(stderr, "insn_counter: cannot write %s\n", out_path);
+    return -1;
+  }
+  qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+  qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
+  return 0;
+}

@@ -1,0 +1,153 @@
+"""Instructions per micro case under QEMU (harness/runners/insn_count.py): on every case that reaches its
+end, the same on every run with the machine idle or loaded, in JUnit, in ``harness run``; nothing made up
+for a case that never ended."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from harness import REPO_ROOT
+from harness.board.boards import load_board
+from harness.build.driver import build, build_program
+from harness.runners.insn_count import OFF_ENV
+from harness.session import RunOptions, run_binary
+from tests.harness_helpers import plugin_args, requires_mcu, run_cli, subprocess_env
+
+pytestmark = [requires_mcu]
+
+FIXTURE = REPO_ROOT / "tests" / "fixtures" / "counting" / "counted_test.cc"
+BOARDS = ("bluepill", "netduinoplus2", "mps2_an505")
+
+
+def _counted_elf(board_name: str) -> Path:
+    built = build_program(load_board(board_name), FIXTURE, "counted_test", progress=None)
+    assert built.elf is not None, built.error
+    return built.elf
+
+
+@pytest.mark.parametrize("board_name", BOARDS)
+def test_every_ended_case_is_counted_exactly(board_name: str) -> None:
+    board = load_board(board_name)
+    report = run_binary(board, _counted_elf(board_name), RunOptions(backend="qemu"), source=FIXTURE)
+    counts = report.case_instructions
+    assert set(counts) == {"Empty", "ThousandRounds", "TwoThousandRounds", "FailsAfterHundredRounds"}, counts
+    assert counts["Empty"] < 20  # the markers' own call and return
+    per_round = (counts["TwoThousandRounds"] - counts["ThousandRounds"]) / 1000
+    assert per_round == int(per_round) and 3 <= per_round <= 8, counts  # a whole number of instructions per round
+    assert counts["ThousandRounds"] - counts["Empty"] >= 1000 * per_round
+
+
+def _burn(seconds: float) -> list[subprocess.Popen[bytes]]:
+    code = f"import time\nend = time.time() + {seconds}\nwhile time.time() < end: pass"
+    return [subprocess.Popen([sys.executable, "-c", code]) for _ in range(os.cpu_count() or 2)]
+
+
+@pytest.mark.parametrize("board_name", ["bluepill", "netduinoplus2"])
+def test_counts_are_the_same_idle_and_with_the_machine_loaded(board_name: str) -> None:
+    """SysTick interrupts follow the host's clock, so a loaded machine takes them at other instructions: the
+    handlers are not counted, and the counts of two runs agree to the instruction."""
+    board = load_board(board_name)
+    names = ["softmax_test", "micro_test_test"]
+    built = build(board, names, progress=None).binaries
+    idle = {n: run_binary(board, built[n].elf, RunOptions(backend="qemu")).case_instructions for n in names}
+    burners = _burn(30)
+    try:
+        loaded = {n: run_binary(board, built[n].elf, RunOptions(backend="qemu")).case_instructions for n in names}
+    finally:
+        for proc in burners:
+            proc.kill()
+            proc.wait()
+    for name in names:
+        assert idle[name] and idle[name] == loaded[name], name
+    assert sum(idle["softmax_test"].values()) > 1_000_000
+
+
+def test_interrupts_taken_during_a_case_do_not_change_its_count(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A case long enough for SysTick to wrap many times (every 2**24 cycles of QEMU's 168 MHz clock, about 0.1 s
+    of the host's time on netduinoplus2) takes more interrupts on a loaded machine. Its count is the same idle
+    and loaded; counting the handlers too (what the skip ranges prevent) makes the two differ."""
+    source = tmp_path / "long_test.cc"
+    source.write_text(FIXTURE.read_text().replace("TF_LITE_MICRO_TESTS_END", (
+        "TF_LITE_MICRO_TEST(LongSpin) { Spin(400000000); }\nTF_LITE_MICRO_TESTS_END")))
+    board = load_board("netduinoplus2")
+    built = build_program(board, source, "long_test", progress=None)
+    assert built.elf is not None, built.error
+
+    def idle_and_loaded() -> tuple[int, int]:
+        idle = run_binary(board, built.elf, RunOptions(backend="qemu", timeout_s=120)).case_instructions
+        burners = _burn(60)
+        try:
+            loaded = run_binary(board, built.elf, RunOptions(backend="qemu", timeout_s=120)).case_instructions
+        finally:
+            for proc in burners:
+                proc.kill()
+                proc.wait()
+        return idle["LongSpin"], loaded["LongSpin"]
+
+    idle, loaded = idle_and_loaded()
+    assert idle == loaded and idle > 400_000_000
+    from harness.runners import insn_count
+
+    monkeypatch.setattr(insn_count, "handler_ranges", lambda elf: [])
+    idle, loaded = idle_and_loaded()
+    assert idle != loaded, "the loaded run took no more SysTick interrupts: this test shows nothing"
+
+
+def test_a_case_that_crashes_has_no_count(tmp_path: Path) -> None:
+    source = tmp_path / "crashing_test.cc"
+    source.write_text(FIXTURE.read_text().replace("TF_LITE_MICRO_TESTS_END", (
+        "TF_LITE_MICRO_TEST(Crashes) { Spin(10); reinterpret_cast<void (*)()>(0x1)(); }\n"
+        "TF_LITE_MICRO_TEST(NeverReached) { Spin(10); }\nTF_LITE_MICRO_TESTS_END")))
+    board = load_board("bluepill")
+    built = build_program(board, source, "crashing_test", progress=None)
+    assert built.elf is not None, built.error
+    report = run_binary(board, built.elf, RunOptions(backend="qemu"), source=source)
+    assert report.outcome == "crashed"
+    assert "Crashes" not in report.case_instructions and "NeverReached" not in report.case_instructions
+    assert set(report.case_instructions) == {"Empty", "ThousandRounds", "TwoThousandRounds",
+                                             "FailsAfterHundredRounds"}
+
+
+def test_counting_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(OFF_ENV, "1")
+    report = run_binary(load_board("bluepill"), _counted_elf("bluepill"), RunOptions(backend="qemu"), source=FIXTURE)
+    assert report.outcome == "failed" and report.case_instructions == {}
+
+
+def test_junit_and_harness_run_carry_the_counts(pytester: pytest.Pytester) -> None:
+    target = pytester.path / "counted_test.cc"
+    target.write_text(FIXTURE.read_text())
+    junit = pytester.path / "junit.xml"
+    result = pytester.runpytest_subprocess(*plugin_args(), "-p", "no:cacheprovider", "--board=bluepill",
+                                           f"--junitxml={junit}", timeout=600)
+    assert result.ret == 1  # FailsAfterHundredRounds
+    props = {case.get("name"): {p.get("name"): p.get("value") for p in case.iter("property")}
+             for case in ET.parse(junit).iter("testcase")}
+    assert int(props["ThousandRounds[bluepill]"]["instructions"]) > 1000
+    assert int(props["FailsAfterHundredRounds[bluepill]"]["instructions"]) > 100
+    assert "instructions" not in props["binary-checks[bluepill]"]
+    elf = _counted_elf("bluepill")
+    proc = run_cli("run", str(elf), "--board", "bluepill", "-q")
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    at = lines.index("harness: instructions per case (qemu, counted exactly; the same on every machine):")
+    assert [line.split()[0] for line in lines[at + 1:at + 5]] == ["Empty", "ThousandRounds", "TwoThousandRounds",
+                                                                  "FailsAfterHundredRounds"]
+    assert subprocess_env()  # the CLI ran from the checkout
+
+
+def test_per_block_and_per_instruction_counting_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default adds once per translation block; under --icount the plugin adds per instruction (exact when
+    QEMU's I/O recompilation leaves a block part-way). Both give the same counts."""
+    board = load_board("bluepill")
+    elf = _counted_elf("bluepill")
+    per_block = run_binary(board, elf, RunOptions(backend="qemu"), source=FIXTURE).case_instructions
+    per_insn = run_binary(board, elf, RunOptions(backend="qemu", icount=7), source=FIXTURE).case_instructions
+    assert per_block and per_block == per_insn
