@@ -139,6 +139,8 @@ def test_warnings_fail_a_project_build_unless_warnings_as_errors_is_off(tmp_path
     out = _cli_in(project, "build", "--board", "host")
     assert out.returncode == 0, out.stdout + out.stderr
     assert re.search(r"^ok +tests/unused_test ", out.stdout, re.MULTILINE), out.stdout
+    assert re.search(r"unused_test: built with 1 compiler warning\(s\): \S*unused_test.cc:4:7: warning: unused "
+                     "variable", out.stderr), out.stderr  # shown, not lost
     run = _cli_in(project, "run", "tests/unused_test", "--board", "host")
     assert run.returncode == 0 and "harness: PASSED: unused_test on host" in run.stdout, run.stdout + run.stderr
     (project / "pyproject.toml").unlink()  # the ini form, back on: the flag change recompiles the test

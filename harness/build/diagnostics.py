@@ -65,6 +65,17 @@ _DIAGNOSTIC = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+)(?::(?P<col>\d+))
 _REQUIRED_FROM = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+)(?::(?P<col>\d+))?:\s+(?P<text>required from .*)$")
 
 
+def warning_lines(output: str) -> list[str]:
+    """The compiler's warnings in a build's output ("path:line:col: warning: text"), each once, in order:
+    printed for a build that passed with them (a project that set warnings-as-errors = false)."""
+    found = []
+    for line in output.splitlines():
+        match = _DIAGNOSTIC.match(line.strip())
+        if match is not None and match["kind"] == "warning" and line.strip() not in found:
+            found.append(line.strip())
+    return found
+
+
 def _is_users(path: Path, sources: set[Path]) -> bool:
     """A file of the user's own code: one of the built sources, or a file of the project (its root or
     include folders) that is neither the harness's (its runtime, boards, package) nor generated."""

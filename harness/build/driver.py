@@ -32,7 +32,7 @@ from pathlib import Path
 
 from harness import REPO_ROOT
 from harness.board.boards import Board
-from harness.build.diagnostics import errors_only, explain_link_error, first_error_line
+from harness.build.diagnostics import errors_only, explain_link_error, first_error_line, warning_lines
 from harness.build.footprint import Footprint, FootprintError, measure, misfit_message, report, write_report
 from harness.build.make import (
     RUNTIME_DIR,
@@ -64,6 +64,7 @@ class BinaryBuild:
     elf: Path | None  # None when it failed to build
     error: str | None = None  # compiler/linker output, or why it does not fit the board
     footprint: Footprint | None = None
+    warnings: list[str] = field(default_factory=list)  # compiler warnings of a build that passed with them
 
 
 @dataclass
@@ -321,7 +322,12 @@ def build_program(
         message = explain_link_error(name, board, output) or (
             f"build of {name} for {board.name} failed: {first_error_line(output, sources)}\n{errors_only(output)}")
         return _not_built(elf_path(board, name), message)
-    return _finish_binary(board, name, check_fit=True)
+    built = _finish_binary(board, name, check_fit=True)
+    built.warnings = warning_lines(output)
+    if built.warnings and progress is not None:
+        more = f" (+{len(built.warnings) - 1} more)" if len(built.warnings) > 1 else ""
+        progress(f"{name}: built with {len(built.warnings)} compiler warning(s): {built.warnings[0]}{more}")
+    return built
 
 
 def build_test(board: Board, source: Path, *, progress: Progress | None = _stderr_progress) -> BinaryBuild:

@@ -224,6 +224,16 @@ class MicroBinaryItem(MicroItem):
     def _setup_build_error(self, message: str) -> None:
         pytest.fail(message, pytrace=False)  # the full compiler output, once per binary
 
+    def setup(self) -> None:
+        super().setup()
+        build = self.outcome.build if self.outcome is not None else None
+        if build is not None and build.warnings:  # a project with warnings-as-errors = false: shown, not lost
+            import warnings
+
+            warnings.warn_explicit(pytest.PytestWarning(f"{self.binary} built for {self.board.name} with compiler "
+                                                        "warnings:\n" + "\n".join(build.warnings)),
+                                   pytest.PytestWarning, str(self.path), 1)
+
     def runtest(self) -> None:
         assert self.outcome is not None
         report = self.outcome
