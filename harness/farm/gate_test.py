@@ -47,7 +47,7 @@ def test_parse_threshold_sets_the_share_or_the_floor_and_leaves_the_defaults_alo
 
 @pytest.mark.parametrize(("spec", "message"), [
     ("stack_bytes=1%", "want FIGURE=PERCENT% or FIGURE=+ABSOLUTE with FIGURE one of flash_bytes, ram_bytes, "
-                       "arena_bytes, instructions_per_invoke, binary_duration_s"),
+                       "arena_bytes, instructions_per_invoke, case_instructions, binary_duration_s"),
     ("flash_bytes=", "want FIGURE=PERCENT%"),
     ("flash_bytes", "want FIGURE=PERCENT%"),
     ("flash_bytes=2", "'2' is neither PERCENT% nor +ABSOLUTE"),
@@ -79,6 +79,25 @@ def test_the_duration_needs_the_noise_floor_too() -> None:
     assert gate.check({DURATION: 1.9}, baseline) == []  # +90%, but only +0.9 s
     found = gate.check({DURATION: 2.1}, baseline)
     assert [(v.old, v.new, v.threshold) for v in found] == [(1.0, 2.1, Threshold(50.0, 1.0))]
+
+
+def test_a_binary_counted_under_qemu_is_gated_on_its_instructions_not_its_wall_time() -> None:
+    """On an emulator the wall time moves with the machine's load; the counted instructions do not. A binary
+    with case_instructions tonight is held to those; a real board's binary (no counts) to its wall time."""
+    counted = ("case_instructions", "bluepill", "conv_test", "Int8Conv")
+    slow = ("binary_duration_s", "bluepill", "conv_test", "")
+    real = ("binary_duration_s", "bluepill-hw", "conv_test", "")
+    baseline = Baseline("b.json", {counted: 100_000, slow: 0.5, real: 0.5})
+    loaded_night = {counted: 100_000, slow: 3.4, real: 3.4}  # the load made both runs slower
+    assert [(v.figure, v.board) for v in gate.check(loaded_night, baseline)] == [("binary_duration_s", "bluepill-hw")]
+    slower_code = {counted: 103_000, slow: 0.5, real: 0.5}
+    found = gate.check(slower_code, baseline)
+    assert [(v.figure, v.subject, v.old, v.new) for v in found] == [
+        ("case_instructions", "Int8Conv", 100_000, 103_000)]
+    assert "case_instructions of conv_test (Int8Conv) on bluepill grew 100,000 instr -> 103,000 instr" in \
+        found[0].describe()
+    tiny = ("case_instructions", "bluepill", "conv_test", "Empty")
+    assert gate.check({tiny: 60}, Baseline("b.json", {tiny: 10})) == []  # +500 %, but under the +100 floor
 
 
 def test_thresholds_given_replace_the_defaults_per_figure() -> None:
