@@ -89,14 +89,31 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def night_junit(history: Path, night: str | None = None) -> Path:
+    """The JUnit file of one night run: beside the history, named after the night, the time and this process, so
+    two nights (or two runs of one night) never write the same file."""
+    import os
+    import time
+
+    night = night or os.environ.get("HARNESS_NIGHT") or time.strftime("%Y-%m-%d")
+    return history.with_name(f"night-{night}-{time.strftime('%H%M%S')}-{os.getpid()}.xml")
+
+
 def cmd_night(args: argparse.Namespace) -> int:
-    """One night: run the micro tests on the farm (recording, quarantine, gate), then the report."""
+    """One night: run the micro tests on the farm (recording, quarantine, gate), then the report.
+
+    pytest runs as a child that dies with this process (``harness.core.procs.spawn``): a night killed with
+    SIGKILL leaves no orphan that goes on writing results and a JUnit file nobody reads; its run stays
+    without an exit status, which the report shows as INCOMPLETE. Ctrl-C stops pytest as it would alone.
+    """
+    import signal
     import subprocess
 
     from harness import REPO_ROOT
+    from harness.core import procs
 
     args.history.parent.mkdir(parents=True, exist_ok=True)
-    junit = args.junit or args.history.with_name("night.xml")
+    junit = args.junit or night_junit(args.history)
     pytest_argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--board={args.board}",
                    f"--history={args.history}", "--history-label=nightly", f"--junitxml={junit}",
                    "-n", str(args.workers), "-m", "micro", *(args.paths or [str(REPO_ROOT / "micro_runtime")])]
@@ -107,13 +124,22 @@ def cmd_night(args: argparse.Namespace) -> int:
     if args.gate:
         pytest_argv.append(f"--gate={args.gate}")
     print("harness farm night: " + " ".join(pytest_argv[1:]), flush=True)
-    status = subprocess.run(pytest_argv, check=False).returncode
+    tests = procs.spawn(pytest_argv, stdin=subprocess.DEVNULL)
+    try:
+        try:
+            status = tests.wait()
+        except KeyboardInterrupt:  # pytest is in a group of its own: hand it the interrupt, let it finish up
+            procs.signal_group(tests.pid, signal.SIGINT)
+            status = tests.wait(timeout=60)
+    finally:
+        procs.reap(tests)  # nothing of the night outlives it
     report = [sys.executable, "-m", "harness", "farm", "report", "--history", str(args.history),
               "-o", str(args.output), "--junit", str(junit)]
     if args.quarantine is not None:
         report += ["--quarantine", str(args.quarantine)]
     report_status = subprocess.run(report, check=False).returncode
-    print(f"harness farm night: tests exit {status}, report {args.output} (exit {report_status})", flush=True)
+    print(f"harness farm night: tests exit {status}, JUnit {junit}, report {args.output} (exit {report_status})",
+          flush=True)
     return status or report_status
 
 
@@ -133,7 +159,8 @@ def add_place_commands(fsub: Any) -> None:
     p.add_argument("-o", "--output", type=Path, required=True, metavar="night.html")
     p.add_argument("--quarantine", type=Path, default=None)
     p.add_argument("--gate", default=None, metavar="last-good|FILE")
-    p.add_argument("--junit", type=Path, default=None, help="JUnit file (default: night.xml beside the history)")
+    p.add_argument("--junit", type=Path, default=None,
+                   help="JUnit file (default: night-<night>-<time>-<pid>.xml beside the history, one per run)")
     p.add_argument("-n", "--workers", type=int, default=2, help="pytest-xdist workers (one board each)")
     p.add_argument("paths", nargs="*", help="test paths (default: micro_runtime)")
     p.set_defaults(func=cmd_night)
