@@ -1,5 +1,5 @@
-"""Board health: one sample per binary x board x run (its binary-checks record), infra failures and retries,
-the rate over a window, and when a device is unhealthy."""
+"""Board health: one sample per binary x board x run (its binary-checks record) and per failed attempt (on the
+device that failed it), infra failures, the rate over a window, and when a device is unhealthy."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness.farm.health import DEFAULT_MIN_RUNS, DEFAULT_RATE, DeviceHealth, device_health
-from harness.farm.history import CaseRecord, History, RunInfo
+from harness.farm.history import CaseRecord, FailedAttempt, History, RunInfo
 
 
 @pytest.fixture
@@ -40,23 +40,35 @@ def by_device(found: list[DeviceHealth]) -> dict[str, DeviceHealth]:
     return {d.device_id: d for d in found}
 
 
-def test_infra_failures_and_retried_runs_count_against_a_device(history: History) -> None:
+def test_infra_failures_count_against_the_device_that_had_them(history: History) -> None:
     night(history, "2026-02-01", checks("b1"), checks("b2", "error", "infra", message="probe lost"))
-    night(history, "2026-02-02", checks("b1", retries=2), checks("b2"))
+    night(history, "2026-02-02", checks("b1"), checks("b2"))
     night(history, "2026-02-03", checks("b1", "failed", "test"), checks("b2", "error", "infra", message="port gone"))
     night(history, "2026-02-04", checks("b1"), checks("b2"))
     found = by_device(device_health(history))
     assert sorted(found) == ["b1", "b2"]
     b1, b2 = found["b1"], found["b2"]
-    # b1: a test failure is not the board's; a run that needed retries is
+    # b1: a test failure is not the board's
     assert (b1.board, b1.hosts, b1.runs, b1.infra, b1.retries, b1.last_night, b1.last_error) == (
-        "bluepill", "rack1", 4, 1, 2, "2026-02-04", None)
+        "bluepill", "rack1", 4, 0, 0, "2026-02-04", None)
     assert (b2.runs, b2.infra, b2.retries, b2.last_error) == (4, 2, 0, "port gone")  # the latest infra message
     assert b2.rate == 0.5
     assert b2.describe() == ("b2 (bluepill): 2 of 4 binary runs failed for infrastructure reasons (50%) up to night "
                              "2026-02-04; last: port gone")
-    assert b1.describe() == ("b1 (bluepill): 1 of 4 binary runs failed for infrastructure reasons (25%) up to night "
-                             "2026-02-04")
+
+
+def test_a_retried_run_blames_the_board_that_failed_not_the_one_that_rescued_it(history: History) -> None:
+    """b2 lost the binary twice (probe gone, then flashing failed) and b1 ran it: b2 has two infrastructure
+    failures; b1 one clean run, although its record says the run needed two retries."""
+    night(history, "2026-02-01", checks("b1", retries=2))
+    history.add_failed_attempts([
+        FailedAttempt("run0", "bluepill", "conv_test", 1, "b2", "rack1", "probe lost", 10.0),
+        FailedAttempt("run0", "bluepill", "conv_test", 2, "b2", "rack1", "flashing failed", 20.0)])
+    found = by_device(device_health(history))
+    assert (found["b1"].runs, found["b1"].infra, found["b1"].retries) == (1, 0, 0)
+    b2 = found["b2"]
+    assert (b2.runs, b2.infra, b2.retries, b2.last_error, b2.last_night) == (2, 2, 2, "flashing failed", "2026-02-01")
+    assert b2.unhealthy(rate=0.5, min_runs=2)
 
 
 def test_only_binary_checks_records_with_a_device_are_samples(history: History) -> None:

@@ -15,6 +15,8 @@ Tables (``docs/farm.md`` has the column list):
   ``binary_duration_s``, ``arena_bytes`` and ``instructions_per_invoke`` per model (subject).
 * ``notes``: what a run decided that is not a result (gate violations, quarantine applied,
   expired or fixed, devices taken out), so nothing is decided silently.
+* ``attempts``: each failed attempt of a retried binary, on the device that failed it (schema 3), so board
+  health blames the board that failed, not the one that rescued the run.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Each entry takes the file from version i to i+1. Never edit one that shipped: append.
 MIGRATIONS: list[Sequence[str]] = [
@@ -87,6 +89,20 @@ MIGRATIONS: list[Sequence[str]] = [
         "CREATE INDEX runs_night ON runs (night, started_at)",
         "CREATE INDEX notes_run ON notes (run_id)",
     ),
+    (  # 2 -> 3: the failed attempts of retried runs, each on the device that failed it (board health's blame)
+        """CREATE TABLE attempts (
+            run_id TEXT NOT NULL,
+            board TEXT NOT NULL,
+            binary TEXT NOT NULL,
+            attempt INTEGER NOT NULL,
+            device_id TEXT NOT NULL,
+            host TEXT,
+            error TEXT,
+            at REAL NOT NULL,
+            PRIMARY KEY (run_id, board, binary, attempt)
+        )""",
+        "CREATE INDEX attempts_device ON attempts (device_id, board)",
+    ),
 ]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
@@ -135,13 +151,29 @@ class Measure:
     run_id: str
     board: str
     binary: str
-    figure: str  # flash_bytes | ram_bytes | binary_duration_s | arena_bytes | instructions_per_invoke
+    # flash_bytes | ram_bytes | binary_duration_s | arena_bytes | instructions_per_invoke | case_instructions
+    figure: str
     value: float
-    subject: str = ""  # the model, for arena_bytes / instructions_per_invoke
+    subject: str = ""  # the model (arena_bytes, instructions_per_invoke) or the case (case_instructions)
     binary_hash: str | None = None
 
 
+@dataclass
+class FailedAttempt:
+    """One attempt of a binary that failed for infrastructure reasons before another device ran it (or all failed)."""
+
+    run_id: str
+    board: str
+    binary: str
+    attempt: int  # 1 = the first try
+    device_id: str
+    host: str | None = None
+    error: str | None = None
+    at: float = 0.0
+
+
 _RESULT_COLUMNS = [f.name for f in fields(CaseRecord)]
+_ATTEMPT_COLUMNS = [f.name for f in fields(FailedAttempt)]
 _MEASURE_COLUMNS = [f.name for f in fields(Measure)]
 _RUN_COLUMNS = [f.name for f in fields(RunInfo)]
 
@@ -286,6 +318,16 @@ class History:
         with self._write() as conn:
             conn.executemany(f"INSERT OR REPLACE INTO measures ({', '.join(_MEASURE_COLUMNS)}) "
                              f"VALUES ({', '.join('?' * len(_MEASURE_COLUMNS))})", rows)
+        return len(rows)
+
+    def add_failed_attempts(self, attempts: Iterable[FailedAttempt]) -> int:
+        """Attempts of a retried binary that failed for infrastructure reasons, each on its own device."""
+        rows = [[asdict(a)[c] for c in _ATTEMPT_COLUMNS] for a in attempts]
+        if not rows:
+            return 0
+        with self._write() as conn:
+            conn.executemany(f"INSERT OR REPLACE INTO attempts ({', '.join(_ATTEMPT_COLUMNS)}) "
+                             f"VALUES ({', '.join('?' * len(_ATTEMPT_COLUMNS))})", rows)
         return len(rows)
 
     def add_note(self, run_id: str, kind: str, subject: str, text: str) -> None:

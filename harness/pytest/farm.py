@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from harness import REPO_ROOT
+from harness.farm import health
 from harness.farm.history import CaseRecord, History, HistoryError, Measure, RunInfo
 from harness.hil import board_state
 from harness.outcome import Outcome
@@ -171,7 +172,6 @@ def _take_out_unhealthy(config: pytest.Config, state: FarmState) -> None:
     map_path = config.getoption("hardware_map", None)
     if map_path is None or state.history is None:
         return
-    from harness.farm import health
     from harness.hil.devices import HardwareMapError, load_hardware_map
 
     try:
@@ -287,6 +287,9 @@ def _record(item: Any, state: FarmState, phases: dict[str, pytest.TestReport]) -
     if key not in state._measured and binary_outcome is not None and build is not None:
         state._measured.add(key)
         history.add_measures(_measures(state, item, binary_outcome, binary_hash))
+        # A retried run: each failed try is blamed on its own device (board health), not on the rescuer.
+        history.add_failed_attempts(health.failed_attempts(state.run_id, item.board.name, item.binary,
+                                                           binary_outcome.run, state.host))
 
 
 def _measures(state: FarmState, item: Any, binary_outcome: Any, binary_hash: str | None) -> list[Measure]:

@@ -96,6 +96,11 @@ def test_board_killed_mid_run_is_retried_elsewhere_and_marked_unhealthy(farm_dem
     assert report.outcome == "passed", (report.summary, run.log[-800:])
     assert len(runner.last_places) == 2 and runner.last_places[0] == state["killed"]
     assert f"infrastructure error on {state['killed']}" in run.annotated_log.decode(errors="replace")
+    # What the history records of it: one failed attempt, on the board that was killed (not on the rescuer).
+    from harness.farm.health import failed_attempts
+
+    blamed = failed_attempts("night-run", "bluepill", "micro_log_test", run, "farm-host")
+    assert [(a.attempt, a.device_id) for a in blamed] == [(1, state["killed"])], blamed
     farm = _farm(farm_demo)
     try:
         sick = {p.name: p.unhealthy for p in farm.places()}
