@@ -170,3 +170,10 @@ def check(current: dict[Key, float], baseline: Baseline, thresholds: dict[str, T
         if growth > limit.floor and percent > limit.percent:
             found.append(Violation(figure, key[1], key[2], key[3], old, new, limit))
     return found
+
+
+def missing(current: dict[Key, float], baseline: Baseline, ran: set[tuple[str, str]]) -> list[Key]:
+    """Baseline figures with no value tonight although their binary ran on that board tonight (``ran``: board,
+    binary): a build that failed, a run that ended before its figures, a case that no longer ends. Said, so a
+    figure cannot leave the gate unnoticed."""
+    return sorted(key for key in baseline.figures if key not in current and (key[1], key[2]) in ran)

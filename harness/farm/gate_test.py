@@ -183,3 +183,11 @@ def test_a_missing_or_foreign_baseline_file_is_a_gate_error(tmp_path: Path) -> N
         path.write_text(text)
         with pytest.raises(GateError, match="not a baseline file \\(harness farm baseline writes one\\)"):
             gate.load_baseline(path)
+
+
+def test_baseline_figures_missing_tonight_are_named_for_binaries_that_ran() -> None:
+    counted = ("case_instructions", "bluepill", "conv_test", "Int8Conv")
+    baseline = Baseline("b.json", {FLASH: 10_000, counted: 5_000, ("flash_bytes", "bluepill", "gone_test", ""): 1.0})
+    tonight: dict[gate.Key, float] = {FLASH: 10_000}  # conv_test ran, but its case did not end tonight
+    assert gate.missing(tonight, baseline, {("bluepill", "conv_test")}) == [counted]
+    assert gate.missing(tonight, baseline, set()) == []  # nothing of it ran tonight (deselected): not missing

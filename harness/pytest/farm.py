@@ -400,6 +400,15 @@ def _gate(session: pytest.Session, state: FarmState, history: History) -> None:
     for violation in violations:
         state.note("gate", f"{violation.binary}[{violation.board}]", f"FAILED: {violation.describe()} "
                    f"vs {baseline.source}")
+    ran = {(board, binary) for board, binary in history.query(
+        "SELECT DISTINCT board, binary FROM results WHERE run_id = ? AND binary IS NOT NULL", (state.run_id,))}
+    absent = gate.missing(current, baseline, ran)
+    if absent:
+        listed = ", ".join(f"{figure} of {binary}{f' ({subject})' if subject else ''} on {board}"
+                           for figure, board, binary, subject in absent[:8])
+        more = f" and {len(absent) - 8} more" if len(absent) > 8 else ""
+        state.note("gate", "baseline", f"MISSING: {len(absent)} baseline figures have no value tonight although "
+                   f"their binary ran (a failed build, a run that ended early): {listed}{more}")
     if not violations:
         state.note("gate", "baseline", f"passed: {compared} figures within thresholds vs {baseline.source}")
     elif session.exitstatus == 0:
@@ -416,7 +425,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         lines.append((f"recorded {count} micro results into {state.path} (run {state.run_id}, night {state.night})",
                       False))
     for kind, subject, text in state.notes:
-        red = text.startswith(("FAILED", "ERROR", "taken out")) or kind == "health"
+        red = text.startswith(("FAILED", "ERROR", "taken out", "MISSING")) or kind == "health"
         lines.append((f"{kind}: {subject}: {text}", red))
     if not lines:
         return

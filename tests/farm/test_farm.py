@@ -247,6 +247,15 @@ def test_the_gate_fails_the_run_naming_binary_figure_and_change(tmp_path: Path) 
     with History(db) as history:
         gate_notes = [n["text"] for n in history.notes() if n["kind"] == "gate"]
         assert sum("FAILED: flash_bytes" in text for text in gate_notes) == 2
+    # A figure of the baseline that the binary, which ran, no longer gives: said, not passed over.
+    source = tmp_path / "farm_size_test.cc"
+    source.write_text(source.read_text().replace('MicroPrintf("size_model arena_used_bytes=%u", FARM_ARENA_BYTES);',
+                                                 ""))
+    result = run_pytest(tmp_path, "--board=host", f"--history={db}", "--night=2026-06-05", f"--gate={baseline}",
+                        "--gate-threshold=flash_bytes=1000%")
+    assert result.returncode == 0, result.stdout
+    assert ("gate: baseline: MISSING: 1 baseline figures have no value tonight although their binary ran (a failed "
+            "build, a run that ended early): arena_bytes of farm_size_test (size_model) on host") in result.stdout
 
 
 # ------------------------------------------------------------------- health --
