@@ -81,6 +81,18 @@ def _reachable(address: tuple[str, int] | None, timeout_s: float = 1.0) -> bool:
         return False
 
 
+def unreachable_reason(place: Place) -> str | None:
+    """Why ``place``'s board cannot be used now, naming what is gone, or None when its GDB server answers."""
+    address = place.address("GDBServer")
+    if address is None:
+        host = place.tags.get("host")
+        return (f"its exporter{f' on host {host}' if host else ''} is gone: the coordinator has no available "
+                "GDBServer resource for the place (restart the exporter)")
+    if not _reachable(address):
+        return f"GDB server {address[0]}:{address[1]} not reachable (its exporter is up; the server is not)"
+    return None
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -193,8 +205,9 @@ class Farm:
             for place in candidates:
                 if place.acquired is not None:
                     continue
-                if not _reachable(place.address("GDBServer")):
-                    self.mark_unhealthy(place.name, "GDB server not reachable")
+                problem = unreachable_reason(place)
+                if problem is not None:
+                    self.mark_unhealthy(place.name, problem)
                     continue
                 if self._try_acquire(place.name):
                     place.acquired = self.owner

@@ -367,6 +367,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     history = state.history
     if history is None:
         return
+    _note_unhealthy_places(config, state)
     if config.getoption("gate") is not None:
         _gate(session, state, history)
     if state.quarantine is not None:
@@ -378,6 +379,40 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
                        f"passed {after} nights in a row under quarantine: fixed? remove its entry "
                        f"({fixed.entry.describe()})")
     history.finish_run(state.run_id, int(session.exitstatus))
+
+
+def _note_unhealthy_places(config: pytest.Config, state: FarmState) -> None:
+    """The farm's places tagged unhealthy at the end of the run (by this run or before it), as health notes in the
+    history and the report: a place whose exporter died is not a healthy one that happened to run nothing."""
+    map_path = config.getoption("hardware_map", None)
+    if map_path is None:
+        return
+    from harness.hil.devices import HardwareMapError, load_hardware_map
+
+    try:
+        farm_table = load_hardware_map(map_path).farm
+    except HardwareMapError:
+        return
+    if not farm_table:
+        return
+    from harness.farm.places import Farm, FarmError
+
+    coordinator = str(farm_table["coordinator"])
+    try:
+        farm = Farm(coordinator)
+    except FarmError as error:
+        state.note("health", "farm", f"ERROR: could not read the places of {coordinator}: {error}")
+        return
+    try:
+        for place in farm.places():
+            if place.unhealthy:
+                state.note("health", place.name, f"unhealthy on {coordinator} (labgrid tag, board "
+                           f"{place.board}, host {place.tags.get('host', '?')}): {place.unhealthy}; after fixing it: "
+                           f"harness farm clear --coordinator {coordinator} {place.name}")
+    except FarmError as error:
+        state.note("health", "farm", f"ERROR: could not read the places of {coordinator}: {error}")
+    finally:
+        farm.close()
 
 
 def _gate(session: pytest.Session, state: FarmState, history: History) -> None:

@@ -179,6 +179,27 @@ def test_unreachable_board_is_skipped_and_tagged_unhealthy(farm_demo) -> None:  
         farm.close()
 
 
+def test_unhealthy_places_reach_the_history_and_the_farm_summary(farm_demo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A place whose board died is tagged unhealthy by the run that found it; the run's farm summary and its
+    history name it (the report reads the history's notes), with the reason and the command that clears it."""
+    from harness.farm.history import History
+
+    dead = sorted(farm_demo.boards)[0]
+    farm_demo.boards[dead].stop()
+    rack = farm_demo.write_map(tmp_path / "farm.toml")
+    db = tmp_path / "farm.db"
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--board=bluepill",
+                          f"--hardware-map={rack}", f"--history={db}", "micro_runtime/micro_log_test.cc"],
+                         cwd=REPO_ROOT, env=subprocess_env(), capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
+    line = next((x for x in out.stdout.splitlines() if x.startswith(f"health: {dead}: unhealthy on ")), None)
+    assert line is not None and "GDB server 127.0.0.1:" in line and "not reachable" in line, out.stdout[-2000:]
+    assert f"harness farm clear --coordinator {farm_demo.coordinator} {dead}" in line
+    with History(db) as history:
+        notes = [n for n in history.notes() if n["kind"] == "health" and n["subject"] == dead]
+    assert len(notes) == 1 and "not reachable" in notes[0]["text"]
+
+
 def test_clear_removes_the_unhealthy_tag_from_the_coordinator(farm_demo) -> None:  # type: ignore[no-untyped-def]
     """labgrid's SetPlaceTags merges tags and deletes only keys sent empty: clearing must send the tag empty,
     or the place stays unhealthy while `harness farm clear` says "cleared" (seen on a real coordinator)."""
