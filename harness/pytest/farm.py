@@ -277,7 +277,7 @@ def _record(item: Any, state: FarmState, phases: dict[str, pytest.TestReport]) -
         failure_class=None if outcome in ("passed", "skipped") else _failure_class(item, props),
         duration_s=_float(props.get("duration_s")), binary_duration_s=_float(props.get("binary_duration_s")),
         flash_bytes=_int(props.get("flash_bytes")), ram_bytes=_int(props.get("ram_bytes")),
-        device_id=str(props.get("hil_device") or f"{backend}@{state.host}"), host=state.host,
+        device_id=_device_id(props, backend, state.host), host=state.host,
         infra_retries=max(0, attempts - 1), quarantined=int(quarantined), message=message,
         worker=state.worker_id)
     history = state.history
@@ -290,6 +290,17 @@ def _record(item: Any, state: FarmState, phases: dict[str, pytest.TestReport]) -
         # A retried run: each failed try is blamed on its own device (board health), not on the rescuer.
         history.add_failed_attempts(health.failed_attempts(state.run_id, item.board.name, item.binary,
                                                            binary_outcome.run, state.host))
+
+
+def _device_id(props: dict[str, Any], backend: str, host: str) -> str | None:
+    """The device a result ran on: the hardware map's board, else this host's emulator or host runner (``qemu@ci-3``);
+    None for a binary that never reached a board of its map (no place was free or usable): that is nobody's
+    health sample (the history keeps the result, its failure class says infra)."""
+    if props.get("hil_device"):
+        return str(props["hil_device"])
+    if backend.startswith("hil:"):
+        return None
+    return f"{backend}@{host}"
 
 
 def _measures(state: FarmState, item: Any, binary_outcome: Any, binary_hash: str | None) -> list[Measure]:
