@@ -9,6 +9,7 @@ together); the charts are in ``harness.farm.svg``.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -122,6 +123,8 @@ main { padding: 18px 28px 40px; max-width: 1400px; }
 section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 14px 18px;
   margin-bottom: 18px; }
 section h2 { font-size: 16px; margin: 0 0 10px; }
+.storm { background: #fff1e5; border: 1px solid var(--err); border-radius: 8px; padding: 10px 14px; }
+td.wrap { white-space: normal; }
 .grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 18px; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #eaeef2; vertical-align: middle; }
@@ -195,15 +198,19 @@ def render(history: History, night: str | None = None, *, quarantine: object | N
     prev_rate = rate.get(data.previous) if data.previous else None
     commits = sorted({str(r["commit_sha"])[:10] for r in data.runs if r["commit_sha"]})
     hosts = sorted({str(r["host"]) for r in data.runs if r["host"]})
+    devices_tonight = sorted({str(row[0]) for row in history.query(
+        "SELECT DISTINCT r.device_id FROM results r JOIN runs USING (run_id) WHERE runs.night = ? AND "
+        "r.device_id IS NOT NULL", (night,))})
     unhealthy = [d for d in devices if d.unhealthy()]
 
     out: list[str] = []
     out.append(f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Nightly {escape(night)}</title>"
                f"<meta name='viewport' content='width=device-width, initial-scale=1'><style>{CSS}</style></head><body>")
     status = "red" if red else ("incomplete" if unfinished or not data.runs else "green")
+    facts = [f"commit {', '.join(commits) or '?'}", f"run from {', '.join(hosts) or '?'}",
+             f"boards {', '.join(data.boards)}", f"devices {_listed(devices_tonight)}", f"{len(data.runs)} run(s)"]
     out.append(f'<header><span class="pill {status}" id="status">{status.upper()}</span><div><h1>Nightly {night}</h1>'
-               f'<div class="sub">commit {escape(", ".join(commits) or "?")} · hosts {escape(", ".join(hosts) or "?")}'
-               f" · boards {escape(', '.join(data.boards))} · {len(data.runs)} run(s)</div></div></header><main>")
+               f'<div class="sub">{escape(" · ".join(facts))}</div></div></header><main>')
     if unfinished:
         out.append(f'<p class="sub" id="unfinished">{len(unfinished)} run(s) of this night never finished (killed, or '
                    "still running): their results are partial, so the night is not green.</p>")
@@ -215,7 +222,7 @@ def render(history: History, night: str | None = None, *, quarantine: object | N
         delta = (f'<span class="{"down" if points >= 0 else "up"}">{points:+.1f} pt</span> since {data.previous}')
     total = len(data.cells)
     out.append('<div class="tiles">')
-    out.append(_tile(f"{tonight_rate:.1%}" if tonight_rate is not None else "–", "pass rate",
+    out.append(_tile(_rate(tonight_rate) if tonight_rate is not None else "–", "pass rate",
                      "good" if tonight_rate == 1.0 else ("bad" if tonight_rate is not None else ""), delta))
     out.append(_tile(str(total), "case × board results", "",
                      f"{data.counts.get('passed', 0)} passed · {data.counts.get('failed', 0)} failed · "
@@ -228,6 +235,23 @@ def render(history: History, night: str | None = None, *, quarantine: object | N
     out.append(_tile(str(len(gate_failed)), "gate violations", "bad" if gate_failed else "good"))
     out.append(_tile(str(len(unhealthy)), "unhealthy devices", "bad" if unhealthy else "good"))
     out.append("</div>")
+
+    # -- the gate: what failed it, at the top (not only a tile and a note at the bottom) --
+    gate_problems = [n for n in gate_notes if n[2].startswith(("FAILED", "ERROR", "MISSING"))]
+    if gate_problems:
+        rows = "".join(f"<tr><td class='case'>{escape(subject)}</td><td class='msg wrap'>{escape(text)}</td></tr>"
+                       for _, subject, text in gate_problems)
+        out.append(f'<section id="gate"><h2>Gate: {len(gate_failed)} violation(s)</h2><table><tr><th>binary</th>'
+                   f"<th>what</th></tr>{rows}</table></section>")
+    # -- an infrastructure storm: one line with its cause, not hundreds of "new failures" --
+    infra = [k for k in new_failures if data.cells[k].failure_class == "infra"]
+    if new_failures and len(infra) >= max(3, len(new_failures) // 2):
+        causes: dict[str, int] = defaultdict(int)
+        for key in infra:
+            causes[(data.cells[key].message or "(no message)").splitlines()[0][:200]] += 1
+        cause, times = max(causes.items(), key=lambda item: item[1])
+        out.append(f'<p class="storm" id="infra-storm"><b>{len(infra)} of the {len(new_failures)} new failures are '
+                   f"infrastructure errors</b>, not test failures; the most common ({times}): {escape(cause)}</p>")
 
     # -- new since last night --
     def change_table(keys: list[tuple[str, str]], empty: str, with_message: bool) -> str:
@@ -253,10 +277,12 @@ def render(history: History, night: str | None = None, *, quarantine: object | N
     for board in data.boards:
         series[board] = [data.pass_rates.get(board, {}).get(n) for n in data.nights]
     lows = [v for points in series.values() for v in points if v is not None]
-    low = min([*lows, 0.9])
+    low = min(lows, default=1.0)
+    # The axis spans what happened (a one-case drop in 500 must show), never less than 1 point.
+    floor = max(0.0, low - max(0.01, (1.0 - low) * 0.5))
     out.append(f'<section id="pass-rate"><h2>Pass rate, {len(data.nights)} nights</h2>'
-               + svg.line_chart(data.nights, series, width=1000, height=220, y_range=(max(0.0, low - 0.02), 1.005),
-                                y_format=lambda v: f"{v:.0%}" if v > 0.98 or v < 0.9 else f"{v:.1%}",
+               + svg.line_chart(data.nights, series, width=1000, height=220,
+                                y_range=(floor, 1.0 + (1.0 - floor) * 0.02), y_format=_rate,
                                 title="pass rate per night")
                + "</section>")
 
@@ -281,6 +307,17 @@ def render(history: History, night: str | None = None, *, quarantine: object | N
                f"(history schema v{SCHEMA_VERSION}){junit_link}. Static page: no script, nothing fetched.</footer>"
                "</body></html>")
     return "".join(out)
+
+
+def _listed(names: list[str], most: int = 6) -> str:
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "") if names else "?"
+
+
+def _rate(value: float) -> str:
+    """A pass rate as read: 100% only when it is; 99.8% is not rounded up to it."""
+    if value >= 1.0:
+        return "100%"
+    return f"{value:.2%}" if value > 0.999 else f"{value:.1%}"
 
 
 def _matrix(data: ReportData) -> str:
@@ -364,49 +401,58 @@ def _quarantine(data: ReportData, quarantine: object | None) -> str:
 def _trends(data: ReportData) -> str:
     nights = data.nights
     parts = ['<section id="trends"><h2>Footprint and timing</h2><div class="grid3">']
-    for figure, title, fmt in (("flash_bytes", "Flash, all binaries (KiB)", lambda v: f"{v / 1024:,.0f}"),
-                               ("ram_bytes", "RAM, all binaries (KiB)", lambda v: f"{v / 1024:,.0f}"),
-                               ("binary_duration_s", "Run time of all binaries (s)", lambda v: f"{v:,.1f}")):
+    for figure, title, fmt in (("flash_bytes", "Flash, binaries of every night (KiB)", lambda v: f"{v / 1024:,.0f}"),
+                               ("ram_bytes", "RAM, binaries of every night (KiB)", lambda v: f"{v / 1024:,.0f}"),
+                               ("binary_duration_s", "Run time, binaries of every night (s)",
+                                lambda v: f"{v:,.1f}")):
         series = {}
         for board in data.boards:
-            per_night: dict[str, float] = defaultdict(float)
-            for (f, b, _, _), values in data.measures.items():
-                if f == figure and b == board:
-                    for n, v in values.items():
-                        per_night[n] += v
-            if per_night:
-                series[board] = [per_night.get(n) for n in nights]
+            # The sum over the binaries measured on every night of the chart: a binary that failed to build one
+            # night (or was added later) would make the sum dip or jump on nothing (the table below has it).
+            rows = [values for (f, b, _, _), values in data.measures.items() if f == figure and b == board]
+            steady = [values for values in rows if all(n in values for n in nights)]
+            if steady:
+                series[board] = [sum(values[n] for values in steady) for n in nights]
         chart = svg.line_chart(nights, series, width=620, height=200, y_format=fmt, title=title)
         parts.append(f"<div><h3>{escape(title)}</h3>{chart}</div>")
     parts.append("</div>")
-    parts.append(_changes_table(data, ("flash_bytes", "ram_bytes"), "Biggest footprint changes per binary", 15))
+    parts.append(_changes_table(data, ("flash_bytes", "ram_bytes"), "Biggest footprint changes per binary", 15,
+                                hide_unchanged=True))
     parts.append(_changes_table(data, ("arena_bytes",), "Arena per model", 12))
     parts.append(_changes_table(data, ("instructions_per_invoke",), "Instructions per Invoke (where measured)", 12))
     parts.append(_changes_table(data, ("case_instructions",),
-                                "Instructions per micro case (QEMU, exact): biggest changes", 15))
+                                "Instructions per micro case (QEMU, exact): biggest changes", 15, hide_unchanged=True))
     parts.append(_changes_table(data, ("binary_duration_s",), "Slowest binaries: run time", 10, by="value"))
     parts.append("</section>")
     return "".join(parts)
 
 
-def _changes_table(data: ReportData, figures: tuple[str, ...], title: str, limit: int, by: str = "change") -> str:
+def _changes_table(data: ReportData, figures: tuple[str, ...], title: str, limit: int, by: str = "change",
+                   hide_unchanged: bool = False) -> str:
+    """The figures of ``figures`` tonight with their change (biggest first, or by value); ``hide_unchanged``: a
+    figure equal on every night it was measured is counted in a line, not listed as a row of +0."""
     nights = data.nights
     rows = []
+    unchanged = 0
     for (figure, board, binary, subject), values in data.measures.items():
         if figure not in figures or data.night not in values:
             continue
-        known = [values[n] for n in nights if n in values]
-        first, last = known[0], values[data.night]
+        seen = [n for n in nights if n in values]
+        first, last = values[seen[0]], values[data.night]
         previous = next((values[n] for n in reversed(nights[:-1]) if n in values), None)
-        rows.append((figure, board, binary, subject, first, last, previous, [values.get(n) for n in nights]))
+        if hide_unchanged and last == first and previous in (None, last):
+            unchanged += 1  # the same every night it was measured: no row of "+0"
+            continue
+        rows.append((figure, board, binary, subject, first, last, previous, [values.get(n) for n in nights], seen[0]))
     if not rows:
-        return ""
+        return (f"<h3>{escape(title)}</h3><p class='empty'>{unchanged} figures, none changed since they were first "
+                "measured</p>") if unchanged else ""
     if by == "change":
         rows.sort(key=lambda r: (-abs(r[5] - r[4]) / (r[4] or 1), r[2]))
     else:
         rows.sort(key=lambda r: -r[5])
     body = []
-    for figure, board, binary, subject, first, last, previous, series in rows[:limit]:
+    for figure, board, binary, subject, first, last, previous, series, first_night in rows[:limit]:
         unit = " s" if figure == "binary_duration_s" else ""
         fmt: Callable[[float], str] = ((lambda v: f"{v:,.3f}") if figure == "binary_duration_s"
                                        else (lambda v: f"{v:,.0f}"))
@@ -416,12 +462,14 @@ def _changes_table(data: ReportData, figures: tuple[str, ...], title: str, limit
         name = escape(binary) + (f" <code>{escape(subject)}</code>" if subject else "")
         body.append(f"<tr><td class='case'>{name}</td><td>{escape(board)}</td><td>{FIGURE_LABELS[figure]}</td>"
                     f"<td class='num'>{fmt(last)}{unit}</td><td class='num'>{since_prev}</td>"
-                    f"<td class='num {css}'>{change:+,.0f} ({change / (first or 1):+.1%})</td>"
+                    f"<td class='num {css}' title='since {first_night}'>{change:+,.0f} ({change / (first or 1):+.1%})"
+                    f"<span class='sub'> since {first_night}</span></td>"
                     f"<td>{svg.sparkline(series, tooltip=f'{binary} {figure}: {fmt(first)} -> {fmt(last)}')}</td>"
                     "</tr>")
+    more = f"<p class='sub'>{unchanged} more figures unchanged since they were first measured.</p>" if unchanged else ""
     return (f"<h3>{escape(title)}</h3><table><tr><th>binary</th><th>board</th><th>figure</th><th class='num'>tonight"
-            f"</th><th class='num'>since last night</th><th class='num'>since {nights[0]}</th><th>trend</th></tr>"
-            + "".join(body) + "</table>")
+            f"</th><th class='num'>since last night</th><th class='num'>since first measured</th><th>trend</th></tr>"
+            + "".join(body) + "</table>" + more)
 
 
 def _health(devices: list[health.DeviceHealth], data: ReportData) -> str:
@@ -446,5 +494,9 @@ def _health(devices: list[health.DeviceHealth], data: ReportData) -> str:
 def write_report(history: History, out: Path, night: str | None = None, **kwargs: object) -> Path:
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
+    junit = kwargs.get("junit")
+    if isinstance(junit, (str, Path)) and "://" not in str(junit):
+        # A file beside the report: linked relative to it, so the page works wherever the folder is served from.
+        kwargs["junit"] = os.path.relpath(Path(junit).resolve(), out.resolve().parent)
     out.write_text(render(history, night, **kwargs), encoding="utf-8")  # type: ignore[arg-type]
     return out
