@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,13 +91,58 @@ class FarmDemo:
             config = self.workdir / f"{host}.yaml"
             config.write_text("\n".join(lines) + "\n")
             out = (self.workdir / f"{host}.log").open("wb")
-            exporter = procs.spawn([_tool("labgrid-exporter"), "-c", self.coordinator, "-n", host,
-                                    "--hostname", LOOPBACK, str(config)], cwd=self.workdir,
+            exporter = procs.spawn(self._exporter_argv(host), cwd=self.workdir,
                                    stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
             self.processes.append(exporter)
             self.exporters[host] = exporter
         self._create_places()
+        self._stopping = threading.Event()
+        self._supervisor = threading.Thread(target=self._supervise, name="farm-demo-exporters", daemon=True)
+        self._supervisor.start()
         return self
+
+    def _exporter_argv(self, host: str) -> list[str]:
+        return [_tool("labgrid-exporter"), "-c", self.coordinator, "-n", host, "--hostname", LOOPBACK,
+                str(self.workdir / f"{host}.yaml")]
+
+    def _supervise(self) -> None:
+        """Restarts an exporter that exited: labgrid's exporter ends when its coordinator goes away (a restart,
+        a crash), and a farm host's service manager would start it again; so does the demo, every second until
+        the coordinator takes it back."""
+        while not self._stopping.wait(1.0):
+            for host, proc in list(self.exporters.items()):
+                if proc.poll() is None:
+                    continue
+                procs.reap(proc)
+                out = (self.workdir / f"{host}.log").open("ab")
+                restarted = procs.spawn(self._exporter_argv(host), cwd=self.workdir, stdin=subprocess.DEVNULL,
+                                        stdout=out, stderr=subprocess.STDOUT)
+                self.processes.append(restarted)
+                self.exporters[host] = restarted
+
+    def wait_for_saved_places(self, timeout_s: float = 30.0) -> None:
+        """labgrid's coordinator writes its places to ``places.yaml`` in its folder every 15 s when they changed,
+        and reads them back when it starts: waits for that file, as a coordinator that has run a while has it."""
+        deadline = time.monotonic() + timeout_s
+        while not (self.workdir / "places.yaml").is_file():
+            if time.monotonic() >= deadline:
+                raise FarmError(f"the coordinator did not save its places to {self.workdir}/places.yaml "
+                                f"in {timeout_s:.0f} s")
+            time.sleep(0.5)
+
+    def restart_coordinator(self) -> None:
+        """Stops the coordinator (when it still runs: after it saved its places) and starts it again on the same
+        address; the exporters it loses are restarted by the supervisor."""
+        if self.processes[0].poll() is None:
+            self.wait_for_saved_places()
+        old = self.processes[0]
+        procs.reap(old, term_first=True)
+        port = int(self.coordinator.rsplit(":", 1)[1])
+        log = (self.workdir / "coordinator.log").open("ab")
+        coordinator = procs.spawn([_tool("labgrid-coordinator"), "--listen", self.coordinator], cwd=self.workdir,
+                                  stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+        self.processes[0] = coordinator
+        _wait_port(port, coordinator, "labgrid-coordinator")
 
     def _create_places(self) -> None:
         farm = Farm(self.coordinator, owner=f"demo-{os.getpid()}-setup")
@@ -121,6 +167,10 @@ class FarmDemo:
         return path
 
     def stop(self) -> None:
+        stopping = getattr(self, "_stopping", None)
+        if stopping is not None:
+            stopping.set()
+            self._supervisor.join(timeout=5)
         for emulated in self.boards.values():
             with contextlib.suppress(Exception):
                 emulated.stop()

@@ -42,11 +42,24 @@ _LOCK = threading.Lock()
 
 
 def farm_session(coordinator: str) -> Farm:
+    """This process's client session with ``coordinator``; a session that lost its coordinator (it was stopped or
+    restarted) is closed and a new one made, so a restarted coordinator is found again."""
     with _LOCK:
         farm = _FARMS.get(coordinator)
+        if farm is not None and farm.lost:
+            del _FARMS[coordinator]
+            with contextlib.suppress(Exception):
+                farm.close()
+            farm = None
         if farm is None:
             farm = _FARMS[coordinator] = Farm(coordinator)
         return farm
+
+
+def _lost(coordinator: str) -> bool:
+    with _LOCK:
+        farm = _FARMS.get(coordinator)
+    return farm is None or farm.lost
 
 
 def close_sessions() -> None:
@@ -118,15 +131,20 @@ class PlacePool:
 
     def acquire(self, board: Board, exclude: set[str]) -> PlaceLease:
         on_session_end(close_sessions)  # the front end releases what this process holds (harness.core.shutdown)
-        try:
-            farm = farm_session(self.runner.coordinator)
-            place = farm.acquire(board.name, exclude=exclude, timeout_s=self.runner.acquire_timeout_s)
-        except FarmError as error:
-            raise NoBoard(str(error)) from error
-        return PlaceLease(farm, place, self.runner.coordinator)
+        for last_try in (False, True):
+            try:
+                farm = farm_session(self.runner.coordinator)
+                place = farm.acquire(board.name, exclude=exclude, timeout_s=self.runner.acquire_timeout_s)
+            except FarmError as error:
+                if not last_try and _lost(self.runner.coordinator):
+                    continue  # the coordinator was restarted under this session: once more with a new one
+                raise NoBoard(str(error)) from error
+            return PlaceLease(farm, place, self.runner.coordinator)
+        raise AssertionError("unreachable")
 
     def blame(self, name: str, reason: str) -> None:
-        farm_session(self.runner.coordinator).mark_unhealthy(name, reason)
+        with contextlib.suppress(FarmError):  # a coordinator that is gone cannot take the tag; the run says why
+            farm_session(self.runner.coordinator).mark_unhealthy(name, reason)
 
 
 class PlaceLease:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 UNHEALTHY_TAG = "unhealthy"
+SYNC_TIMEOUT_S = 10.0  # a coordinator that does not answer a sync in this long is gone
 OWNER_PREFIX = "harness-"
 _POLL_S = 0.2
 
@@ -156,17 +157,38 @@ class Farm:
             raise FarmError(f"cannot reach the labgrid coordinator at {coordinator}: {error}; "
                             "start it (labgrid-coordinator --listen HOST:PORT) or fix [farm] coordinator") from error
         self.held: set[str] = set()
+        self.lost = False  # the coordinator went away under this session (``_run``): make a new one
 
     @property
     def owner(self) -> str:
         return f"{self.host}/{self.user}"
 
     def _run(self, coroutine: Any, timeout_s: float = 30.0) -> Any:
+        """Runs one labgrid call. A coordinator that went away (stopped, restarted, unreachable: no answer, a
+        broken connection) is a ``FarmError`` that marks this session ``lost`` — an infrastructure error with
+        its cause, never a raw asyncio or gRPC traceback that would read as a test failure. The coordinator's
+        own refusals (an ``AioRpcError`` such as a place already taken) are the caller's to handle."""
+        import grpc
+
         asyncio.set_event_loop(self._loop)  # the calling thread's loop (grpc.aio looks it up)
-        return self._loop.run_until_complete(asyncio.wait_for(coroutine, timeout_s))
+        try:
+            return self._loop.run_until_complete(asyncio.wait_for(coroutine, timeout_s))
+        except grpc.aio.AioRpcError as error:
+            if error.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
+                                    grpc.StatusCode.CANCELLED):
+                raise
+            self.lost = True
+            raise FarmError(f"lost the labgrid coordinator at {self.coordinator}: {error.code().name} "
+                            f"({error.details()})") from error
+        except (TimeoutError, OSError, RuntimeError) as error:
+            self.lost = True
+            what = str(error) or f"no answer within {timeout_s:g} s"
+            raise FarmError(f"lost the labgrid coordinator at {self.coordinator}: {type(error).__name__}: "
+                            f"{what}") from error
 
     def sync(self) -> None:
-        if not self._run(self._session.sync_with_coordinator()):
+        if not self._run(self._session.sync_with_coordinator(), SYNC_TIMEOUT_S):
+            self.lost = True
             raise FarmError(f"lost the labgrid coordinator at {self.coordinator}")
 
     # -- reading --------------------------------------------------------------------------
@@ -202,17 +224,27 @@ class Farm:
             candidates = [p for p in self.places(board) if p.name not in exclude and not p.unhealthy]
             if not candidates:
                 raise FarmError(self._none_usable(board, exclude))
+            away = []
             for place in candidates:
                 if place.acquired is not None:
                     continue
+                if place.address("GDBServer") is None:
+                    # Its exporter is not registered (restarting, or its coordinator just restarted): a host
+                    # matter that may pass; waited for, not tagged. Named if it lasts the whole wait.
+                    away.append(place.name)
+                    continue
                 problem = unreachable_reason(place)
-                if problem is not None:
+                if problem is not None:  # registered, but its board does not answer: the board is blamed
                     self.mark_unhealthy(place.name, problem)
                     continue
                 if self._try_acquire(place.name):
                     place.acquired = self.owner
                     return place
             if time.monotonic() >= deadline:
+                if away:
+                    gone = "; ".join(f"{name}: {unreachable_reason(p)}" for p in candidates
+                                     for name in [p.name] if name in away)
+                    raise FarmError(f"no {board} place usable within {timeout_s:.0f} s: {gone}")
                 busy = ", ".join(f"{p.name} ({p.acquired})" for p in candidates)
                 raise FarmError(f"no {board} place became free within {timeout_s:.0f} s: {busy}")
             time.sleep(wait)
@@ -244,8 +276,8 @@ class Farm:
         request = self._pb2.ReleasePlaceRequest(placename=name)
         if fromuser is not None:
             request.fromuser = fromuser
-        with contextlib.suppress(grpc.aio.AioRpcError):
-            self._run(self._session.stub.ReleasePlace(request))
+        with contextlib.suppress(grpc.aio.AioRpcError, FarmError):
+            self._run(self._session.stub.ReleasePlace(request), 10.0)
         self.held.discard(name)
 
     def reclaim_stale(self) -> list[str]:

@@ -415,11 +415,15 @@ def _note_unhealthy_places(config: pytest.Config, state: FarmState) -> None:
         state.note("health", "farm", f"ERROR: could not read the places of {coordinator}: {error}")
         return
     try:
+        from harness.farm.places import unreachable_reason
+
         for place in farm.places():
             if place.unhealthy:
                 state.note("health", place.name, f"unhealthy on {coordinator} (labgrid tag, board "
                            f"{place.board}, host {place.tags.get('host', '?')}): {place.unhealthy}; after fixing it: "
                            f"harness farm clear --coordinator {coordinator} {place.name}")
+            elif place.address("GDBServer") is None:  # not tagged (it may come back), but not healthy either
+                state.note("health", place.name, f"not available on {coordinator}: {unreachable_reason(place)}")
     except FarmError as error:
         state.note("health", "farm", f"ERROR: could not read the places of {coordinator}: {error}")
     finally:

@@ -110,6 +110,36 @@ def test_board_killed_mid_run_is_retried_elsewhere_and_marked_unhealthy(farm_dem
         farm.close()
 
 
+def test_a_restarted_coordinator_is_found_again(farm_demo) -> None:  # type: ignore[no-untyped-def]
+    """The coordinator stopped and started mid-night: the exporters it lost come back (the demo restarts them,
+    as a host's service manager would), this process's stale client session is replaced, and the next binary
+    runs; while the coordinator is away a binary is an infrastructure error naming it, not a test failure."""
+    from harness.build.driver import ensure_binary
+    from harness.farm.farm_runner import FarmRunner, close_sessions
+    from harness.formats.reader import parse_log
+    from harness.hil.devices import HardwareMap
+
+    elf = ensure_binary(BLUEPILL, "micro_log_test", progress=None)
+    runner = FarmRunner(HardwareMap([], farm={"coordinator": farm_demo.coordinator}))
+    try:
+        first = runner.run(elf, BLUEPILL, 60)
+        assert parse_log(first.log, first, elf, BLUEPILL).outcome == "passed", first.infra_error
+        farm_demo.wait_for_saved_places()  # as a coordinator that has run for a while has them
+        from harness.core import procs
+
+        procs.reap(farm_demo.processes[0], term_first=True)  # gone ...
+        runner.acquire_timeout_s = 5.0
+        away = runner.run(elf, BLUEPILL, 30)
+        assert away.end_reason == "infra-error" and "labgrid coordinator" in (away.infra_error or ""), away
+        farm_demo.restart_coordinator()  # ... and back
+        runner.acquire_timeout_s = 60.0
+        second = runner.run(elf, BLUEPILL, 60)
+        report = parse_log(second.log, second, elf, BLUEPILL)
+        assert report.outcome == "passed", (report.summary, second.infra_error)
+    finally:
+        close_sessions()
+
+
 def test_two_clients_never_share_a_board_and_a_freed_board_reaches_the_waiter(farm_demo) -> None:  # type: ignore[no-untyped-def]
     from harness.farm.places import FarmError
 
