@@ -17,7 +17,7 @@ from harness.board.boards import load_board
 from harness.build.driver import build, build_program
 from harness.runners.insn_count import OFF_ENV
 from harness.session import RunOptions, run_binary
-from tests.harness_helpers import plugin_args, requires_mcu, run_cli, subprocess_env
+from tests.harness_helpers import plugin_args, requires_mcu, run_cli
 
 pytestmark = [requires_mcu]
 
@@ -140,7 +140,7 @@ def test_junit_and_harness_run_carry_the_counts(pytester: pytest.Pytester) -> No
     at = lines.index("harness: instructions per case (qemu, counted exactly; the same on every machine):")
     assert [line.split()[0] for line in lines[at + 1:at + 5]] == ["Empty", "ThousandRounds", "TwoThousandRounds",
                                                                   "FailsAfterHundredRounds"]
-    assert subprocess_env()  # the CLI ran from the checkout
+    assert lines[-1].startswith("harness: FAILED: counted_test on bluepill")  # the verdict stays the last line
 
 
 def test_per_block_and_per_instruction_counting_agree(monkeypatch: pytest.MonkeyPatch) -> None:

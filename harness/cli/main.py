@@ -188,14 +188,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         _err(report.infra_error)
     if report.crash is not None:
         print(report.crash.render(), file=sys.stderr)
-    records = f", records {report.records}" if report.records else ""
-    print(f"harness: {report.outcome.upper()}: {elf.name} on {board.name} ({report.backend}, {report.duration_s:.2f} s"
-          f"{records}): {report.summary}", flush=True)
-    if report.case_instructions:
+    if report.case_instructions:  # before the verdict, which stays the last line (scripts read it there)
         width = max(len(name) for name in report.case_instructions)
         print(f"harness: instructions per case ({report.backend}, counted exactly; the same on every machine):")
         for name, count in report.case_instructions.items():
             print(f"  {name.ljust(width)}  {count:>13,}")
+    records = f", records {report.records}" if report.records else ""
+    print(f"harness: {report.outcome.upper()}: {elf.name} on {board.name} ({report.backend}, {report.duration_s:.2f} s"
+          f"{records}): {report.summary}", flush=True)
     return EXIT_CODES.get(report.outcome, EXIT_CODES["infra-error"])
 
 
