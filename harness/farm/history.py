@@ -304,30 +304,22 @@ class History:
             values = asdict(record)
             values["recorded_at"] = values["recorded_at"] or time.time()
             rows.append([values[c] for c in _RESULT_COLUMNS])
-        if not rows:
-            return 0
-        with self._write() as conn:
-            conn.executemany(f"INSERT OR REPLACE INTO results ({', '.join(_RESULT_COLUMNS)}) "
-                             f"VALUES ({', '.join('?' * len(_RESULT_COLUMNS))})", rows)
-        return len(rows)
+        return self._insert("results", _RESULT_COLUMNS, rows)
 
     def add_measures(self, measures: Iterable[Measure]) -> int:
-        rows = [[asdict(m)[c] for c in _MEASURE_COLUMNS] for m in measures]
-        if not rows:
-            return 0
-        with self._write() as conn:
-            conn.executemany(f"INSERT OR REPLACE INTO measures ({', '.join(_MEASURE_COLUMNS)}) "
-                             f"VALUES ({', '.join('?' * len(_MEASURE_COLUMNS))})", rows)
-        return len(rows)
+        return self._insert("measures", _MEASURE_COLUMNS, [[asdict(m)[c] for c in _MEASURE_COLUMNS] for m in measures])
 
     def add_failed_attempts(self, attempts: Iterable[FailedAttempt]) -> int:
         """Attempts of a retried binary that failed for infrastructure reasons, each on its own device."""
-        rows = [[asdict(a)[c] for c in _ATTEMPT_COLUMNS] for a in attempts]
+        return self._insert("attempts", _ATTEMPT_COLUMNS, [[asdict(a)[c] for c in _ATTEMPT_COLUMNS] for a in attempts])
+
+    def _insert(self, table: str, columns: list[str], rows: list[list[Any]]) -> int:
+        """Writes ``rows`` (a row replaces one of the same key) in one transaction; how many."""
         if not rows:
             return 0
         with self._write() as conn:
-            conn.executemany(f"INSERT OR REPLACE INTO attempts ({', '.join(_ATTEMPT_COLUMNS)}) "
-                             f"VALUES ({', '.join('?' * len(_ATTEMPT_COLUMNS))})", rows)
+            conn.executemany(f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) "
+                             f"VALUES ({', '.join('?' * len(columns))})", rows)
         return len(rows)
 
     def add_note(self, run_id: str, kind: str, subject: str, text: str) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import time
@@ -13,6 +12,7 @@ import pytest
 from harness.board.boards import load_board
 from harness.formats.reader import parse_log
 from harness.runners import get_runner
+from harness.testing.processes import running_with
 
 PROGRAM = r"""
 #include <signal.h>
@@ -121,7 +121,7 @@ def test_orphan_child_is_bounded_named_and_killed(programs: dict[str, Path]) -> 
     assert run.exit_code == 0
     assert len(run.problems) == 1 and run.problems[0].startswith("left process "), run.problems
     assert parse_log(run.log, run).outcome == "failed"
-    assert not _processes_running(str(programs["orphan"].parent / "prog"))
+    assert not running_with(str(programs["orphan"].parent / "prog"))
 
 
 def test_partial_last_line_kept(programs: dict[str, Path]) -> None:
@@ -148,20 +148,6 @@ def test_unavailable_for_firmware_boards() -> None:
 
     assert "native" in (get_runner("host").unavailable_reason(mini_board()) or "")
     assert get_runner("host").unavailable_reason(load_board("host")) is None
-
-
-def _processes_running(needle: str) -> bool:
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if needle in cmdline and state != "Z":
-            return True
-    return False
 
 
 @pytest.mark.parametrize(
@@ -193,4 +179,4 @@ def test_keyboard_interrupt_kills_the_process_group(programs: dict[str, Path]) -
     with pytest.raises(KeyboardInterrupt):
         _run(programs["hang"], timeout_s=30, on_line=interrupt)
     time.sleep(0.1)
-    assert not _processes_running(f"{programs['hang'].parent / 'prog'} hang")
+    assert not running_with(f"{programs['hang'].parent / 'prog'} hang")

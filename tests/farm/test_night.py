@@ -13,6 +13,8 @@ from pathlib import Path
 from farm_helpers import put
 from harness_helpers import subprocess_env
 
+from harness.testing.processes import running_with
+
 
 def _night(work: Path, history: Path, *extra: str,
            wait: bool = True) -> subprocess.Popen[str] | subprocess.CompletedProcess[str]:
@@ -22,22 +24,6 @@ def _night(work: Path, history: Path, *extra: str,
     if not wait:
         return subprocess.Popen(argv, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=600, check=False)
-
-
-def _running_with(marker: str) -> list[int]:
-    """Pids of live processes whose command line contains ``marker``."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if marker in cmdline and state != "Z":
-            found.append(int(entry))
-    return found
 
 
 def test_every_night_run_writes_its_own_junit_file(tmp_path: Path) -> None:
@@ -70,18 +56,18 @@ def test_a_killed_night_leaves_no_pytest_behind(tmp_path: Path) -> None:
     marker = f"--history={history}"
     try:
         deadline = time.monotonic() + 120
-        while not _running_with(marker) and time.monotonic() < deadline:
+        while not running_with(marker) and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert _running_with(marker), "the night's pytest never started"
+        assert running_with(marker), "the night's pytest never started"
         time.sleep(3)  # its workers and the hanging binary are up
         night.send_signal(signal.SIGKILL)
         night.wait(timeout=10)
         deadline = time.monotonic() + 10
-        while _running_with(marker) and time.monotonic() < deadline:
+        while running_with(marker) and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert _running_with(marker) == [], "pytest outlived its killed night"
+        assert running_with(marker) == [], "pytest outlived its killed night"
     finally:
-        for pid in _running_with(marker):
+        for pid in running_with(marker):
             os.kill(pid, signal.SIGKILL)
         if night.stdout is not None:
             night.stdout.close()
