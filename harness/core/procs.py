@@ -49,12 +49,18 @@ SESSION_ENV = "MICRO_HARNESS_SESSION"
 SPAWNED_ENV = "MICRO_HARNESS_SPAWNED"
 
 
-def spawn(argv: Sequence[str], **kwargs: Any) -> subprocess.Popen[bytes]:
-    """``subprocess.Popen`` in a new process group that dies with the harness; recorded until reaped."""
+def spawn(argv: Sequence[str], *, die_with_parent: bool = True, **kwargs: Any) -> subprocess.Popen[bytes]:
+    """``subprocess.Popen`` in a new process group that dies with the harness; recorded until reaped.
+
+    ``die_with_parent=False``: no ``preexec_fn`` (Python then forks without running its own code in the child),
+    for a process started from a thread while other threads run (gRPC's, in a labgrid client): a Python-level
+    child hook there can crash the child before it runs anything. Such a child does not die with the harness on
+    its own; the session's leftover check (``end_leftovers``) and ``reap`` still end it."""
     env = dict(kwargs.pop("env", None) or os.environ)
     env[SPAWNED_ENV] = env.get(SESSION_ENV, str(os.getpid()))
     proc: subprocess.Popen[bytes] = subprocess.Popen(
-        list(argv), start_new_session=True, preexec_fn=_die_with_parent, env=env, **kwargs
+        list(argv), start_new_session=True, preexec_fn=_die_with_parent if die_with_parent else None, env=env,
+        **kwargs
     )
     with _lock:
         _live[proc.pid] = proc

@@ -115,8 +115,10 @@ class FarmDemo:
                     continue
                 procs.reap(proc)
                 out = (self.workdir / f"{host}.log").open("ab")
-                restarted = procs.spawn(self._exporter_argv(host), cwd=self.workdir, stdin=subprocess.DEVNULL,
-                                        stdout=out, stderr=subprocess.STDOUT)
+                # From this thread, while a labgrid client's gRPC threads may run in the process: no Python code
+                # in the child (die_with_parent=False); stop() and the session's leftover check end it.
+                restarted = procs.spawn(self._exporter_argv(host), die_with_parent=False, cwd=self.workdir,
+                                        stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
                 self.processes.append(restarted)
                 self.exporters[host] = restarted
 
@@ -139,8 +141,8 @@ class FarmDemo:
         procs.reap(old, term_first=True)
         port = int(self.coordinator.rsplit(":", 1)[1])
         log = (self.workdir / "coordinator.log").open("ab")
-        coordinator = procs.spawn([_tool("labgrid-coordinator"), "--listen", self.coordinator], cwd=self.workdir,
-                                  stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+        coordinator = procs.spawn([_tool("labgrid-coordinator"), "--listen", self.coordinator], die_with_parent=False,
+                                  cwd=self.workdir, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
         self.processes[0] = coordinator
         _wait_port(port, coordinator, "labgrid-coordinator")
 
