@@ -253,12 +253,49 @@ def run_binary(
     verdict = reader.finish(run, elf, board)
     # The counts are one per case that reached its end, in order: the cases that ended, in the log's order.
     ended = [c.name for c in verdict.cases if c.outcome in (Outcome.PASSED, Outcome.FAILED, Outcome.SKIPPED)]
+    counts = dict(zip(ended, run.instructions, strict=False))
+    outcome, summary = _hold_to_budgets(Outcome(verdict.outcome), verdict.summary, verdict.cases, counts, source, run)
     return RunReport(
-        board=board, backend=label, elf=elf, outcome=Outcome(verdict.outcome), summary=verdict.summary,
+        board=board, backend=label, elf=elf, outcome=outcome, summary=summary,
         cases=verdict.cases, log=run.log, log_tail=verdict.log_tail, exit_code=run.exit_code,
         timed_out=run.timed_out, duration_s=run.duration_s, end_reason=run.end_reason,
         infra_error=run.infra_error, crash=verdict.crash, format=verdict.format, problems=verdict.problems,
         records=verdict.records, token_delivery=control.delivery, case_seconds=dict(run.case_seconds),
-        case_instructions=dict(zip(ended, run.instructions, strict=False)),
+        case_instructions=counts,
         case_timeout=run.case_timeout, build=build, run=run, notes=list(run.notes),
     )
+
+
+def _hold_to_budgets(outcome: Outcome, summary: str, cases: list[CaseResult], counts: dict[str, int],
+                     source: Path | None, run: RunResult) -> tuple[Outcome, str]:
+    """The ``// harness: max_instructions=N`` budgets of the source (``harness.formats.case_limits``): a case
+    that executed more fails, naming its count, the budget and where it is written; a passing run with such a
+    case fails. Where nothing counts instructions (not QEMU) the budgets cannot be checked, and the run says so
+    in a note instead of passing them over silently."""
+    from harness.formats.case_limits import CaseLimitError, case_budgets
+
+    try:
+        budgets = case_budgets(source)
+    except CaseLimitError:  # already a build error of this run (case_limits reads the same comments)
+        return outcome, summary
+    if not budgets:
+        return outcome, summary
+    if not counts:
+        run.notes.append(Note(len(run.log), f"instruction budgets not checked: {', '.join(sorted(budgets))} "
+                              f"({run.backend} counts no instructions; QEMU does)"))
+        return outcome, summary
+    over = []
+    for case in cases:
+        budget, count = budgets.get(case.name), counts.get(case.name)
+        if budget is None or count is None or count <= budget[0]:
+            continue
+        message = (f"{case.name} executed {count:,} instructions, over its budget of {budget[0]:,} "
+                   f"(+{count - budget[0]:,}, {count / budget[0] - 1:+.1%}; {budget[1]})")
+        case.messages.append(message)
+        if case.outcome == Outcome.PASSED:
+            case.outcome = Outcome.FAILED
+        over.append(message)
+    if over and outcome == Outcome.PASSED:
+        more = f" (+{len(over) - 1} more over budget)" if len(over) > 1 else ""
+        return Outcome.FAILED, over[0] + more
+    return outcome, summary

@@ -151,3 +151,43 @@ def test_per_block_and_per_instruction_counting_agree(monkeypatch: pytest.Monkey
     per_block = run_binary(board, elf, RunOptions(backend="qemu"), source=FIXTURE).case_instructions
     per_insn = run_binary(board, elf, RunOptions(backend="qemu", icount=7), source=FIXTURE).case_instructions
     assert per_block and per_block == per_insn
+
+
+def test_a_case_over_its_instruction_budget_fails_with_the_numbers(tmp_path: Path) -> None:
+    source = tmp_path / "budget_test.cc"
+    source.write_text(FIXTURE.read_text()
+                      .replace("TF_LITE_MICRO_TEST(ThousandRounds)",
+                               "// harness: max_instructions=2000\nTF_LITE_MICRO_TEST(ThousandRounds)")
+                      .replace("TF_LITE_MICRO_TEST(Empty) {}",
+                               "TF_LITE_MICRO_TEST(Empty) {}  // harness: timeout=5, max_instructions=100"))
+    board = load_board("bluepill")
+    built = build_program(board, source, "budget_test", progress=None)
+    assert built.elf is not None, built.error
+    report = run_binary(board, built.elf, RunOptions(backend="qemu"), source=source)
+    count = report.case_instructions["ThousandRounds"]
+    assert count > 2000
+    case = report.case("ThousandRounds")
+    assert case is not None and case.outcome == "failed"
+    assert (f"ThousandRounds executed {count:,} instructions, over its budget of 2,000 (+{count - 2000:,}"
+            in case.messages[-1]) and "// harness: max_instructions=2000 at budget_test.cc:" in case.messages[-1]
+    assert report.case("Empty").outcome == "passed"  # within its budget
+    assert report.outcome == "failed"  # FailsAfterHundredRounds fails anyway; the budget adds its own
+    # The same binary without the failing case: the budget alone fails the run.
+    source.write_text(source.read_text().replace("TF_LITE_MICRO_EXPECT_EQ(1, 2);", ""))
+    built = build_program(board, source, "budget_test", progress=None)
+    assert built.elf is not None, built.error
+    report = run_binary(board, built.elf, RunOptions(backend="qemu"), source=source)
+    assert report.outcome == "failed" and report.summary.startswith("ThousandRounds executed "), report.summary
+
+
+def test_budgets_where_nothing_counts_are_said_not_to_be_checked(tmp_path: Path) -> None:
+    source = tmp_path / "budget_test.cc"
+    source.write_text(FIXTURE.read_text().replace(
+        "TF_LITE_MICRO_TEST(ThousandRounds)", "// harness: max_instructions=2000\nTF_LITE_MICRO_TEST(ThousandRounds)"))
+    board = load_board("host")
+    built = build_program(board, source, "budget_test", progress=None)
+    assert built.elf is not None, built.error
+    report = run_binary(board, built.elf, RunOptions(), source=source)
+    assert report.case("ThousandRounds").outcome == "passed"
+    assert any("instruction budgets not checked: ThousandRounds (host counts no instructions; QEMU does)" in n.text
+               for n in report.notes)

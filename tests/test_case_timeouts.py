@@ -58,6 +58,8 @@ def test_comment_above_the_case_or_at_the_end_of_its_line() -> None:
     ("// harness: timeout=0\nTF_LITE_MICRO_TEST(A) {}\n", "timeout=0 is not a number"),
     ("// harness: timeout=-1\nTF_LITE_MICRO_TEST(A) {}\n", "not a number"),
     ("// harness: timeout=1\nTF_LITE_MICRO_TEST(A) {  // harness: timeout=2\n", "already has a timeout"),
+    ("// harness: max_instructions=1.5\nTF_LITE_MICRO_TEST(A) {}\n", "max_instructions=1.5 is not a whole number"),
+    ("// harness: timeout=1, max_instr=9\nTF_LITE_MICRO_TEST(A) {}\n", "unknown harness setting 'max_instr=9'"),
 ])
 def test_a_malformed_comment_is_an_error_naming_the_line(source: str, words: str) -> None:
     with pytest.raises(CaseLimitError, match=words) as error:
@@ -259,3 +261,15 @@ def test_load_board_rejects_a_bad_board_default() -> None:
     with pytest.raises(BoardError, match=r"boards/bluepill/board.toml: \[run\] case_timeout_s must be a number"):
         _check(board, board.path / "board.toml")
     _check(_with_run(load_board("bluepill"), case_timeout_s=10), board.path / "board.toml")
+
+
+def test_a_case_can_have_a_timeout_and_an_instruction_budget() -> None:
+    from harness.formats.case_limits import source_case_settings
+
+    source = ("TF_LITE_MICRO_TESTS_BEGIN\n// harness: timeout=5, max_instructions=250000\nTF_LITE_MICRO_TEST(Both) {}\n"
+              "TF_LITE_MICRO_TEST(Budget) {  // harness: max_instructions=10\n}\n")
+    found = source_case_settings(source, Path("z_test.cc"))
+    assert found == {"Both": {"timeout": (5.0, "// harness: timeout=5 at z_test.cc:2"),
+                              "max_instructions": (250000.0, "// harness: max_instructions=250000 at z_test.cc:2")},
+                     "Budget": {"max_instructions": (10.0, "// harness: max_instructions=10 at z_test.cc:4")}}
+    assert source_case_timeouts(source, Path("z_test.cc")) == {"Both": (5.0, "// harness: timeout=5 at z_test.cc:2")}

@@ -11,6 +11,11 @@ when the board file sets one. ``--micro-timeout`` / ``[run] timeout_s`` stay the
 whole binary. The run loop (``harness.runners.stream``) enforces them: a case still open past its
 limit ends the run as a timeout of that case.
 
+The same comment can give a case an instruction budget, ``// harness: max_instructions=250000`` (with a
+timeout: ``// harness: timeout=5, max_instructions=250000``): where instructions are counted (QEMU), a
+case that executed more fails, naming the figure, the budget and where it is written (``case_budgets``;
+applied by ``harness.session``).
+
 A ``// harness:`` comment that is not beside a case, names an unknown setting or gives no positive
 number is an error (the file does not collect), so a typo never silently drops a limit.
 """
@@ -25,8 +30,8 @@ from harness import REPO_ROOT
 from harness.board.boards import Board, BoardError
 from harness.formats.micro_test import CASE_RE, blank_comments
 
-__all__ = ["CaseLimitError", "CaseLimits", "CaseTimeout", "board_case_timeout", "case_limits",
-           "source_case_timeouts"]
+__all__ = ["CaseLimitError", "CaseLimits", "CaseTimeout", "board_case_timeout", "case_budgets", "case_limits",
+           "source_case_settings", "source_case_timeouts"]
 
 _HARNESS_RE = re.compile(r"//\s*harness\s*:(?P<body>.*)$")
 _SETTING_RE = re.compile(r"^\s*(?P<key>[A-Za-z_]\w*)\s*=\s*(?P<value>\S+)\s*$")
@@ -83,12 +88,17 @@ def _where(path: Path) -> str:
         return str(path)
 
 
-def source_case_timeouts(source: str, path: Path) -> dict[str, tuple[float, str]]:
-    """Case name -> (seconds, where it came from) of the ``// harness: timeout=S`` comments in ``source``."""
+_SETTINGS = {"timeout": "number of seconds > 0 (e.g. '// harness: timeout=5' or 'timeout=0.5')",
+             "max_instructions": "whole number of instructions > 0 (e.g. 'max_instructions=250000')"}
+
+
+def source_case_settings(source: str, path: Path) -> dict[str, dict[str, tuple[float, str]]]:
+    """Case name -> setting -> (value, where it came from) of the ``// harness: key=value[, key=value]``
+    comments in ``source`` (settings: ``timeout`` in seconds, ``max_instructions``)."""
     code = blank_comments(source)
     lines = source.splitlines()
     case_at = {code.count("\n", 0, m.start()): m.group(1) for m in CASE_RE.finditer(code)}  # 0-based line
-    found: dict[str, tuple[float, str]] = {}
+    found: dict[str, dict[str, tuple[float, str]]] = {}
     for index, line in enumerate(lines):
         comment = _HARNESS_RE.search(line)
         if comment is None:
@@ -102,18 +112,42 @@ def source_case_timeouts(source: str, path: Path) -> dict[str, tuple[float, str]
         else:
             raise CaseLimitError(f"{_where(path)}:{index + 1}: '// harness:' comment is not beside a "
                                  "TF_LITE_MICRO_TEST(...): put it on the line above the case or at the end of its line")
-        setting = _SETTING_RE.match(comment["body"])
-        if setting is None or setting["key"] != "timeout":
-            raise CaseLimitError(f"{_where(path)}:{index + 1}: unknown harness setting {comment['body'].strip()!r}; "
-                                 "the one setting is '// harness: timeout=SECONDS'")
-        seconds = _seconds(setting["value"])
-        if seconds is None:
-            raise CaseLimitError(f"{_where(path)}:{index + 1}: timeout={setting['value']} is not a number of "
-                                 "seconds > 0 (e.g. '// harness: timeout=5' or 'timeout=0.5')")
-        if case in found:
-            raise CaseLimitError(f"{_where(path)}:{index + 1}: {case} already has a timeout ({found[case][1]})")
-        found[case] = (seconds, f"// harness: timeout={setting['value']} at {where}")
+        for part in comment["body"].split(","):
+            setting = _SETTING_RE.match(part)
+            if setting is None or setting["key"] not in _SETTINGS:
+                raise CaseLimitError(f"{_where(path)}:{index + 1}: unknown harness setting {part.strip()!r}; the "
+                                     "settings are '// harness: timeout=SECONDS, max_instructions=N'")
+            key, text = setting["key"], setting["value"]
+            value = _seconds(text) if key == "timeout" else (float(text) if text.isdigit() and int(text) > 0 else None)
+            if value is None:
+                raise CaseLimitError(f"{_where(path)}:{index + 1}: {key}={text} is not a {_SETTINGS[key]}")
+            if key in found.get(case, {}):
+                raise CaseLimitError(f"{_where(path)}:{index + 1}: {case} already has a {key} "
+                                     f"({found[case][key][1]})")
+            found.setdefault(case, {})[key] = (value, f"// harness: {key}={text} at {where}")
     return found
+
+
+def source_case_timeouts(source: str, path: Path) -> dict[str, tuple[float, str]]:
+    """Case name -> (seconds, where it came from) of the ``// harness: timeout=S`` comments in ``source``
+    (every setting is checked: a malformed one is a CaseLimitError)."""
+    return {case: settings["timeout"] for case, settings in source_case_settings(source, path).items()
+            if "timeout" in settings}
+
+
+def case_budgets(source_path: Path | None) -> dict[str, tuple[int, str]]:
+    """Case name -> (most instructions it may execute, where the budget is written): the
+    ``// harness: max_instructions=N`` comments of the binary's source (checked where instructions are counted:
+    under QEMU, ``harness.runners.insn_count``)."""
+    if source_path is None:
+        return {}
+    try:
+        source = Path(source_path).read_text(errors="replace")
+    except OSError:
+        return {}
+    return {case: (int(settings["max_instructions"][0]), settings["max_instructions"][1])
+            for case, settings in source_case_settings(source, Path(source_path)).items()
+            if "max_instructions" in settings}
 
 
 def board_case_timeout(board: Board) -> tuple[float, str] | None:
