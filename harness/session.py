@@ -230,9 +230,12 @@ def run_binary(
     control = control or RunControl()
     control.reader_spec = spec
     control.token = RunToken.fresh() if options.token else None
+    budgets: dict[str, tuple[int, str]] = {}
     if options.case_limits:
-        try:  # '// harness: timeout=S' in the source, the board's [run] case_timeout_s
-            control.case_limits = case_limits(source, board) or None
+        try:  # '// harness: timeout=S, max_instructions=N' in the source, the board's [run] case_timeout_s
+            limits = case_limits(source, board)
+            control.case_limits = limits or None
+            budgets = limits.budgets
         except CaseLimitError as error:
             return RunReport(board=board, backend=label, outcome=Outcome.BUILD_ERROR, summary=str(error), elf=elf,
                              build=build)
@@ -254,7 +257,7 @@ def run_binary(
     # The counts are one per case that reached its end, in order: the cases that ended, in the log's order.
     ended = [c.name for c in verdict.cases if c.outcome in (Outcome.PASSED, Outcome.FAILED, Outcome.SKIPPED)]
     counts = dict(zip(ended, run.instructions, strict=False))
-    outcome, summary = _hold_to_budgets(Outcome(verdict.outcome), verdict.summary, verdict.cases, counts, source, run)
+    outcome, summary = _hold_to_budgets(Outcome(verdict.outcome), verdict.summary, verdict.cases, counts, budgets, run)
     return RunReport(
         board=board, backend=label, elf=elf, outcome=outcome, summary=summary,
         cases=verdict.cases, log=run.log, log_tail=verdict.log_tail, exit_code=run.exit_code,
@@ -267,17 +270,11 @@ def run_binary(
 
 
 def _hold_to_budgets(outcome: Outcome, summary: str, cases: list[CaseResult], counts: dict[str, int],
-                     source: Path | None, run: RunResult) -> tuple[Outcome, str]:
-    """The ``// harness: max_instructions=N`` budgets of the source (``harness.formats.case_limits``): a case
-    that executed more fails, naming its count, the budget and where it is written; a passing run with such a
-    case fails. Where nothing counts instructions (not QEMU) the budgets cannot be checked, and the run says so
-    in a note instead of passing them over silently."""
-    from harness.formats.case_limits import CaseLimitError, case_budgets
-
-    try:
-        budgets = case_budgets(source)
-    except CaseLimitError:  # already a build error of this run (case_limits reads the same comments)
-        return outcome, summary
+                     budgets: dict[str, tuple[int, str]], run: RunResult) -> tuple[Outcome, str]:
+    """The ``// harness: max_instructions=N`` budgets of the source (``CaseLimits.budgets``): a case that executed
+    more fails, naming its count, the budget and where it is written; a passing run with such a case fails. Where
+    nothing counts instructions (not QEMU) the budgets cannot be checked, and the run says so in a note instead of
+    passing them over silently."""
     if not budgets:
         return outcome, summary
     if not counts:

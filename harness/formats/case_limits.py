@@ -13,7 +13,7 @@ limit ends the run as a timeout of that case.
 
 The same comment can give a case an instruction budget, ``// harness: max_instructions=250000`` (with a
 timeout: ``// harness: timeout=5, max_instructions=250000``): where instructions are counted (QEMU), a
-case that executed more fails, naming the figure, the budget and where it is written (``case_budgets``;
+case that executed more fails, naming the figure, the budget and where it is written (``CaseLimits.budgets``;
 applied by ``harness.session``).
 
 A ``// harness:`` comment that is not beside a case, names an unknown setting or gives no positive
@@ -30,7 +30,7 @@ from harness import REPO_ROOT
 from harness.board.boards import Board, BoardError
 from harness.formats.micro_test import CASE_RE, blank_comments
 
-__all__ = ["CaseLimitError", "CaseLimits", "CaseTimeout", "board_case_timeout", "case_budgets", "case_limits",
+__all__ = ["CaseLimitError", "CaseLimits", "CaseTimeout", "board_case_timeout", "case_limits",
            "source_case_settings", "source_case_timeouts"]
 
 _HARNESS_RE = re.compile(r"//\s*harness\s*:(?P<body>.*)$")
@@ -52,11 +52,14 @@ class CaseTimeout:
 
 @dataclass
 class CaseLimits:
-    """Per-case time limits: ``per_case`` name -> (seconds, source); ``default_s`` for the other cases."""
+    """Per-case limits: ``per_case`` name -> (seconds, source); ``default_s`` for the other cases; ``budgets``."""
 
     per_case: dict[str, tuple[float, str]] = field(default_factory=dict)
     default_s: float | None = None
     default_source: str = ""
+    # ``// harness: max_instructions=N``: case -> (most instructions it may execute, where the budget is written);
+    # checked where instructions are counted (QEMU) by ``harness.session``. Not a time limit: no part of bool().
+    budgets: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     def limit_for(self, case: str) -> tuple[float, str] | None:
         if case in self.per_case:
@@ -135,21 +138,6 @@ def source_case_timeouts(source: str, path: Path) -> dict[str, tuple[float, str]
             if "timeout" in settings}
 
 
-def case_budgets(source_path: Path | None) -> dict[str, tuple[int, str]]:
-    """Case name -> (most instructions it may execute, where the budget is written): the
-    ``// harness: max_instructions=N`` comments of the binary's source (checked where instructions are counted:
-    under QEMU, ``harness.runners.insn_count``)."""
-    if source_path is None:
-        return {}
-    try:
-        source = Path(source_path).read_text(errors="replace")
-    except OSError:
-        return {}
-    return {case: (int(settings["max_instructions"][0]), settings["max_instructions"][1])
-            for case, settings in source_case_settings(source, Path(source_path)).items()
-            if "max_instructions" in settings}
-
-
 def board_case_timeout(board: Board) -> tuple[float, str] | None:
     """The board file's default per-case limit (``Board.case_timeout``), a CaseLimitError when malformed."""
     try:
@@ -167,7 +155,10 @@ def case_limits(source_path: Path | None, board: Board) -> CaseLimits:
             source = Path(source_path).read_text(errors="replace")
         except OSError:
             source = ""
-        limits.per_case = source_case_timeouts(source, Path(source_path))
+        settings = source_case_settings(source, Path(source_path))  # one read of the comments for both
+        limits.per_case = {case: found["timeout"] for case, found in settings.items() if "timeout" in found}
+        limits.budgets = {case: (int(found["max_instructions"][0]), found["max_instructions"][1])
+                          for case, found in settings.items() if "max_instructions" in found}
     default = board_case_timeout(board)
     if default is not None:
         limits.default_s, limits.default_source = default
