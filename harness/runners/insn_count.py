@@ -3,9 +3,10 @@
 The micro_test framework calls two empty marker functions around each case's body
 (``micro_test_case_start`` right after the case's BEGIN record, ``micro_test_case_stop`` right before
 its END record; ``micro_runtime/micro_test.h``). On a real board they cost a call and a return each.
-Under QEMU the plugin (``insn_counter/insn_counter.c``) adds one to a counter for every guest
-instruction executed (an inline add in the translated code, exact also when an exception leaves a
-block early), notes the counter at the start marker and writes the difference at the stop marker:
+Under QEMU the plugin (``insn_counter/insn_counter.c``) adds each executed translation block's number of
+instructions to a counter (an inline add in the translated code; one add per instruction under ``-icount``,
+whose I/O recompilation can leave a block part-way), notes the counter at the start marker and writes the
+difference at the stop marker:
 one line per case that reached its end, in the order the cases ended. The count covers what the case
 executed (without the exception handlers, see below), plus the marker calls' own few instructions (a
 constant of the core and the compiler); nothing of the records the framework prints around it.
@@ -39,7 +40,7 @@ PLUGIN_DIR = Path(__file__).resolve().parent / "insn_counter"
 PLUGIN_SOURCE = PLUGIN_DIR / "insn_counter.c"
 PLUGIN_HEADER = PLUGIN_DIR / "qemu_plugin_api.h"
 START, STOP = "micro_test_case_start", "micro_test_case_stop"
-OFF_ENV = "MICRO_HARNESS_NO_COUNTS"  # set to 1: no counting plugin, no -icount (runs as before counting existed)
+OFF_ENV = "MICRO_HARNESS_NO_COUNTS"  # set to 1: no counting plugin (runs as before counting existed)
 
 _built: dict[Path, Path | str] = {}  # tools folder -> the plugin, or why there is none
 _refused: dict[str, str] = {}  # QEMU binary -> why it would not load the plugin

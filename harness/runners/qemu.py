@@ -94,6 +94,12 @@ def elf_problem(path: Path) -> str | None:
     return None
 
 
+def effective_icount(board: Board, icount: int | None) -> int | None:
+    """The ``-icount`` shift of a run: the one asked for, else the board's ``[qemu] icount``, else none."""
+    configured = board.section("qemu").get("icount")
+    return icount if icount is not None or configured is None else int(configured)
+
+
 def qemu_command(elf: Path, board: Board, icount: int | None = None, qemu: str = QEMU,
                  plugin: Sequence[str] = ()) -> list[str]:
     """The full QEMU command line for ``elf`` on ``board`` (see module docstring). ``plugin``: the instruction
@@ -108,8 +114,7 @@ def qemu_command(elf: Path, board: Board, icount: int | None = None, qemu: str =
     argv += ["-serial", "chardev:log0" if "uart" in captured else "null"]
     # Semihosting carries the exit status, and its text is always captured (``captured_transports``).
     argv += ["-semihosting-config", "enable=on,target=native,chardev=log0"]
-    if icount is None and cfg.get("icount") is not None:
-        icount = int(cfg["icount"])
+    icount = effective_icount(board, icount)
     if icount is not None:
         argv += ["-icount", f"shift={icount}"]
     argv += [str(a) for a in cfg.get("extra_args", [])]
@@ -184,9 +189,9 @@ class QemuRunner:
             return _infra(problem)
         with tempfile.TemporaryDirectory(prefix="harness-counts-") as tmp:
             counts = Path(tmp) / "counts"
-            icount = self.icount is not None or board.section("qemu").get("icount") is not None
-            plugin, no_counts = insn_count.plugin_args(elf, counts, QEMU, per_insn=icount)
             try:
+                icount = effective_icount(board, self.icount)
+                plugin, no_counts = insn_count.plugin_args(elf, counts, QEMU, per_insn=icount is not None)
                 argv = qemu_command(elf.resolve(), board, self.icount, plugin=plugin)
             except (TypeError, ValueError) as error:
                 return _infra(f"{board.path / 'board.toml'}: bad [qemu] table ({error}); serial and icount are "
