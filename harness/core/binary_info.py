@@ -15,6 +15,7 @@ ELF of either byte order, so host binaries and every Cortex-M board's firmware a
 from __future__ import annotations
 
 import functools
+import hashlib
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -132,6 +133,21 @@ class Elf:
 @functools.lru_cache(maxsize=64)
 def _load(path: str, mtime_ns: int, size: int) -> Elf:
     return Elf(Path(path).read_bytes(), Path(path).name)
+
+
+@functools.lru_cache(maxsize=256)
+def _sha256(path: str, mtime_ns: int, size: int) -> str:
+    sha = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            sha.update(block)
+    return sha.hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 (hex) of a binary, computed once while the file is unchanged; OSError when unreadable."""
+    stat = Path(path).stat()
+    return _sha256(str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
 
 
 def load(elf: Path) -> Elf:

@@ -13,7 +13,6 @@ one plugin module; the logic they call is in ``harness.farm``.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import os
 import re
 import socket
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from harness import REPO_ROOT
+from harness.core.binary_info import file_sha256
 from harness.farm import health
 from harness.farm.history import CaseRecord, History, HistoryError, Measure, RunInfo
 from harness.hil import board_state
@@ -94,7 +94,6 @@ class FarmState:
         self.quarantined_ran: list[tuple[str, str]] = []  # (nodeid, what happened), controller
         self.notes: list[tuple[str, str, str]] = []  # (kind, subject, text) for summary + history
         self.taken_out: list[str] = []
-        self._hashes: dict[tuple[str, float], str] = {}
         self._measured: set[tuple[str, str]] = set()
 
     @property
@@ -108,12 +107,9 @@ class FarmState:
 
     def binary_hash(self, elf: Path) -> str | None:
         try:
-            key = (str(elf), elf.stat().st_mtime)
+            return file_sha256(elf)[:16]
         except OSError:
             return None
-        if key not in self._hashes:
-            self._hashes[key] = hashlib.sha256(elf.read_bytes()).hexdigest()[:16]
-        return self._hashes[key]
 
     def note(self, kind: str, subject: str, text: str) -> None:
         self.notes.append((kind, subject, text))

@@ -22,7 +22,6 @@ item fails binary-checks, and the run is held against the list (a case missing f
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -34,10 +33,11 @@ from harness.board.boards import Board, BoardError, load_board
 from harness.build.driver import BuildError
 from harness.build.make import file_lock, gen_dir
 from harness.core import project
+from harness.core.binary_info import file_sha256
 from harness.core.project import Firmware
 from harness.outcome import Outcome
 from harness.pytest.items import BINARY_ITEM, MicroBinaryItem, MicroCaseItem, MicroTestFailure
-from harness.pytest.state import harness_state
+from harness.pytest.state import harness_state, save_log
 from harness.session import RunReport
 
 if TYPE_CHECKING:
@@ -75,14 +75,6 @@ def _arch_problem(elf: Path, board: Board) -> str | None:
 
 
 # ------------------------------------------------------------------ case lists --
-def _digest(elf: Path) -> str:
-    sha = hashlib.sha256()
-    with open(elf, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            sha.update(block)
-    return sha.hexdigest()
-
-
 def _cases_file(board: Board, digest: str, framework: str | None) -> Path:
     return gen_dir(board) / "firmware-cases" / f"{digest[:32]}-{framework or 'detected'}.json"
 
@@ -139,12 +131,9 @@ def firmware_outcome(state: HarnessState, firmware: Firmware, board: Board, elf:
     state.outcomes[key] = report
     if report.outcome not in (Outcome.UNAVAILABLE, Outcome.BUILD_ERROR):
         with contextlib.suppress(OSError):
-            log_dir = gen_dir(board) / "logs" / "firmware"
-            log_dir.mkdir(parents=True, exist_ok=True)
-            report.log_path = log_dir / f"{firmware.label}.log"
-            report.log_path.write_bytes(report.annotated_log)
+            save_log(report, gen_dir(board) / "logs" / "firmware", firmware.label)
         with contextlib.suppress(OSError):
-            _write_cases(_cases_file(board, _digest(elf), firmware.framework), elf, report, _session_id())
+            _write_cases(_cases_file(board, file_sha256(elf), firmware.framework), elf, report, _session_id())
     return report
 
 
@@ -184,7 +173,7 @@ def prepare(state: HarnessState, firmware: Firmware, board: Board, elf: Path) ->
     declared = declared_tests(elf)
     if declared is not None and declared.cases:
         return list(declared.cases)
-    listing = _cases_file(board, _digest(elf), firmware.framework)
+    listing = _cases_file(board, file_sha256(elf), firmware.framework)
     with file_lock(listing.with_suffix(".lock")):
         known = _read_cases(listing, _session_id())
         if known is not None:

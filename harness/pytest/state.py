@@ -176,11 +176,15 @@ class HarnessState:
         report.build = built[0] if built else None
         self.outcomes[key] = report
         if report.elf is not None and report.outcome not in (Outcome.UNAVAILABLE, Outcome.BUILD_ERROR):
-            log_dir = gen_dir(board) / "logs"
-            log_dir.mkdir(parents=True, exist_ok=True)
-            report.log_path = log_dir / f"{binary}.log"
-            report.log_path.write_bytes(report.annotated_log)
+            save_log(report, gen_dir(board) / "logs", binary)
         return report
+
+
+def save_log(report: RunReport, log_dir: Path, name: str) -> None:
+    """Writes the run's annotated log to ``<log_dir>/<name>.log`` and keeps the path in the report."""
+    log_dir.mkdir(parents=True, exist_ok=True)
+    report.log_path = log_dir / f"{name}.log"
+    report.log_path.write_bytes(report.annotated_log)
 
 
 class DoesNotFit(Exception):
