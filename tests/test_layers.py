@@ -27,8 +27,10 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("runners", {"harness.runners", "harness.runners.*"}),
     ("resources", {"harness.hil", "harness.hil.*", "harness.farm", "harness.farm.*"}),
     ("session", {"harness.session"}),
+    ("coverage", {"harness.coverage", "harness.coverage.build", "harness.coverage.collect", "harness.coverage.report",
+                  "harness.coverage.stream"}),
     ("front ends", {"harness.pytest", "harness.pytest.*", "harness.cli", "harness.cli.*", "harness.robot",
-                    "harness.robot.*", "harness.__main__"}),
+                    "harness.robot.*", "harness.__main__", "harness.coverage.plugin"}),
 ]
 
 

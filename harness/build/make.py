@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from harness import PACKAGE_DIR, REPO_ROOT
@@ -28,9 +29,33 @@ _PROGRESS_EVERY_S = 8.0  # under the 10 s a user should wait at most for a sign 
 Progress = Callable[[str], None]
 
 
+@dataclass(frozen=True)
+class BuildVariant:
+    """A build of every binary of this process with other flags, in its own subfolder of the build folder, so
+    the plain build's objects are never touched (``harness.coverage``: gcov-instrumented builds in
+    ``<build folder>/coverage/``). ``make_variables(board)``: what every make call for the board adds."""
+
+    folder: str
+    make_variables: Callable[[Board], list[str]]
+
+
+_variant: BuildVariant | None = None
+
+
+def set_build_variant(variant: BuildVariant | None) -> None:
+    """Builds of this process from now on go to ``variant`` (None: the plain build again)."""
+    global _variant
+    _variant = variant
+
+
+def build_variant() -> BuildVariant | None:
+    return _variant
+
+
 def gen_root() -> Path:
     """The build folder of the project in use (one folder per board and variant inside)."""
-    return project.current().build_dir
+    root = project.current().build_dir
+    return root / _variant.folder if _variant is not None else root
 
 
 def gen_dir(board: Board | str) -> Path:
@@ -46,7 +71,8 @@ def make_env() -> dict[str, str]:
 
 def make_paths(board: Board) -> list[str]:
     """Where make finds the project's build folder, the board file and the harness (see the Makefile)."""
-    return [f"GEN_ROOT={gen_root()}", f"BOARD_FILE={board.path / 'board.toml'}", f"HARNESS_SRC={PACKAGE_DIR}"]
+    extra = _variant.make_variables(board) if _variant is not None else []
+    return [f"GEN_ROOT={gen_root()}", f"BOARD_FILE={board.path / 'board.toml'}", f"HARNESS_SRC={PACKAGE_DIR}", *extra]
 
 
 def bin_dir(board: Board | str) -> Path:

@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 
 # --hardware-map: real/emulated boards, leases, infra retry (harness/pytest/hil.py).
 # dut / dut_factory / count fixtures and per-test DUT logs (harness/pytest/dut_plugin.py).
-pytest_plugins = ["harness.pytest.hil", "harness.pytest.farm", "harness.pytest.dut_plugin"]
+# --micro-coverage: gcov-instrumented builds, coverage per binary and merged (harness/coverage/plugin.py).
+pytest_plugins = ["harness.pytest.hil", "harness.pytest.farm", "harness.pytest.dut_plugin", "harness.coverage.plugin"]
 
 DEFAULT_MCU_BOARD = "bluepill"  # what `pytest --renode` / `--qemu` run without --board
 
