@@ -6,7 +6,8 @@ plain build's objects are never touched (``harness.build.make.BuildVariant``).
 - Cortex-M boards: ``--coverage -fprofile-info-section=gcov_info`` (GCC 12+; no constructors, a table of the
   objects' gcov_info instead), linked with ``boards/cortex_m/gcov_dump.c`` (compiled here, uninstrumented,
   for the board), ``-Wl,--wrap=MicroExit`` (the dump runs at exit, before the exit status is reported) and
-  libgcov (only its freestanding ``__gcov_info_to_gcda`` and counter merging are used).
+  libgcov (only its freestanding ``__gcov_info_to_gcda`` and counter merging are used); without link-time
+  optimization, whatever the board's ``[build] lto`` says (``--wrap`` does not reach calls inside an LTO unit).
 """
 
 from __future__ import annotations
@@ -71,7 +72,9 @@ def make_variables(board: Board) -> list[str]:
     if board.is_host:
         return ["EXTRA_CFLAGS=--coverage", "EXTRA_CXXFLAGS=--coverage", "EXTRA_LDFLAGS=--coverage"]
     flags = " ".join(TARGET_FLAGS)
-    return [f"EXTRA_CFLAGS={flags}", f"EXTRA_CXXFLAGS={flags}",
+    # BOARD_LTO=0 overrides the board's [build] lto (board.mk) without changing the output folder (LTO=0 would):
+    # under LTO the linker resolves MicroExit inside the LTO unit and --wrap never takes effect.
+    return ["BOARD_LTO=0", f"EXTRA_CFLAGS={flags}", f"EXTRA_CXXFLAGS={flags}",
             f"EXTRA_LDFLAGS={dump_object(board)} -Wl,--wrap=MicroExit -lgcov"]
 
 

@@ -17,6 +17,7 @@ A binary that crashed, hung or could not run has no coverage, and its status say
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -94,7 +95,8 @@ class CoverageRun:
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
         if elf is not None:
-            stream_path(elf).unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # a stale stream must not pass for this run's
+                stream_path(elf).unlink(missing_ok=True)
         saved = {key: os.environ.get(key) for key in ("GCOV_PREFIX", "GCOV_PREFIX_STRIP")}
         if board.is_host:
             os.environ["GCOV_PREFIX"] = str(folder / "gcda")

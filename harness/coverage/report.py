@@ -73,11 +73,50 @@ def from_gcda(gcda_dir: Path, folder: Path, *, root: Path, gcov: str, exclude: S
 
 
 def merged(tracefiles: Sequence[Path], folder: Path, *, root: Path, title: str) -> Totals:
-    """One report from several binaries' JSON tracefiles: a line's count is the sum of theirs."""
+    """One report from several binaries' JSON tracefiles: a line's count is the sum of theirs (``merge``)."""
     folder.mkdir(parents=True, exist_ok=True)
-    adds = [arg for path in tracefiles for arg in ("--add-tracefile", str(path))]
-    _gcovr(["--root", str(root), *adds, *_outputs(folder, title)], cwd=root)
+    data = merge([json.loads(path.read_text()) for path in tracefiles])
+    (folder / JSON).write_text(json.dumps(data))
+    _gcovr(["--root", str(root), "--add-tracefile", str(folder / JSON), "--cobertura", str(folder / COBERTURA),
+            "--html-details", str(folder / HTML), "--html-title", title], cwd=root)
     return _finish(folder)
+
+
+def merge(tracefiles: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """gcovr JSON tracefiles as one: per file and line the counts (and each branch's) summed, a line code where
+    any binary has code there; functions by name and line, summed. Done here, not by gcovr 5 (whose merge
+    asserts when one function name sits at two lines of a file, as a header's ``#if`` branches do across boards):
+    such a function keeps both entries, the later named ``<name> [line N]``."""
+    files: dict[str, dict[str, Any]] = {}
+    for data in tracefiles:
+        for entry in data.get("files", []):
+            into = files.setdefault(entry["file"], {"file": entry["file"], "lines": {}, "functions": {}})
+            for line in entry.get("lines", []):
+                number = line["line_number"]
+                have = into["lines"].get(number)
+                if have is None:
+                    into["lines"][number] = {**line, "branches": [dict(b) for b in line.get("branches", [])]}
+                    continue
+                have["count"] += line["count"]
+                have["gcovr/noncode"] = bool(have.get("gcovr/noncode")) and bool(line.get("gcovr/noncode"))
+                have["gcovr/excluded"] = bool(have.get("gcovr/excluded")) or bool(line.get("gcovr/excluded"))
+                for index, branch in enumerate(line.get("branches", [])):
+                    if index < len(have["branches"]):
+                        have["branches"][index]["count"] += branch.get("count", 0)
+                    else:
+                        have["branches"].append(dict(branch))
+            for function in entry.get("functions", []):
+                key = (function["name"], function["lineno"])
+                if key in into["functions"]:
+                    into["functions"][key]["execution_count"] += function["execution_count"]
+                    continue
+                named = {f["name"] for f in into["functions"].values()}
+                name = function["name"] if function["name"] not in named else \
+                    f"{function['name']} [line {function['lineno']}]"
+                into["functions"][key] = {**function, "name": name}
+    return {"gcovr/format_version": tracefiles[0].get("gcovr/format_version", "0.3") if tracefiles else "0.3",
+            "files": [{"file": name, "lines": [entry["lines"][n] for n in sorted(entry["lines"])],
+                       "functions": list(entry["functions"].values())} for name, entry in sorted(files.items())]}
 
 
 def _finish(folder: Path) -> Totals:
