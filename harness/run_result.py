@@ -85,6 +85,9 @@ class RunResult:
     # Instructions of each case that reached its end, in the order they ended (QEMU's counting plugin,
     # harness.runners.insn_count); empty where nothing counts them
     instructions: list[int] = field(default_factory=list)
+    # Estimated cycles of the same cases (the plugin's Cortex-M timing model, the board's [timing]); empty
+    # where no model ran (harness.runners.insn_count, docs/measurement.md)
+    cycles: list[int] = field(default_factory=list)
 
     @property
     def annotated_log(self) -> bytes:

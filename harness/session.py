@@ -90,6 +90,10 @@ class RunReport:
     case_seconds: dict[str, float] = field(default_factory=dict)
     # Instructions each case executed (QEMU's counting plugin; deterministic: harness.runners.insn_count)
     case_instructions: dict[str, int] = field(default_factory=dict)
+    # Estimated cycles of each case (the plugin's Cortex-M timing model with the board's [timing]) and the
+    # clock the estimate is for (docs/measurement.md); empty / None where no model ran
+    case_cycles: dict[str, int] = field(default_factory=dict)
+    timing_clock_hz: int | None = None
     case_timeout: CaseTimeout | None = None
     build: BinaryBuild | None = None
     run: RunResult | None = None  # the backend's own account (attempts of a retrying pool, ...)
@@ -230,7 +234,7 @@ def run_binary(
     control = control or RunControl()
     control.reader_spec = spec
     control.token = RunToken.fresh() if options.token else None
-    budgets: dict[str, tuple[int, str]] = {}
+    budgets: dict[str, dict[str, tuple[int, str]]] = {}
     if options.case_limits:
         try:  # '// harness: timeout=S, max_instructions=N' in the source, the board's [run] case_timeout_s
             limits = case_limits(source, board)
@@ -257,41 +261,53 @@ def run_binary(
     # The counts are one per case that reached its end, in order: the cases that ended, in the log's order.
     ended = [c.name for c in verdict.cases if c.outcome in (Outcome.PASSED, Outcome.FAILED, Outcome.SKIPPED)]
     counts = dict(zip(ended, run.instructions, strict=False))
-    outcome, summary = _hold_to_budgets(Outcome(verdict.outcome), verdict.summary, verdict.cases, counts, budgets, run)
+    cycles = dict(zip(ended, run.cycles, strict=False))
+    outcome, summary = _hold_to_budgets(Outcome(verdict.outcome), verdict.summary, verdict.cases,
+                                        {"instructions": counts, "cycles": cycles}, budgets, run)
+    timing = board.timing() if cycles else None
     return RunReport(
         board=board, backend=label, elf=elf, outcome=outcome, summary=summary,
         cases=verdict.cases, log=run.log, log_tail=verdict.log_tail, exit_code=run.exit_code,
         timed_out=run.timed_out, duration_s=run.duration_s, end_reason=run.end_reason,
         infra_error=run.infra_error, crash=verdict.crash, format=verdict.format, problems=verdict.problems,
         records=verdict.records, token_delivery=control.delivery, case_seconds=dict(run.case_seconds),
-        case_instructions=counts,
+        case_instructions=counts, case_cycles=cycles, timing_clock_hz=timing.clock_hz if timing else None,
         case_timeout=run.case_timeout, build=build, run=run, notes=list(run.notes),
     )
 
 
-def _hold_to_budgets(outcome: Outcome, summary: str, cases: list[CaseResult], counts: dict[str, int],
-                     budgets: dict[str, tuple[int, str]], run: RunResult) -> tuple[Outcome, str]:
-    """The ``// harness: max_instructions=N`` budgets of the source (``CaseLimits.budgets``): a case that executed
-    more fails, naming its count, the budget and where it is written; a passing run with such a case fails. Where
-    nothing counts instructions (not QEMU) the budgets cannot be checked, and the run says so in a note instead of
-    passing them over silently."""
+_FIGURE_WORDS = {"instructions": ("executed", "instructions"), "cycles": ("took an estimated", "cycles")}
+
+
+def _hold_to_budgets(outcome: Outcome, summary: str, cases: list[CaseResult], figures: dict[str, dict[str, int]],
+                     budgets: dict[str, dict[str, tuple[int, str]]], run: RunResult) -> tuple[Outcome, str]:
+    """The ``// harness: max_instructions=N, max_cycles=N`` budgets of the source (``CaseLimits.budgets``): a case
+    over a budget fails, naming its figure, the budget, the change and where the budget is written; a passing
+    run with such a case fails. Where a figure is not measured (not QEMU; cycles on a core without a timing
+    model) its budgets cannot be checked, and the run says so in a note instead of passing them over silently."""
     if not budgets:
         return outcome, summary
-    if not counts:
-        run.notes.append(Note(len(run.log), f"instruction budgets not checked: {', '.join(sorted(budgets))} "
-                              f"({run.backend} counts no instructions; QEMU does)"))
-        return outcome, summary
     over = []
-    for case in cases:
-        budget, count = budgets.get(case.name), counts.get(case.name)
-        if budget is None or count is None or count <= budget[0]:
+    for figure, (verb, unit) in _FIGURE_WORDS.items():
+        limited = sorted(case for case, limits in budgets.items() if figure in limits)
+        if not limited:
             continue
-        message = (f"{case.name} executed {count:,} instructions, over its budget of {budget[0]:,} "
-                   f"(+{count - budget[0]:,}, {count / budget[0] - 1:+.1%}; {budget[1]})")
-        case.messages.append(message)
-        if case.outcome == Outcome.PASSED:
-            case.outcome = Outcome.FAILED
-        over.append(message)
+        measured = figures.get(figure, {})
+        if not measured:
+            why = f"{run.backend} counts no instructions; QEMU does" if figure == "instructions" else \
+                f"{run.backend} estimates no cycles; QEMU does, for Cortex-M3/M4/M33 boards"
+            run.notes.append(Note(len(run.log), f"{unit[:-1]} budgets not checked: {', '.join(limited)} ({why})"))
+            continue
+        for case in cases:
+            budget, count = budgets.get(case.name, {}).get(figure), measured.get(case.name)
+            if budget is None or count is None or count <= budget[0]:
+                continue
+            message = (f"{case.name} {verb} {count:,} {unit}, over its budget of {budget[0]:,} "
+                       f"(+{count - budget[0]:,}, {count / budget[0] - 1:+.1%}; {budget[1]})")
+            case.messages.append(message)
+            if case.outcome == Outcome.PASSED:
+                case.outcome = Outcome.FAILED
+            over.append(message)
     if over and outcome == Outcome.PASSED:
         more = f" (+{len(over) - 1} more over budget)" if len(over) > 1 else ""
         return Outcome.FAILED, over[0] + more

@@ -55,16 +55,21 @@ def test_counts_are_the_same_idle_and_with_the_machine_loaded(board_name: str) -
     board = load_board(board_name)
     names = ["softmax_test", "micro_test_test"]
     built = build(board, names, progress=None).binaries
-    idle = {n: run_binary(board, built[n].elf, RunOptions(backend="qemu")).case_instructions for n in names}
+    def figures(name: str) -> tuple[dict[str, int], dict[str, int]]:
+        report = run_binary(board, built[name].elf, RunOptions(backend="qemu"))
+        return report.case_instructions, report.case_cycles
+
+    idle = {n: figures(n) for n in names}
     burners = _burn(30)
     try:
-        loaded = {n: run_binary(board, built[n].elf, RunOptions(backend="qemu")).case_instructions for n in names}
+        loaded = {n: figures(n) for n in names}
     finally:
         for proc in burners:
             proc.kill()
             proc.wait()
-    for name in names:
-        assert idle[name] and idle[name] == loaded[name], name
+    for name in names:  # instructions and estimated cycles alike
+        assert idle[name][0] and idle[name][1] and idle[name] == loaded[name], name
+    idle = {n: counts for n, (counts, _) in idle.items()}
     assert sum(idle["softmax_test"].values()) > 1_000_000
 
 
@@ -80,19 +85,18 @@ def test_interrupts_taken_during_a_case_do_not_change_its_count(tmp_path: Path,
     built = build_program(board, source, "long_test", progress=None)
     assert built.elf is not None, built.error
 
-    def idle_and_loaded() -> tuple[int, int]:
-        idle = run_binary(board, built.elf, RunOptions(backend="qemu", timeout_s=120)).case_instructions
-        burners = _burn(60)
-        try:
-            loaded = run_binary(board, built.elf, RunOptions(backend="qemu", timeout_s=120)).case_instructions
-        finally:
-            for proc in burners:
-                proc.kill()
-                proc.wait()
-        return idle["LongSpin"], loaded["LongSpin"]
-
-    idle, loaded = idle_and_loaded()
+    idle_report = run_binary(board, built.elf, RunOptions(backend="qemu", timeout_s=120))
+    burners = _burn(60)
+    try:
+        loaded_report = run_binary(board, built.elf, RunOptions(backend="qemu", timeout_s=120))
+    finally:
+        for proc in burners:
+            proc.kill()
+            proc.wait()
+    idle, loaded = idle_report.case_instructions["LongSpin"], loaded_report.case_instructions["LongSpin"]
     assert idle == loaded and idle > 4_000_000_000
+    # the estimated cycles too: handlers add none, and the refill after an interrupt's return is not charged
+    assert idle_report.case_cycles["LongSpin"] == loaded_report.case_cycles["LongSpin"] > idle
     from harness.runners import insn_count
 
     # Counting the handlers too: the same case counts more, by the SysTick handlers taken during it (how many
@@ -139,8 +143,10 @@ def test_junit_and_harness_run_carry_the_counts(pytester: pytest.Pytester) -> No
     proc = run_cli("run", str(elf), "--board", "bluepill", "-q")
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()
-    at = lines.index("harness: instructions per case (qemu, counted exactly; the same on every machine):")
-    assert [line.split()[0] for line in lines[at + 1:at + 5]] == ["Empty", "ThousandRounds", "TwoThousandRounds",
+    at = next(i for i, line in enumerate(lines) if line.startswith("harness: per case (qemu): instructions counted "
+                                                                   "exactly; cycles and time ESTIMATED"))
+    assert lines[at + 1].split() == ["case", "instructions", "est.", "cycles", "est.", "time"]
+    assert [line.split()[0] for line in lines[at + 2:at + 6]] == ["Empty", "ThousandRounds", "TwoThousandRounds",
                                                                   "FailsAfterHundredRounds"]
     assert lines[-1].startswith("harness: FAILED: counted_test on bluepill")  # the verdict stays the last line
 

@@ -30,6 +30,26 @@ class MemoryRegion:
 
 
 @dataclass(frozen=True)
+class Timing:
+    """What the cycle estimate assumes of a board (``[timing]``; docs/measurement.md): its core's timing
+    tables, the clock the estimate is for, and the flash interface at that clock."""
+
+    core: str  # "m3", "m4" or "m33": the timing tables used
+    clock_hz: int  # the clock the estimated time is for ([timing] clock_hz, else [board] clock_hz)
+    flash_wait_states: int = 0  # at clock_hz; 0: flash as fast as SRAM (no memory model at all)
+    flash_line_bytes: int = 16  # bytes one flash read delivers
+    prefetch: bool = False  # the next sequential line is read while the current one executes
+    icache_lines: int = 0  # ART-style instruction cache, lines of flash_line_bytes (fully associative, LRU)
+    dcache_lines: int = 0  # data cache for loads from flash, lines of flash_line_bytes
+    flash: tuple[int, int] = (0, 0)  # [low, high) the wait states apply to: [memory] flash
+
+
+# Cores the cycle estimate has timing tables for (harness/runners/insn_counter/cortex_m_timing.c).
+TIMED_CORES = {"cortex-m3": "m3", "cortex-m4": "m4", "cortex-m33": "m33"}
+_TIMING_KEYS = {"clock_hz", "flash_wait_states", "flash_line_bytes", "prefetch", "icache_lines", "dcache_lines"}
+
+
+@dataclass(frozen=True)
 class Board:
     name: str
     description: str
@@ -93,6 +113,39 @@ class Board:
         raw["run"] = {**self.section("run"), **changed}
         return dataclasses.replace(self, raw=raw)
 
+    def timing(self) -> Timing | None:
+        """The cycle estimate's assumptions for this board (``[timing]``, defaults: the board's clock, flash
+        without wait states), or None for a core without timing tables (host, other cores); BoardError when
+        ``[timing]`` is malformed."""
+        core = TIMED_CORES.get(self.core)
+        if core is None or self.clock_hz is None:
+            return None
+        table = self.section("timing")
+        toml = self.path / "board.toml"
+        where = toml.relative_to(REPO_ROOT) if toml.is_relative_to(REPO_ROOT) else toml
+        unknown = sorted(set(table) - _TIMING_KEYS)
+        if unknown:
+            raise BoardError(f"{where}: [timing] has unknown keys {unknown}; known: {sorted(_TIMING_KEYS)}")
+        values: dict[str, int] = {}
+        for key in _TIMING_KEYS - {"prefetch"}:
+            value = table.get(key, 0)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise BoardError(f"{where}: [timing] {key} must be a whole number >= 0, not {value!r}")
+            values[key] = value
+        line = values["flash_line_bytes"] or 16
+        if line < 4 or line & (line - 1):
+            raise BoardError(f"{where}: [timing] flash_line_bytes must be a power of two >= 4, not {line}")
+        for key in ("icache_lines", "dcache_lines"):
+            if values[key] > 256:
+                raise BoardError(f"{where}: [timing] {key} = {values[key]}: the model holds at most 256 lines")
+        if not isinstance(table.get("prefetch", False), bool):
+            raise BoardError(f"{where}: [timing] prefetch must be true or false")
+        flash = (self.flash.origin, self.flash.origin + self.flash.size) if self.flash else (0, 0)
+        return Timing(core=core, clock_hz=values["clock_hz"] or self.clock_hz,
+                      flash_wait_states=values["flash_wait_states"], flash_line_bytes=line,
+                      prefetch=bool(table.get("prefetch", False)), icache_lines=values["icache_lines"],
+                      dcache_lines=values["dcache_lines"], flash=flash)
+
     def tool(self, name: str) -> str:
         """Full name of a binutils tool for this board (``size``, ``addr2line``...)."""
         return f"{self.toolchain_prefix}{name}"
@@ -151,6 +204,7 @@ def _check(board: Board, path: Path) -> None:
             f'{path}: [log] transports: use "semihosting" (always) or "semihosting-if-debugger", not both'
         )
     board.case_timeout()  # [run] case_timeout_s: a number of seconds > 0
+    board.timing()  # [timing]: known keys, whole numbers
     if board.is_host:
         return
     if board.flash is None or board.ram is None:

@@ -18,16 +18,37 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness.board.boards import Board, BoardError, available_boards, load_board
 from harness.build.driver import BuildError, build_tests, discover_tests, excluded_tests, source_of
 from harness.runners import REGISTRY
+
+if TYPE_CHECKING:
+    from harness.session import RunReport
 
 EXIT_CODES = {"passed": 0, "failed": 1, "crashed": 2, "timeout": 3, "infra-error": 4, "no-tests": 4}
 EXIT_USAGE = 5
 # harness run-model: 0 ran (and every case with expected outputs matched), 1 error, 3 outputs differ.
 RUN_MODEL_EXIT_ERROR = 1
 RUN_MODEL_EXIT_DIFFER = 3
+
+
+def _print_case_figures(report: RunReport) -> None:
+    """Instructions per case (exact), and where the board has a timing model the estimated cycles and time at
+    the estimate's clock, labelled as the estimate they are."""
+    width = max(len(name) for name in report.case_instructions)
+    clock = report.timing_clock_hz
+    if report.case_cycles and clock:
+        print(f"harness: per case ({report.backend}): instructions counted exactly; cycles and time ESTIMATED by "
+              f"the Cortex-M timing model at {clock / 1e6:g} MHz (docs/measurement.md):")
+        print(f"  {'case'.ljust(width)}  {'instructions':>13}  {'est. cycles':>13}  {'est. time':>11}")
+    else:
+        print(f"harness: instructions per case ({report.backend}, counted exactly; the same on every machine):")
+    for name, count in report.case_instructions.items():
+        cycles = report.case_cycles.get(name) if clock else None
+        estimate = f"  {cycles:>13,}  {cycles * 1e3 / clock:>8.3f} ms" if cycles is not None and clock else ""
+        print(f"  {name.ljust(width)}  {count:>13,}{estimate}")
 
 
 def _err(message: str) -> None:
@@ -189,10 +210,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if report.crash is not None:
         print(report.crash.render(), file=sys.stderr)
     if report.case_instructions:  # before the verdict, which stays the last line (scripts read it there)
-        width = max(len(name) for name in report.case_instructions)
-        print(f"harness: instructions per case ({report.backend}, counted exactly; the same on every machine):")
-        for name, count in report.case_instructions.items():
-            print(f"  {name.ljust(width)}  {count:>13,}")
+        _print_case_figures(report)
     records = f", records {report.records}" if report.records else ""
     print(f"harness: {report.outcome.upper()}: {elf.name} on {board.name} ({report.backend}, {report.duration_s:.2f} s"
           f"{records}): {report.summary}", flush=True)

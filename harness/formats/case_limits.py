@@ -11,10 +11,10 @@ when the board file sets one. ``--micro-timeout`` / ``[run] timeout_s`` stay the
 whole binary. The run loop (``harness.runners.stream``) enforces them: a case still open past its
 limit ends the run as a timeout of that case.
 
-The same comment can give a case an instruction budget, ``// harness: max_instructions=250000`` (with a
-timeout: ``// harness: timeout=5, max_instructions=250000``): where instructions are counted (QEMU), a
-case that executed more fails, naming the figure, the budget and where it is written (``CaseLimits.budgets``;
-applied by ``harness.session``).
+The same comment can give a case budgets, ``// harness: max_instructions=250000`` and
+``max_cycles=400000`` (estimated cycles; with a timeout: ``// harness: timeout=5, max_cycles=400000``):
+where the figure is measured (QEMU), a case over its budget fails, naming the figure, the budget and where
+it is written (``CaseLimits.budgets``; applied by ``harness.session``).
 
 A ``// harness:`` comment that is not beside a case, names an unknown setting or gives no positive
 number is an error (the file does not collect), so a typo never silently drops a limit.
@@ -57,9 +57,10 @@ class CaseLimits:
     per_case: dict[str, tuple[float, str]] = field(default_factory=dict)
     default_s: float | None = None
     default_source: str = ""
-    # ``// harness: max_instructions=N``: case -> (most instructions it may execute, where the budget is written);
-    # checked where instructions are counted (QEMU) by ``harness.session``. Not a time limit: no part of bool().
-    budgets: dict[str, tuple[int, str]] = field(default_factory=dict)
+    # ``// harness: max_instructions=N, max_cycles=N``: case -> figure ("instructions", "cycles") -> (its
+    # limit, where the budget is written); checked where the figure is measured (QEMU) by ``harness.session``.
+    # Not a time limit: no part of bool().
+    budgets: dict[str, dict[str, tuple[int, str]]] = field(default_factory=dict)
 
     def limit_for(self, case: str) -> tuple[float, str] | None:
         if case in self.per_case:
@@ -92,12 +93,15 @@ def _where(path: Path) -> str:
 
 
 _SETTINGS = {"timeout": "number of seconds > 0 (e.g. '// harness: timeout=5' or 'timeout=0.5')",
-             "max_instructions": "whole number of instructions > 0 (e.g. 'max_instructions=250000')"}
+             "max_instructions": "whole number of instructions > 0 (e.g. 'max_instructions=250000')",
+             "max_cycles": "whole number of estimated cycles > 0 (e.g. 'max_cycles=400000')"}
+# Budget settings -> the figure they limit (RunReport.case_figures)
+BUDGETS = {"max_instructions": "instructions", "max_cycles": "cycles"}
 
 
 def source_case_settings(source: str, path: Path) -> dict[str, dict[str, tuple[float, str]]]:
     """Case name -> setting -> (value, where it came from) of the ``// harness: key=value[, key=value]``
-    comments in ``source`` (settings: ``timeout`` in seconds, ``max_instructions``)."""
+    comments in ``source`` (settings: ``timeout`` in seconds, ``max_instructions``, ``max_cycles``)."""
     code = blank_comments(source)
     lines = source.splitlines()
     case_at = {code.count("\n", 0, m.start()): m.group(1) for m in CASE_RE.finditer(code)}  # 0-based line
@@ -157,8 +161,10 @@ def case_limits(source_path: Path | None, board: Board) -> CaseLimits:
             source = ""
         settings = source_case_settings(source, Path(source_path))  # one read of the comments for both
         limits.per_case = {case: found["timeout"] for case, found in settings.items() if "timeout" in found}
-        limits.budgets = {case: (int(found["max_instructions"][0]), found["max_instructions"][1])
-                          for case, found in settings.items() if "max_instructions" in found}
+        for case, found in settings.items():
+            for setting, figure in BUDGETS.items():
+                if setting in found:
+                    limits.budgets.setdefault(case, {})[figure] = (int(found[setting][0]), found[setting][1])
     default = board_case_timeout(board)
     if default is not None:
         limits.default_s, limits.default_source = default

@@ -179,6 +179,10 @@ class MicroCaseItem(MicroItem):
             instructions = report.case_instructions.get(result.name)
             if instructions is not None:  # counted under QEMU (harness.runners.insn_count): exact, deterministic
                 self.user_properties.append(("instructions", instructions))
+            cycles = report.case_cycles.get(result.name)
+            if cycles is not None and report.timing_clock_hz:  # the timing model's estimate (docs/measurement.md)
+                self.user_properties.append(("estimated_cycles", cycles))
+                self.user_properties.append(("estimated_us", round(cycles * 1e6 / report.timing_clock_hz, 2)))
             return
         if self.case not in self.compiled_cases():
             pytest.skip(f"{self.case} is not compiled into {self.binary} for {self.board.name} "

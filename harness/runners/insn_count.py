@@ -34,13 +34,14 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from harness.board.boards import Timing
 from harness.core.binary_info import NotAnElf, load, symbol_address
 
 PLUGIN_DIR = Path(__file__).resolve().parent / "insn_counter"
-PLUGIN_SOURCE = PLUGIN_DIR / "insn_counter.c"
-PLUGIN_HEADER = PLUGIN_DIR / "qemu_plugin_api.h"
+PLUGIN_SOURCE = PLUGIN_DIR / "insn_counter.c"  # includes cortex_m_timing.c: one translation unit
 START, STOP = "micro_test_case_start", "micro_test_case_stop"
 OFF_ENV = "MICRO_HARNESS_NO_COUNTS"  # set to 1: no counting plugin (runs as before counting existed)
+NO_CYCLES_ENV = "MICRO_HARNESS_NO_CYCLES"  # set to 1: instructions only, no cycle estimate (what it costs)
 
 _built: dict[Path, Path | str] = {}  # tools folder -> the plugin, or why there is none
 _refused: dict[str, str] = {}  # QEMU binary -> why it would not load the plugin
@@ -87,7 +88,8 @@ def plugin_library() -> Path | str:
     tools = _tools_dir()
     if tools in _built:
         return _built[tools]
-    digest = hashlib.sha256(PLUGIN_SOURCE.read_bytes() + PLUGIN_HEADER.read_bytes()).hexdigest()[:12]
+    sources = sorted(PLUGIN_DIR.glob("*.[ch]"))
+    digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()[:12]
     library = tools / f"insn_counter-{digest}.so"
     if library.is_file():
         _built[tools] = library
@@ -110,10 +112,25 @@ def plugin_library() -> Path | str:
     return library
 
 
-def plugin_args(elf: Path, out: Path, qemu: str, per_insn: bool = False) -> tuple[list[str], str | None]:
+def timing_args(timing: Timing | None) -> str:
+    """The plugin's arguments for the cycle estimate of a board (``Board.timing``), "" for none."""
+    if timing is None or os.environ.get(NO_CYCLES_ENV, "") not in ("", "0"):
+        return ""
+    args = f",core={timing.core}"
+    if timing.flash_wait_states:
+        low, high = timing.flash
+        args += (f",ws={timing.flash_wait_states},flash=0x{low:x}-0x{high:x},line={timing.flash_line_bytes}"
+                 f",icache={timing.icache_lines},dcache={timing.dcache_lines}")
+        args += ",prefetch=1" if timing.prefetch else ""
+    return args
+
+
+def plugin_args(elf: Path, out: Path, qemu: str, per_insn: bool = False,
+                timing: Timing | None = None) -> tuple[list[str], str | None]:
     """(``-plugin ...`` arguments that count ``elf``'s cases into ``out``, why not) — ([], None) for a binary
     without markers (nothing to count), ([], reason) when counting is impossible here. ``per_insn``: one add per
-    instruction (needed under ``-icount``, whose I/O recompilation leaves blocks part-way), else per block."""
+    instruction (needed under ``-icount``, whose I/O recompilation leaves blocks part-way), else per block.
+    ``timing``: also estimate each case's cycles with the board's timing model."""
     markers = case_markers(elf)
     if markers is None or os.environ.get(OFF_ENV, "") not in ("", "0"):
         return [], None
@@ -125,7 +142,7 @@ def plugin_args(elf: Path, out: Path, qemu: str, per_insn: bool = False) -> tupl
     start, stop = markers
     skips = "".join(f",skip=0x{low:x}-0x{high:x}" for low, high in handler_ranges(elf))
     mode = ",per_insn=1" if per_insn else ""
-    return ["-plugin", f"{library},begin=0x{start:x},end=0x{stop:x},out={out}{skips}{mode}"], None
+    return ["-plugin", f"{library},begin=0x{start:x},end=0x{stop:x},out={out}{skips}{mode}{timing_args(timing)}"], None
 
 
 def refused(qemu: str, diagnostics: str) -> str | None:
@@ -137,14 +154,18 @@ def refused(qemu: str, diagnostics: str) -> str | None:
     return _refused[qemu]
 
 
-def read_counts(out: Path) -> list[int]:
-    """The plugin's counts, one per case that reached its end, in order (its closing "total" line left out)."""
+def read_counts(out: Path) -> tuple[list[int], list[int]]:
+    """The plugin's figures, one per case that reached its end, in order (its closing "total" line left out):
+    (instructions, estimated cycles — empty when the plugin estimated none)."""
     try:
         text = out.read_text()
     except OSError:
-        return []
-    return [int(line) for line in text.splitlines() if re.fullmatch(r"\d+", line)]
+        return [], []
+    rows = [line.split() for line in text.splitlines() if re.fullmatch(r"\d+( \d+)?", line)]
+    instructions = [int(row[0]) for row in rows]
+    cycles = [int(row[1]) for row in rows if len(row) == 2]
+    return instructions, cycles if len(cycles) == len(rows) else []
 
 
-__all__ = ["START", "STOP", "case_markers", "handler_ranges", "plugin_args", "plugin_library", "read_counts",
-           "refused"]
+__all__ = ["NO_CYCLES_ENV", "OFF_ENV", "START", "STOP", "case_markers", "handler_ranges", "plugin_args",
+           "plugin_library", "read_counts", "refused", "timing_args"]

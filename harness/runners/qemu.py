@@ -191,7 +191,8 @@ class QemuRunner:
             counts = Path(tmp) / "counts"
             try:
                 icount = effective_icount(board, self.icount)
-                plugin, no_counts = insn_count.plugin_args(elf, counts, QEMU, per_insn=icount is not None)
+                plugin, no_counts = insn_count.plugin_args(elf, counts, QEMU, per_insn=icount is not None,
+                                                           timing=board.timing())
                 argv = qemu_command(elf.resolve(), board, self.icount, plugin=plugin)
             except (TypeError, ValueError) as error:
                 return _infra(f"{board.path / 'board.toml'}: bad [qemu] table ({error}); serial and icount are "
@@ -203,7 +204,8 @@ class QemuRunner:
                 # This QEMU will not load the counting plugin: the same run without it, said once.
                 return self.run(elf, board, timeout_s, on_line)
             result = self._result(out, diag, argv)
-            result.instructions = insn_count.read_counts(counts) if plugin else []
+            if plugin:
+                result.instructions, result.cycles = insn_count.read_counts(counts)
         if no_counts is not None and no_counts not in _SAID:
             _SAID.add(no_counts)
             result.notes.append(Note(len(result.log), f"no instruction counts per case: {no_counts}"))

@@ -19,12 +19,19 @@
  * are not counted, so an interrupt whose timing follows the host's clock does
  * not change a count. The count includes the few instructions of the marker
  * calls themselves (the benchmark subtracts an empty begin/end pair).
- * Thumb code: give the functions' addresses with bit 0 cleared. */
+ * Thumb code: give the functions' addresses with bit 0 cleared.
+ *
+ * With core=m3|m4|m33 the plugin also estimates cycles (cortex_m_timing.h): each line is then
+ * "<instructions> <estimated cycles>". The memory system: ws=N flash wait states, flash=0xLO-0xHI the flash
+ * range they apply to, line=BYTES per flash read, prefetch=1, icache=LINES, dcache=LINES (ART-style caches);
+ * without ws every memory is zero-wait and only the core's timing counts. Blocks whose first instruction is
+ * in a skip range add no cycles either. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cortex_m_timing.c"
 #include "qemu_plugin_api.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_API_VERSION;
@@ -41,6 +48,10 @@ static int g_skips;
 /* 1: one add per instruction (exact even when a block is left early, e.g. QEMU's
  * I/O recompilation under -icount); 0: one add per block, cheaper. */
 static int g_per_insn;
+/* Cycle estimate: on when a core is given. */
+static int g_timing;
+static struct ctm_model g_model;
+static uint64_t g_cycles_at_begin;
 
 static int skipped(uint64_t vaddr) {
   for (int i = 0; i < g_skips; ++i) {
@@ -55,13 +66,60 @@ static void on_begin(unsigned int vcpu_index, void* userdata) {
   (void)vcpu_index;
   (void)userdata;
   g_at_begin = g_executed;
+  g_cycles_at_begin = g_model.cycles;
 }
 
 static void on_end(unsigned int vcpu_index, void* userdata) {
   (void)vcpu_index;
   (void)userdata;
-  fprintf(g_out, "%" PRIu64 "\n", g_executed - g_at_begin);
+  if (g_timing) {
+    fprintf(g_out, "%" PRIu64 " %" PRIu64 "\n", g_executed - g_at_begin, g_model.cycles - g_cycles_at_begin);
+  } else {
+    fprintf(g_out, "%" PRIu64 "\n", g_executed - g_at_begin);
+  }
   fflush(g_out);
+}
+
+static void on_block(unsigned int vcpu_index, void* userdata) {
+  (void)vcpu_index;
+  ctm_block_run(&g_model, (const struct ctm_block*)userdata);
+}
+
+static void on_load(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void* userdata) {
+  (void)vcpu_index;
+  (void)userdata;
+  if (!qemu_plugin_mem_is_store(info)) {
+    ctm_load(&g_model, (uint32_t)vaddr);
+  }
+}
+
+/* The block's instructions handed to the timing model once, at translation. */
+static void time_block(struct qemu_plugin_tb* tb, size_t n) {
+  uint8_t bytes[4 * 512];
+  size_t length = 0;
+  uint64_t start = 0;
+  for (size_t i = 0; i < n; ++i) {
+    struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+    const size_t size = qemu_plugin_insn_size(insn);
+    if (i == 0) {
+      start = qemu_plugin_insn_vaddr(insn);
+    }
+    if (length + size > sizeof(bytes)) {
+      break;
+    }
+    memcpy(bytes + length, qemu_plugin_insn_data(insn), size);
+    length += size;
+    if (g_model.config.wait_states != 0) {
+      qemu_plugin_register_vcpu_mem_cb(insn, on_load, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
+    }
+  }
+  if (n == 0 || skipped(start)) {
+    return;
+  }
+  struct ctm_block* block = ctm_block_new(&g_model, (uint32_t)start, bytes, length);
+  if (block != NULL) {
+    qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block, QEMU_PLUGIN_CB_NO_REGS, block);
+  }
 }
 
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
@@ -92,12 +150,19 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
   if (!g_per_insn && counted != 0) {
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &g_executed, counted);
   }
+  if (g_timing) {
+    time_block(tb, n);
+  }
 }
 
 static void on_exit_cb(qemu_plugin_id_t id, void* userdata) {
   (void)id;
   (void)userdata;
-  fprintf(g_out, "total %" PRIu64 "\n", g_executed);
+  if (g_timing) {
+    fprintf(g_out, "total %" PRIu64 " %" PRIu64 "\n", g_executed, g_model.cycles);
+  } else {
+    fprintf(g_out, "total %" PRIu64 "\n", g_executed);
+  }
   fflush(g_out);
 }
 
@@ -105,6 +170,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
                                            char** argv) {
   (void)info;
   const char* out_path = NULL;
+  struct ctm_config timing = {.core = CTM_M4, .line_bytes = 16};
   for (int i = 0; i < argc; ++i) {
     if (strncmp(argv[i], "begin=", 6) == 0) {
       g_begin_addr = strtoull(argv[i] + 6, NULL, 0);
@@ -123,14 +189,55 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
       }
       g_skip_high[g_skips] = strtoull(rest + 1, NULL, 0);
       ++g_skips;
+    } else if (strncmp(argv[i], "core=", 5) == 0) {
+      const char* core = argv[i] + 5;
+      g_timing = 1;
+      if (strcmp(core, "m3") == 0) {
+        timing.core = CTM_M3;
+      } else if (strcmp(core, "m4") == 0) {
+        timing.core = CTM_M4;
+      } else if (strcmp(core, "m33") == 0) {
+        timing.core = CTM_M33;
+      } else {
+        fprintf(stderr, "insn_counter: core=m3|m4|m33, not '%s'\n", core);
+        return -1;
+      }
+    } else if (strncmp(argv[i], "ws=", 3) == 0) {
+      timing.wait_states = (uint32_t)strtoul(argv[i] + 3, NULL, 0);
+    } else if (strncmp(argv[i], "line=", 5) == 0) {
+      timing.line_bytes = (uint32_t)strtoul(argv[i] + 5, NULL, 0);
+    } else if (strcmp(argv[i], "prefetch=1") == 0) {
+      timing.prefetch = 1;
+    } else if (strncmp(argv[i], "icache=", 7) == 0) {
+      timing.icache_lines = (uint32_t)strtoul(argv[i] + 7, NULL, 0);
+    } else if (strncmp(argv[i], "dcache=", 7) == 0) {
+      timing.dcache_lines = (uint32_t)strtoul(argv[i] + 7, NULL, 0);
+    } else if (strncmp(argv[i], "flash=", 6) == 0) {
+      char* rest = NULL;
+      timing.flash_low = (uint32_t)strtoul(argv[i] + 6, &rest, 0);
+      if (rest == NULL || *rest != '-') {
+        fprintf(stderr, "insn_counter: flash=LOW-HIGH, not '%s'\n", argv[i]);
+        return -1;
+      }
+      timing.flash_high = (uint32_t)strtoul(rest + 1, NULL, 0);
     } else {
-      fprintf(stderr, "insn_counter: unknown argument '%s' (begin=, end=, out=, skip=, per_insn=1)\n", argv[i]);
+      fprintf(stderr,
+              "insn_counter: unknown argument '%s' (begin=, end=, out=, skip=, per_insn=1, core=, ws=, line=, "
+              "prefetch=1, icache=, dcache=, flash=)\n",
+              argv[i]);
       return -1;
     }
   }
   if (g_begin_addr == UINT64_MAX || g_end_addr == UINT64_MAX || out_path == NULL) {
     fprintf(stderr, "insn_counter: needs begin=ADDR,end=ADDR,out=FILE\n");
     return -1;
+  }
+  if (g_timing) {
+    const char* why = NULL;
+    if (ctm_init(&g_model, &timing, &why) != 0) {
+      fprintf(stderr, "insn_counter: %s\n", why);
+      return -1;
+    }
   }
   g_out = fopen(out_path, "w");
   if (g_out == NULL) {
