@@ -79,6 +79,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         deadline = None if args.seconds is None else time.monotonic() + args.seconds
         while deadline is None or time.monotonic() < deadline:
             time.sleep(0.5)
+            status = demo.coordinator_exited()
+            if status is not None:  # supervised like its exporters: started again, or the demo ends non-zero
+                print(f"harness farm demo: the labgrid coordinator exited (status {status}); starting it again",
+                      flush=True)
+                demo.restart_coordinator()
+                print(f"harness farm demo: the labgrid coordinator is back on {demo.coordinator}", flush=True)
     except FarmError as error:
         print(f"error: {error}", file=sys.stderr)
         return 4

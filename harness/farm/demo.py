@@ -132,11 +132,17 @@ class FarmDemo:
                                 f"in {timeout_s:.0f} s")
             time.sleep(0.5)
 
+    def coordinator_exited(self) -> int | None:
+        """The exit status of the coordinator when it is no longer running, else None."""
+        return self.processes[0].poll()
+
     def restart_coordinator(self) -> None:
         """Stops the coordinator (when it still runs: after it saved its places) and starts it again on the same
-        address; the exporters it loses are restarted by the supervisor."""
+        address; the exporters it loses are restarted by the supervisor. A coordinator that died before it saved
+        its places comes back without them: they are made again once the exporters have registered."""
         if self.processes[0].poll() is None:
             self.wait_for_saved_places()
+        saved = (self.workdir / "places.yaml").is_file()
         old = self.processes[0]
         procs.reap(old, term_first=True)
         port = int(self.coordinator.rsplit(":", 1)[1])
@@ -145,6 +151,8 @@ class FarmDemo:
                                   cwd=self.workdir, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
         self.processes[0] = coordinator
         _wait_port(port, coordinator, "labgrid-coordinator")
+        if not saved:
+            self._create_places()
 
     def _create_places(self) -> None:
         farm = Farm(self.coordinator, owner=f"demo-{os.getpid()}-setup")

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import socket
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -36,24 +38,80 @@ from harness.runners.retry import HostProblem, NoBoard, run_on_pool
 
 MAX_RETRIES = 2
 ACQUIRE_TIMEOUT_S = 600.0
+RECONNECT_TIMEOUT_S = 60.0  # how long a lost coordinator is waited for before the binaries fail at once
 
 _FARMS: dict[str, Farm] = {}  # one client session per coordinator and process (an xdist worker)
+_REACHED: set[str] = set()  # coordinators this process had a session with (a later failure is a loss)
+_GONE: dict[str, str] = {}  # coordinator -> why it was given up: later binaries fail at once with this line
 _LOCK = threading.Lock()
 
 
-def farm_session(coordinator: str) -> Farm:
-    """This process's client session with ``coordinator``; a session that lost its coordinator (it was stopped or
-    restarted) is closed and a new one made, so a restarted coordinator is found again."""
+def farm_session(coordinator: str, reconnect_timeout_s: float = RECONNECT_TIMEOUT_S) -> Farm:
+    """This process's client session with ``coordinator``.
+
+    A session that lost its coordinator (stopped, restarted, crashed) is closed and a new one made: the
+    coordinator is reconnected with backoff for up to ``reconnect_timeout_s``, so a restarted one is found again.
+    If it does not come back in that time it is *given up*: this and every later call fails at once with one
+    line saying so (after a quick look at its port, so a coordinator that did come back is taken again), instead
+    of every remaining binary waiting for it. The first connection of a process is one attempt: a coordinator
+    never reached is a configuration matter, its error names the fix."""
     with _LOCK:
         farm = _FARMS.get(coordinator)
-        if farm is not None and farm.lost:
+        if farm is not None and not farm.lost:
+            return farm
+        if farm is not None:
             del _FARMS[coordinator]
             with contextlib.suppress(Exception):
                 farm.close()
-            farm = None
-        if farm is None:
-            farm = _FARMS[coordinator] = Farm(coordinator)
+        if coordinator in _REACHED:
+            farm = _reconnect(coordinator, reconnect_timeout_s)
+        else:
+            farm = Farm(coordinator)
+            _REACHED.add(coordinator)
+        _FARMS[coordinator] = farm
         return farm
+
+
+def _port_open(coordinator: str) -> bool:
+    host, _, port = coordinator.rpartition(":")
+    try:
+        with socket.create_connection((host or coordinator, int(port) if host else 20408), timeout=1.0):
+            return True
+    except (OSError, ValueError):
+        return False
+
+
+def _cause(error: FarmError) -> str:
+    return " ".join(str(error.__cause__ or error).split())[:160]
+
+
+def _reconnect(coordinator: str, timeout_s: float) -> Farm:
+    given_up = _GONE.get(coordinator)
+    if given_up is not None:  # waited for once already: a quick look, never the whole wait again
+        if not _port_open(coordinator):
+            raise FarmError(given_up)
+        try:
+            farm = Farm(coordinator)
+        except FarmError:
+            raise FarmError(given_up) from None
+        del _GONE[coordinator]
+        return farm
+    deadline = time.monotonic() + timeout_s
+    wait = 0.25
+    while True:
+        try:
+            return Farm(coordinator, connect_timeout_s=max(1.0, min(10.0, deadline - time.monotonic())))
+        except FarmError as error:
+            cause = _cause(error)
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        time.sleep(min(wait, remaining))  # a last attempt at the deadline
+        wait = min(wait * 2, 5.0)
+    _GONE[coordinator] = (f"the labgrid coordinator at {coordinator} is gone: not back after {timeout_s:g} s"
+                          f" of reconnecting ({cause}); the remaining binaries fail at once instead of "
+                          "waiting: restart it (the [farm] table's reconnect_timeout_s sets the wait)")
+    raise FarmError(_GONE[coordinator])
 
 
 def _lost(coordinator: str) -> bool:
@@ -83,6 +141,7 @@ class FarmRunner:
         table = dict(hardware_map.farm or {})
         self.coordinator = str(table.get("coordinator", ""))
         self.acquire_timeout_s = float(table.get("acquire_timeout_s", ACQUIRE_TIMEOUT_S))
+        self.reconnect_timeout_s = float(table.get("reconnect_timeout_s", RECONNECT_TIMEOUT_S))
         self.max_retries = max_retries
         self.last_places: list[str] = []
 
@@ -92,9 +151,11 @@ class FarmRunner:
         if not self.coordinator:
             return "the hardware map's [farm] table has no coordinator = \"HOST:PORT\""
         try:
-            farm = farm_session(self.coordinator)
+            farm = farm_session(self.coordinator, self.reconnect_timeout_s)
             places = farm.places(board.name)
         except FarmError as error:
+            if self.coordinator in _REACHED:
+                return None  # lost mid-run: the run says so, an infrastructure error of this binary
             return str(error)
         if not places:
             return (f"the labgrid coordinator {self.coordinator} has no place tagged board={board.name}; "
@@ -133,7 +194,7 @@ class PlacePool:
         on_session_end(close_sessions)  # the front end releases what this process holds (harness.core.shutdown)
         for last_try in (False, True):
             try:
-                farm = farm_session(self.runner.coordinator)
+                farm = farm_session(self.runner.coordinator, self.runner.reconnect_timeout_s)
                 place = farm.acquire(board.name, exclude=exclude, timeout_s=self.runner.acquire_timeout_s)
             except FarmError as error:
                 if not last_try and _lost(self.runner.coordinator):
@@ -144,7 +205,7 @@ class PlacePool:
 
     def blame(self, name: str, reason: str) -> None:
         with contextlib.suppress(FarmError):  # a coordinator that is gone cannot take the tag; the run says why
-            farm_session(self.runner.coordinator).mark_unhealthy(name, reason)
+            farm_session(self.runner.coordinator, self.runner.reconnect_timeout_s).mark_unhealthy(name, reason)
 
 
 class PlaceLease:

@@ -248,7 +248,7 @@ def render(history: History, night: str | None = None, *, quarantine: object | N
     if new_failures and len(infra) >= max(3, len(new_failures) // 2):
         causes: dict[str, int] = defaultdict(int)
         for key in infra:
-            causes[(data.cells[key].message or "(no message)").splitlines()[0][:200]] += 1
+            causes[_cause(key[0], data.cells[key].message)] += 1
         cause, times = max(causes.items(), key=lambda item: item[1])
         out.append(f'<p class="storm" id="infra-storm"><b>{len(infra)} of the {len(new_failures)} new failures are '
                    f"infrastructure errors</b>, not test failures; the most common ({times}): {escape(cause)}</p>")
@@ -307,6 +307,16 @@ def render(history: History, night: str | None = None, *, quarantine: object | N
                f"(history schema v{SCHEMA_VERSION}){junit_link}. Static page: no script, nothing fetched.</footer>"
                "</body></html>")
     return "".join(out)
+
+
+def _cause(case_id: str, message: str | None) -> str:
+    """The cause an infrastructure error's message names, without the binary it happened to (``<binary> on
+    <backend>: ...``), so one cause shared by many binaries counts as one."""
+    line = (message or "(no message)").splitlines()[0]
+    binary = Path(case_id.partition("::")[0]).stem
+    if line.startswith((f"{binary} on ", f"{binary}: ")) and ": " in line:
+        line = line.split(": ", 1)[1]
+    return line[:200]
 
 
 def _listed(names: list[str], most: int = 6) -> str:

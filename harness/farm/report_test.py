@@ -115,3 +115,18 @@ def test_the_header_names_the_devices_and_the_junit_link_is_relative(tmp_path: P
         page = write_report(history, tmp_path / "out" / "night.html", junit=str(junit)).read_text()
     assert "devices bluepill-1@rack-a, bluepill-2@rack-b" in page and "run from ci-1" in page
     assert 'href="../night-2026-03-01.xml"' in page
+
+
+def test_an_infrastructure_storm_counts_one_cause_across_binaries(tmp_path: Path) -> None:
+    """The items' messages name their binary ("<binary> on hil:farm: <cause>"): the storm line counts the cause."""
+    gone = "the labgrid coordinator at 127.0.0.1:5 is gone: not back after 5 s of reconnecting"
+    with History(tmp_path / "farm.db") as history:
+        _run(history, "r1", "2026-03-01", [_case(f"C{i}") for i in range(6)])
+        broken = [_case(f"C{i}", "error", "infra", f"a_test on hil:farm: {gone}") for i in range(3)]
+        for i in range(3, 6):
+            record = _case(f"C{i}", "error", "infra", f"b_test on hil:farm: {gone}")
+            record.case_id = f"b_test.cc::C{i}"
+            broken.append(record)
+        _run(history, "r2", "2026-03-02", broken, exitstatus=1)
+        html = render(history)
+    assert f"the most common (6): {gone}</p>" in html

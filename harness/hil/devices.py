@@ -143,10 +143,10 @@ def load_hardware_map(path: Path | str) -> HardwareMap:
     if farm is not None:
         if not isinstance(farm, dict) or not farm.get("coordinator"):
             raise HardwareMapError(f'{path}: [farm] needs coordinator = "HOST:PORT" (the labgrid coordinator)')
-        unknown = set(farm) - {"coordinator", "acquire_timeout_s"}
+        unknown = set(farm) - {"coordinator", "acquire_timeout_s", "reconnect_timeout_s"}
         if unknown:
             raise HardwareMapError(f"{path}: [farm]: unknown key(s) {', '.join(sorted(unknown))}; "
-                                   "known: acquire_timeout_s, coordinator")
+                                   "known: acquire_timeout_s, coordinator, reconnect_timeout_s")
     return HardwareMap(devices, path, farm=farm)
 
 

@@ -128,9 +128,15 @@ def test_a_restarted_coordinator_is_found_again(farm_demo) -> None:  # type: ign
         from harness.core import procs
 
         procs.reap(farm_demo.processes[0], term_first=True)  # gone ...
-        runner.acquire_timeout_s = 5.0
+        runner.acquire_timeout_s = runner.reconnect_timeout_s = 5.0
+        started = time.monotonic()
         away = runner.run(elf, BLUEPILL, 30)
         assert away.end_reason == "infra-error" and "labgrid coordinator" in (away.infra_error or ""), away
+        assert "is gone: not back after 5 s of reconnecting" in (away.infra_error or ""), away.infra_error
+        assert 4.0 <= time.monotonic() - started < 20, "reconnected with backoff for the bounded time"
+        started = time.monotonic()
+        again = runner.run(elf, BLUEPILL, 30)  # given up on: the next binary fails at once, with the same line
+        assert again.infra_error == away.infra_error and time.monotonic() - started < 2.0
         farm_demo.restart_coordinator()  # ... and back
         runner.acquire_timeout_s = 60.0
         second = runner.run(elf, BLUEPILL, 60)
