@@ -126,6 +126,7 @@ section h2 { font-size: 16px; margin: 0 0 10px; }
 .storm { background: #fff1e5; border: 1px solid var(--err); border-radius: 8px; padding: 10px 14px; }
 td.wrap { white-space: normal; }
 .grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 18px; }
+.grid2 > section { min-width: 0; overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #eaeef2; vertical-align: middle; }
 th { font-size: 12px; color: var(--muted); font-weight: 600; text-transform: uppercase; letter-spacing: .04em; }
@@ -245,7 +246,8 @@ def render(history: History, night: str | None = None, *, quarantine: object | N
                    f"<th>what</th></tr>{rows}</table></section>")
     # -- an infrastructure storm: one line with its cause, not hundreds of "new failures" --
     infra = [k for k in new_failures if data.cells[k].failure_class == "infra"]
-    if new_failures and len(infra) >= max(3, len(new_failures) // 2):
+    storm = bool(new_failures) and len(infra) >= max(3, len(new_failures) // 2)
+    if storm:
         causes: dict[str, int] = defaultdict(int)
         for key in infra:
             causes[_cause(key[0], data.cells[key].message)] += 1
@@ -267,8 +269,17 @@ def render(history: History, night: str | None = None, *, quarantine: object | N
         return "<table>" + "".join(rows) + "</table>"
 
     since_text = f"since {data.previous}" if data.previous else "(first night in the history)"
-    out.append(f'<div class="grid2"><section id="new-failures"><h2>New failures {since_text}</h2>'
-               f'{change_table(new_failures, "none", True)}</section>'
+    # In a storm the infrastructure errors are folded under the line that names their cause; the test failures
+    # among the new failures stay listed. Long lists (with their messages) get the page's width, short ones sit
+    # side by side.
+    listed = [k for k in new_failures if k not in infra] if storm else new_failures
+    failures = change_table(listed, "no test failure among them" if storm else "none", True)
+    if storm:
+        failures += (f"<details><summary>{len(infra)} infrastructure errors (their cause: the line above)</summary>"
+                     f"{change_table(infra, '', True)}</details>")
+    layout = "grid2" if not storm and len(listed) + len(new_passes) <= 20 else "stack"
+    out.append(f'<div class="{layout}"><section id="new-failures"><h2>New failures {since_text}</h2>'
+               f'{failures}</section>'
                f'<section id="new-passes"><h2>New passes {since_text}</h2>'
                f'{change_table(new_passes, "none", False)}</section></div>')
 

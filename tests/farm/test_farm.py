@@ -344,3 +344,150 @@ def test_the_report_renders_in_a_real_browser(nights: dict, tmp_path: Path) -> N
     assert count((0x24, 0x29, 0x2F), 0, 60) > 20000  # the dark header band is drawn
     assert count((0x2D, 0xA4, 0x4E), 0, 60) > 300  # the GREEN status pill is on screen, in the header
     assert count((0xFF, 0xFF, 0xFF), 80, 140) > 20000  # the white tiles below it
+
+
+# The new sections, looked at on screen: where the browser put them and what it drew there.
+PROBE = """<script>(function () {
+  var out = {viewport: [window.innerWidth, window.innerHeight]};
+  ["#status", "#gate", "#infra-storm", "#new-failures", "#new-passes", "#pass-rate svg.chart"].forEach(function (sel) {
+    var e = document.querySelector(sel);
+    if (e) { var r = e.getBoundingClientRect(); out[sel] = [r.left, r.top, r.right, r.bottom]; }
+  });
+  document.body.setAttribute("data-boxes", JSON.stringify(out));
+})();</script>"""
+
+
+def _on_screen(page: Path, tmp_path: Path) -> tuple[str, dict[str, list[float]], tuple[int, int, list[bytes]]]:
+    """(the rendered text, the boxes of the sections in CSS pixels, the screenshot's rows) of ``page`` in headless
+    Chromium at 1280x900. A copy of the page carries a script that writes the boxes into the DOM (the page itself
+    has none)."""
+    import html as html_lib
+    import json
+
+    browser = _chromium()
+    if browser is None:
+        message = "chromium not found; install: apt-get install chromium (.ci/install-deps does)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    probe = page.with_name(page.stem + "-probe.html")
+    probe.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1280,900",
+             "--force-device-scale-factor=1", "--user-data-dir=" + str(tmp_path / "profile")]
+    dom = subprocess.run([browser, *flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True,
+                         timeout=120, check=False)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    found = re.search(r'data-boxes="([^"]*)"', dom.stdout)
+    assert found is not None, dom.stdout[:2000]
+    boxes = json.loads(html_lib.unescape(found.group(1)))
+    assert boxes["viewport"][0] == 1280, boxes  # the layout's width (its height does not change the layout)
+    shot = tmp_path / (page.stem + ".png")
+    run = subprocess.run([browser, *flags, f"--screenshot={shot}", probe.as_uri()], capture_output=True, text=True,
+                         timeout=120, check=False)
+    assert run.returncode == 0 and shot.is_file(), run.stderr[-2000:]
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", dom.stdout))
+    rows = png_rows(shot, 900)
+    assert rows[0] == 1280 and len(rows[2]) == 900, (rows[0], len(rows[2]))  # the first screen, 1280x900
+    return html_lib.unescape(text), boxes, rows
+
+
+def _pixels(shot: tuple[int, int, list[bytes]], box: list[float]) -> list[tuple[int, int, tuple[int, ...]]]:
+    """(x, y, RGB) of the screenshot inside ``box`` (left, top, right, bottom), clipped to the image."""
+    width, channels, rows = shot
+    left, top, right, bottom = (int(box[0]) + 1, int(box[1]) + 1, int(box[2]) - 1, int(box[3]) - 1)
+    return [(x, y, tuple(rows[y][x * channels:x * channels + 3])) for y in range(max(top, 0), min(bottom, len(rows)))
+            for x in range(max(left, 0), min(right, width))]
+
+
+def _ink(pixels: list[tuple[int, int, tuple[int, ...]]]) -> int:
+    """Pixels dark enough to be text."""
+    return sum(1 for _, _, rgb in pixels if max(rgb) < 110)
+
+
+def _storm_night(db: Path) -> None:
+    """A good night, then a night where the coordinator went away: every binary an infrastructure error, and the
+    gate failed on a figure."""
+    import time
+
+    from harness.farm.history import CaseRecord, RunInfo
+
+    gone = "the labgrid coordinator at 10.0.0.1:20408 is gone: not back after 60 s of reconnecting"
+    with History(db) as history:
+        for run_id, night, broken in (("r1", "2026-04-01", False), ("r2", "2026-04-02", True)):
+            history.begin_run(RunInfo(run_id=run_id, night=night, started_at=time.time(), host="ci-1"))
+            history.add_results([
+                CaseRecord(run_id=run_id, case_id=f"micro_runtime/b{i}_test.cc::Case{k}", board="bluepill",
+                           outcome="error" if broken else "passed", failure_class="infra" if broken else None,
+                           message=f"b{i}_test on hil:farm: could not run the binary on farm: {gone}" if broken
+                           else None,
+                           device_id=None if broken else "farmhost1-bluepill-1")
+                for i in range(12) for k in range(4)])
+            if broken:
+                history.add_note(run_id, "gate", "conv_test[bluepill]", "FAILED: flash_bytes of conv_test on bluepill "
+                                 "grew 15,712 B -> 32,096 B (+16,384, +104.3%; threshold 1%) vs last good night "
+                                 "2026-04-01")
+            history.finish_run(run_id, 1 if broken else 0)
+
+
+@pytest.mark.xdist_group("browser")
+def test_the_gate_and_an_infra_storm_are_on_screen_at_the_top(tmp_path: Path) -> None:
+    """The gate's section and the storm's root-cause line are drawn within the first screen, full width, above the
+    new failures; what they say is in the rendered text."""
+    db, page = tmp_path / "farm.db", tmp_path / "storm.html"
+    _storm_night(db)
+    _ok(run_harness("farm", "report", "--history", str(db), "-o", str(page)))
+    text, boxes, shot = _on_screen(page, tmp_path)
+    assert "Gate: 1 violation(s)" in text and "FAILED: flash_bytes of conv_test on bluepill grew" in text
+    assert re.search(r"48 of the 48 new failures are infrastructure errors , not test failures; the most common "
+                     r"\(48\): could not run the binary on farm: the labgrid coordinator at 10\.0\.0\.1:20408 is gone",
+                     text), text[:3000]
+    assert re.search(r"\bRED\b", text)
+    for name in ("#gate", "#infra-storm"):
+        left, top, right, bottom = boxes[name]
+        assert left >= 0 and right <= 1280 and top >= 0 and bottom <= 900, (name, boxes)  # on the first screen
+        assert right - left > 1000 and bottom - top > 20, (name, boxes)  # full width, not a clipped column
+        assert bottom <= boxes["#new-failures"][1], (name, boxes)  # above the list of new failures
+    storm = _pixels(shot, boxes["#infra-storm"])
+    assert sum(rgb == (0xFF, 0xF1, 0xE5) for _, _, rgb in storm) > 0.5 * len(storm)  # its tinted background
+    assert _ink(storm) > 300  # and its line of text
+    edge = _pixels(shot, [boxes["#infra-storm"][0] - 2, boxes["#infra-storm"][1] - 2,
+                          boxes["#infra-storm"][2] + 2, boxes["#infra-storm"][1] + 3])
+    assert sum(rgb == (0xBC, 0x4C, 0x00) for _, _, rgb in edge) > 500  # its border
+    gate = _pixels(shot, boxes["#gate"])
+    assert _ink(gate) > 400 and sum(rgb == (0xFF, 0xFF, 0xFF) for _, _, rgb in gate) > 0.5 * len(gate)
+    # The 48 errors are folded under that line, not a half-width table running under its neighbour.
+    assert "48 infrastructure errors (their cause: the line above)" in text
+    failures, passes = boxes["#new-failures"], boxes["#new-passes"]
+    assert failures[2] - failures[0] > 1000 and passes[1] >= failures[3], boxes
+    status = _pixels(shot, boxes["#status"])
+    assert sum(rgb == (0xCF, 0x22, 0x2E) for _, _, rgb in status) > 0.4 * len(status)  # the RED pill
+
+
+@pytest.mark.xdist_group("browser")
+def test_a_one_case_drop_is_visible_on_the_pass_rate_axis(tmp_path: Path) -> None:
+    """One failure in 500 cases: the pass-rate line visibly dips (its axis spans what happened), and the point
+    reads 99.8 %, not 100 %."""
+    import time
+
+    from harness.farm.history import CaseRecord, RunInfo
+
+    db, page = tmp_path / "farm.db", tmp_path / "rate.html"
+    with History(db) as history:
+        for n, night in enumerate(("2026-04-01", "2026-04-02", "2026-04-03")):
+            run_id = f"r{n}"
+            history.begin_run(RunInfo(run_id=run_id, night=night, started_at=time.time(), host="ci-1"))
+            history.add_results([CaseRecord(run_id=run_id, case_id=f"a_test.cc::C{i}", board="bluepill",
+                                            outcome="failed" if (n == 1 and i == 7) else "passed",
+                                            failure_class="test" if (n == 1 and i == 7) else None)
+                                 for i in range(500)])
+            history.finish_run(run_id, 1 if n == 1 else 0)
+    _ok(run_harness("farm", "report", "--history", str(db), "-o", str(page)))
+    text, boxes, shot = _on_screen(page, tmp_path)
+    assert "bluepill 2026-04-02: 99.8%" in text and "bluepill 2026-04-02: 100%" not in text
+    left, top, right, bottom = boxes["#pass-rate svg.chart"]
+    assert left >= 0 and right <= 1280 and bottom <= 900 and right - left > 800, boxes
+    line = [(x, y) for x, y, rgb in _pixels(shot, boxes["#pass-rate svg.chart"]) if rgb == (0xBF, 0x39, 0x89)]
+    assert len(line) > 200, len(line)  # the board's line is drawn
+    ys = [y for _, y in line]
+    # The dip spans a good part of the plot: with the old fixed floor (88 %) it was 3 pixels.
+    assert max(ys) - min(ys) > 0.12 * (bottom - top), (min(ys), max(ys), boxes)
