@@ -88,6 +88,8 @@ class RunResult:
     # Estimated cycles of the same cases (the plugin's Cortex-M timing model, the board's [timing]); empty
     # where no model ran (harness.runners.insn_count, docs/measurement.md)
     cycles: list[int] = field(default_factory=list)
+    # Stack peak of the same cases in bytes from the top of the stack (stores through SP the plugin saw)
+    stack: list[int] = field(default_factory=list)
 
     @property
     def annotated_log(self) -> bytes:

@@ -94,6 +94,8 @@ class RunReport:
     # clock the estimate is for (docs/measurement.md); empty / None where no model ran
     case_cycles: dict[str, int] = field(default_factory=dict)
     timing_clock_hz: int | None = None
+    # Deepest stack of each case in bytes from the top of the stack (the plugin watches stores through SP)
+    case_stack: dict[str, int] = field(default_factory=dict)
     case_timeout: CaseTimeout | None = None
     build: BinaryBuild | None = None
     run: RunResult | None = None  # the backend's own account (attempts of a retrying pool, ...)
@@ -262,8 +264,9 @@ def run_binary(
     ended = [c.name for c in verdict.cases if c.outcome in (Outcome.PASSED, Outcome.FAILED, Outcome.SKIPPED)]
     counts = dict(zip(ended, run.instructions, strict=False))
     cycles = dict(zip(ended, run.cycles, strict=False))
+    stack = dict(zip(ended, run.stack, strict=False))
     outcome, summary = _hold_to_budgets(Outcome(verdict.outcome), verdict.summary, verdict.cases,
-                                        {"instructions": counts, "cycles": cycles}, budgets, run)
+                                        {"instructions": counts, "cycles": cycles, "stack": stack}, budgets, run)
     timing = board.timing() if cycles else None
     return RunReport(
         board=board, backend=label, elf=elf, outcome=outcome, summary=summary,
@@ -272,18 +275,23 @@ def run_binary(
         infra_error=run.infra_error, crash=verdict.crash, format=verdict.format, problems=verdict.problems,
         records=verdict.records, token_delivery=control.delivery, case_seconds=dict(run.case_seconds),
         case_instructions=counts, case_cycles=cycles, timing_clock_hz=timing.clock_hz if timing else None,
+        case_stack=stack,
         case_timeout=run.case_timeout, build=build, run=run, notes=list(run.notes),
     )
 
 
-_FIGURE_WORDS = {"instructions": ("executed", "instructions"), "cycles": ("took an estimated", "cycles")}
+_FIGURE_WORDS = {"instructions": ("executed", "instructions"), "cycles": ("took an estimated", "cycles"),
+                 "stack": ("used", "bytes of stack")}
+_NOT_MEASURED = {"instructions": "counts no instructions; QEMU does",
+                 "cycles": "estimates no cycles; QEMU does, for Cortex-M3/M4/M33 boards",
+                 "stack": "measures no stack; QEMU does"}
 
 
 def _hold_to_budgets(outcome: Outcome, summary: str, cases: list[CaseResult], figures: dict[str, dict[str, int]],
                      budgets: dict[str, dict[str, tuple[int, str]]], run: RunResult) -> tuple[Outcome, str]:
-    """The ``// harness: max_instructions=N, max_cycles=N`` budgets of the source (``CaseLimits.budgets``): a case
-    over a budget fails, naming its figure, the budget, the change and where the budget is written; a passing
-    run with such a case fails. Where a figure is not measured (not QEMU; cycles on a core without a timing
+    """The ``// harness: max_instructions=N, max_cycles=N, max_stack=N`` budgets of the source
+    (``CaseLimits.budgets``): a case over a budget fails, naming its figure, the budget, the change and where
+    the budget is written; a passing run with such a case fails. Where a figure is not measured (not QEMU; cycles on a core without a timing
     model) its budgets cannot be checked, and the run says so in a note instead of passing them over silently."""
     if not budgets:
         return outcome, summary
@@ -294,9 +302,9 @@ def _hold_to_budgets(outcome: Outcome, summary: str, cases: list[CaseResult], fi
             continue
         measured = figures.get(figure, {})
         if not measured:
-            why = f"{run.backend} counts no instructions; QEMU does" if figure == "instructions" else \
-                f"{run.backend} estimates no cycles; QEMU does, for Cortex-M3/M4/M33 boards"
-            run.notes.append(Note(len(run.log), f"{unit[:-1]} budgets not checked: {', '.join(limited)} ({why})"))
+            name = {"instructions": "instruction", "cycles": "cycle", "stack": "stack"}[figure]
+            run.notes.append(Note(len(run.log), f"{name} budgets not checked: {', '.join(limited)} "
+                                  f"({run.backend} {_NOT_MEASURED[figure]})"))
             continue
         for case in cases:
             budget, count = budgets.get(case.name, {}).get(figure), measured.get(case.name)

@@ -221,3 +221,46 @@ def test_the_decoder_agrees_with_objdump_on_real_binaries(tmp_path: Path, board_
         checked += 1
     assert checked > 2000, checked
     assert not wrong, "\n".join(wrong[:30])
+
+
+STACK_HELPER = """
+namespace {
+__attribute__((noinline)) int Deep(int depth) {
+  volatile char frame[256];
+  frame[0] = static_cast<char>(depth);
+  return depth == 0 ? frame[0] : Deep(depth - 1) + frame[0];
+}
+}  // namespace
+
+TF_LITE_MICRO_TESTS_BEGIN
+"""
+STACK_CASES = """
+TF_LITE_MICRO_TEST(ShallowCall) { Deep(0); }
+
+// harness: max_stack=1500
+TF_LITE_MICRO_TEST(DeepCall) { Deep(7); }
+
+TF_LITE_MICRO_TESTS_END
+"""
+
+
+@pytest.mark.parametrize("board_name", ["bluepill", "mps2_an505"])
+def test_stack_peak_per_case_and_its_budget(tmp_path: Path, board_name: str) -> None:
+    """Eight frames of 256+ bytes go about 7 x 260 bytes deeper than one; the figure is the same on every run,
+    and the 1,500-byte budget of DeepCall fails it with the numbers."""
+    source = tmp_path / "stack_test.cc"
+    source.write_text(FIXTURE.read_text().replace("TF_LITE_MICRO_TESTS_END", STACK_CASES)
+                      .replace("TF_LITE_MICRO_TESTS_BEGIN", STACK_HELPER)
+                      .replace("TF_LITE_MICRO_EXPECT_EQ(1, 2);", ""))
+    board = load_board(board_name)
+    elf = _built(board_name, source, "stack_test")
+    first = run_binary(board, elf, RunOptions(backend="qemu"), source=source)
+    second = run_binary(board, elf, RunOptions(backend="qemu"), source=source)
+    assert first.case_stack == second.case_stack
+    stack = first.case_stack
+    assert 7 * 256 <= stack["DeepCall"] - stack["ShallowCall"] <= 7 * 300, stack
+    assert stack["ShallowCall"] >= stack["Empty"] + 256
+    case = first.case("DeepCall")
+    assert case is not None and case.outcome == "failed"
+    assert f"DeepCall used {stack['DeepCall']:,} bytes of stack, over its budget of 1,500" in case.messages[-1]
+    assert first.case("ShallowCall").outcome == "passed" and first.outcome == "failed"

@@ -55,9 +55,9 @@ def test_counts_are_the_same_idle_and_with_the_machine_loaded(board_name: str) -
     board = load_board(board_name)
     names = ["softmax_test", "micro_test_test"]
     built = build(board, names, progress=None).binaries
-    def figures(name: str) -> tuple[dict[str, int], dict[str, int]]:
+    def figures(name: str) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
         report = run_binary(board, built[name].elf, RunOptions(backend="qemu"))
-        return report.case_instructions, report.case_cycles
+        return report.case_instructions, report.case_cycles, report.case_stack
 
     idle = {n: figures(n) for n in names}
     burners = _burn(30)
@@ -67,9 +67,9 @@ def test_counts_are_the_same_idle_and_with_the_machine_loaded(board_name: str) -
         for proc in burners:
             proc.kill()
             proc.wait()
-    for name in names:  # instructions and estimated cycles alike
-        assert idle[name][0] and idle[name][1] and idle[name] == loaded[name], name
-    idle = {n: counts for n, (counts, _) in idle.items()}
+    for name in names:  # instructions, estimated cycles and stack peaks alike
+        assert all(idle[name]) and idle[name] == loaded[name], name
+    idle = {n: counts for n, (counts, _, _) in idle.items()}
     assert sum(idle["softmax_test"].values()) > 1_000_000
 
 
@@ -97,6 +97,7 @@ def test_interrupts_taken_during_a_case_do_not_change_its_count(tmp_path: Path,
     assert idle == loaded and idle > 4_000_000_000
     # the estimated cycles too: handlers add none, and the refill after an interrupt's return is not charged
     assert idle_report.case_cycles["LongSpin"] == loaded_report.case_cycles["LongSpin"] > idle
+    assert idle_report.case_stack == loaded_report.case_stack  # exception stacking is not a store through SP
     from harness.runners import insn_count
 
     # Counting the handlers too: the same case counts more, by the SysTick handlers taken during it (how many
@@ -145,7 +146,7 @@ def test_junit_and_harness_run_carry_the_counts(pytester: pytest.Pytester) -> No
     lines = proc.stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("harness: per case (qemu): instructions counted "
                                                                    "exactly; cycles and time ESTIMATED"))
-    assert lines[at + 1].split() == ["case", "instructions", "est.", "cycles", "est.", "time"]
+    assert lines[at + 1].split() == ["case", "instructions", "est.", "cycles", "est.", "time", "stack", "(bytes)"]
     assert [line.split()[0] for line in lines[at + 2:at + 6]] == ["Empty", "ThousandRounds", "TwoThousandRounds",
                                                                   "FailsAfterHundredRounds"]
     assert lines[-1].startswith("harness: FAILED: counted_test on bluepill")  # the verdict stays the last line

@@ -39,16 +39,19 @@ def _print_case_figures(report: RunReport) -> None:
     the estimate's clock, labelled as the estimate they are."""
     width = max(len(name) for name in report.case_instructions)
     clock = report.timing_clock_hz
+    stack = "  stack (bytes)" if report.case_stack else ""
     if report.case_cycles and clock:
         print(f"harness: per case ({report.backend}): instructions counted exactly; cycles and time ESTIMATED by "
               f"the Cortex-M timing model at {clock / 1e6:g} MHz (docs/measurement.md):")
-        print(f"  {'case'.ljust(width)}  {'instructions':>13}  {'est. cycles':>13}  {'est. time':>11}")
+        print(f"  {'case'.ljust(width)}  {'instructions':>13}  {'est. cycles':>13}  {'est. time':>11}{stack}")
     else:
         print(f"harness: instructions per case ({report.backend}, counted exactly; the same on every machine):")
     for name, count in report.case_instructions.items():
         cycles = report.case_cycles.get(name) if clock else None
         estimate = f"  {cycles:>13,}  {cycles * 1e3 / clock:>8.3f} ms" if cycles is not None and clock else ""
-        print(f"  {name.ljust(width)}  {count:>13,}{estimate}")
+        peak = report.case_stack.get(name)
+        depth = f"  {peak:>13,}" if peak is not None else ""
+        print(f"  {name.ljust(width)}  {count:>13,}{estimate}{depth}")
 
 
 def _err(message: str) -> None:

@@ -11,8 +11,9 @@ when the board file sets one. ``--micro-timeout`` / ``[run] timeout_s`` stay the
 whole binary. The run loop (``harness.runners.stream``) enforces them: a case still open past its
 limit ends the run as a timeout of that case.
 
-The same comment can give a case budgets, ``// harness: max_instructions=250000`` and
-``max_cycles=400000`` (estimated cycles; with a timeout: ``// harness: timeout=5, max_cycles=400000``):
+The same comment can give a case budgets, ``// harness: max_instructions=250000``, ``max_cycles=400000``
+(estimated cycles) and ``max_stack=2048`` (bytes of stack; with a timeout:
+``// harness: timeout=5, max_cycles=400000``):
 where the figure is measured (QEMU), a case over its budget fails, naming the figure, the budget and where
 it is written (``CaseLimits.budgets``; applied by ``harness.session``).
 
@@ -57,7 +58,8 @@ class CaseLimits:
     per_case: dict[str, tuple[float, str]] = field(default_factory=dict)
     default_s: float | None = None
     default_source: str = ""
-    # ``// harness: max_instructions=N, max_cycles=N``: case -> figure ("instructions", "cycles") -> (its
+    # ``// harness: max_instructions=N, max_cycles=N, max_stack=N``: case -> figure ("instructions", "cycles",
+    # "stack") -> (its
     # limit, where the budget is written); checked where the figure is measured (QEMU) by ``harness.session``.
     # Not a time limit: no part of bool().
     budgets: dict[str, dict[str, tuple[int, str]]] = field(default_factory=dict)
@@ -94,14 +96,15 @@ def _where(path: Path) -> str:
 
 _SETTINGS = {"timeout": "number of seconds > 0 (e.g. '// harness: timeout=5' or 'timeout=0.5')",
              "max_instructions": "whole number of instructions > 0 (e.g. 'max_instructions=250000')",
-             "max_cycles": "whole number of estimated cycles > 0 (e.g. 'max_cycles=400000')"}
-# Budget settings -> the figure they limit (RunReport.case_figures)
-BUDGETS = {"max_instructions": "instructions", "max_cycles": "cycles"}
+             "max_cycles": "whole number of estimated cycles > 0 (e.g. 'max_cycles=400000')",
+             "max_stack": "whole number of bytes > 0 (e.g. 'max_stack=2048')"}
+# Budget settings -> the figure they limit (RunReport.case_instructions, case_cycles, case_stack)
+BUDGETS = {"max_instructions": "instructions", "max_cycles": "cycles", "max_stack": "stack"}
 
 
 def source_case_settings(source: str, path: Path) -> dict[str, dict[str, tuple[float, str]]]:
     """Case name -> setting -> (value, where it came from) of the ``// harness: key=value[, key=value]``
-    comments in ``source`` (settings: ``timeout`` in seconds, ``max_instructions``, ``max_cycles``)."""
+    comments in ``source`` (settings: ``timeout`` in seconds, ``max_instructions``, ``max_cycles``, ``max_stack``)."""
     code = blank_comments(source)
     lines = source.splitlines()
     case_at = {code.count("\n", 0, m.start()): m.group(1) for m in CASE_RE.finditer(code)}  # 0-based line

@@ -183,6 +183,9 @@ class MicroCaseItem(MicroItem):
             if cycles is not None and report.timing_clock_hz:  # the timing model's estimate (docs/measurement.md)
                 self.user_properties.append(("estimated_cycles", cycles))
                 self.user_properties.append(("estimated_us", round(cycles * 1e6 / report.timing_clock_hz, 2)))
+            stack = report.case_stack.get(result.name)
+            if stack is not None:  # deepest stack of the case, bytes from the top (stores through SP)
+                self.user_properties.append(("stack_bytes", stack))
             return
         if self.case not in self.compiled_cases():
             pytest.skip(f"{self.case} is not compiled into {self.binary} for {self.board.name} "

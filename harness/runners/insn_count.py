@@ -32,6 +32,7 @@ import os
 import re
 import shutil
 import subprocess
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.board.boards import Timing
@@ -67,6 +68,19 @@ def handler_ranges(elf: Path) -> list[tuple[int, int]]:
         if found is not None:
             ranges.add((word & ~1, (word & ~1) + found[1]))
     return sorted(ranges)
+
+
+def stack_top(elf: Path) -> int | None:
+    """The initial stack pointer: the vector table's first word (None: no vector table)."""
+    try:
+        parsed = load(elf)
+    except (OSError, NotAnElf):
+        return None
+    vectors = parsed.section(".isr_vector")
+    if vectors is None:
+        return None
+    data = parsed.section_bytes(vectors)
+    return int.from_bytes(data[:4], "little") if len(data) >= 4 else None
 
 
 def case_markers(elf: Path) -> tuple[int, int] | None:
@@ -142,7 +156,10 @@ def plugin_args(elf: Path, out: Path, qemu: str, per_insn: bool = False,
     start, stop = markers
     skips = "".join(f",skip=0x{low:x}-0x{high:x}" for low, high in handler_ranges(elf))
     mode = ",per_insn=1" if per_insn else ""
-    return ["-plugin", f"{library},begin=0x{start:x},end=0x{stop:x},out={out}{skips}{mode}{timing_args(timing)}"], None
+    top = stack_top(elf)
+    stack = f",stack=0x{top:x}" if top else ""
+    return ["-plugin", f"{library},begin=0x{start:x},end=0x{stop:x},out={out}{skips}{mode}{timing_args(timing)}"
+                       f"{stack}"], None
 
 
 def refused(qemu: str, diagnostics: str) -> str | None:
@@ -154,18 +171,30 @@ def refused(qemu: str, diagnostics: str) -> str | None:
     return _refused[qemu]
 
 
-def read_counts(out: Path) -> tuple[list[int], list[int]]:
-    """The plugin's figures, one per case that reached its end, in order (its closing "total" line left out):
-    (instructions, estimated cycles — empty when the plugin estimated none)."""
+@dataclass
+class CaseFigures:
+    """The plugin's figures, one entry per case that reached its end, in the order they ended: instructions
+    (exact), estimated cycles and stack peak in bytes (empty when the plugin measured none)."""
+
+    instructions: list[int] = field(default_factory=list)
+    cycles: list[int] = field(default_factory=list)
+    stack: list[int] = field(default_factory=list)
+
+
+def read_counts(out: Path) -> CaseFigures:
+    """The plugin's lines "<instructions>[ cycles=N][ stack=N]" (its closing "total" line left out); a figure
+    missing from any line is left out for all."""
     try:
         text = out.read_text()
     except OSError:
-        return [], []
-    rows = [line.split() for line in text.splitlines() if re.fullmatch(r"\d+( \d+)?", line)]
-    instructions = [int(row[0]) for row in rows]
-    cycles = [int(row[1]) for row in rows if len(row) == 2]
-    return instructions, cycles if len(cycles) == len(rows) else []
+        return CaseFigures()
+    rows = [line.split() for line in text.splitlines() if re.fullmatch(r"\d+( \w+=\d+)*", line)]
+    figures = CaseFigures(instructions=[int(row[0]) for row in rows])
+    for key in ("cycles", "stack"):
+        values = [int(part.split("=")[1]) for row in rows for part in row[1:] if part.startswith(f"{key}=")]
+        setattr(figures, key, values if len(values) == len(rows) else [])
+    return figures
 
 
-__all__ = ["NO_CYCLES_ENV", "OFF_ENV", "START", "STOP", "case_markers", "handler_ranges", "plugin_args",
-           "plugin_library", "read_counts", "refused", "timing_args"]
+__all__ = ["NO_CYCLES_ENV", "OFF_ENV", "START", "STOP", "CaseFigures", "case_markers", "handler_ranges",
+           "plugin_args", "plugin_library", "read_counts", "refused", "stack_top", "timing_args"]

@@ -205,7 +205,8 @@ class QemuRunner:
                 return self.run(elf, board, timeout_s, on_line)
             result = self._result(out, diag, argv)
             if plugin:
-                result.instructions, result.cycles = insn_count.read_counts(counts)
+                figures = insn_count.read_counts(counts)
+                result.instructions, result.cycles, result.stack = figures.instructions, figures.cycles, figures.stack
         if no_counts is not None and no_counts not in _SAID:
             _SAID.add(no_counts)
             result.notes.append(Note(len(result.log), f"no instruction counts per case: {no_counts}"))

@@ -42,7 +42,7 @@ enum kind {
 
 #define NO_REG 16
 #define PC_BIT (1u << 15)
-#define SP_BIT (1u << 13)
+#define SP_BIT CTM_SP_BIT
 #define LR_BIT (1u << 14)
 #define REFILL 2 /* P: pipeline refill of a taken branch */
 
@@ -80,6 +80,7 @@ static void single_load(struct ctm_insn* out, unsigned rt, uint16_t address, int
 
 static void single_store(struct ctm_insn* out, uint16_t address, int immediate, int writeback) {
   set(out, K_STORE, immediate ? 1 : 2); /* STR Rx,[Ry,#imm] is always one cycle */
+  out->store = 1;
   out->address = address;
   out->writeback = (uint8_t)writeback;
 }
@@ -92,6 +93,7 @@ static void multiple(struct ctm_insn* out, int load, unsigned rn, unsigned list,
   }
   out->address = reg(rn);
   out->writeback = (uint8_t)writeback;
+  out->store = (uint8_t)!load;
 }
 
 static void decode16(const struct ctm_model* model, unsigned hw, struct ctm_insn* out) {
@@ -200,9 +202,11 @@ static void decode_fp(const struct ctm_model* model, unsigned hw1, unsigned hw2,
     } else if ((hw1 & 0xFF20u) == 0xED00u) { /* VLDR/VSTR */
       set(out, K_FP_MEM, 2);
       out->address = reg(rn);
+      out->store = (uint8_t)!(hw1 & 0x10u);
     } else { /* VLDM/VSTM/VPUSH/VPOP: 1 + N words */
       set(out, K_FP_MEM, 1 + (hw2 & 0xFFu));
       out->address = reg(rn);
+      out->store = (uint8_t)!(hw1 & 0x10u);
       out->writeback = (uint8_t)((hw1 >> 5) & 1u);
     }
     return;
@@ -261,6 +265,7 @@ static void decode32(const struct ctm_model* model, unsigned hw1, unsigned hw2, 
       } else { /* LDRD/STRD: 1 + N, never pipelined */
         set(out, K_DUAL, 3);
         out->address = reg(rn);
+        out->store = (uint8_t)!(hw1 & 0x10u);
         out->writeback = (uint8_t)((hw1 >> 5) & 1u);
       }
     } else if ((op2 & 0x60u) == 0x20u) { /* data processing, shifted register */

@@ -22,6 +22,7 @@ enum ctm_core { CTM_M3 = 3, CTM_M4 = 4, CTM_M33 = 33 };
 enum ctm_transfer { CTM_FLOW_ON = 0, CTM_FLOW_COND = 1, CTM_FLOW_ALWAYS = 2 };
 
 #define CTM_MAX_CACHE_LINES 256
+#define CTM_SP_BIT (1u << 13) /* struct ctm_insn address/writes: the register bit of SP */
 
 struct ctm_config {
   enum ctm_core core;
@@ -75,6 +76,7 @@ struct ctm_insn {
   uint8_t transfer;    /* enum ctm_transfer */
   uint8_t writeback;   /* load/store with base update */
   uint8_t load_dest;   /* single load: register loaded (16: none) */
+  uint8_t store;       /* writes memory (STR*, STRD, STM, PUSH, VSTR, VSTM, VPUSH) */
   uint16_t writes;     /* registers a data-processing instruction writes (bit per register) */
   uint16_t address;    /* registers a load/store's address is computed from */
 };

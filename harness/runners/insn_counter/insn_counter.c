@@ -25,7 +25,12 @@
  * "<instructions> <estimated cycles>". The memory system: ws=N flash wait states, flash=0xLO-0xHI the flash
  * range they apply to, line=BYTES per flash read, prefetch=1, icache=LINES, dcache=LINES (ART-style caches);
  * without ws every memory is zero-wait and only the core's timing counts. Blocks whose first instruction is
- * in a skip range add no cycles either. */
+ * in a skip range add no cycles either.
+ *
+ * With stack=0xTOP (the initial stack pointer) each line also gets "stack=<bytes>": the deepest the stack went
+ * during the case, TOP minus the lowest address a store through SP wrote (PUSH, STR/STRD/STM/VSTR/VPUSH with
+ * SP as base). The processor's own exception stacking and the skipped handlers are not seen, so an interrupt
+ * does not change the figure. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +57,9 @@ static int g_per_insn;
 static int g_timing;
 static struct ctm_model g_model;
 static uint64_t g_cycles_at_begin;
+/* Stack peak: the lowest address an SP-based store wrote since the case began (UINT64_MAX: none). */
+static uint64_t g_stack_top;
+static uint64_t g_stack_low = UINT64_MAX;
 
 static int skipped(uint64_t vaddr) {
   for (int i = 0; i < g_skips; ++i) {
@@ -67,17 +75,29 @@ static void on_begin(unsigned int vcpu_index, void* userdata) {
   (void)userdata;
   g_at_begin = g_executed;
   g_cycles_at_begin = g_model.cycles;
+  g_stack_low = UINT64_MAX;
 }
 
 static void on_end(unsigned int vcpu_index, void* userdata) {
   (void)vcpu_index;
   (void)userdata;
+  fprintf(g_out, "%" PRIu64, g_executed - g_at_begin);
   if (g_timing) {
-    fprintf(g_out, "%" PRIu64 " %" PRIu64 "\n", g_executed - g_at_begin, g_model.cycles - g_cycles_at_begin);
-  } else {
-    fprintf(g_out, "%" PRIu64 "\n", g_executed - g_at_begin);
+    fprintf(g_out, " cycles=%" PRIu64, g_model.cycles - g_cycles_at_begin);
   }
+  if (g_stack_top != 0) {
+    fprintf(g_out, " stack=%" PRIu64, g_stack_low < g_stack_top ? g_stack_top - g_stack_low : 0);
+  }
+  fputc('\n', g_out);
   fflush(g_out);
+}
+
+static void on_store(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void* userdata) {
+  (void)vcpu_index;
+  (void)userdata;
+  if (qemu_plugin_mem_is_store(info) && vaddr < g_stack_low) {
+    g_stack_low = vaddr;
+  }
 }
 
 static void on_block(unsigned int vcpu_index, void* userdata) {
@@ -90,6 +110,21 @@ static void on_load(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_
   (void)userdata;
   if (!qemu_plugin_mem_is_store(info)) {
     ctm_load(&g_model, (uint32_t)vaddr);
+  }
+}
+
+/* Stores through SP are watched for the stack peak (not in skipped ranges: the exception handlers). */
+static void watch_stack(struct qemu_plugin_tb* tb, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+    uint8_t bytes[4] = {0, 0, 0, 0};
+    const size_t size = qemu_plugin_insn_size(insn);
+    memcpy(bytes, qemu_plugin_insn_data(insn), size < 4 ? size : 4);
+    struct ctm_insn decoded;
+    ctm_decode(&g_model, bytes, &decoded);
+    if (decoded.store && (decoded.address & CTM_SP_BIT) && !skipped(qemu_plugin_insn_vaddr(insn))) {
+      qemu_plugin_register_vcpu_mem_cb(insn, on_store, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
+    }
   }
 }
 
@@ -153,16 +188,19 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
   if (g_timing) {
     time_block(tb, n);
   }
+  if (g_stack_top != 0) {
+    watch_stack(tb, n);
+  }
 }
 
 static void on_exit_cb(qemu_plugin_id_t id, void* userdata) {
   (void)id;
   (void)userdata;
+  fprintf(g_out, "total %" PRIu64, g_executed);
   if (g_timing) {
-    fprintf(g_out, "total %" PRIu64 " %" PRIu64 "\n", g_executed, g_model.cycles);
-  } else {
-    fprintf(g_out, "total %" PRIu64 "\n", g_executed);
+    fprintf(g_out, " cycles=%" PRIu64, g_model.cycles);
   }
+  fputc('\n', g_out);
   fflush(g_out);
 }
 
@@ -202,6 +240,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         fprintf(stderr, "insn_counter: core=m3|m4|m33, not '%s'\n", core);
         return -1;
       }
+    } else if (strncmp(argv[i], "stack=", 6) == 0) {
+      g_stack_top = strtoull(argv[i] + 6, NULL, 0);
     } else if (strncmp(argv[i], "ws=", 3) == 0) {
       timing.wait_states = (uint32_t)strtoul(argv[i] + 3, NULL, 0);
     } else if (strncmp(argv[i], "line=", 5) == 0) {
@@ -223,7 +263,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     } else {
       fprintf(stderr,
               "insn_counter: unknown argument '%s' (begin=, end=, out=, skip=, per_insn=1, core=, ws=, line=, "
-              "prefetch=1, icache=, dcache=, flash=)\n",
+              "prefetch=1, icache=, dcache=, flash=, stack=)\n",
               argv[i]);
       return -1;
     }
@@ -231,6 +271,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
   if (g_begin_addr == UINT64_MAX || g_end_addr == UINT64_MAX || out_path == NULL) {
     fprintf(stderr, "insn_counter: needs begin=ADDR,end=ADDR,out=FILE\n");
     return -1;
+  }
+  if (!g_timing) {
+    g_model.config.core = CTM_M4; /* the decoder (stack watch) needs only a core to decode for */
   }
   if (g_timing) {
     const char* why = NULL;
