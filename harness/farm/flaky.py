@@ -1,7 +1,7 @@
 """Flaky cases from the history: the outcome changed on the same binary hash and board type.
 
 Only verdicts about the test count (passed, failed, and errors of class ``test`` such as "not
-reached"); skips and infrastructure errors say nothing about the test. Runs are taken in the
+reached"); skips, infrastructure errors and runs that never finished say nothing about the test. Runs are taken in the
 order they started. The flip rate of a case on a board is the share of consecutive runs (of one
 binary hash) whose verdicts differ: 0 for a stable case, 1 for one that alternates every run.
 """
@@ -43,7 +43,10 @@ def verdict(outcome: str, failure_class: str | None) -> str | None:
 
 def flaky_cases(history: History, since_night: str | None = None, board: str | None = None) -> list[FlakyCase]:
     """Flaky cases, highest flip rate first."""
+    # A run that never finished (killed: no exit status) counts nothing: what it recorded while it was being
+    # torn down (boards stopped under running binaries) is no verdict about the tests.
     where, params = where_clause([("runs.night >= ?", since_night), ("r.board = ?", board)])
+    where = f"{where} AND runs.exitstatus IS NOT NULL" if where else " WHERE runs.exitstatus IS NOT NULL"
     sql = ("SELECT r.case_id, r.board, r.binary_hash, r.outcome, r.failure_class, runs.night "
            f"FROM results r JOIN runs USING (run_id){where} ORDER BY runs.started_at")
     # (case, board) -> hash -> verdicts in run order; and every verdict in run order, whatever its hash

@@ -24,13 +24,16 @@ class Recorder:
         self.history = history
         self.count = 0
 
-    def run(self, date: str, *results: tuple[str, str, str, str | None, str | None]) -> None:
-        """``results``: (case, board, outcome, failure class, binary hash)."""
+    def run(self, date: str, *results: tuple[str, str, str, str | None, str | None], finished: bool = True) -> None:
+        """``results``: (case, board, outcome, failure class, binary hash); ``finished=False``: killed, no exit
+        status."""
         self.count += 1
         run_id = f"run{self.count}"
         self.history.begin_run(RunInfo(run_id, date, 1000.0 + self.count))
         self.history.add_results(CaseRecord(run_id, case, board, outcome, failure_class=cls, binary_hash=digest)
                                  for case, board, outcome, cls, digest in results)
+        if finished:
+            self.history.finish_run(run_id, 0)
 
 
 COIN = "coin_test.cc::Coin"
@@ -133,3 +136,12 @@ def test_format_flaky_is_a_table_or_says_there_is_none() -> None:
         "100%       3      2/4         host      coin_test.cc::Coin  2026-03-04",
         "12%        1      1/10        bluepill  b.cc::B             2026-03-01",
     ]
+
+
+def test_a_run_that_never_finished_says_nothing(history: History) -> None:
+    """A killed night (no exit status): what it recorded while its boards were torn down is no verdict."""
+    runs = Recorder(history)
+    runs.run("2026-01-01", (COIN, "bluepill", "passed", None, "h1"))
+    runs.run("2026-01-02", (COIN, "bluepill", "failed", "test", "h1"), finished=False)
+    runs.run("2026-01-03", (COIN, "bluepill", "passed", None, "h1"))
+    assert flaky_cases(history) == []

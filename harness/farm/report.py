@@ -214,7 +214,7 @@ def render(history: History, night: str | None = None, *, quarantine: object | N
                f'<div class="sub">{escape(" · ".join(facts))}</div></div></header><main>')
     if unfinished:
         out.append(f'<p class="sub" id="unfinished">{len(unfinished)} run(s) of this night never finished (killed, or '
-                   "still running): their results are partial, so the night is not green.</p>")
+                   f"still running): {_missing(history, data)}, so the night is not green.</p>")
 
     # -- tiles --
     delta = ""
@@ -318,6 +318,22 @@ def render(history: History, night: str | None = None, *, quarantine: object | N
                f"(history schema v{SCHEMA_VERSION}){junit_link}. Static page: no script, nothing fetched.</footer>"
                "</body></html>")
     return "".join(out)
+
+
+def _missing(history: History, data: ReportData) -> str:
+    """How many results of the last complete night (every run finished) on tonight's boards are not here tonight."""
+    complete = [str(row[0]) for row in history.query(
+        "SELECT night FROM runs WHERE night < ? GROUP BY night HAVING COUNT(*) = COUNT(exitstatus) "
+        "ORDER BY night DESC LIMIT 1", (data.night,))]
+    if not complete:
+        return "their results are partial (no complete night before it to count what is missing)"
+    boards = {board for _, board in data.cells}
+    expected = {(str(case_id), str(board)) for case_id, board in history.query(
+        "SELECT DISTINCT r.case_id, r.board FROM results r JOIN runs USING (run_id) WHERE runs.night = ?",
+        (complete[0],)) if board in boards or not boards}
+    missing = len(expected - set(data.cells))
+    return (f"{missing} of the {len(expected)} results of the last complete night ({complete[0]}) are missing "
+            f"tonight ({len(data.cells)} recorded)")
 
 
 def _cause(case_id: str, message: str | None) -> str:

@@ -130,3 +130,36 @@ def test_an_infrastructure_storm_counts_one_cause_across_binaries(tmp_path: Path
         _run(history, "r2", "2026-03-02", broken, exitstatus=1)
         html = render(history)
     assert f"the most common (6): {gone}</p>" in html
+
+
+def test_a_killed_night_says_how_many_results_are_missing(tmp_path: Path) -> None:
+    """379 of 555 results and no exit status: INCOMPLETE, with the count against the last complete night."""
+    with History(tmp_path / "farm.db") as history:
+        _run(history, "r1", "2026-03-01", [_case(f"C{i}") for i in range(555)])
+        history.begin_run(RunInfo(run_id="r2", night="2026-03-02", started_at=time.time(), host="ci-1"))
+        killed = [_case(f"C{i}") for i in range(379)]
+        for record in killed:
+            record.run_id = "r2"
+        history.add_results(killed)  # ... and SIGKILL: no finish_run
+        html = render(history)
+    assert _status(html) == "INCOMPLETE"
+    assert ("176 of the 555 results of the last complete night (2026-03-01) are missing tonight (379 recorded), so "
+            "the night is not green") in html
+
+
+def test_a_binary_missing_one_night_does_not_make_the_footprint_chart_dip(tmp_path: Path) -> None:
+    """The flash chart sums the binaries measured every night: a failed build one night (no figure) is no dip."""
+    import re
+
+    with History(tmp_path / "farm.db") as history:
+        for n, night in enumerate(("2026-03-01", "2026-03-02", "2026-03-03")):
+            figures = [("flash_bytes", "bluepill", "t0", "", 40960.0)]
+            if n != 1:  # t1 failed to build on the second night
+                figures.append(("flash_bytes", "bluepill", "t1", "", 51200.0))
+            _run(history, f"r{n}", night, [_case("A")], measures=figures)
+        html = render(history)
+    chart = html[html.index("Flash, binaries of every night (KiB)"):]
+    path = re.search(r'<path d="([^"]+)"', chart)
+    assert path is not None
+    heights = {point.split(",")[1] for point in path.group(1).replace("M", "").replace("L", "").split()}
+    assert len(heights) == 1, path.group(1)  # flat: t0 alone, every night

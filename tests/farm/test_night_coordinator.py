@@ -173,6 +173,7 @@ def test_a_night_whose_coordinator_stays_away_fails_fast_and_reads_red(farm: Any
             continue
         assert result.outcome == "error" and result.failure_class == "infra", result
         assert gone in (result.message or "") and " | " not in (result.message or ""), result.message
+        assert not result.device_id, result  # it reached no board: no pseudo-device for health to list
     # Two workers each wait reconnect_timeout_s once; the rest fail at once (was: 10 s or more per binary).
     assert night["ended_after_s"] < 40, night["ended_after_s"]
     assert "Traceback" not in out and "TimeoutError" not in out, out[-4000:]
