@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from harness.board.boards import Board
     from harness.build.driver import BinaryBuild
     from harness.core.crash import CrashReport
+    from harness.formats.case_limits import CaseLimits
     from harness.runners.base import RunResult
     from harness.runners.control import CaseTimeout, RunControl
 
@@ -236,12 +237,11 @@ def run_binary(
     control = control or RunControl()
     control.reader_spec = spec
     control.token = RunToken.fresh() if options.token else None
-    budgets: dict[str, dict[str, tuple[int, str]]] = {}
+    limits = None
     if options.case_limits:
         try:  # '// harness: timeout=S, max_instructions=N' in the source, the board's [run] case_timeout_s
             limits = case_limits(source, board)
             control.case_limits = limits or None
-            budgets = limits.budgets
         except CaseLimitError as error:
             return RunReport(board=board, backend=label, outcome=Outcome.BUILD_ERROR, summary=str(error), elf=elf,
                              build=build)
@@ -266,7 +266,7 @@ def run_binary(
     cycles = dict(zip(ended, run.cycles, strict=False))
     stack = dict(zip(ended, run.stack, strict=False))
     outcome, summary = _hold_to_budgets(Outcome(verdict.outcome), verdict.summary, verdict.cases,
-                                        {"instructions": counts, "cycles": cycles, "stack": stack}, budgets, run)
+                                        {"instructions": counts, "cycles": cycles, "stack": stack}, limits, run)
     timing = board.timing() if cycles else None
     return RunReport(
         board=board, backend=label, elf=elf, outcome=outcome, summary=summary,
@@ -288,16 +288,19 @@ _NOT_MEASURED = {"instructions": "counts no instructions; QEMU does",
 
 
 def _hold_to_budgets(outcome: Outcome, summary: str, cases: list[CaseResult], figures: dict[str, dict[str, int]],
-                     budgets: dict[str, dict[str, tuple[int, str]]], run: RunResult) -> tuple[Outcome, str]:
+                     limits: CaseLimits | None, run: RunResult) -> tuple[Outcome, str]:
     """The ``// harness: max_instructions=N, max_cycles=N, max_stack=N`` budgets of the source
-    (``CaseLimits.budgets``): a case over a budget fails, naming its figure, the budget, the change and where
-    the budget is written; a passing run with such a case fails. Where a figure is not measured (not QEMU; cycles on a core without a timing
-    model) its budgets cannot be checked, and the run says so in a note instead of passing them over silently."""
-    if not budgets:
+    (``CaseLimits.budgets``), or the board's and project's defaults for every case: a case over a budget fails,
+    naming its figure, the budget, the change and where the budget is written; a passing run with such a case
+    fails. Where a figure is not measured (not QEMU; cycles on a core without a timing model) its budgets cannot
+    be checked, and the run says so in a note instead of passing them over silently."""
+    if limits is None or not (limits.budgets or limits.default_budgets):
         return outcome, summary
     over = []
     for figure, (verb, unit) in _FIGURE_WORDS.items():
-        limited = sorted(case for case, limits in budgets.items() if figure in limits)
+        limited = sorted(case for case, own in limits.budgets.items() if figure in own)
+        if figure in limits.default_budgets:
+            limited = ["every case"]
         if not limited:
             continue
         measured = figures.get(figure, {})
@@ -307,7 +310,7 @@ def _hold_to_budgets(outcome: Outcome, summary: str, cases: list[CaseResult], fi
                                   f"({run.backend} {_NOT_MEASURED[figure]})"))
             continue
         for case in cases:
-            budget, count = budgets.get(case.name, {}).get(figure), measured.get(case.name)
+            budget, count = limits.budgets_for(case.name).get(figure), measured.get(case.name)
             if budget is None or count is None or count <= budget[0]:
                 continue
             message = (f"{case.name} {verb} {count:,} {unit}, over its budget of {budget[0]:,} "

@@ -264,3 +264,40 @@ def test_stack_peak_per_case_and_its_budget(tmp_path: Path, board_name: str) -> 
     assert case is not None and case.outcome == "failed"
     assert f"DeepCall used {stack['DeepCall']:,} bytes of stack, over its budget of 1,500" in case.messages[-1]
     assert first.case("ShallowCall").outcome == "passed" and first.outcome == "failed"
+
+
+def test_default_budgets_of_the_project_and_the_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pyproject case-budgets hold every case; a board's [run] case_budgets wins over them, a case's own
+    '// harness:' budget over both; where each budget is written is in the message."""
+    from harness.core import project
+
+    source = tmp_path / "defaults_test.cc"
+    source.write_text(FIXTURE.read_text().replace("TF_LITE_MICRO_EXPECT_EQ(1, 2);", "").replace(
+        "TF_LITE_MICRO_TEST(TwoThousandRounds)",
+        "// harness: max_cycles=100000\nTF_LITE_MICRO_TEST(TwoThousandRounds)"))
+    elf = _built("netduinoplus2", source, "defaults_test")
+    folder = tmp_path / "proj"
+    name = _timed_variant(folder, "")
+    _use_project(folder, monkeypatch)
+    pyproject = folder / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + "case-budgets = { max_cycles = 7000 }\n")
+    monkeypatch.setattr(project, "_current", project.load(folder))
+    report = run_binary(load_board(name), elf, RunOptions(backend="qemu"), source=source)
+    outcomes = {case.name: case.outcome for case in report.cases}
+    # ThousandRounds (about 6,000 cycles) is within 7,000; TwoThousandRounds has its own 100,000
+    assert outcomes == {"Empty": "passed", "ThousandRounds": "passed", "TwoThousandRounds": "passed",
+                        "FailsAfterHundredRounds": "passed"}, report.summary
+    # the board's own default, lower, wins over the project's
+    toml = folder / "boards" / name / "board.toml"
+    toml.write_text(toml.read_text().replace("[run]\n", "[run]\ncase_budgets = { max_cycles = 5000 }\n", 1))
+    report = run_binary(load_board(name), elf, RunOptions(backend="qemu"), source=source)
+    case = report.case("ThousandRounds")
+    assert case is not None and case.outcome == "failed"
+    assert "over its budget of 5,000" in case.messages[-1] and "[run] case_budgets max_cycles=5000 in" in \
+        case.messages[-1]
+    assert report.case("TwoThousandRounds").outcome == "passed"  # its own budget wins
+    assert report.outcome == "failed"
+    # malformed defaults are refused naming the key
+    pyproject.write_text(pyproject.read_text().replace("max_cycles = 7000", "max_cylces = 7000"))
+    with pytest.raises(project.ProjectError, match="case-budgets has unknown key 'max_cylces'"):
+        project.load(folder)

@@ -113,6 +113,17 @@ class Board:
         raw["run"] = {**self.section("run"), **changed}
         return dataclasses.replace(self, raw=raw)
 
+    def case_budgets(self) -> dict[str, int]:
+        """``[run] case_budgets = { max_stack = N, ... }``: default budgets of every micro case on this board (a
+        case's own ``// harness:`` budget wins); BoardError when malformed."""
+        table = self.section("run").get("case_budgets", {})
+        toml = self.path / "board.toml"
+        where = toml.relative_to(REPO_ROOT) if toml.is_relative_to(REPO_ROOT) else toml
+        try:
+            return project.budget_table(table, f"{where}: [run] case_budgets")
+        except project.ProjectError as error:
+            raise BoardError(str(error)) from error
+
     def timing(self) -> Timing | None:
         """The cycle estimate's assumptions for this board (``[timing]``, defaults: the board's clock, flash
         without wait states), or None for a core without timing tables (host, other cores); BoardError when
@@ -205,6 +216,7 @@ def _check(board: Board, path: Path) -> None:
         )
     board.case_timeout()  # [run] case_timeout_s: a number of seconds > 0
     board.timing()  # [timing]: known keys, whole numbers
+    board.case_budgets()  # [run] case_budgets: known budgets, whole numbers > 0
     if board.is_host:
         return
     if board.flash is None or board.ram is None:

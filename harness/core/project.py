@@ -16,6 +16,7 @@ Settings, all optional, in ``pyproject.toml``::
     sources = ["src/*.cc"]           # linked into every test binary (globs, project-relative)
     include-dirs = ["src"]           # besides the project root, which is always on the include path
     warnings-as-errors = true        # false: compiler warnings in the project's code do not fail its build
+    case-budgets = { max_stack = 4096, max_cycles = 5000000 }  # every micro case's default budgets
 
     [[tool.micro-harness.firmware]]  # firmware built elsewhere (any build system), tested as pytest items
     elf = "build/{board}/app.elf"    # the linked binary; {board} is the board's name
@@ -26,9 +27,9 @@ Settings, all optional, in ``pyproject.toml``::
     timeout = 30                     # optional: seconds per run (else the board's)
     name = "app"                     # optional: what messages call it (default: the ELF's name)
 
-(``firmware`` only in ``pyproject.toml``) or as ``micro_boards``, ``micro_build_dir``, ``micro_sources``,
-``micro_include_dirs``, ``micro_warnings_as_errors`` in the ``[pytest]`` section of ``pytest.ini`` (``[tool:pytest]`` of
-``setup.cfg``, ``[pytest]`` of ``tox.ini``).
+(``firmware`` and ``case-budgets`` only in ``pyproject.toml``) or as ``micro_boards``, ``micro_build_dir``,
+``micro_sources``, ``micro_include_dirs``, ``micro_warnings_as_errors`` in the ``[pytest]`` section of
+``pytest.ini`` (``[tool:pytest]`` of ``setup.cfg``, ``[pytest]`` of ``tox.ini``).
 
 The project in use is process-wide (``use()``), and passed to child processes (make calling
 ``harness.board.board_mk``, pytest-xdist workers) through ``MICRO_HARNESS_PROJECT``; a harness of another
@@ -56,7 +57,9 @@ DEFAULT_BUILD_DIR = Path("build") / "micro-harness"
 # pyproject key -> ini key
 _KEYS = {"boards": "micro_boards", "build-dir": "micro_build_dir", "sources": "micro_sources",
          "include-dirs": "micro_include_dirs", "warnings-as-errors": "micro_warnings_as_errors"}
-_PYPROJECT_ONLY = ("firmware",)  # arrays of tables: no ini form
+_PYPROJECT_ONLY = ("firmware", "case-budgets")  # tables: no ini form
+# Budget settings a case, a board ([run] case_budgets) or the project (case-budgets) can give (docs/measurement.md)
+BUDGET_KEYS = ("max_instructions", "max_cycles", "max_stack")
 _FIRMWARE_KEYS = ("elf", "boards", "build", "framework", "exit-status", "timeout", "name")
 _BOOLEANS = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
 _INI_FILES = (("pytest.ini", "pytest"), ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"))
@@ -148,6 +151,8 @@ class Project:
     firmware: tuple[Firmware, ...] = ()  # [[tool.micro-harness.firmware]]: binaries built by other tools
     # -Werror for the project's own sources (its tests, ``sources``); the runtime is always built with it.
     warnings_as_errors: bool = True
+    # case-budgets: default budgets of every micro case (budget key -> limit), below a board's and a case's own
+    case_budgets: dict[str, int] = field(default_factory=dict, compare=False)
 
     @property
     def is_checkout(self) -> bool:
@@ -303,7 +308,22 @@ def load(root: Path) -> Project:
     return Project(root=root, build_dir=build_dir, board_dirs=tuple(board_dirs),
                    source_globs=tuple(_str_list(settings, "sources", source)), include_dirs=tuple(includes),
                    config_file=source, settings=settings, warnings_as_errors=warnings_as_errors,
-                   firmware=_firmware(settings.get("firmware", []), source))
+                   firmware=_firmware(settings.get("firmware", []), source),
+                   case_budgets=budget_table(settings.get("case-budgets", {}), f"{source}: case-budgets"))
+
+
+def budget_table(table: Any, where: str) -> dict[str, int]:
+    """``{max_instructions|max_cycles|max_stack = N}`` checked: known keys, whole numbers > 0."""
+    if not isinstance(table, dict):
+        raise ProjectError(f"{where} must be a table, e.g. {{ max_stack = 4096, max_cycles = 5000000 }}")
+    found = {}
+    for key, value in table.items():
+        if key not in BUDGET_KEYS:
+            raise ProjectError(f"{where} has unknown key '{key}'; the budgets are {', '.join(BUDGET_KEYS)}")
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ProjectError(f"{where}: {key} must be a whole number > 0, not {value!r}")
+        found[key] = value
+    return found
 
 
 _current: Project | None = None

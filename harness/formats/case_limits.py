@@ -63,6 +63,13 @@ class CaseLimits:
     # limit, where the budget is written); checked where the figure is measured (QEMU) by ``harness.session``.
     # Not a time limit: no part of bool().
     budgets: dict[str, dict[str, tuple[int, str]]] = field(default_factory=dict)
+    # The board's ([run] case_budgets) and the project's (case-budgets) defaults for every case: figure ->
+    # (limit, where); a case's own budget for the same figure wins.
+    default_budgets: dict[str, tuple[int, str]] = field(default_factory=dict)
+
+    def budgets_for(self, case: str) -> dict[str, tuple[int, str]]:
+        """The budgets that hold for ``case``: its own, else the board's, else the project's."""
+        return {**self.default_budgets, **self.budgets.get(case, {})}
 
     def limit_for(self, case: str) -> tuple[float, str] | None:
         if case in self.per_case:
@@ -171,4 +178,23 @@ def case_limits(source_path: Path | None, board: Board) -> CaseLimits:
     default = board_case_timeout(board)
     if default is not None:
         limits.default_s, limits.default_source = default
+    limits.default_budgets = default_budgets(board)
     return limits
+
+
+def default_budgets(board: Board) -> dict[str, tuple[int, str]]:
+    """The project's ``case-budgets``, overridden by the board's ``[run] case_budgets``: figure -> (limit, where)."""
+    from harness.core import project
+
+    current = project.current()
+    found = {BUDGETS[key]: (value, f"case-budgets {key}={value} in {current.config_file or 'the project'}")
+             for key, value in current.case_budgets.items()}
+    try:
+        board_budgets = board.case_budgets()
+    except BoardError as error:
+        raise CaseLimitError(str(error)) from error
+    toml = board.path / "board.toml"
+    where = _where(toml)
+    found.update({BUDGETS[key]: (value, f"[run] case_budgets {key}={value} in {where}")
+                  for key, value in board_budgets.items()})
+    return found
