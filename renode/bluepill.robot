@@ -28,6 +28,13 @@ Create Board
     [Documentation]           Creates the machine; returns the peripheral the log goes to.
     Execute Command           mach create "bluepill"
     Execute Command           machine LoadPlatformDescription ${PLATFORM}
+    Execute Command           sysbus Tag <0x00010000 0x7FF0000> "outside-the-chip" 0 true
+    Execute Command           sysbus Tag <0x08010000 0x17FF0000> "outside-the-chip" 0 true
+    Execute Command           sysbus Tag <0x20005000 0x1FFFB000> "outside-the-chip" 0 true
+    Execute Command           sysbus Tag <0x40007400 0x8C00> "outside-the-chip" 0 true
+    Execute Command           sysbus Tag <0x40013C00 0xC400> "outside-the-chip" 0 true
+    Execute Command           sysbus Tag <0x40023400 0x9FFDCC00> "outside-the-chip" 0 true
+    Execute Command           sysbus Tag <0xE0100000 0x1FF00000> "outside-the-chip" 0 true
     ${handler}=               Run Keyword And Return Status    Execute Command    machine LoadPlatformDescriptionFromString "semihosting: CPU.SemihostingHandler @ cpu"
     IF    ${handler}
         Execute Command       machine LoadPlatformDescriptionFromString "console: UART.SemihostingUart @ semihosting"

@@ -28,6 +28,14 @@ Create Board
     [Documentation]           Creates the machine; returns the peripheral the log goes to.
     Execute Command           mach create "netduinoplus2"
     Execute Command           machine LoadPlatformDescription ${PLATFORM}
+    Execute Command           sysbus Tag <0x00100000 0x7F00000> "outside-the-chip" 0 true
+    Execute Command           sysbus Tag <0x08100000 0x17F00000> "outside-the-chip" 0 true
+    Execute Command           sysbus Tag <0x20020000 0x1FFE0000> "outside-the-chip" 0 true
+    Execute Command           sysbus Tag <0x40007800 0x8800> "outside-the-chip" 0 true
+    Execute Command           sysbus Tag <0x40014C00 0xB400> "outside-the-chip" 0 true
+    Execute Command           sysbus Tag <0x40080000 0xFF80000> "outside-the-chip" 0 true
+    Execute Command           sysbus Tag <0x50060C00 0x8FF9F400> "outside-the-chip" 0 true
+    Execute Command           sysbus Tag <0xE0100000 0x1FF00000> "outside-the-chip" 0 true
     ${handler}=               Run Keyword And Return Status    Execute Command    machine LoadPlatformDescriptionFromString "semihosting: CPU.SemihostingHandler @ cpu"
     IF    ${handler}
         Execute Command       machine LoadPlatformDescriptionFromString "console: UART.SemihostingUart @ semihosting"

@@ -115,5 +115,19 @@ def outside(windows: list[tuple[int, int, str]], address: int) -> bool:
     return not any(origin <= address < origin + size for origin, size, _ in windows)
 
 
+def unmapped_ranges(board: Board) -> list[tuple[int, int]]:
+    """(start, size) of every hole of the 32-bit address space outside the chip's windows (``allowed_windows``):
+    where the harness's Renode session puts pausing tags, so an access there stops the machine at once."""
+    holes: list[tuple[int, int]] = []
+    at = 0
+    for origin, size, _ in sorted(allowed_windows(board)):
+        if origin > at:
+            holes.append((at, origin - at))
+        at = max(at, origin + size)
+    if at < 1 << 32:
+        holes.append((at, (1 << 32) - at))
+    return holes
+
+
 def outside_the_chip(board: Board, address: int) -> bool:
     return outside(allowed_windows(board), address)

@@ -56,3 +56,27 @@ def test_a_board_without_what_the_platform_needs_is_told_what_to_add(tmp_path: P
     raw["renode"] = {**raw["renode"], "uart_model": "UART.STM32_UART", "uart_irq": "38"}
     with pytest.raises(BoardError, match="uart_irq must be an integer"):
         platform_description(dataclasses.replace(board, raw=raw))
+
+
+# Renode's own stm32f4.repl (renode 81da46c1 = 1.14.0 lines 16-17 and 35-42; d66b0c2a = 1.16.1 lines 19-20 and
+# 38-45, the same text): the STM32F4's USART2, NVIC and core as Renode models them.
+STM32F4_REPL = """usart2: UART.STM32_UART @ sysbus <0x40004400, +0x100>
+    -> nvic@38
+
+nvic: IRQControllers.NVIC @ sysbus 0xE000E000
+    priorityMask: 0xF0
+    IRQ -> cpu@0
+
+cpu: CPU.CortexM @ sysbus
+    nvic: nvic
+"""
+
+
+def test_netduinoplus2_models_the_stm32f4_as_renodes_own_platform_does() -> None:
+    """Not loaded on a real Renode (no recording): held against Renode's stm32f4.repl entry for entry. Only the
+    core differs: ``cortex-m4f`` (the F405 has the FPU the firmware is built for; a model Renode knows: its
+    NVIC.cs names it, renode-infrastructure 6a0ba28d:351 and add012af:358, and bundled platforms use it), and
+    flash is also at 0, the boot alias the chip has (stm32f4.repl maps nothing there: recorded, 2b)."""
+    ours = set(_entries(platform_description(load_board("netduinoplus2"))))
+    assert set(_entries(STM32F4_REPL)) - ours == set()
+    assert {line for line in ours if "cpuType" in line} == {'    cpuType: "cortex-m4f"'}

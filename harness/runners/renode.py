@@ -18,6 +18,11 @@ other callers.
 
 The monitor protocol (telnet negotiation, echo, prompt, errors) is ``harness.runners.renode_monitor``.
 
+Renode versions: run for real (elsewhere, each built from source) are 1.14.0 and 1.16.1; byte-exact recordings of
+both are in tests/renode_recordings and this session runs against them replayed (harness/testing/renode_replay.py,
+harness/runners/renode_replay_test.py). Only read in Renode's source: 1.15.x, 1.16.0 and master (renode-
+infrastructure 0c7d0762, August 2026). Oldest supported: 1.14.0.
+
 Where Renode is looked for, in order: ``$RENODE`` (the executable or its folder),
 ``renode`` on PATH, the folder of ``renode-test`` on PATH, and renode-run's downloads (``~/.config/renode``:
 ``renode-run.path``, ``renode-run.json``, ``renode-run.download/*/renode-*/renode``).
@@ -207,6 +212,11 @@ SESSION_DIR_PREFIX = "harness-renode-"
 EXIT_SYMBOL = "g_micro_exit"  # boards/cortex_m/semihosting.c: {EXIT_MAGIC, status} written before the halt
 EXIT_MAGIC = 0x45584954
 EXIT_POLL_S = 0.1
+# A UInt32 result as the monitor prints it in each of its number modes (numbersMode, or number-format in Renode's
+# config): "0x{0:X8}" (Hexadecimal, the default), "{0}" (Decimal), "0x{0:X8} ({0})" (Both) (renode-infrastructure
+# src/Emulator/Extensions/UserInterface/MonitorCommands.cs, PrintActionResult/GetNumberFormat: 6a0ba28d = 1.14.0
+# lines 276-296, add012af = 1.16.1 lines 1136-1164, unchanged in master 0c7d0762).
+_UINT32_RE = re.compile(r"0x(?P<hex>[0-9A-Fa-f]{1,8})(?: \(\d+\))?|(?P<dec>\d{1,10})")
 
 
 class ExitWatch:
@@ -231,8 +241,11 @@ class ExitWatch:
             lines = self.session.command(f"sysbus ReadDoubleWord 0x{address:08x}")
         except MonitorCommandError:
             return None
-        values = [line.strip() for line in lines if re.fullmatch(r"0x[0-9A-Fa-f]+", line.strip())]
-        return int(values[-1], 16) if values else None
+        for line in reversed(lines):
+            value = _UINT32_RE.fullmatch(line.strip())
+            if value is not None:
+                return int(value["hex"], 16) if value["hex"] else int(value["dec"])
+        return None
 
     def __call__(self) -> None:
         now = time.monotonic()

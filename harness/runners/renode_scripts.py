@@ -33,7 +33,7 @@ from pathlib import Path
 
 from harness import REPO_ROOT
 from harness.board.boards import Board, BoardError, available_boards, load_board
-from harness.board.renode_platform import GENERATED, is_generated, platform_description
+from harness.board.renode_platform import GENERATED, is_generated, platform_description, unmapped_ranges
 from harness.core.crash import HARDFAULT_PREFIX
 from harness.formats.micro_test import PREFIX as RECORD_PREFIX
 from harness.formats.reader import END_GRACE_S
@@ -220,6 +220,30 @@ def platform_token(board: Board, generated: str | None) -> str:
     return generated
 
 
+# The name of the pausing tags on the holes of a generated platform (``outside_tag_commands``).
+OUTSIDE_TAG = "outside-the-chip"
+
+
+def outside_tag_commands(board: Board) -> list[str]:
+    """Pausing tags on every range outside the chip's map, for a generated platform (nothing for a bundled one,
+    which maps too much for this to mean anything).
+
+    Renode does not fault on an unmapped access; it logs ``non existing peripheral`` and goes on, and its log is
+    not in step with the UART file, so by the time the harness reads that line the firmware may have printed its
+    end of run. A pausing tag stops the machine at the access itself (``sysbus Tag <start size> "name" 0 true``:
+    recorded from 1.14.0, 2d_pausing_tag_minimal_bluepill: the UART stopped at the store and the log said
+    ``(tag: 'name') WriteDoubleWord to non existing peripheral at 0x60000000``). ``<start size>`` is the monitor's
+    relative range (``<start, end>`` the absolute one; ``<start, +size>`` does not tokenize: recorded), and
+    ``SystemBus.Tag(Range, String, UInt64 defaultValue, Boolean pausing)`` exists with that meaning from 1.14.0
+    (renode-infrastructure 6a0ba28d src/Emulator/Main/Peripherals/Bus/SystemBus.cs:841, Tokenizer.cs:52) to
+    master (0c7d0762 SystemBus.cs:555; the pause is EnterTag's Machine.Pause()). Tags live on the system bus,
+    which ``machine Reset`` does not clear (SystemBus.Reset), so they are sent once, when the machine is made.
+    """
+    if not is_generated(board):
+        return []
+    return [f'sysbus Tag <0x{start:08X} 0x{size:X}> "{OUTSIDE_TAG}" 0 true' for start, size in unmapped_ranges(board)]
+
+
 def create_machine_commands(board: Board, uart_log: str, semihosting_log: str, handler: bool,
                             platform: str | None = None) -> list[str]:
     """Creates ``board``'s machine (its own name) and sends its log UART and semihosting to files.
@@ -233,6 +257,7 @@ def create_machine_commands(board: Board, uart_log: str, semihosting_log: str, h
     return [
         f'mach create "{board.name}"',
         f"machine LoadPlatformDescription {platform_token(board, platform)}",
+        *outside_tag_commands(board),
         # Semihosting SYS_WRITE0/WRITEC land in this pseudo-UART.
         *semihosting_commands(board, handler),
         f"{cfg['uart']} CreateFileBackend {uart_log} true",
@@ -377,6 +402,7 @@ def render_robot(board: Board) -> str:
         "    [Documentation]           Creates the machine; returns the peripheral the log goes to.",
         f'    Execute Command           mach create "{board.name}"',
         "    Execute Command           machine LoadPlatformDescription ${PLATFORM}",
+        *(f"    Execute Command           {line}" for line in outside_tag_commands(board)),
         # Does this Renode have CPU.SemihostingHandler (master since 2026-06-08)? Ask it: a Renode
         # without the type refuses the line and adds nothing; then the UART goes on the CPU.
         f"    ${{handler}}=               Run Keyword And Return Status    Execute Command    "

@@ -57,6 +57,14 @@ def test_machine_and_per_binary_commands_for_bluepill(handler: bool) -> None:
     assert create_machine_commands(board, "@/t/u.log", "@/t/s.log", handler, "@/t/bluepill.repl") == [
         'mach create "bluepill"',
         "machine LoadPlatformDescription @/t/bluepill.repl",  # generated: only what the chip has
+        # everything outside the STM32F103C8's map pauses the machine at the access
+        'sysbus Tag <0x00010000 0x7FF0000> "outside-the-chip" 0 true',
+        'sysbus Tag <0x08010000 0x17FF0000> "outside-the-chip" 0 true',
+        'sysbus Tag <0x20005000 0x1FFFB000> "outside-the-chip" 0 true',
+        'sysbus Tag <0x40007400 0x8C00> "outside-the-chip" 0 true',
+        'sysbus Tag <0x40013C00 0xC400> "outside-the-chip" 0 true',
+        'sysbus Tag <0x40023400 0x9FFDCC00> "outside-the-chip" 0 true',
+        'sysbus Tag <0xE0100000 0x1FF00000> "outside-the-chip" 0 true',
         *semihosting,
         "sysbus.usart2 CreateFileBackend @/t/u.log true",
         f"sysbus.cpu.semihosting{'.console' if handler else ''} CreateFileBackend @/t/s.log true",
@@ -570,3 +578,21 @@ def test_an_exit_before_the_end_of_the_log_is_no_pass(fake: Path, tmp_path: Path
     run = get_runner("renode").run(_firmware(tmp_path, "early", "Testing One", f"EXIT {EXIT_WORD:#x} 0"),
                                    mini_board(), 20)
     assert run.exit_code == 0 and parse_log(run.log, run).outcome == "crashed", run
+
+
+@pytest.mark.parametrize("mode", ["Hexadecimal", "Decimal", "Both"])
+def test_the_exit_word_is_read_in_every_number_mode(fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    mode: str) -> None:
+    """``sysbus ReadDoubleWord`` answers as the monitor prints a UInt32 in its number mode (a user's Renode config
+    may set Decimal or Both): "0x00000001", "1", "0x00000001 (1)". Each gives the run its exit status."""
+    _with_exit_word(monkeypatch)
+    runner = get_runner("renode")
+    first = runner.run(_firmware(tmp_path, "ok", *PASSING, f"EXIT {EXIT_WORD:#x} 0"), mini_board(), 20)
+    assert first.exit_code == 0, first
+    session = renode._SESSION
+    assert session is not None
+    session.command(f"numbersMode {mode}")
+    assert session.command(f"sysbus ReadDoubleWord {EXIT_WORD + 4:#x}") == [
+        {"Hexadecimal": "0x00000000", "Decimal": "0", "Both": "0x00000000 (0)"}[mode]]
+    failed = runner.run(_firmware(tmp_path, "late", *PASSING, f"EXIT {EXIT_WORD:#x} 3"), mini_board(), 20)
+    assert failed.end_reason == "exit" and failed.exit_code == 3, failed

@@ -24,7 +24,13 @@ renode's lib/AntShell):
   machine whose CPU is not halted), ``pause``, ``quit``. Unknown peripherals and commands:
   ``No such command or device``.
 
-It proves the harness's side of the protocol, not how a real Renode behaves beyond these rules.
+- ``sysbus Tag <start size> "name" default pausing`` (a pausing tag stops the machine at an access there, with
+  ``(tag: 'name')`` in the warning: recorded from 1.14.0, 2d_pausing_tag), ``numbersMode`` (how
+  ``sysbus ReadDoubleWord`` prints its UInt32), ``<cpu> IsHalted``/``PC`` read, a peripheral alone (its members).
+
+It proves the harness's side of the protocol, not how a real Renode behaves beyond these rules; where the
+recordings cover it, it must answer byte for byte as the real Renode did (harness/runners/renode_replay_test.py
+plays recording 1d of 1.14.0 and 1.16.1 against it).
 
 The "firmware" is the text after the first line of the loaded ELF file: each line is written to
 the machine's first sysbus UART file backend; ``SLEEP s`` waits, ``HANG`` runs until paused,
@@ -167,6 +173,7 @@ class Machine:
     systick_hz: int = PLATFORM_SYSTICK_HZ
     mapped: list[tuple[int, int]] = field(default_factory=list)  # what the loaded platform maps
     memory: dict[int, int] = field(default_factory=dict)  # words written by WriteDoubleWord or the firmware
+    tags: list[tuple[int, int, str, bool]] = field(default_factory=list)  # sysbus Tag: start, size, name, pausing
     stop: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
 
@@ -200,8 +207,15 @@ class Machine:
                     access = (f"WriteDoubleWord to non existing peripheral at 0x{address:X}, value 0x5A5A5A5A."
                               if line.startswith("STORE") else f"ReadDoubleWord from non existing peripheral at "
                               f"0x{address:X}.")
-                    print(time.strftime("%H:%M:%S.0000") + f" [WARNING] sysbus: [cpu: 0x8000668] {access}",
+                    tag = next((t for t in self.tags if t[0] <= address < t[0] + t[1]), None)
+                    if tag is not None and tag[3]:  # a pausing tag: the machine pauses at the access (recorded, 2d)
+                        print(time.strftime("%H:%M:%S.0000") + f" [INFO] {self.name}: Machine paused.", flush=True)
+                    prefix = f"(tag: '{tag[2]}') " if tag is not None else ""
+                    print(time.strftime("%H:%M:%S.0000") + f" [WARNING] sysbus: [cpu: 0x8000668] {prefix}{access}",
                           flush=True)
+                    if tag is not None and tag[3]:
+                        self.stop.wait()
+                        return
             elif line.startswith("EXIT "):  # the board code's exit word (boards/cortex_m/semihosting.c), then halt
                 address, status = (int(word, 0) for word in line.split()[1:3])
                 self.memory[address + 4] = status & 0xFFFFFFFF
@@ -225,6 +239,7 @@ class Monitor:
         self.machines: dict[str, Machine] = {}
         self.current: Machine | None = None
         self.started = False
+        self.numbers = "Hexadecimal"  # Monitor.cs: number-format, default Hexadecimal
 
     # --------------------------------------------------------------- terminal output --
     def send(self, text: str) -> None:
@@ -279,8 +294,17 @@ class Monitor:
         elif words[:2] == ["sysbus", "WriteDoubleWord"] and len(words) == 4:
             self.machine().memory[int(words[2], 0)] = int(words[3], 0) & 0xFFFFFFFF
         elif words[:2] == ["sysbus", "ReadDoubleWord"] and len(words) == 3:
-            # A value as Renode prints property and method results: "0x8000116\r\r\n" (recorded, 1d_full_session).
-            self.send(f"0x{self.machine().memory.get(int(words[2], 0), 0):X}\r\r\n")
+            # A UInt32 result as the monitor prints it (MonitorCommands.cs PrintActionResult + GetNumberFormat,
+            # renode-infrastructure 6a0ba28d lines 276-296 = 1.14.0, add012af lines 1136-1164 = 1.16.1): the
+            # number mode's format with X widened to 8 digits ("0x{0:X8}" by default, "{0}" Decimal, "0x{0:X8}
+            # ({0})" Both), then "\r\n", which the terminal writes as "\r\r\n" (as recorded for True, 1d).
+            value = self.machine().memory.get(int(words[2], 0), 0)
+            text = {"Hexadecimal": f"0x{value:08X}", "Decimal": f"{value}", "Both": f"0x{value:08X} ({value})"}
+            self.send(text[self.numbers] + "\r\r\n")
+        elif words[0] == "numbersMode" and len(words) == 2 and words[1] in ("Hexadecimal", "Decimal", "Both"):
+            self.numbers = words[1]  # NumbersModeCommand.cs (Renode's config key number-format sets the default)
+        elif words[:2] == ["sysbus", "Tag"]:
+            self.tag(cmd)
         elif cmd == "start":
             self.start()
         elif cmd == "pause":
@@ -290,8 +314,23 @@ class Monitor:
             self.started = False
         elif len(words) >= 2:
             self.property_or_method(cmd, words)
+        elif self.current is not None and words[0] in self.current.peripherals:
+            # A peripheral alone lists its members (recorded, 1e/1d); the fake names only the kind.
+            self.send("\r\n")
+            self.write_line(f"The following methods are available ({self.current.peripherals[words[0]]}):")
         else:
             raise CommandError(f"No such command or device: {words[0]}")
+
+    def tag(self, cmd: str) -> None:
+        """``sysbus Tag <start size> "name" default pausing`` (the relative range; ``<start, end>`` is the absolute
+        one, Tokenizer.cs:49-52; ``<start, +size>`` does not tokenize: recorded from 1.14.0, 2d_pausing_tag)."""
+        match = re.fullmatch(r'sysbus Tag <\s*(0x[0-9A-Fa-f]+|\d+)\s+(0x[0-9A-Fa-f]+|\+?\d+)\s*> "([^"]*)"'
+                             r"(?: (0x[0-9A-Fa-f]+|\d+))?(?: (true|false))?", cmd)
+        if match is None:
+            at = cmd.index("<") if "<" in cmd else 0
+            raise CommandError(f"Could not tokenize here:\r\n{cmd}\r\n{' ' * at}^")
+        start, size = int(match[1], 0), int(match[2], 0)
+        self.machine().tags.append((start, size, match[3], match[5] == "true"))
 
     def mach(self, cmd: str, words: list[str]) -> None:
         match = re.fullmatch(r'mach (create|set|rem) "([^"]+)"', cmd)
@@ -341,7 +380,11 @@ class Monitor:
         name, kind, parent = match.groups()
         parents = {path.rsplit(".", 1)[-1]: path for path in machine.peripherals}
         if parent not in parents:
-            raise CommandError(f"There was an error executing command '{cmd}'\r\nCould not find '{parent}'")
+            entry = text.strip('"')  # as recorded from 1.16.1 (1d): the parse error, its place and a caret line
+            at = entry.rindex(parent)
+            raise CommandError(f"There was an error executing command '{cmd}'\r\n"
+                               f"Error E20: Undefined register '[ReferenceValue: {parent}]'.\r\nAt 1:{at + 1}:\r\n"
+                               f"{entry}\r\n{' ' * at}{'^' * len(parent)}")
         parent_kind = machine.peripherals[parents[parent]]
         accepted = {
             ("UART.SemihostingUart", "cpu"): not HANDLER,  # Arm.cs up to 1.16.1
@@ -352,6 +395,7 @@ class Monitor:
             raise CommandError(
                 f"There was an error executing command '{cmd}'\r\n"
                 f"Error E04: Could not resolve type: 'CPU.SemihostingHandler'.\r\nAt 1:1:\r\n{text.strip(chr(34))}"
+                f"\r\n{'^' * len(text.strip(chr(34)))}"
             )
         if not accepted.get((kind, parent_kind), False):
             raise CommandError(
@@ -368,8 +412,8 @@ class Monitor:
             raise CommandError(
                 f"There was an error executing command '{cmd}'\r\nCannot load ELF on an unpaused machine."
             )
-        if not path.is_file():
-            raise CommandError(f"Could not find file '{path}'")
+        if not path.is_file():  # recorded (1d), both versions
+            raise CommandError(f"There was an error executing command '{cmd}'\r\nFile does not exist: {path}")
         machine.elf = path
         machine.position = 0
 
@@ -402,6 +446,10 @@ class Monitor:
             int(args[0], 0)
         elif member == "IsHalted" and kind == "cpu" and args in (["true"], ["false"]):
             machine.halted = args == ["true"]
+        elif member == "PC" and kind == "cpu" and not args:  # a RegisterValue: lower-case hex (recorded "0x800012e")
+            self.send("0x0\r\r\n")  # the fake has no program counter; the harness never reads it
+        elif member == "IsHalted" and kind == "cpu" and not args:  # a Boolean property: "True\r\r\n" (recorded)
+            self.send(f"{machine.halted}\r\r\n")
         elif member == "Frequency" and kind == "nvic" and len(args) == 1:
             machine.systick_hz = int(args[0], 0)
         else:
@@ -450,8 +498,13 @@ def main() -> None:
         data = conn.recv(4096)
         if not data:
             return
-        if data.startswith(b"\xff"):
-            continue  # a telnet command chunk: no output (recorded: replies sent late to 1.16.1)
+        if data.startswith(b"\xff"):  # a read starting with IAC loses one IAC command, 3 bytes (renode-infrastructure
+            data = data[3:]  # add012af src/Emulator/Main/Utilities/SocketServerProvider.cs:182-215); the rest is input
+        # What is left of telnet replies (IAC, option codes) makes no output and no character of the line: recorded
+        # from 1.16.1 (1b: the 9 replies sent late, then `version` answered normally).
+        data = bytes(b for b in data if b < 0xF8 and (b >= 0x20 or b in b"\r\n\t"))
+        if not data:
+            continue
         if stray:  # an Enter handled before this input: one more prompt ahead of its echo
             stray = False
             time.sleep(0.5)
@@ -466,7 +519,8 @@ def main() -> None:
             monitor.send("\n\r")  # NavigableTerminalEmulator.NewLine
             if cmd.strip():
                 record(cmd)
-                if cmd == "quit":
+                if cmd == "quit":  # recorded (1d): the farewell, then the connection closes
+                    monitor.write_line("Renode is quitting")
                     conn.close()
                     return
                 try:

@@ -23,8 +23,9 @@ from __future__ import annotations
 import json
 import socket
 import threading
-import time
 from pathlib import Path
+
+from harness.testing.renode_replay import typed_early
 
 _SESSION = "1b_wait_then_telnet_replies_then_version.events.json"
 _PROMPT = b"(monitor) "
@@ -63,13 +64,7 @@ class RecordedMonitor:
     def _serve(self) -> None:
         conn, _ = self._server.accept()
         with conn:
-            time.sleep(0.002)  # Renode's shell comes up a moment after the port accepts
-            conn.setblocking(False)
-            try:
-                early = conn.recv(65536)
-            except BlockingIOError:
-                early = b""
-            conn.setblocking(True)
+            early = typed_early(conn, 0.002)  # Renode's shell comes up a moment after the port accepts
             self.sent_before_options = bool(early)
             self.received += early
             conn.sendall(self.options)
