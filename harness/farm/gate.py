@@ -19,7 +19,7 @@ from harness.farm.history import History
 Key = tuple[str, str, str, str]  # figure, board, binary, subject
 
 UNITS = {"flash_bytes": "B", "ram_bytes": "B", "arena_bytes": "B", "instructions_per_invoke": "instr",
-         "case_instructions": "instr", "binary_duration_s": "s"}
+         "case_instructions": "instr", "case_cycles": "cycles", "case_stack_bytes": "B", "binary_duration_s": "s"}
 
 
 @dataclass
@@ -36,6 +36,10 @@ DEFAULT_THRESHOLDS: dict[str, Threshold] = {
     # Per micro case under QEMU: exact and the same on every machine, so no noise to allow for; the floor only
     # keeps a few instructions more in a tiny case from failing a night.
     "case_instructions": Threshold(2.0, 100.0),
+    # Estimated cycles per case: as deterministic as the instructions (the same model on the same trace)
+    "case_cycles": Threshold(2.0, 200.0),
+    # Stack peak per case: a frame more is a real change; the floor lets a few bytes of a new local pass
+    "case_stack_bytes": Threshold(10.0, 64.0),
     "binary_duration_s": Threshold(50.0, 1.0),
 }
 

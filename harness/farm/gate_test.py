@@ -47,7 +47,8 @@ def test_parse_threshold_sets_the_share_or_the_floor_and_leaves_the_defaults_alo
 
 @pytest.mark.parametrize(("spec", "message"), [
     ("stack_bytes=1%", "want FIGURE=PERCENT% or FIGURE=+ABSOLUTE with FIGURE one of flash_bytes, ram_bytes, "
-                       "arena_bytes, instructions_per_invoke, case_instructions, binary_duration_s"),
+                       "arena_bytes, instructions_per_invoke, case_instructions, case_cycles, case_stack_bytes, "
+                       "binary_duration_s"),
     ("flash_bytes=", "want FIGURE=PERCENT%"),
     ("flash_bytes", "want FIGURE=PERCENT%"),
     ("flash_bytes=2", "'2' is neither PERCENT% nor +ABSOLUTE"),
@@ -98,6 +99,19 @@ def test_a_binary_counted_under_qemu_is_gated_on_its_instructions_not_its_wall_t
         found[0].describe()
     tiny = ("case_instructions", "bluepill", "conv_test", "Empty")
     assert gate.check({tiny: 60}, Baseline("b.json", {tiny: 10})) == []  # +500 %, but under the +100 floor
+
+
+def test_estimated_cycles_and_stack_per_case_are_gated() -> None:
+    """A change that keeps the instructions but costs cycles (a flash table where SRAM was, a worse schedule)
+    and one that deepens the stack by a frame fail the night; a few bytes of a new local do not."""
+    cycles = ("case_cycles", "netduinoplus2", "conv_test", "Int8Conv")
+    stack = ("case_stack_bytes", "netduinoplus2", "conv_test", "Int8Conv")
+    baseline = Baseline("b.json", {cycles: 150_000, stack: 1_024})
+    found = gate.check({cycles: 156_000, stack: 1_400}, baseline)
+    assert [(v.figure, v.old, v.new) for v in found] == [("case_cycles", 150_000, 156_000),
+                                                         ("case_stack_bytes", 1_024, 1_400)]
+    assert "grew 150,000 cycles -> 156,000 cycles" in found[0].describe()
+    assert gate.check({cycles: 150_100, stack: 1_060}, baseline) == []  # under the floors
 
 
 def test_thresholds_given_replace_the_defaults_per_figure() -> None:

@@ -151,10 +151,11 @@ class Measure:
     run_id: str
     board: str
     binary: str
-    # flash_bytes | ram_bytes | binary_duration_s | arena_bytes | instructions_per_invoke | case_instructions
+    # flash_bytes | ram_bytes | binary_duration_s | arena_bytes | instructions_per_invoke | case_instructions |
+    # case_cycles | case_stack_bytes
     figure: str
     value: float
-    subject: str = ""  # the model (arena_bytes, instructions_per_invoke) or the case (case_instructions)
+    subject: str = ""  # the model (arena_bytes, instructions_per_invoke) or the case (case_* figures)
     binary_hash: str | None = None
 
 

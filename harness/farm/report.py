@@ -23,6 +23,7 @@ from harness.farm.history import SCHEMA_VERSION, History
 
 FIGURE_LABELS = {"flash_bytes": "flash", "ram_bytes": "RAM", "arena_bytes": "arena",
                  "instructions_per_invoke": "instructions / Invoke", "case_instructions": "instructions per case",
+                 "case_cycles": "estimated cycles per case", "case_stack_bytes": "stack per case",
                  "binary_duration_s": "run time"}
 
 
@@ -459,6 +460,10 @@ def _trends(data: ReportData) -> str:
     parts.append(_changes_table(data, ("instructions_per_invoke",), "Instructions per Invoke (where measured)", 12))
     parts.append(_changes_table(data, ("case_instructions",),
                                 "Instructions per micro case (QEMU, exact): biggest changes", 15, hide_unchanged=True))
+    parts.append(_changes_table(data, ("case_cycles",), "Estimated cycles per micro case (Cortex-M timing model): "
+                                "biggest changes", 15, hide_unchanged=True))
+    parts.append(_changes_table(data, ("case_stack_bytes",), "Stack peak per micro case (bytes): biggest changes",
+                                15, hide_unchanged=True))
     parts.append(_changes_table(data, ("binary_duration_s",), "Slowest binaries: run time", 10, by="value"))
     parts.append("</section>")
     return "".join(parts)

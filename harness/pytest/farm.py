@@ -315,6 +315,10 @@ def _measures(state: FarmState, item: Any, binary_outcome: Any, binary_hash: str
         add("binary_duration_s", binary_outcome.duration_s)
         for case, count in getattr(binary_outcome, "case_instructions", {}).items():
             add("case_instructions", count, case)
+        for case, count in getattr(binary_outcome, "case_cycles", {}).items():
+            add("case_cycles", count, case)  # estimated (docs/measurement.md)
+        for case, count in getattr(binary_outcome, "case_stack", {}).items():
+            add("case_stack_bytes", count, case)
         for match in FIGURE_RE.finditer(binary_outcome.log or b""):
             add(_FIGURE_NAMES[match["figure"]], int(match["n"]), match["model"].decode())
     return found

@@ -101,6 +101,12 @@ def test_every_case_of_every_run_is_recorded_with_its_figures(nights: dict) -> N
         assert measures[("arena_bytes", "coin_model")] == 1200
         assert measures[("instructions_per_invoke", "coin_model")] == 50000
         assert measures[("flash_bytes", "")] > 0 and measures[("ram_bytes", "")] > 0
+        if mcu_unavailable() is None:  # the last night ran on the emulated MCU too: QEMU's per-case figures
+            last = {(m.figure, m.subject): m.value for m in history.measures(runs[3].run_id)
+                    if m.board == MCU_BOARD and m.binary == "farm_coin_test"}
+            for figure in ("case_instructions", "case_cycles", "case_stack_bytes"):
+                assert last.get((figure, "Steady"), 0) > 0, (figure, sorted(last))
+            assert last[("case_cycles", "Steady")] >= last[("case_instructions", "Steady")]
     assert "recorded 7 micro results into" in out["2026-03-01"].stdout
 
 
