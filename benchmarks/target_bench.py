@@ -13,6 +13,11 @@ the same instructions in every run: the count is deterministic), and
     interpreter): bit-exact, in the same run;
   * prints a markdown table with the ratio to TFLM + CMSIS-NN's figures for the same models on the same
     board (tflite-micro 90b983c, counted the same way; TFLM_FIGURES below);
+  * estimates the cycles of the same Invoke() with the plugin's Cortex-M timing model and the board's memory
+    system (docs/measurement.md; an estimate, labelled so) and sets them beside the best published engines'
+    cycles for the MLPerf Tiny models (PUBLISHED below) on the board those were measured on: the
+    nucleo_l4r5zi_timing board (benchmarks/boards/) stands in for MLPerf's NUCLEO-L4R5ZI, mps2_an505 for a
+    Cortex-M33;
   * prints the arena each model needs on the board (the runtime's arena_used_bytes: the smallest arena that
     works, 32-bit structs and pointers) beside TFLM's arena for the same model on the same board, with
     reference and with CMSIS-NN kernels (TFLM_ARENA below), and the ratios.
@@ -25,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import subprocess
 import sys
 import tempfile
@@ -37,10 +41,11 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from harness.board.boards import load_board  # noqa: E402
+from harness.board.boards import Board, load_board  # noqa: E402
 from harness.build.driver import BuildError  # noqa: E402
 from harness.build.model_runner import build_runner, elf_sizes  # noqa: E402
 from harness.cli.run_model import RunModelError, parse_runner_log  # noqa: E402
+from harness.runners.insn_count import read_counts, timing_args  # noqa: E402
 from harness.runners.qemu import qemu_command  # noqa: E402
 
 EXAMPLES = REPO / "micro_runtime" / "examples"
@@ -75,6 +80,19 @@ TFLM_ARENA = {
     "ad": (2_260, 2_580),
 }
 FIGURES_BOARD = "netduinoplus2"
+VARIANTS = REPO / "benchmarks" / "boards"  # timing variants: <name>.toml = a board with another [timing]
+# Multiply-accumulates per Invoke() of the MLPerf Tiny models (MLPerf Tiny's model descriptions).
+MACS = {"kws": 2_660_000, "vww": 7_490_000, "ic": 12_500_000, "ad": 260_000}
+# The best published engines, MLPerf Tiny results v1.2/v1.3 (mlcommons/tiny_results): median latency x clock,
+# in cycles per inference. Cortex-M4 (NUCLEO-L4R5ZI, 120 MHz): X-CUBE-AI 9.0, X-CUBE-AI 10.2, Plumerai
+# 2023.05. Cortex-M33 (STM32U575, 160 MHz): X-CUBE-AI 10.2, Plumerai.
+PUBLISHED = {
+    "cortex-m4": {"kws": (5_180_000, 5_210_000, 5_730_000), "vww": (10_670_000, 10_730_000, 11_850_000),
+                  "ic": (19_820_000, 19_880_000, 20_130_000), "ad": (630_000, 580_000, 490_000)},
+    "cortex-m33": {"kws": (None, 4_640_000, 4_810_000), "vww": (None, 9_480_000, 9_520_000),
+                   "ic": (None, 17_520_000, 16_690_000), "ad": (None, 510_000, 590_000)},
+}
+PUBLISHED_BOARDS = {"cortex-m4": "nucleo_l4r5zi_timing", "cortex-m33": "mps2_an505"}
 BEGIN, END = "model_runner_invoke_begin", "model_runner_invoke_end"
 
 
@@ -88,6 +106,9 @@ class Result:
     board: str
     instructions: list[int] = field(default_factory=list)  # per case, markers subtracted
     marker_overhead: int | None = None
+    cycles: list[int] = field(default_factory=list)  # estimated, per case, markers subtracted
+    clock_hz: int | None = None  # the clock the estimate is for
+    core: str = ""
     bit_exact: bool | None = None
     mismatches: list[str] = field(default_factory=list)
     flash: int | None = None
@@ -158,20 +179,23 @@ def check_outputs(parsed: dict, reference: dict) -> list[str]:
 def measure(name: str, board_name: str, timeout_s: float = 600, make_vars: dict[str, str] | None = None) -> Result:
     model = MODELS[name]
     cases = cases_file(model)
-    board = load_board(board_name)
+    board, timed = bench_board(board_name)
     result = Result(name, board_name)
     try:
         elf = build_runner(model, board, cases, make_vars=make_vars)
     except (RunModelError, BuildError) as error:
         raise BenchError(f"{name} on {board_name}: {str(error).splitlines()[0]}") from None
     result.flash, result.ram = elf_sizes(elf, board)
+    result.core = board.core
     begin, end = marker_addresses(elf, board.tool("nm"))
     plugin = build_counter()
+    timing = timed.timing()
     with tempfile.TemporaryDirectory() as tmp:
         counts_file = Path(tmp) / "counts.txt"
         argv = qemu_command(elf, board, icount=0)
         # per_insn=1: exact under -icount (its I/O recompilation leaves translation blocks part-way)
-        argv[1:1] = ["-plugin", f"{plugin},begin=0x{begin:x},end=0x{end:x},out={counts_file},per_insn=1"]
+        argv[1:1] = ["-plugin", f"{plugin},begin=0x{begin:x},end=0x{end:x},out={counts_file},per_insn=1"
+                                f"{timing_args(timing)}"]
         try:
             proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout_s)
         except subprocess.TimeoutExpired:
@@ -182,12 +206,16 @@ def measure(name: str, board_name: str, timeout_s: float = 600, make_vars: dict[
         except (RunModelError, BuildError) as error:
             stderr = proc.stderr.decode(errors="replace").strip()
             raise BenchError(f"{name} on {board_name}: {error}\n{stderr[-1000:]}") from None
-        counts = [int(line) for line in counts_file.read_text().splitlines() if re.fullmatch(r"\d+", line)]
+        figures = read_counts(counts_file)
+        counts = figures.instructions
     if len(counts) != len(parsed["cases"]) + 1:
         raise BenchError(f"{name} on {board_name}: {len(counts)} marker counts for {len(parsed['cases'])} cases "
                          "(expected one calibration pair plus one per case)")
     result.marker_overhead = counts[0]
     result.instructions = [c - counts[0] for c in counts[1:]]
+    if figures.cycles and timing is not None:
+        result.cycles = [c - figures.cycles[0] for c in figures.cycles[1:]]
+        result.clock_hz = timing.clock_hz
     result.arena = parsed["arena_used_bytes"]
     result.mismatches = check_outputs(parsed, json.loads(cases.read_text()))
     result.bit_exact = not result.mismatches
@@ -213,6 +241,33 @@ def render_arena(results: list[Result]) -> str:
         lines.append(f"| {r.model} | {r.board} | {_fmt(r.arena)} | {_fmt(ref)} | {_ratio(r.arena, ref)} | "
                      f"{_fmt(cmsis)} | {_ratio(r.arena, cmsis)} |")
     return "\n".join(lines)
+
+
+def _mcycles(value: int | None) -> str:
+    return "n/a" if value is None else f"{value / 1e6:.2f} M"
+
+
+def render_cycles(results: list[Result]) -> str:
+    """Estimated cycles per Invoke() beside the best published engines' measured cycles, on the board that
+    stands for the one they were measured on; cycles per MAC for the MLPerf models."""
+    lines = [
+        "| model | board | est. cycles/Invoke ours | est. time | instr/Invoke | cycles/MAC | X-CUBE-AI 9.0 | "
+        "X-CUBE-AI 10.2 | Plumerai | ours ÷ best |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        if not r.cycles or r.clock_hz is None:
+            continue
+        ours = r.cycles[0]
+        published = PUBLISHED.get(r.core, {}).get(r.model) if PUBLISHED_BOARDS.get(r.core) == r.board else None
+        xcube9, xcube10, plumerai = published or (None, None, None)
+        best = min((v for v in (xcube9, xcube10, plumerai) if v), default=None)
+        macs = MACS.get(r.model)
+        per_mac = f"{ours / macs:.2f}" if macs else "n/a"
+        lines.append(f"| {r.model} | {r.board} | {_fmt(ours)} | {ours / r.clock_hz * 1e3:.2f} ms at "
+                     f"{r.clock_hz / 1e6:g} MHz | {_fmt(r.first)} | {per_mac} | {_mcycles(xcube9)} | "
+                     f"{_mcycles(xcube10)} | {_mcycles(plumerai)} | {_ratio(ours, best)} |")
+    return "\n".join(lines) if len(lines) > 2 else ""
 
 
 def render(results: list[Result]) -> str:
@@ -241,7 +296,28 @@ def render(results: list[Result]) -> str:
         for problem in r.mismatches:
             lines.append(f"\n{r.model} on {r.board}: {problem}")
     lines += ["", "Arena (bytes; ours: arena_used_bytes on the board):", "", render_arena(results)]
+    cycles = render_cycles(results)
+    if cycles:
+        lines += ["", "Estimated cycles per Invoke() (the plugin's Cortex-M timing model with the board's [timing]; "
+                  "an estimate, docs/measurement.md) beside the best published engines (measured):", "", cycles]
     return "\n".join(lines)
+
+
+def bench_board(name: str) -> tuple[Board, Board]:
+    """(the board to build and emulate, the board whose [timing] the estimate uses): the same board, or for a
+    timing variant (benchmarks/boards/<name>.toml) its base board and the base with the variant's [timing]."""
+    import dataclasses
+    import tomllib
+
+    variant = VARIANTS / f"{name}.toml"
+    if not variant.is_file():
+        board = load_board(name)
+        return board, board
+    table = tomllib.loads(variant.read_text())
+    base = load_board(table["variant"]["board"])
+    timed = dataclasses.replace(base, raw={**base.raw, "timing": table["timing"]})
+    timed.timing()  # checked as a board file's [timing] is
+    return base, timed
 
 
 def main(argv: list[str] | None = None) -> int:

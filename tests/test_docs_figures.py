@@ -89,6 +89,18 @@ def test_the_readme_arena_table_is_target_bench_output(target: dict[str, dict[st
         assert ratio_cmsis == f"{result['arena'] / cmsis_arena:.2f}×", label
 
 
+def test_the_estimated_cycles_table_is_target_bench_output() -> None:
+    """docs/benchmarks.md's estimated cycles per Invoke() (every model and board) are target_bench.json's."""
+    data = json.loads((RESULTS / "target_bench.json").read_text())
+    estimated = {(r["model"], r["board"]): r for r in data if r.get("cycles")}
+    rows = _rows((REPO_ROOT / "docs" / "benchmarks.md").read_text(), "| model | board | est. cycles/Invoke ours |")
+    assert {(r[0], r[1]) for r in rows} == set(estimated)
+    for model, board, cycles, _time, instructions, *_ in rows:
+        result = estimated[(model, board)]
+        assert _number(cycles) == result["cycles"][0], f"{model}/{board}: {cycles}, json {result['cycles'][0]:,}"
+        assert _number(instructions) == result["instructions"][0], f"{model}/{board}: {instructions}"
+
+
 def _seconds(value: float, decimals: int = 3) -> str:
     return f"{value:.{decimals}f}".replace("-", "−")
 

@@ -53,6 +53,23 @@ def test_anomaly_detector_bit_exact_with_counts() -> None:
     assert 768 < result.arena <= target_bench.TFLM_ARENA["ad"][0]
 
 
+def test_estimated_cycles_per_invoke_beside_the_published_engines() -> None:
+    """The AD model's Invoke() on the zero-wait netduinoplus2 and on the NUCLEO-L4R5ZI timing variant: the same
+    binary and instructions, more estimated cycles with the L4R5's 5 wait states, the same on a second run,
+    and the published X-CUBE-AI and Plumerai cycles beside the variant's row."""
+    plain = target_bench.measure("ad", "netduinoplus2", timeout_s=300)
+    l4r5 = target_bench.measure("ad", "nucleo_l4r5zi_timing", timeout_s=300)
+    again = target_bench.measure("ad", "nucleo_l4r5zi_timing", timeout_s=300)
+    assert plain.instructions == l4r5.instructions and l4r5.cycles == again.cycles
+    assert plain.first < plain.cycles[0] < l4r5.cycles[0]  # more than one cycle per instruction; flash waits
+    assert plain.clock_hz == 16_000_000 and l4r5.clock_hz == 120_000_000
+    table = target_bench.render_cycles([plain, l4r5])
+    best = min(v for v in target_bench.PUBLISHED["cortex-m4"]["ad"] if v)
+    assert f"| ad | nucleo_l4r5zi_timing | {l4r5.cycles[0]:,} |" in table
+    assert f"| 0.63 M | 0.58 M | 0.49 M | {l4r5.cycles[0] / best:.2f}x |" in table
+    assert f"| ad | netduinoplus2 | {plain.cycles[0]:,} |" in table  # no published figure for this board
+
+
 def test_mismatch_is_reported() -> None:
     parsed = {"cases": [{"outputs": [{"data": [[1, 2]], "dtype": "int8"}]}]}
     reference = {"cases": [{"expected": [[1, 3]], "expected_dtype": "int8"}]}
