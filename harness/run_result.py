@@ -90,6 +90,9 @@ class RunResult:
     cycles: list[int] = field(default_factory=list)
     # Stack peak of the same cases in bytes from the top of the stack (stores through SP the plugin saw)
     stack: list[int] = field(default_factory=list)
+    # Cycles of the same cases measured on the silicon: the core's DWT counter read by the debugger at the
+    # case markers (harness.runners.dwt; pyOCD runs); empty elsewhere
+    measured_cycles: list[int] = field(default_factory=list)
 
     @property
     def annotated_log(self) -> bytes:

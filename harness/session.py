@@ -97,6 +97,8 @@ class RunReport:
     timing_clock_hz: int | None = None
     # Deepest stack of each case in bytes from the top of the stack (the plugin watches stores through SP)
     case_stack: dict[str, int] = field(default_factory=dict)
+    # Cycles of each case measured on a real board's DWT counter (harness.runners.dwt)
+    case_measured_cycles: dict[str, int] = field(default_factory=dict)
     case_timeout: CaseTimeout | None = None
     build: BinaryBuild | None = None
     run: RunResult | None = None  # the backend's own account (attempts of a retrying pool, ...)
@@ -275,7 +277,7 @@ def run_binary(
         infra_error=run.infra_error, crash=verdict.crash, format=verdict.format, problems=verdict.problems,
         records=verdict.records, token_delivery=control.delivery, case_seconds=dict(run.case_seconds),
         case_instructions=counts, case_cycles=cycles, timing_clock_hz=timing.clock_hz if timing else None,
-        case_stack=stack,
+        case_stack=stack, case_measured_cycles=dict(zip(ended, run.measured_cycles, strict=False)),
         case_timeout=run.case_timeout, build=build, run=run, notes=list(run.notes),
     )
 

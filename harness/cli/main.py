@@ -214,6 +214,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(report.crash.render(), file=sys.stderr)
     if report.case_instructions:  # before the verdict, which stays the last line (scripts read it there)
         _print_case_figures(report)
+    if report.case_measured_cycles:
+        width = max(len(name) for name in report.case_measured_cycles)
+        print(f"harness: cycles per case measured on the board ({report.backend}, the core's DWT counter):")
+        for name, cycles in report.case_measured_cycles.items():
+            print(f"  {name.ljust(width)}  {cycles:>13,}")
     records = f", records {report.records}" if report.records else ""
     print(f"harness: {report.outcome.upper()}: {elf.name} on {board.name} ({report.backend}, {report.duration_s:.2f} s"
           f"{records}): {report.summary}", flush=True)

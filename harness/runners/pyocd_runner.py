@@ -178,9 +178,13 @@ def run_on_target(
     transports: tuple[str, ...],
     rtt_address: int | None,
     writes: Sequence[tuple[int, int]] = (),
+    elf: Path | None = None,
 ) -> tuple[Any, list[RttPoller]]:
     """Resets ``target`` (already flashed), writes ``writes`` (the run token's block) while it is halted and
-    drives it to the end of the test; shared with the tests."""
+    drives it to the end of the test; shared with the tests. With the ``elf`` of a micro_test binary, each
+    case's cycles are read from the core's DWT counter at its markers (``harness.runners.dwt``) into the
+    outcome's ``measured_cycles``."""
+    from harness.runners.dwt import CaseCycles
     from harness.runners.semihosting import RttPoller, drive
 
     pollers: list[RttPoller] = []
@@ -189,10 +193,20 @@ def run_on_target(
     target.reset_and_halt()
     for address, word in writes:
         target.write32(address, word)
+    case_cycles = CaseCycles.for_elf(target, elf)
     target.resume()
     # Semihosting is always serviced: the exit status (and the boot-time probe of board support)
     # goes through it whatever the log transport; its text is kept only when it is a log transport.
-    outcome = drive(target, sink, deadline, pollers=pollers, semihost_output="semihosting" in transports)
+    try:
+        outcome = drive(target, sink, deadline, pollers=pollers, semihost_output="semihosting" in transports,
+                        case_cycles=case_cycles)
+    finally:
+        if case_cycles is not None:
+            case_cycles.disarm()
+    if case_cycles is not None:
+        outcome.measured_cycles, problem = case_cycles.figures()
+        if problem is not None:
+            sink.note(f"no measured cycles per case: {problem}")
     return outcome, pollers
 
 
@@ -266,7 +280,8 @@ class PyocdRunner:
                 handshake = firmware.contains(START_MARKER.encode())  # poke only firmware that listens
                 reader = SerialReader(port, sink, handshake=handshake).start()
             outcome, pollers = run_on_target(
-                session.target, sink, deadline, config.transports, firmware.symbols.get("_SEGGER_RTT"), writes
+                session.target, sink, deadline, config.transports, firmware.symbols.get("_SEGGER_RTT"), writes,
+                elf=Path(elf),
             )
             with contextlib.suppress(pyocd_errors.Error):
                 session.target.halt()
@@ -287,6 +302,7 @@ class PyocdRunner:
                 outcome.infra_error,
                 case_seconds=sink.case_seconds(),
                 notes=sink.notes,
+                measured_cycles=outcome.measured_cycles,
             )
         except (pyocd_errors.Error, SerialPortError, OSError) as error:
             return infra(f"probe/flash failure: {error}; check the SWD wiring (SWDIO, SWCLK, GND, 3.3V) and power")

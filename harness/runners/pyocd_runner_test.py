@@ -182,3 +182,52 @@ def test_map_probe_id_is_found_in_any_case_and_with_a_type_prefix(monkeypatch: p
     assert session is None and "matches several probes" in (error or "")
     session, error = open_session(PyocdConfig(target="stm32f103rc", unique_id="usb:066DFF11"))
     assert session is None and "unknown debug probe type 'usb'" in (error or "")
+
+
+def _run_with_markers(qemu_board: QemuBoard, elf: Path) -> tuple[object, bytes, list[str]]:  # noqa: F811
+    firmware = load_firmware(elf)
+    host, port = qemu_board.gdb_address.split(":")
+    with RspClient(host, int(port)) as client:
+        target = GdbTarget(client)
+        target.load_segments(firmware.segments)
+        target.vector_table = firmware.vector_table
+        target.trap_semihost_sites(firmware.semihost_sites)
+        sink = LogSink()
+        outcome, _ = run_on_target(target, sink, time.monotonic() + 20, ("semihosting",), None, elf=elf)
+        log = sink.finish()
+    return outcome, log, [note.text for note in sink.notes]
+
+
+@pytest.mark.emulator
+def test_case_cycles_are_read_from_the_dwt_at_the_case_markers(
+    qemu_board: QemuBoard,  # noqa: F811
+    hil_firmware: HilFirmware,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The debugger halts the core at each case marker, reads DWT_CYCCNT, steps off the breakpoint and resumes:
+    one figure per case, the verdict untouched. QEMU has no DWT, so the counter is stood in for here by a
+    register that advances 1,000 per read (a real core's counts the cycles between the two halts)."""
+    from harness.runners import dwt
+
+    reads = iter(range(0, 10**9, 1000))
+    monkeypatch.setattr(dwt.CaseCycles, "_read", lambda self: next(reads))
+    outcome, log, notes = _run_with_markers(qemu_board, hil_firmware("semihost"))
+    assert (outcome.exit_code, outcome.end_reason) == (0, "exit")  # type: ignore[attr-defined]
+    assert outcome.measured_cycles == [1000, 1000, 1000]  # type: ignore[attr-defined]  # three cases
+    report = parse_log(log)
+    assert report.outcome == "passed" and len(report.cases) == 3, report.summary
+    assert not any("measured cycles" in note for note in notes)
+
+
+@pytest.mark.emulator
+def test_a_core_whose_dwt_does_not_count_gives_no_cycles_and_says_so(
+    qemu_board: QemuBoard,  # noqa: F811
+    hil_firmware: HilFirmware,  # noqa: F811
+) -> None:
+    """On QEMU (no DWT emulated) the markers are still hit and the run passes, but no made-up figure comes out:
+    the run's notes say why there are none."""
+    outcome, log, notes = _run_with_markers(qemu_board, hil_firmware("semihost"))
+    assert (outcome.exit_code, outcome.end_reason) == (0, "exit")  # type: ignore[attr-defined]
+    assert outcome.measured_cycles == []  # type: ignore[attr-defined]
+    assert parse_log(log).outcome == "passed"
+    assert any(note.startswith("no measured cycles per case: ") for note in notes), notes

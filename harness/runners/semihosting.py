@@ -18,13 +18,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyocd.core.target import Target
 from pyocd.debug.semihost import STDOUT_FD, SemihostAgent, SemihostIOHandler
 
 from harness.runners.base import RunResult
 from harness.runners.stream import LogSink
+
+if TYPE_CHECKING:
+    from harness.runners.dwt import CaseCycles
 
 SYS_EXIT = 0x18
 SYS_EXIT_EXTENDED = 0x20
@@ -127,13 +130,15 @@ def drive(
     pollers: Sequence[Callable[[], None]] | None = None,
     poll_interval_s: float = 0.05,
     semihost_output: bool = True,
+    case_cycles: CaseCycles | None = None,
 ) -> RunResult:
     """Runs a resumed ``target`` in the one run loop (``sink.stream``) until the end rule, its exit,
     a fault, or ``deadline``.
 
     ``pollers`` are called every ``poll_interval_s`` (RTT readers); they feed ``sink`` themselves.
     ``semihost_output=False`` services semihosting (exit status!) but drops what the firmware
-    writes through it: for firmware that writes every line to the UART as well.
+    writes through it: for firmware that writes every line to the UART as well. ``case_cycles``: halts on the
+    micro_test case markers are the DWT cycle reader's (``harness.runners.dwt``), serviced before anything else.
     """
     context = target.get_target_context()
     service = SemihostService(context, sink if semihost_output else None) if semihosting else None
@@ -149,6 +154,8 @@ def drive(
             return
         state = target.get_state()
         if state == Target.State.HALTED:
+            if case_cycles is not None and case_cycles.handles(target.read_core_register("pc")):
+                return
             if service is None:
                 stopped = True
                 pc = target.read_core_register("pc")

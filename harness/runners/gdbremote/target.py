@@ -279,6 +279,24 @@ class GdbTarget:
                 self._breakpoints.add(address)
         self.semihost_sites |= set(sites)
 
+    # ---------------------------------------------- pyOCD's breakpoint API
+    def set_breakpoint(self, addr: int, type: Any = None) -> bool:  # pyOCD's parameter names
+        """A breakpoint at ``addr`` (the server's software breakpoint, whatever ``type`` asks: a GDB server
+        picks its own kind); True when set."""
+        if addr not in self._breakpoints:
+            try:
+                self.client.insert_breakpoint(addr, 2)
+            except RspError:
+                return False
+            self._breakpoints.add(addr)
+        return True
+
+    def remove_breakpoint(self, addr: int) -> None:
+        if addr in self._breakpoints and addr not in self.semihost_sites:
+            with contextlib.suppress(RspError):
+                self.client.remove_breakpoint(addr, 2)
+            self._breakpoints.discard(addr)
+
     def clear_breakpoints(self) -> None:
         for address in sorted(self._breakpoints):
             with contextlib.suppress(RspError):
