@@ -39,6 +39,11 @@ void probe_load(struct ctm_model* m, unsigned address) { ctm_load(m, address); }
 unsigned long long probe_cycles(struct ctm_model* m) { return m->cycles; }
 unsigned probe_block_cycles(void* block) { return ((struct ctm_block*)block)->cycles; }
 unsigned probe_block_insns(void* block) { return ((struct ctm_block*)block)->insns; }
+void probe_split(struct ctm_model* m) { m->split = 1; }
+void probe_done(struct ctm_model* m, void* block) { ctm_block_done(m, block); }
+void probe_executed(struct ctm_model* m, void* block, unsigned count) {  /* the first `count` instructions ran */
+  for (unsigned i = 0; i < count; ++i) m->cycles += ((struct ctm_block*)block)->insn_cycles[i];
+}
 int probe_decode(struct ctm_model* m, const unsigned char* p, int* kind, int* cycles, int* transfer) {
   struct ctm_insn insn;
   int size = (int)ctm_decode(m, p, &insn);
@@ -77,6 +82,9 @@ def probe_library(folder: Path) -> ctypes.CDLL:
     cdll.probe_cycles.argtypes = [ctypes.c_void_p]
     cdll.probe_block_cycles.argtypes = [ctypes.c_void_p]
     cdll.probe_block_insns.argtypes = [ctypes.c_void_p]
+    cdll.probe_split.argtypes = [ctypes.c_void_p]
+    cdll.probe_done.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    cdll.probe_executed.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint]
     int_pointer = ctypes.POINTER(ctypes.c_int)
     cdll.probe_decode.argtypes = [ctypes.c_void_p, ctypes.c_char_p, int_pointer, int_pointer, int_pointer]
     return cdll
@@ -212,6 +220,50 @@ def test_a_misaligned_wide_target_costs_a_refill_cycle_more(lib: ctypes.CDLL) ->
     assert model.run(jump, aligned) == 1 + 2 + 1
     assert model.run(jump, misaligned) == 1 + 3 + 1
     assert model.run(jump, narrow) == 1 + 2 + 1
+
+
+def test_split_mode_gives_the_same_cycles_and_survives_a_block_cut_short(lib: ctypes.CDLL) -> None:
+    """Under -icount the plugin adds each instruction's cycles as it runs and marks a block done at its last
+    instruction. A loop costs the same as in block mode; a block QEMU cuts at an I/O access (its first two
+    instructions ran, then a one-instruction block at the third, then the rest) costs what ran, once, and no
+    refill is charged for the restart inside it."""
+    block_mode = Model(lib)
+    loop = block_mode.block("subs r0, #1\nbne.n .-2")
+    after = block_mode.block("nop", FLASH + 4)
+    expected = block_mode.run(loop, loop, loop, after)
+
+    split = Model(lib)
+    lib.probe_split(split.handle)
+    loop = split.block("subs r0, #1\nbne.n .-2")
+    after = split.block("nop", FLASH + 4)
+    for block, count in ((loop, 2), (loop, 2), (loop, 2), (after, 1)):
+        split.run(block)
+        lib.probe_executed(split.handle, block, count)
+        lib.probe_done(split.handle, block)
+    assert split.cycles == expected
+
+    code = "ldr r0, [r1]\nadds r0, #1\nstr r0, [r2]\nadds r3, #1\nbeq.n .+8"
+    whole = Model(lib)
+    lib.probe_split(whole.handle)
+    full = whole.block(code)
+    whole.run(full)
+    lib.probe_executed(whole.handle, full, 5)
+    lib.probe_done(whole.handle, full)
+    cut = Model(lib)
+    lib.probe_split(cut.handle)
+    first = cut.block(code)
+    cut.run(first)
+    lib.probe_executed(cut.handle, first, 2)  # the store (I/O) is not executed in this block
+    io = cut.block("str r0, [r2]", FLASH + 4)
+    cut.run(io)
+    lib.probe_executed(cut.handle, io, 1)
+    lib.probe_done(cut.handle, io)
+    rest = cut.block("adds r3, #1\nbeq.n .+8", FLASH + 6)
+    cut.run(rest)
+    lib.probe_executed(cut.handle, rest, 2)
+    lib.probe_done(cut.handle, rest)
+    # the same instructions once each (the store's pipelining context is an ADDS in both cases)
+    assert cut.cycles == whole.cycles
 
 
 def test_flash_wait_states_without_prefetch_or_cache(lib: ctypes.CDLL) -> None:

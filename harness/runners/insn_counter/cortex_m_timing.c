@@ -417,10 +417,12 @@ struct ctm_block* ctm_block_new(const struct ctm_model* model, uint32_t address,
   const int fetch_model = in_flash(config, address);
   /* at most one segment per instruction, plus one per line a 32-bit instruction straddles into */
   const size_t max_segments = fetch_model ? n_bytes + 1 : 0;
-  struct ctm_block* block = calloc(1, sizeof(*block) + max_segments * sizeof(struct ctm_segment));
+  const size_t head = sizeof(struct ctm_block) + max_segments * sizeof(struct ctm_segment);
+  struct ctm_block* block = calloc(1, head + n_bytes / 2 + 1);
   if (block == NULL) {
     return NULL;
   }
+  block->insn_cycles = (uint8_t*)block + head;
   block->start = address;
   struct ctm_insn insn;
   struct ctm_insn prev;
@@ -454,6 +456,7 @@ struct ctm_block* ctm_block_new(const struct ctm_model* model, uint32_t address,
       }
     }
     block->cycles += cycles;
+    block->insn_cycles[block->insns] = (uint8_t)cycles;
     block->insns += 1;
     block->transfer = insn.transfer;
     prev = insn;
@@ -522,9 +525,10 @@ void ctm_block_run(struct ctm_model* model, const struct ctm_block* block) {
       (prev->transfer == CTM_FLOW_ALWAYS || (prev->transfer == CTM_FLOW_COND && block->start != prev->end))) {
     model->cycles += REFILL + ((block->first_wide && (block->start & 2u)) ? 1u : 0u);
   }
-  model->prev = block;
+  /* split: a block counts as the previous one only once its last instruction ran (ctm_block_done) */
+  model->prev = model->split ? NULL : block;
   if (block->segments == 0) {
-    model->cycles += block->cycles;
+    model->cycles += model->split ? 0 : block->cycles;
     return;
   }
   const uint32_t waits = model->config.wait_states;
@@ -548,8 +552,11 @@ void ctm_block_run(struct ctm_model* model, const struct ctm_block* block) {
     }
     now += block->segment[i].cycles;
   }
-  model->cycles = now;
+  /* split: the instructions' own cycles arrive one by one from the caller; only the waits are added here */
+  model->cycles = model->split ? now - block->cycles : now;
 }
+
+void ctm_block_done(struct ctm_model* model, const struct ctm_block* block) { model->prev = block; }
 
 void ctm_load(struct ctm_model* model, uint32_t address) {
   if (!in_flash(&model->config, address)) {

@@ -48,6 +48,7 @@ struct ctm_block {
   uint8_t transfer;        /* enum ctm_transfer of the last instruction */
   uint8_t first_wide;      /* the first instruction is 32-bit (a misaligned one costs a refill cycle) */
   uint16_t segments;       /* entries in segment[], 0 when the block is not in flash or flash has no waits */
+  uint8_t* insn_cycles;    /* per instruction, in order: its share of `cycles` (for split mode) */
   struct ctm_segment segment[];
 };
 
@@ -60,6 +61,11 @@ struct ctm_cache {
 
 struct ctm_model {
   struct ctm_config config;
+  /* Split mode (QEMU under -icount, whose I/O recompilation can cut a block short): the caller adds each
+   * instruction's insn_cycles as it executes and calls ctm_block_done when a block's last instruction ran;
+   * ctm_block_run then adds only the refill and the memory waits, and charges a refill only after a block
+   * that completed. */
+  int split;
   uint64_t cycles;                /* estimated cycles so far */
   const struct ctm_block* prev;   /* the block that ran last (NULL at start) */
   uint32_t fetch_line;            /* line in the fetch buffer, UINT32_MAX: none */
@@ -93,6 +99,9 @@ struct ctm_block* ctm_block_new(const struct ctm_model* model, uint32_t address,
 
 /* The block starts executing: its cycles, the refill of a branch taken into it, instruction fetch waits. */
 void ctm_block_run(struct ctm_model* model, const struct ctm_block* block);
+
+/* Split mode: the block's last instruction executed (the block completed). */
+void ctm_block_done(struct ctm_model* model, const struct ctm_block* block);
 
 /* A data load from `address` (only flash loads can wait). */
 void ctm_load(struct ctm_model* model, uint32_t address);

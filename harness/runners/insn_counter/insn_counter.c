@@ -105,6 +105,11 @@ static void on_block(unsigned int vcpu_index, void* userdata) {
   ctm_block_run(&g_model, (const struct ctm_block*)userdata);
 }
 
+static void on_block_done(unsigned int vcpu_index, void* userdata) {
+  (void)vcpu_index;
+  ctm_block_done(&g_model, (const struct ctm_block*)userdata);
+}
+
 static void on_load(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void* userdata) {
   (void)vcpu_index;
   (void)userdata;
@@ -135,14 +140,19 @@ static void time_block(struct qemu_plugin_tb* tb, size_t n) {
   uint64_t start = 0;
   for (size_t i = 0; i < n; ++i) {
     struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
-    const size_t size = qemu_plugin_insn_size(insn);
+    /* The instruction's own bytes: QEMU's data for an instruction can carry a halfword more than its
+     * encoding (the Thumb translator peeks at the next halfword), so the length comes from the encoding. */
+    const uint8_t* data = qemu_plugin_insn_data(insn);
+    const size_t available = qemu_plugin_insn_size(insn);
+    const unsigned first = (unsigned)data[0] | ((unsigned)data[1] << 8);
+    const size_t size = (available >= 4 && (first >> 11) >= 0x1Du) ? 4 : 2;
     if (i == 0) {
       start = qemu_plugin_insn_vaddr(insn);
     }
-    if (length + size > sizeof(bytes)) {
+    if (length + size > sizeof(bytes) || qemu_plugin_insn_vaddr(insn) != start + length) {
       break;
     }
-    memcpy(bytes + length, qemu_plugin_insn_data(insn), size);
+    memcpy(bytes + length, data, size);
     length += size;
     if (g_model.config.wait_states != 0) {
       qemu_plugin_register_vcpu_mem_cb(insn, on_load, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
@@ -152,8 +162,23 @@ static void time_block(struct qemu_plugin_tb* tb, size_t n) {
     return;
   }
   struct ctm_block* block = ctm_block_new(&g_model, (uint32_t)start, bytes, length);
-  if (block != NULL) {
-    qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block, QEMU_PLUGIN_CB_NO_REGS, block);
+  if (block == NULL) {
+    return;
+  }
+  qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block, QEMU_PLUGIN_CB_NO_REGS, block);
+  if (g_model.split) { /* each instruction adds its own cycles as it runs; the block is done at its last */
+    if (block->insns != n) { /* the decode did not meet QEMU's instructions: no per-instruction adds */
+      return;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+      if (block->insn_cycles[i] != 0) {
+        qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &g_model.cycles,
+                                                   block->insn_cycles[i]);
+      }
+    }
+    qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(tb, n - 1), on_block_done,
+                                           QEMU_PLUGIN_CB_NO_REGS, block);
   }
 }
 
@@ -281,6 +306,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
       fprintf(stderr, "insn_counter: %s\n", why);
       return -1;
     }
+    g_model.split = g_per_insn; /* under -icount a block may be cut short: cycles per instruction */
   }
   g_out = fopen(out_path, "w");
   if (g_out == NULL) {
