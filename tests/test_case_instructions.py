@@ -48,7 +48,7 @@ def _burn(seconds: float) -> list[subprocess.Popen[bytes]]:
     return [subprocess.Popen([sys.executable, "-c", code]) for _ in range(os.cpu_count() or 2)]
 
 
-@pytest.mark.parametrize("board_name", ["bluepill", "netduinoplus2"])
+@pytest.mark.parametrize("board_name", BOARDS)
 def test_counts_are_the_same_idle_and_with_the_machine_loaded(board_name: str) -> None:
     """SysTick interrupts follow the host's clock, so a loaded machine takes them at other instructions: the
     handlers are not counted, and the counts of two runs agree to the instruction."""
