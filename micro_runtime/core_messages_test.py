@@ -69,6 +69,8 @@ def test_verifier_messages() -> None:
         "tensor 2 ('bias') refers to buffer 42 but the model has 3 buffers; the model is corrupt",
         "operator 0 uses operator code 5 but the model has 1; the model is corrupt",
         "operator 0 writes tensor 1 ('w'), which is constant; the model is corrupt",
+        "subgraph input 0 is tensor 1 ('w'), which is constant: its data is in the model (read-only flash on a "
+        "board), where the application would write the input; the model is corrupt",
         "not a .tflite model: file identifier is not 'TFL3'; check that the bytes are a TFLite model",
     ]:
         assert expected in lines

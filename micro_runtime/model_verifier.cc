@@ -241,6 +241,21 @@ bool CheckOperators(const tflite::Model* model, const uint8_t* data, const tflit
       !CheckIndexList(graph->outputs(), num_tensors, false, "output", "subgraph")) {
     return false;
   }
+  // The application writes the graph's inputs; a constant one's data is in the model, read-only flash on a
+  // board (a HardFault there, SIGSEGV on host). TFLM accepts such models; refuse them.
+  const auto* inputs = graph->inputs();
+  const uint32_t num_inputs = inputs != nullptr ? inputs->size() : 0;
+  for (uint32_t i = 0; i < num_inputs; ++i) {
+    const int32_t tensor_index = inputs->Get(i);
+    const tflite::Tensor* t = tensors->Get(static_cast<flatbuffers::uoffset_t>(tensor_index));
+    size_t bytes = 0;
+    if (BufferData(model, data, t->buffer(), &bytes) != nullptr) {
+      MicroPrintf("subgraph input %d is tensor %d ('%s'), which is constant: its data is in the model (read-only "
+                  "flash on a board), where the application would write the input%s",
+                  static_cast<int>(i), static_cast<int>(tensor_index), TensorName(t), kCorrupt);
+      return false;
+    }
+  }
   const auto* ops = graph->operators();
   const uint32_t count = ops != nullptr ? ops->size() : 0;
   if (!CheckCount(count, kMaxOperators, "operators")) return false;

@@ -3,7 +3,9 @@
 // VerifyModel() runs the flatbuffers verifier (every offset and vector stays
 // inside `size` bytes) and then the semantic checks the interpreter relies
 // on: schema version 3, exactly one subgraph, every tensor/buffer/opcode
-// index in range, constant data sizes matching shape x type, supported
+// index in range, no constant tensor as a graph input (the application
+// writes those; a constant's data is the model, read-only flash on a board)
+// or an operator output, constant data sizes matching shape x type, supported
 // tensor types, static non-negative shapes without size overflow, sane
 // quantization. After it succeeds, the interpreter can index the model
 // without further bounds checks. Any failure logs one line naming the

@@ -26,6 +26,11 @@ constexpr size_t kFuzzArenaBytes = 32 * 1024;
 
 FuzzOutcome FuzzRunModel(const uint8_t* data, size_t size);
 
+// Copies `data` (at most kFuzzMaxModelBytes) into the model buffer the way
+// FuzzRunModel does and returns the copy: 16-byte aligned, the bytes after it
+// ASan-poisoned, and read-only like flash, so a write into the model faults.
+const uint8_t* FuzzLoadModel(const uint8_t* data, size_t size);
+
 // Total bytes passed to DebugLog so far (fuzz_platform.cc discards the text).
 size_t FuzzLogBytes();
 

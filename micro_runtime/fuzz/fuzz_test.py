@@ -43,6 +43,15 @@ def test_regression_replays_cleanly(fuzz_binaries: Path, reproducer: Path) -> No
     assert "Executed" in output, output[-2000:]
 
 
+def test_model_copy_is_read_only_like_flash(fuzz_binaries: Path) -> None:
+    """A write into the model (e.g. to a constant graph input) must crash the fuzz build, as it faults on a board."""
+    model = HERE / "regressions" / "constant_graph_input_written"
+    proc = _run([str(fuzz_binaries / "model_mutator"), str(model), "write-probe"], timeout=120)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "it is writable" not in output, output[-2000:]
+    assert "SEGV" in output and "WRITE memory access" in output, output[-3000:]
+
+
 @pytest.mark.slow
 def test_model_fuzzer_finds_nothing(fuzz_binaries: Path, tmp_path: Path) -> None:
     artifacts = tmp_path / "artifacts"

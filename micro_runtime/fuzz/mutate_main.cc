@@ -7,6 +7,9 @@
 //   model_mutator MODEL truncate          every prefix length 0..size-1
 //   model_mutator MODEL flip N [SEED]     N copies with 1-4 bit flips / byte
 //                                         overwrites / copied words each
+//   model_mutator MODEL write-probe       self-test: writes into the model copy
+//                                         FuzzRunModel runs, which must crash
+//                                         (read-only like flash)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,10 +77,22 @@ bool ReadFile(const char* path, uint8_t** data, size_t* size) {
 
 }  // namespace
 
+// A model that makes the runtime write into itself (e.g. a constant graph
+// input) must be found as a crash: the copy is read-only, like flash.
+int WriteProbe(const uint8_t* model, size_t size) {
+  volatile uint8_t* copy = const_cast<uint8_t*>(FuzzLoadModel(model, size));
+  copy[size / 2] = static_cast<uint8_t>(copy[size / 2] ^ 0xff);
+  fprintf(stderr, "model_mutator: wrote into the fuzz model copy: it is writable, so writes into the model go "
+          "unnoticed\n");
+  return 1;
+}
+
 int main(int argc, char** argv) {
-  if (argc < 3 || (strcmp(argv[2], "truncate") != 0 && strcmp(argv[2], "flip") != 0) ||
+  if (argc < 3 ||
+      (strcmp(argv[2], "truncate") != 0 && strcmp(argv[2], "flip") != 0 && strcmp(argv[2], "write-probe") != 0) ||
       (strcmp(argv[2], "flip") == 0 && argc < 4)) {
-    fprintf(stderr, "usage: %s MODEL truncate | %s MODEL flip N [SEED]\n", argv[0], argv[0]);
+    fprintf(stderr, "usage: %s MODEL truncate | %s MODEL flip N [SEED] | %s MODEL write-probe\n", argv[0], argv[0],
+            argv[0]);
     return 2;
   }
   uint8_t* model = nullptr;
@@ -86,6 +101,11 @@ int main(int argc, char** argv) {
     fprintf(stderr, "error: cannot read a model from %s\n", argv[1]);
     free(model);
     return 2;
+  }
+  if (strcmp(argv[2], "write-probe") == 0) {
+    const int status = WriteProbe(model, size);
+    free(model);
+    return status;
   }
   // The unmodified model must load and run, or the variants prove little.
   const FuzzOutcome original = FuzzRunModel(model, size);

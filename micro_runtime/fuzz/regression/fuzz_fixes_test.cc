@@ -7,6 +7,7 @@
 #include "micro_runtime/all_ops_resolver.h"
 #include "micro_runtime/fuzz/regression/models/add_int8_zero_point_overflow_model_data.h"
 #include "micro_runtime/fuzz/regression/models/average_pool_zero_depth_huge_width_model_data.h"
+#include "micro_runtime/fuzz/regression/models/constant_graph_input_written_model_data.h"
 #include "micro_runtime/fuzz/regression/models/conv_dilation_row_stride_overflow_model_data.h"
 #include "micro_runtime/fuzz/regression/models/conv_int8_multiplier_shift_out_of_range_model_data.h"
 #include "micro_runtime/fuzz/regression/models/conv_out_size_overflow_model_data.h"
@@ -121,6 +122,14 @@ TF_LITE_MICRO_TEST(EmptyPoolingOutputReturnsAtOnce) {
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, o.invoke);
   // It walked 62 M empty output positions before (minutes on a Cortex-M3).
   TF_LITE_MICRO_EXPECT_LT(MicroTicks() - start, MicroTicksPerSecond());
+}
+
+TF_LITE_MICRO_TEST(ConstantGraphInputIsRejected) {
+  // The model lists its weights (constant: their bytes are in the model, flash on a board) as the graph's
+  // input. Accepted, Run() wrote the input there: SIGSEGV on host (the model is const data), HardFault on
+  // the target. Now AllocateTensors refuses it, so nothing writes.
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(g_constant_graph_input_written_model_data,
+                                            g_constant_graph_input_written_model_data_size).allocate);
 }
 
 TF_LITE_MICRO_TEST(HugeStrideOrDilationIsRejected) {
