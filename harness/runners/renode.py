@@ -209,9 +209,12 @@ class RenodeLogWatch:
 SESSION_DIR_PREFIX = "harness-renode-"
 
 
+# The output files, Renode's log and the exit word are looked at this often while a binary runs: a file
+# read or stat each, so the run ends close to the firmware's exit.
+FOLLOW_POLL_S = 0.01
 EXIT_SYMBOL = "g_micro_exit"  # boards/cortex_m/semihosting.c: {EXIT_MAGIC, status} written before the halt
 EXIT_MAGIC = 0x45584954
-EXIT_POLL_S = 0.1
+EXIT_POLL_S = 0.05  # a monitor round trip (a few ms on a real Renode); the run ends within this of the exit
 # A UInt32 result as the monitor prints it in each of its number modes (numbersMode, or number-format in Renode's
 # config): "0x{0:X8}" (Hexadecimal, the default), "{0}" (Decimal), "0x{0:X8} ({0})" (Both) (renode-infrastructure
 # src/Emulator/Extensions/UserInterface/MonitorCommands.cs, PrintActionResult/GetNumberFormat: 6a0ba28d = 1.14.0
@@ -429,7 +432,7 @@ class RenodeSession:
             if why is not None:
                 stream.stop("infra-error", infra_error=f"{why} while the firmware ran")
 
-        end = stream.follow(deadline, pollers=[*tails, check_alive], poll_s=_POLL_S)
+        end = stream.follow(deadline, pollers=[*tails, check_alive], poll_s=FOLLOW_POLL_S)
         if end.end_reason == "infra-error":
             raise RenodeSessionError(end.infra_error or "Renode stopped while the firmware ran")
         for tail in tails:
