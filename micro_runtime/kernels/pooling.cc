@@ -22,6 +22,41 @@ struct OpData {
   int32_t act_min, act_max;  // int8/int16 only
 };
 
+// Taps one Invoke() may visit: 2^24 is about a second on a Cortex-M4 (several cycles a tap) and ~5x the
+// largest pool of ImageNet-class models (ResNet's 3x3/2 max pool on 112x112x64: 1.8 M). A pool's options
+// set its window freely: a SAME-padded window as large as its input visits ~(input elements)^2 taps, e.g.
+// 2.4 x 10^9 for a 256x256 float input (found by fuzzing: seconds on host, minutes on a board).
+constexpr int64_t kMaxPoolTaps = int64_t{1} << 24;
+
+// The taps Eval visits (each output pixel's window clipped to the input, as ForEachOutputPixel walks it,
+// times channels and batches), or kMaxPoolTaps + 1 when that is more.
+int64_t PoolTaps(const WindowGeometry& g) {
+  const int64_t over = kMaxPoolTaps + 1;
+  if (g.batches <= 0 || g.in_ch <= 0 || g.out_h <= 0 || g.out_w <= 0) return 0;  // no output: no work
+  // Every window holds a tap, so each output element costs one at least; this also bounds the loops below.
+  if (static_cast<int64_t>(g.out_h) * g.out_w > kMaxPoolTaps / (static_cast<int64_t>(g.batches) * g.in_ch)) {
+    return over;
+  }
+  int64_t rows = 0;
+  int64_t cols = 0;
+  int lo = 0;
+  int hi = 0;
+  for (int oy = 0; oy < g.out_h; ++oy) {
+    ValidFilterRange(oy * g.stride_h - g.pad_h, 1, g.in_h, g.filter_h, &lo, &hi);
+    rows += hi > lo ? hi - lo : 0;
+  }
+  for (int ox = 0; ox < g.out_w; ++ox) {
+    ValidFilterRange(ox * g.stride_w - g.pad_w, 1, g.in_w, g.filter_w, &lo, &hi);
+    cols += hi > lo ? hi - lo : 0;
+  }
+  // batches x channels <= kMaxPoolTaps (checked above); multiply on while the product stays within it.
+  const int64_t per_row = static_cast<int64_t>(g.batches) * g.in_ch;
+  if (rows == 0 || cols == 0) return 0;
+  if (per_row > kMaxPoolTaps / rows) return over;
+  if (per_row * rows > kMaxPoolTaps / cols) return over;
+  return per_row * rows * cols;
+}
+
 void* Init(TfLiteContext* context, const char*, size_t) {
   return context->AllocatePersistentBuffer(context, sizeof(OpData));
 }
@@ -59,6 +94,17 @@ TfLiteStatus PreparePool(const char* op, bool average, TfLiteContext* context, T
   g.dilation_h = 1;
   g.dilation_w = 1;
   TF_LITE_ENSURE_OK(context, PrepareWindowGeometry(op, input, output, params->padding, &g));
+  // Cap the work of one Invoke (every type, both ops), as a filter's data caps a convolution's window.
+  const int64_t taps = PoolTaps(g);
+  if (taps > kMaxPoolTaps) {
+    MicroPrintf("%s: a %dx%d window (stride %dx%d) over input [%d, %d, %d, %d] visits more than %d taps per "
+                "Invoke, the most one op may take here (about a second on a microcontroller); the model is "
+                "corrupt or too heavy for one",
+                op, static_cast<int>(g.filter_h), static_cast<int>(g.filter_w), static_cast<int>(g.stride_h),
+                static_cast<int>(g.stride_w), static_cast<int>(g.batches), static_cast<int>(g.in_h),
+                static_cast<int>(g.in_w), static_cast<int>(g.in_ch), static_cast<int>(kMaxPoolTaps));
+    return kTfLiteError;
+  }
   if (output->type != input->type) {
     MicroPrintf("%s: output type %s must match input type %s", op, TfLiteTypeName(output->type),
                 TfLiteTypeName(input->type));

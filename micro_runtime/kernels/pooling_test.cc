@@ -75,6 +75,25 @@ void RunInt16(const TfLiteRegistration& reg) {
   RunQuantized<C>(reg, g_int16_out);
 }
 
+// Prepare only (it reads shapes, not data): the status of AVERAGE_POOL_2D or MAX_POOL_2D with `params` on
+// a float input of shape `in` and output of shape `out` (4-D each).
+TfLiteStatus PrepareFloat(const TfLiteRegistration& reg, const int32_t* in, const int32_t* out,
+                          TfLitePoolParams params) {
+  static float data[1];
+  TfLiteTensor t[2] = {CreateTensor(data, IntArrayFromInts(in)), CreateTensor(data, IntArrayFromInts(out))};
+  KernelRunner runner(reg, t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs), &params);
+  return runner.InitAndPrepare();
+}
+
+TfLiteStatus PrepareInt8(const TfLiteRegistration& reg, const int32_t* in, const int32_t* out,
+                         TfLitePoolParams params) {
+  static int8_t data[1];
+  TfLiteTensor t[2] = {CreateQuantizedTensor(data, IntArrayFromInts(in), 0.5f, 0),
+                       CreateQuantizedTensor(data, IntArrayFromInts(out), 0.5f, 0)};
+  KernelRunner runner(reg, t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs), &params);
+  return runner.InitAndPrepare();
+}
+
 }  // namespace
 
 TF_LITE_MICRO_TESTS_BEGIN
@@ -157,6 +176,102 @@ TF_LITE_MICRO_TEST(Int16RefusalsAndTheSumLimit) {
                        CreateQuantizedTensor(data, IntArrayFromInts(out_dims), 0.5f, 0)};
   KernelRunner max(Register_MAX_POOL_2D(), t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs), &whole);
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, max.InitAndPrepare());
+}
+
+TF_LITE_MICRO_TEST(HugeSamePaddedWindowIsRefusedInPrepare) {
+  // The fuzzer's slow input: a 256x256 SAME-padded window at stride 1 over a 256x256 input sums up to
+  // 65,536 taps for each of the 65,536 outputs, 2.4 x 10^9 taps per Invoke (seconds on host, minutes on a
+  // board). Prepare refuses it for both ops and every type that the int32 sum alone would allow.
+  const int32_t dims[] = {4, 1, 256, 256, 1};
+  const TfLitePoolParams window = {kTfLitePaddingSame, 1, 1, 256, 256, kTfLiteActNone};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareFloat(Register_AVERAGE_POOL_2D(), dims, dims, window));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareFloat(Register_MAX_POOL_2D(), dims, dims, window));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareInt8(Register_AVERAGE_POOL_2D(), dims, dims, window));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareInt8(Register_MAX_POOL_2D(), dims, dims, window));
+  // A window far larger than the input is clipped to it: the same work, refused the same way.
+  const TfLitePoolParams huge = {kTfLitePaddingSame, 1, 1, 1 << 30, 1 << 30, kTfLiteActNone};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareFloat(Register_AVERAGE_POOL_2D(), dims, dims, huge));
+}
+
+TF_LITE_MICRO_TEST(WorkLimitIsTheTapsOfTheClippedWindows) {
+  // The limit is 2^24 = 16,777,216 taps per Invoke. A global pool over [1, 64, 64, C] visits 4096 C taps:
+  // C = 4096 is exactly the limit, C = 4097 one channel past it.
+  const TfLitePoolParams global = {kTfLitePaddingValid, 1, 1, 64, 64, kTfLiteActNone};
+  const int32_t at_limit[] = {4, 1, 64, 64, 4096};
+  const int32_t at_limit_out[] = {4, 1, 1, 1, 4096};
+  const int32_t past[] = {4, 1, 64, 64, 4097};
+  const int32_t past_out[] = {4, 1, 1, 1, 4097};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareFloat(Register_AVERAGE_POOL_2D(), at_limit, at_limit_out, global));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareFloat(Register_MAX_POOL_2D(), at_limit, at_limit_out, global));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareFloat(Register_AVERAGE_POOL_2D(), past, past_out, global));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareFloat(Register_MAX_POOL_2D(), past, past_out, global));
+  // SAME padding: taps at the edges are clipped, not counted. A 5x5 window over 9 rows covers
+  // 3+4+5+5+5+5+5+4+3 = 39 rows in all (not 9 x 5 = 45), so 39 x 39 = 1521 taps per channel:
+  // 11,030 channels take 16,776,630 taps (allowed), 11,031 take 16,778,151 (refused).
+  const TfLitePoolParams same5 = {kTfLitePaddingSame, 1, 1, 5, 5, kTfLiteActNone};
+  const int32_t allowed[] = {4, 1, 9, 9, 11030};
+  const int32_t refused[] = {4, 1, 9, 9, 11031};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareInt8(Register_AVERAGE_POOL_2D(), allowed, allowed, same5));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareInt8(Register_AVERAGE_POOL_2D(), refused, refused, same5));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareInt8(Register_MAX_POOL_2D(), allowed, allowed, same5));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareInt8(Register_MAX_POOL_2D(), refused, refused, same5));
+  // An empty output does no work, however large the window (the interpreter skips the op).
+  const int32_t empty[] = {4, 1, 256, 256, 0};
+  const TfLitePoolParams window = {kTfLitePaddingSame, 1, 1, 256, 256, kTfLiteActNone};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareFloat(Register_MAX_POOL_2D(), empty, empty, window));
+}
+
+TF_LITE_MICRO_TEST(LargeRealPoolsAreAllowed) {
+  // The largest pools of ImageNet-class models are far below the limit: ResNet's 3x3 stride-2 SAME max pool
+  // on [1, 112, 112, 64] (1.8 M taps), MobileNet's 7x7 global average pool over 1024 channels (50 K taps),
+  // a 2x2 pool over a 224x224x64 image (3.2 M taps).
+  const int32_t resnet_in[] = {4, 1, 112, 112, 64};
+  const int32_t resnet_out[] = {4, 1, 56, 56, 64};
+  const TfLitePoolParams resnet = {kTfLitePaddingSame, 2, 2, 3, 3, kTfLiteActNone};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareInt8(Register_MAX_POOL_2D(), resnet_in, resnet_out, resnet));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareFloat(Register_MAX_POOL_2D(), resnet_in, resnet_out, resnet));
+  const int32_t mobilenet_in[] = {4, 1, 7, 7, 1024};
+  const int32_t mobilenet_out[] = {4, 1, 1, 1, 1024};
+  const TfLitePoolParams global = {kTfLitePaddingValid, 1, 1, 7, 7, kTfLiteActNone};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareInt8(Register_AVERAGE_POOL_2D(), mobilenet_in, mobilenet_out, global));
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareFloat(Register_AVERAGE_POOL_2D(), mobilenet_in, mobilenet_out, global));
+  const int32_t image_in[] = {4, 1, 224, 224, 64};
+  const int32_t image_out[] = {4, 1, 112, 112, 64};
+  const TfLitePoolParams halve = {kTfLitePaddingValid, 2, 2, 2, 2, kTfLiteActNone};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareFloat(Register_AVERAGE_POOL_2D(), image_in, image_out, halve));
+
+  // And one that runs: global average and max pools over a 40x40x4 int8 input (1,600 taps per window).
+  static int8_t input[40 * 40 * 4];
+  int32_t sum[4] = {0, 0, 0, 0};
+  int32_t max[4] = {-128, -128, -128, -128};
+  for (int i = 0; i < 40 * 40 * 4; ++i) {
+    input[i] = static_cast<int8_t>((i * 37) % 251 - 125);
+    sum[i % 4] += input[i];
+    if (input[i] > max[i % 4]) max[i % 4] = input[i];
+  }
+  const int32_t in_dims[] = {4, 1, 40, 40, 4};
+  const int32_t out_dims[] = {4, 1, 1, 1, 4};
+  const TfLitePoolParams whole = {kTfLitePaddingValid, 1, 1, 40, 40, kTfLiteActNone};
+  int8_t out[4];
+  TfLiteTensor t[2] = {CreateQuantizedTensor(input, IntArrayFromInts(in_dims), 0.5f, 0),
+                       CreateQuantizedTensor(out, IntArrayFromInts(out_dims), 0.5f, 0)};
+  {
+    KernelRunner runner(Register_AVERAGE_POOL_2D(), t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
+                        &whole);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
+    for (int c = 0; c < 4; ++c) {  // round half away from zero, like the kernel
+      const int32_t expected = sum[c] > 0 ? (sum[c] + 800) / 1600 : (sum[c] - 800) / 1600;
+      TF_LITE_MICRO_EXPECT_EQ(expected, static_cast<int32_t>(out[c]));
+    }
+  }
+  {
+    KernelRunner runner(Register_MAX_POOL_2D(), t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
+                        &whole);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
+    for (int c = 0; c < 4; ++c) TF_LITE_MICRO_EXPECT_EQ(max[c], static_cast<int32_t>(out[c]));
+  }
 }
 
 TF_LITE_MICRO_TEST(AverageInt8RoundsHalfAwayFromZero) {
