@@ -20,7 +20,13 @@ the same instructions in every run: the count is deterministic), and
     Cortex-M33;
   * prints the arena each model needs on the board (the runtime's arena_used_bytes: the smallest arena that
     works, 32-bit structs and pointers) beside TFLM's arena for the same model on the same board, with
-    reference and with CMSIS-NN kernels (TFLM_ARENA below), and the ratios.
+    reference and with CMSIS-NN kernels (TFLM_ARENA below), and the ratios; then its two parts as the runner
+    prints them (arena_persistent_bytes: tables, options, op data; arena_activation_bytes: the planned
+    tensors and scratch buffers) beside the model's activation floor (activation_floor(): the peak over the
+    execution order of the bytes of simultaneously live non-constant tensors, no in-place reuse), read from
+    the .tflite itself;
+  * prints each model's multiply-accumulates per Invoke() (model_macs(): CONV_2D, DEPTHWISE_CONV_2D,
+    FULLY_CONNECTED, TRANSPOSE_CONV, counted from the .tflite) and instructions per MAC.
 
 Usage: python benchmarks/target_bench.py [--board netduinoplus2 ...] [--models a b ...] [--json FILE]
 Needs arm-none-eabi-gcc, qemu-system-arm (7.2, Debian 12's) and a host gcc for the plugin.
@@ -30,11 +36,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -114,6 +122,10 @@ class Result:
     flash: int | None = None
     ram: int | None = None
     arena: int | None = None
+    arena_persistent: int | None = None  # the runner's arena_persistent_bytes (tail)
+    arena_activation: int | None = None  # the runner's arena_activation_bytes (planned head)
+    activation_floor: int | None = None  # activation_floor() of the model
+    macs: int | None = None  # model_macs() of the model
     note: str = ""
 
     @property
@@ -123,6 +135,99 @@ class Result:
 
 def cases_file(model: Path) -> Path:
     return model.with_name(model.stem + "_cases.json")
+
+
+ARENA_SPLIT = re.compile(r"^arena_persistent_bytes=(\d+) arena_activation_bytes=(\d+)\r?$", re.MULTILINE)
+# Bytes per element of the TFLite tensor types (schema TensorType values).
+TYPE_BYTES = {0: 4, 1: 2, 2: 4, 3: 1, 4: 8, 6: 1, 7: 2, 8: 8, 9: 1, 10: 8, 11: 16, 12: 8, 13: 16, 14: 4, 15: 2, 16: 1}
+
+
+def _graph(model: Path) -> tuple[Any, Any]:
+    import tflite  # type: ignore[import-untyped]
+
+    root = tflite.Model.GetRootAsModel(model.read_bytes(), 0)
+    return root, root.Subgraphs(0)
+
+
+def _builtin(root: Any, op: Any) -> int:
+    code = root.OperatorCodes(op.OpcodeIndex())
+    return max(int(code.BuiltinCode()), int(code.DeprecatedBuiltinCode()))
+
+
+def _shape(tensor: Any) -> list[int]:
+    return [int(d) for d in tensor.ShapeAsNumpy()] if tensor.ShapeLength() else []
+
+
+def activation_floor(model: Path) -> tuple[int, int]:
+    """(bytes, op index): the peak over the execution order of the bytes of the non-constant tensors live at an
+    op -- graph inputs from op 0, graph outputs to the last op, variables throughout, every other tensor from the
+    first to the last op that names it -- each tensor apart (no aliasing, no in-place execution, no alignment),
+    and the first op where the peak is reached. What any planner that keeps whole tensors apart needs at least."""
+    root, graph = _graph(model)
+    tensors = [graph.Tensors(t) for t in range(graph.TensorsLength())]
+
+    def planned(t: int) -> bool:
+        buffer = root.Buffers(tensors[t].Buffer())
+        constant = buffer is not None and (buffer.DataLength() > 0 or buffer.Offset() > 1)
+        return t >= 0 and not constant
+
+    ops = graph.OperatorsLength()
+    last = max(ops - 1, 0)
+    live: dict[int, list[int]] = {}
+
+    def touch(t: int, op: int) -> None:
+        if planned(t):
+            span = live.setdefault(t, [op, op])
+            span[0], span[1] = min(span[0], op), max(span[1], op)
+
+    for k in range(graph.InputsLength()):
+        touch(graph.Inputs(k), 0)
+    for i in range(ops):
+        op = graph.Operators(i)
+        for k in range(op.InputsLength()):
+            touch(op.Inputs(k), i)
+        for k in range(op.OutputsLength()):
+            touch(op.Outputs(k), i)
+    for k in range(graph.OutputsLength()):
+        touch(graph.Outputs(k), last)
+    for t, tensor in enumerate(tensors):
+        if tensor.IsVariable():
+            touch(t, 0)
+            touch(t, last)
+    size = {t: int(np.prod(_shape(tensors[t]), dtype=np.int64)) * TYPE_BYTES[tensors[t].Type()] for t in live}
+    per_op = [sum(size[t] for t, (first, end) in live.items() if first <= i <= end) for i in range(max(ops, 1))]
+    peak = max(per_op)
+    return peak, per_op.index(peak)
+
+
+def model_macs(model: Path) -> int:
+    """Multiply-accumulates per Invoke() of the model's CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
+    TRANSPOSE_CONV ops (one per filter tap per output element; the rest of the ops adds no MACs)."""
+    import tflite
+
+    conv, depthwise = tflite.BuiltinOperator.CONV_2D, tflite.BuiltinOperator.DEPTHWISE_CONV_2D
+    fully_connected, transpose = tflite.BuiltinOperator.FULLY_CONNECTED, tflite.BuiltinOperator.TRANSPOSE_CONV
+    root, graph = _graph(model)
+    total = 0
+    for i in range(graph.OperatorsLength()):
+        op = graph.Operators(i)
+        code = _builtin(root, op)
+        if code not in (conv, depthwise, fully_connected, transpose):
+            continue
+        out = int(np.prod(_shape(graph.Tensors(op.Outputs(0))), dtype=np.int64))
+        if code == transpose:  # inputs: output shape, filter [O, H, W, I], input
+            filt = _shape(graph.Tensors(op.Inputs(1)))
+            inputs = int(np.prod(_shape(graph.Tensors(op.Inputs(2))), dtype=np.int64))
+            total += inputs * filt[0] * filt[1] * filt[2]
+            continue
+        filt = _shape(graph.Tensors(op.Inputs(1)))
+        if code == conv:  # filter [O, H, W, I]: H*W*I taps per output
+            total += out * filt[1] * filt[2] * filt[3]
+        elif code == depthwise:  # filter [1, H, W, C*M]: H*W taps per output
+            total += out * filt[1] * filt[2]
+        else:  # weights [units, depth]
+            total += out * filt[-1]
+    return total
 
 
 def build_counter() -> Path:
@@ -217,6 +322,10 @@ def measure(name: str, board_name: str, timeout_s: float = 600, make_vars: dict[
         result.cycles = [c - figures.cycles[0] for c in figures.cycles[1:]]
         result.clock_hz = timing.clock_hz
     result.arena = parsed["arena_used_bytes"]
+    if split := ARENA_SPLIT.search(text):
+        result.arena_persistent, result.arena_activation = int(split.group(1)), int(split.group(2))
+    result.activation_floor, _ = activation_floor(model)
+    result.macs = model_macs(model)
     result.mismatches = check_outputs(parsed, json.loads(cases.read_text()))
     result.bit_exact = not result.mismatches
     return result
@@ -233,13 +342,16 @@ def _ratio(ours: int | None, theirs: int | None) -> str:
 def render_arena(results: list[Result]) -> str:
     """The arena table: ours on the board beside TFLM's (reference kernels, CMSIS-NN kernels), with ratios."""
     lines = [
-        "| model | board | arena ours | TFLM reference kernels | ratio | TFLM + CMSIS-NN | ratio |",
-        "|---|---|---:|---:|---:|---:|---:|",
+        "| model | board | arena ours | TFLM reference kernels | ratio | TFLM + CMSIS-NN | ratio | persistent | "
+        "activation | activation floor | activation ÷ floor |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
         ref, cmsis = TFLM_ARENA.get(r.model, (None, None)) if r.board == FIGURES_BOARD else (None, None)
         lines.append(f"| {r.model} | {r.board} | {_fmt(r.arena)} | {_fmt(ref)} | {_ratio(r.arena, ref)} | "
-                     f"{_fmt(cmsis)} | {_ratio(r.arena, cmsis)} |")
+                     f"{_fmt(cmsis)} | {_ratio(r.arena, cmsis)} | {_fmt(r.arena_persistent)} | "
+                     f"{_fmt(r.arena_activation)} | {_fmt(r.activation_floor)} | "
+                     f"{_ratio(r.arena_activation, r.activation_floor)} |")
     return "\n".join(lines)
 
 
@@ -273,8 +385,8 @@ def render_cycles(results: list[Result]) -> str:
 def render(results: list[Result]) -> str:
     lines = [
         "| model | board | instr/Invoke ours | TFLM + CMSIS-NN | ratio | TFLM reference kernels | ratio | "
-        "outputs | flash |",
-        "|---|---|---:|---:|---:|---:|---:|---|---:|",
+        "outputs | flash | MACs | instr/MAC |",
+        "|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|",
     ]
     for r in results:
         ref, cmsis = TFLM_FIGURES.get(r.model, (None, None))
@@ -286,8 +398,9 @@ def render(results: list[Result]) -> str:
         outputs = "n/a" if r.bit_exact is None else ("bit-exact" if r.bit_exact else "**DIFFER**")
         if r.note:
             outputs = r.note
+        per_mac = f"{ours / r.macs:.2f}" if ours and r.macs else "n/a"
         lines.append(f"| {r.model} | {r.board} | {_fmt(ours)} | {_fmt(cmsis)} | {ratio_cmsis} | {_fmt(ref)} | "
-                     f"{ratio_ref} | {outputs} | {_fmt(r.flash)} |")
+                     f"{ratio_ref} | {outputs} | {_fmt(r.flash)} | {_fmt(r.macs)} | {per_mac} |")
     spread = [f"{r.model}/{r.board} {min(r.instructions):,}-{max(r.instructions):,}" for r in results
               if r.instructions and min(r.instructions) != max(r.instructions)]
     if spread:
@@ -295,7 +408,9 @@ def render(results: list[Result]) -> str:
     for r in results:
         for problem in r.mismatches:
             lines.append(f"\n{r.model} on {r.board}: {problem}")
-    lines += ["", "Arena (bytes; ours: arena_used_bytes on the board):", "", render_arena(results)]
+    lines += ["", "Arena (bytes; ours: arena_used_bytes on the board; persistent and activation: its parts as the "
+              "runner prints them; activation floor: activation_floor() of the .tflite, the peak of simultaneously "
+              "live tensors without in-place reuse):", "", render_arena(results)]
     cycles = render_cycles(results)
     if cycles:
         lines += ["", "Estimated cycles per Invoke() (the plugin's Cortex-M timing model with the board's [timing]; "

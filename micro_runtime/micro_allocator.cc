@@ -39,6 +39,33 @@ void Touch(PlanItem* item, int op) {
   if (op > item->last) item->last = static_cast<int16_t>(op);
 }
 
+
+// How many leading inputs of a `code` op may share the output's buffer when
+// one of them dies at the op (0: none). Only kernels that compute element j
+// of the output from element j of that input (same shape, same type) and
+// never read an earlier element again: the elementwise maps of
+// unary_util.h, binary_util.h's broadcast walk (an input of the output's
+// shape is walked in step with it), QUANTIZE's requantize loop.
+int InPlaceInputs(tflite::BuiltinOperator code) {
+  switch (code) {
+    case tflite::BuiltinOperator::ADD:
+    case tflite::BuiltinOperator::SUB:
+    case tflite::BuiltinOperator::MUL:
+      return 2;
+    case tflite::BuiltinOperator::RELU:
+    case tflite::BuiltinOperator::RELU6:
+    case tflite::BuiltinOperator::LOGISTIC:
+    case tflite::BuiltinOperator::TANH:
+    case tflite::BuiltinOperator::LEAKY_RELU:
+    case tflite::BuiltinOperator::HARD_SWISH:
+    case tflite::BuiltinOperator::ABS:
+    case tflite::BuiltinOperator::QUANTIZE:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
 }  // namespace
 
 size_t PlanBuffersInOrder(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset, PlanOrder how) {
@@ -210,8 +237,8 @@ void MicroAllocator::ClearTags(TfLiteTensor* tensors, size_t num_tensors) {
 }
 
 TfLiteStatus MicroAllocator::Plan(const tflite::Model* model, const tflite::SubGraph* graph, TfLiteTensor* tensors,
-                                  size_t num_tensors, PlanItem** items_out, size_t* first_scratch_out,
-                                  size_t* head_out, size_t* temp_out) {
+                                  size_t num_tensors, LocalPlan* local, PlanItem** items_out,
+                                  size_t* first_scratch_out, size_t* head_out, size_t* temp_out) {
   const auto* ops = graph->operators();
   const int num_ops = ops != nullptr ? static_cast<int>(ops->size()) : 0;
   const int last_op = num_ops > 0 ? num_ops - 1 : 0;
@@ -226,11 +253,12 @@ TfLiteStatus MicroAllocator::Plan(const tflite::Model* model, const tflite::SubG
   }
 
   // The planner's own bookkeeping lives where the head will go, after the
-  // scratch requests; both are read completely before any tensor data is
-  // written there.
-  const size_t plan_bytes = count * (sizeof(PlanItem) + 2 * sizeof(uint16_t));
+  // scratch requests (both are read completely before any tensor data is
+  // written there), or for a small model in `local`.
+  const bool in_local = count <= kLocalPlanItems;
+  const size_t plan_bytes = in_local ? 0 : count * (sizeof(PlanItem) + 2 * sizeof(uint16_t));
   const size_t items_at = static_cast<size_t>(AlignUp(requests_bytes(), alignof(PlanItem)));
-  const size_t temp = items_at + plan_bytes;
+  const size_t temp = in_local ? requests_bytes() : items_at + plan_bytes;
   *temp_out = temp;
   const uintptr_t tail_low = tail_top_ - persistent_used_;
   if (tail_top_ < persistent_used_ || tail_low < head_start_ || tail_low - head_start_ < temp) {
@@ -238,8 +266,8 @@ TfLiteStatus MicroAllocator::Plan(const tflite::Model* model, const tflite::SubG
     head_used_ = temp;  // what is known to be needed
     return kTfLiteError;
   }
-  PlanItem* items = reinterpret_cast<PlanItem*>(head_start_ + items_at);
-  uint16_t* order = reinterpret_cast<uint16_t*>(items + count);
+  PlanItem* items = in_local ? local->items : reinterpret_cast<PlanItem*>(head_start_ + items_at);
+  uint16_t* order = in_local ? local->order : reinterpret_cast<uint16_t*>(items + count);
   uint16_t* by_offset = order + count;
 
   size_t n = 0;
@@ -283,33 +311,72 @@ TfLiteStatus MicroAllocator::Plan(const tflite::Model* model, const tflite::SubG
     }
   }
 
-  // RESHAPE, SQUEEZE and EXPAND_DIMS only move bytes: let the output share the input's buffer.
+  // Aliasing, in op order: RESHAPE, SQUEEZE and EXPAND_DIMS only move bytes,
+  // so their output shares the input's buffer; an elementwise op whose input
+  // dies there writes its output over that input (see InPlaceInputs).
+  auto is_variable = [model_tensors](int32_t t) {
+    return model_tensors->Get(static_cast<flatbuffers::uoffset_t>(t))->is_variable();
+  };
+  // Whether op `i` may write its output over input `in_tensor` (group
+  // `root`): the input's buffer dies at this op (no later reader, not a
+  // graph output), the output is born here with the input's type and shape
+  // (the kernel then reads element j before it writes element j, and no
+  // element before j afterwards), and no other input reads that buffer.
+  auto can_write_over = [&](const tflite::Operator* op, int32_t in_tensor, int i, int32_t out_tensor,
+                            uint16_t root) {
+    if (items[root].last != i || items[item_of(out_tensor)].first != i) return false;
+    const TfLiteTensor& in = tensors[in_tensor];
+    const TfLiteTensor& out = tensors[out_tensor];
+    if (in.type != out.type || in.dims->size != out.dims->size) return false;
+    for (int d = 0; d < in.dims->size; ++d) {
+      if (in.dims->data[d] != out.dims->data[d]) return false;
+    }
+    if (graph->inputs() != nullptr) {
+      for (int32_t t : *graph->inputs()) {
+        if (t == out_tensor) return false;  // the caller writes it before Invoke
+      }
+    }
+    if (graph->outputs() != nullptr) {
+      for (int32_t t : *graph->outputs()) {
+        if (t >= 0 && item_of(t) != kNoItem && RootOf(items, item_of(t)) == root) return false;
+      }
+    }
+    for (int32_t t : *op->inputs()) {
+      if (t >= 0 && t != in_tensor && item_of(t) != kNoItem && RootOf(items, item_of(t)) == root) return false;
+    }
+    return true;
+  };
   for (int i = 0; i < num_ops; ++i) {
     const tflite::Operator* op = ops->Get(static_cast<flatbuffers::uoffset_t>(i));
     const auto code = static_cast<tflite::BuiltinOperator>(
         EffectiveBuiltinCode(model->operator_codes()->Get(op->opcode_index())));
-    if (code != tflite::BuiltinOperator::RESHAPE && code != tflite::BuiltinOperator::SQUEEZE &&
-        code != tflite::BuiltinOperator::EXPAND_DIMS) {
+    const bool moves_bytes = code == tflite::BuiltinOperator::RESHAPE || code == tflite::BuiltinOperator::SQUEEZE ||
+                             code == tflite::BuiltinOperator::EXPAND_DIMS;
+    const int in_place = moves_bytes ? 1 : InPlaceInputs(code);
+    if (in_place == 0 || op->inputs() == nullptr || op->outputs() == nullptr ||
+        op->inputs()->size() < static_cast<flatbuffers::uoffset_t>(in_place) || op->outputs()->size() != 1) {
       continue;
     }
-    if (op->inputs() == nullptr || op->outputs() == nullptr || op->inputs()->size() < 1 ||
-        op->outputs()->size() != 1) {
-      continue;
-    }
-    const int32_t in_tensor = op->inputs()->Get(0);
     const int32_t out_tensor = op->outputs()->Get(0);
-    if (in_tensor < 0 || in_tensor == out_tensor || item_of(in_tensor) == kNoItem || item_of(out_tensor) == kNoItem ||
-        model_tensors->Get(static_cast<flatbuffers::uoffset_t>(in_tensor))->is_variable() ||
-        model_tensors->Get(static_cast<flatbuffers::uoffset_t>(out_tensor))->is_variable()) {
-      continue;
-    }
+    if (out_tensor < 0 || item_of(out_tensor) == kNoItem || is_variable(out_tensor)) continue;
     const uint16_t out = item_of(out_tensor);
-    const uint16_t root = RootOf(items, item_of(in_tensor));
-    if (root == out || Aliased(items[out]) || items[out].size != items[root].size) continue;
+    if (Aliased(items[out])) continue;
     // Never alias an item others already share (a malformed graph could).
     bool shared = false;
     for (size_t k = 0; k < first_scratch; ++k) shared = shared || (Aliased(items[k]) && items[k].offset == out);
     if (shared) continue;
+    uint16_t root = kNoItem;
+    for (int k = 0; k < in_place && root == kNoItem; ++k) {
+      const int32_t in_tensor = op->inputs()->Get(static_cast<flatbuffers::uoffset_t>(k));
+      if (in_tensor < 0 || in_tensor == out_tensor || item_of(in_tensor) == kNoItem || is_variable(in_tensor)) {
+        continue;
+      }
+      const uint16_t candidate = RootOf(items, item_of(in_tensor));
+      if (candidate == out || items[out].size != items[candidate].size) continue;
+      if (!moves_bytes && !can_write_over(op, in_tensor, i, out_tensor, candidate)) continue;
+      root = candidate;
+    }
+    if (root == kNoItem) continue;
     if (items[out].first < items[root].first) items[root].first = items[out].first;
     if (items[out].last > items[root].last) items[root].last = items[out].last;
     items[out].first = kAliasedItem;
@@ -338,7 +405,8 @@ TfLiteStatus MicroAllocator::Commit(const tflite::Model* model, const tflite::Su
   size_t first_scratch = 0;
   size_t head = 0;
   size_t temp = 0;
-  if (Plan(model, graph, tensors, num_tensors, &items, &first_scratch, &head, &temp) != kTfLiteOk) {
+  LocalPlan local;
+  if (Plan(model, graph, tensors, num_tensors, &local, &items, &first_scratch, &head, &temp) != kTfLiteOk) {
     ClearTags(tensors, num_tensors);
     return kTfLiteError;
   }
@@ -379,7 +447,9 @@ size_t MicroAllocator::MeasuredBytes(const tflite::Model* model, const tflite::S
   size_t first_scratch = 0;
   size_t head = 0;
   size_t temp = 0;
-  const TfLiteStatus status = Plan(model, graph, tensors, num_tensors, &items, &first_scratch, &head, &temp);
+  LocalPlan local;
+  const TfLiteStatus status =
+      Plan(model, graph, tensors, num_tensors, &local, &items, &first_scratch, &head, &temp);
   ClearTags(tensors, num_tensors);
   if (status != kTfLiteOk) {
     shortfall_bytes_ = scratch_pointers;

@@ -16,13 +16,20 @@
 // first fit (the lowest 16-byte-aligned offset that does not collide with an
 // already placed buffer of overlapping lifetime), run in three orders --
 // largest first (TFLM's), largest size x lifetime first, earliest first --
-// keeping the smallest head. A RESHAPE output shares its input's buffer
-// (same bytes, merged lifetime), so RESHAPE copies nothing.
+// keeping the smallest head. A RESHAPE, SQUEEZE or EXPAND_DIMS output
+// shares its input's buffer (same bytes, merged lifetime), so they copy
+// nothing. In-place execution: an elementwise op (ADD, SUB, MUL, RELU,
+// RELU6, LOGISTIC, TANH, LEAKY_RELU, HARD_SWISH, ABS, QUANTIZE) whose input
+// dies at that op writes its output over the input when both have the same
+// type and shape, the input is no graph output and no variable, and no other
+// input of the op reads that buffer; the model's activation memory can then
+// be below the peak of simultaneously live tensors.
 //
 // Temporary memory: scratch requests (8 bytes each, from prepare until the
 // plan) and the planner's bookkeeping (16 bytes per planned buffer) use the
 // head region before the plan is written, so tiny models may need slightly
-// more than their activations.
+// more than their activations; a model of up to 8 buffers plans on the
+// stack instead (LocalPlan).
 //
 // arena_used_bytes is exact: the smallest arena size (same start) that
 // works. When an arena is too small, the interpreter measures the whole
@@ -116,6 +123,10 @@ class MicroAllocator {
   // Arena bytes in use: the smallest arena_size (same arena start) that
   // holds everything allocated so far.
   size_t used_bytes() const;
+  // used_bytes() = alignment padding + head_bytes() + persistent_bytes():
+  // the head is the plan (activations and scratch buffers; while planning
+  // also the planner's temporary bookkeeping, which can exceed the plan on
+  // tiny models), the tail the persistent allocations.
   size_t persistent_bytes() const { return persistent_used_; }
   size_t head_bytes() const { return head_used_; }
   size_t arena_size() const { return arena_size_; }
@@ -156,8 +167,18 @@ class MicroAllocator {
   // carry item tags afterwards (see ItemOf) until Commit assigns or clears
   // them. kTfLiteError (with out_of_memory()) when the bookkeeping does not
   // fit; other errors are logged.
+  // A model of up to kLocalPlanItems buffers keeps that bookkeeping in
+  // `local` (the caller's stack, 128 bytes) instead: its head is then only
+  // its activations (the bookkeeping, 16 bytes per buffer, would exceed
+  // them), and the stack is deeper during Invoke() anyway.
+  static constexpr size_t kLocalPlanItems = 8;
+  struct LocalPlan {
+    PlanItem items[kLocalPlanItems];
+    uint16_t order[2 * kLocalPlanItems];
+  };
   TfLiteStatus Plan(const tflite::Model* model, const tflite::SubGraph* graph, TfLiteTensor* tensors,
-                    size_t num_tensors, PlanItem** items, size_t* first_scratch, size_t* head, size_t* temp);
+                    size_t num_tensors, LocalPlan* local, PlanItem** items, size_t* first_scratch, size_t* head,
+                    size_t* temp);
   // Data pointers of non-constant tensors back to nullptr (no item tags).
   static void ClearTags(TfLiteTensor* tensors, size_t num_tensors);
 

@@ -16,7 +16,7 @@ void MicroAllocator::LogPlan(const MicroAllocator& allocator, const PlanItem* it
     const char* kind = is_tensor ? "tensor" : "scratch";
     const int id = static_cast<int>(is_tensor ? t : t - num_tensors);
     if (Aliased(item)) {
-      MicroPrintf("plan: %s %d shares the buffer of the RESHAPE input", kind, id);
+      MicroPrintf("plan: %s %d shares its input's buffer (RESHAPE or in place)", kind, id);
     } else if (Placeable(item)) {
       MicroPrintf("plan: %s %d: %u bytes at offset %u, ops %d-%d", kind, id, static_cast<unsigned>(item.size),
                   static_cast<unsigned>(item.offset), static_cast<int>(item.first), static_cast<int>(item.last));

@@ -1,4 +1,5 @@
 // The arena planner: buffer reuse by lifetime, alignment, RESHAPE aliasing,
+// in-place execution of elementwise ops (and where it must not happen),
 // the planner's orders, persistent allocations, the exact arena_used_bytes
 // (N works, N - 1 does not) and the total a too-small arena is told
 // (core_messages_test.py checks the logged lines).
@@ -7,7 +8,9 @@
 #include "micro_runtime/micro_interpreter.h"
 #include "micro_runtime/micro_test.h"
 #include "micro_runtime/models/chain_model_data.h"
+#include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/models/hello_float_ref_model_data.h"
+#include "micro_runtime/models/in_place_model_data.h"
 #include "micro_runtime/models/scratch_model_data.h"
 #include "micro_runtime/models/variable_model_data.h"
 #include "micro_runtime/testing/test_ops.h"
@@ -227,6 +230,82 @@ TF_LITE_MICRO_TEST(ReshapeOutputSharesItsInputsBuffer) {
   for (int i = 0; i < 8; ++i) {
     TF_LITE_MICRO_EXPECT_NEAR(static_cast<float>(-(i % 4)) + 3.0f, interpreter.output(0)->data.f[i], 1e-6f);
   }
+}
+
+// In-place execution (models/generate.py in_place): an elementwise op writes
+// its output over an input that dies there with the same type and shape,
+// and over nothing else. Tensors: x 0, s 1, r 2, a 3, b 4, c 5, d 6, e 7,
+// q 8, q2 9, v 10, w 11.
+TF_LITE_MICRO_TEST(ElementwiseOpsRunInPlaceOnlyWhereTheirInputDies) {
+  MicroMutableOpResolver<4> resolver;
+  resolver.AddCustom("AddOne", test_ops::Register_ADD_ONE());
+  resolver.AddBuiltin(Op::RELU, micro_runtime::Register_RELU());
+  resolver.AddBuiltin(Op::ADD, micro_runtime::Register_ADD());
+  resolver.AddBuiltin(Op::QUANTIZE, micro_runtime::Register_QUANTIZE());
+  for (size_t i = 0; i < sizeof(g_arena); ++i) g_arena[i] = 0xEE;
+  MicroInterpreter interpreter(g_in_place_model_data, g_in_place_model_data_size, resolver, g_arena, kArenaSize);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.AllocateTensors());
+  const uint8_t* at[12];
+  bool placed = true;
+  for (int t = 0; t < 12; ++t) {
+    at[t] = interpreter.tensor(t)->data.uint8;
+    placed = placed && at[t] != nullptr;
+  }
+  TF_LITE_MICRO_EXPECT(placed);
+  if (!placed) continue;
+  // Over its input: RELU over the graph input x, which dies there; ADD over
+  // input 0 (a) and, broadcasting s, over input 1 (c); int8 QUANTIZE q -> q2.
+  TF_LITE_MICRO_EXPECT_EQ(at[0], at[2]);
+  TF_LITE_MICRO_EXPECT_EQ(at[3], at[5]);
+  TF_LITE_MICRO_EXPECT_EQ(at[5], at[6]);
+  TF_LITE_MICRO_EXPECT_EQ(at[8], at[9]);
+  // Apart: RELU of a (read again by the next ADD), RELU of d (a graph
+  // output), QUANTIZE float -> int8 (another type and size), RELU of the
+  // variable v at the last op (its lifetime ends there too), s (smaller).
+  TF_LITE_MICRO_EXPECT(at[4] != at[3]);
+  TF_LITE_MICRO_EXPECT(at[7] != at[6]);
+  TF_LITE_MICRO_EXPECT(at[8] != at[7]);
+  TF_LITE_MICRO_EXPECT(at[11] != at[10]);
+  TF_LITE_MICRO_EXPECT(at[1] != at[6]);
+  // The variable overlaps nothing (it lives throughout).
+  for (int t = 0; t < 12; ++t) {
+    if (t != 10) TF_LITE_MICRO_EXPECT(at[t] + interpreter.tensor(t)->bytes <= at[10] || at[10] + 32 <= at[t]);
+  }
+  for (int i = 0; i < 8; ++i) interpreter.input(0)->data.f[i] = static_cast<float>(i - 4);
+  interpreter.input(1)->data.f[0] = 1.0f;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.Invoke());
+  const float d[8] = {3, 3, 3, 3, 3, 5, 7, 9};
+  const int8_t q2[8] = {4, 4, 4, 4, 4, 6, 8, 10};
+  for (int i = 0; i < 8; ++i) {
+    TF_LITE_MICRO_EXPECT_EQ(d[i], interpreter.output(0)->data.f[i]);
+    TF_LITE_MICRO_EXPECT_EQ(q2[i], interpreter.output(1)->data.int8[i]);
+    TF_LITE_MICRO_EXPECT_EQ(0.0f, interpreter.output(2)->data.f[i]);
+  }
+}
+
+TF_LITE_MICRO_TEST(ExactRequirementInPlace) {
+  MicroMutableOpResolver<4> resolver;
+  resolver.AddCustom("AddOne", test_ops::Register_ADD_ONE());
+  resolver.AddBuiltin(Op::RELU, micro_runtime::Register_RELU());
+  resolver.AddBuiltin(Op::ADD, micro_runtime::Register_ADD());
+  resolver.AddBuiltin(Op::QUANTIZE, micro_runtime::Register_QUANTIZE());
+  size_t needed = 0;
+  {
+    MicroInterpreter interpreter(g_in_place_model_data, g_in_place_model_data_size, resolver, g_arena, kArenaSize);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.AllocateTensors());
+    needed = interpreter.arena_used_bytes();
+    // used = padding + activation + persistent
+    const size_t parts = interpreter.arena_activation_bytes() + interpreter.arena_persistent_bytes();
+    TF_LITE_MICRO_EXPECT_LE(parts, needed);
+    TF_LITE_MICRO_EXPECT_LE(needed, parts + 24);
+  }
+  {
+    MicroInterpreter exact(g_in_place_model_data, g_in_place_model_data_size, resolver, g_arena, needed);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, exact.AllocateTensors());
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, exact.Invoke());
+  }
+  MicroInterpreter short_by_one(g_in_place_model_data, g_in_place_model_data_size, resolver, g_arena, needed - 1);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, short_by_one.AllocateTensors());
 }
 
 TF_LITE_MICRO_TEST(ExactRequirementChain) { CheckExactRequirement(g_chain_model_data, g_chain_model_data_size, g_arena); }

@@ -71,6 +71,13 @@ class MicroInterpreter {
   // Smallest arena size (same arena start) that holds what this
   // interpreter allocated; valid after a successful AllocateTensors().
   size_t arena_used_bytes() const { return allocator_.used_bytes(); }
+  // The two parts of it (the rest is alignment padding, < 24 bytes):
+  // persistent memory (tensor and node tables, options, op data, scratch
+  // pointers) and the planned activation memory (non-constant tensors and
+  // scratch buffers shared by lifetime, or the planner's bookkeeping when
+  // that is larger).
+  size_t arena_persistent_bytes() const { return allocator_.persistent_bytes(); }
+  size_t arena_activation_bytes() const { return allocator_.head_bytes(); }
 
   // Logs the memory plan during the next AllocateTensors().
   void set_verbose_planning(bool verbose) { allocator_.set_verbose(verbose); }

@@ -112,6 +112,9 @@ int main(int argc, char** argv) {
     model_runner::LogInvokeTime(c, ticks);
   }
   MicroPrintf("arena_used_bytes=%u", static_cast<unsigned>(interpreter.arena_used_bytes()));
+  MicroPrintf("arena_persistent_bytes=%u arena_activation_bytes=%u",
+              static_cast<unsigned>(interpreter.arena_persistent_bytes()),
+              static_cast<unsigned>(interpreter.arena_activation_bytes()));
   MicroPrintf("~~~MODEL RUNNER DONE~~~");
   MicroExit(0);
 }
