@@ -41,6 +41,35 @@ def chain() -> bytes:
     return b.build()
 
 
+def in_place() -> bytes:
+    """In-place execution, one case per op (float32 unless named):
+    x -RELU-> r (x dies: r over x), r -AddOne-> a, a -RELU-> b (a read later: apart),
+    ADD(a, b) -> c (over a), ADD(s[1,1], c) -> d (over c; s broadcasts), d -RELU-> e (d is a graph output:
+    apart), e -QUANTIZE-> q int8 (another type: apart), q -QUANTIZE-> q2 int8 (over q),
+    v -RELU-> w (v a variable: apart). Outputs d, q2, w; x = [-4..3] and s = 1 give
+    d = [3,3,3,3,3,5,7,9], q2 = [4,4,4,4,4,6,8,10], w = 0."""
+    b = ModelBuilder("in-place execution")
+    x = b.add_tensor("x", "FLOAT32", [1, 8])
+    s = b.add_tensor("s", "FLOAT32", [1, 1])
+    r, a, t, c, d, e = (b.add_tensor(name, "FLOAT32", [1, 8]) for name in ("r", "a", "b", "c", "d", "e"))
+    q = b.add_tensor("q", "INT8", [1, 8], scale=0.5, zero_point=0)
+    q2 = b.add_tensor("q2", "INT8", [1, 8], scale=1.0, zero_point=1)
+    v = b.add_tensor("v", "FLOAT32", [1, 8], is_variable=True)
+    w = b.add_tensor("w", "FLOAT32", [1, 8])
+    b.add_operator("RELU", [x], [r])
+    b.add_custom_operator("AddOne", [r], [a])
+    b.add_operator("RELU", [a], [t])
+    b.add_operator("ADD", [a, t], [c])
+    b.add_operator("ADD", [s, c], [d])
+    b.add_operator("RELU", [d], [e])
+    b.add_operator("QUANTIZE", [e], [q])
+    b.add_operator("QUANTIZE", [q], [q2])
+    b.add_operator("RELU", [v], [w])
+    b.set_inputs([x, s])
+    b.set_outputs([d, q2, w])
+    return b.build()
+
+
 def scratch() -> bytes:
     """Two ops that each request a scratch buffer (size in their custom options)."""
     b = ModelBuilder("scratch buffers")
@@ -255,6 +284,7 @@ BAD_KINDS = ["version", "input_index", "output_index", "graph_output", "buffer_s
 def models() -> dict[str, bytes]:
     result = {
         "chain": chain(),
+        "in_place": in_place(),
         "scratch": scratch(),
         "variable": variable(),
         "versions": versions(),
