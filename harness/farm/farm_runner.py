@@ -6,6 +6,7 @@
     [farm]
     coordinator = "farm.example.org:20408"   # labgrid-coordinator's address
     acquire_timeout_s = 600                  # optional: how long to wait for a free board
+    reconnect_timeout_s = 60                 # optional: how long a lost coordinator is waited for
 
 For each binary it acquires a healthy place tagged ``board=<board>`` (``harness.farm.places``),
 loads and runs the ELF over the place's ``GDBServer`` resource with the log from its
