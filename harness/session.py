@@ -173,9 +173,14 @@ def resolve_runner(
     return Resolved(runner_for(name, icount), name)
 
 
-def timeout_for(board: Board, options: RunOptions) -> float:
+def timeout_for(board: Board, options: RunOptions, backend: str | None = None) -> float:
+    """The binary's time limit: the option, else the backend's own ``[<backend>] timeout_s`` in the board file
+    (an emulator slower than the board's default assumes, e.g. Renode), else ``[run] timeout_s``."""
     if options.timeout_s is not None:
         return options.timeout_s
+    own = board.section(backend).get("timeout_s") if backend else None
+    if own is not None:
+        return float(own)
     configured = board.section("run").get("timeout_s")
     if configured is not None:
         return float(configured)
@@ -250,7 +255,7 @@ def run_binary(
     started = time.monotonic()
     try:
         with (wrap(label) if wrap is not None else contextlib.nullcontext()), control.active():
-            run = runner.run(elf, board, timeout_for(board, options), on_line=on_line)
+            run = runner.run(elf, board, timeout_for(board, options, label), on_line=on_line)
     except Exception as error:  # a runner bug must not leave the caller without a verdict
         from harness.runners.base import RunResult
 

@@ -71,3 +71,15 @@ def test_a_runner_that_raises_is_an_infra_error_with_its_message(guarded: Path) 
 
     report = run_binary(load_board("host"), guarded, RunOptions(runner=Broken()))
     assert report.outcome == Outcome.INFRA_ERROR and "probe unplugged" in report.summary
+
+
+def test_a_backend_can_have_its_own_time_limit_in_the_board_file() -> None:
+    """[renode] timeout_s (Renode runs a binary several times slower than QEMU) applies to Renode runs only;
+    --micro-timeout still wins over both."""
+    from harness.board.boards import load_board
+    from harness.session import RunOptions, timeout_for
+
+    board = load_board("bluepill")
+    assert timeout_for(board, RunOptions(), "renode") == board.section("renode")["timeout_s"] > \
+        timeout_for(board, RunOptions(), "qemu") == board.section("run")["timeout_s"]
+    assert timeout_for(board, RunOptions(timeout_s=5), "renode") == 5
