@@ -9,7 +9,6 @@ import ctypes
 import re
 import shutil
 import subprocess
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ from harness.build.driver import build, build_program
 from harness.core.binary_info import load
 from harness.runners.cortex_m_timing_test import CORES, KINDS, probe_library
 from harness.session import RunOptions, run_binary
-from tests.harness_helpers import plugin_args, requires_mcu
+from tests.harness_helpers import junit_cases, plugin_args, requires_mcu
 
 pytestmark = [requires_mcu]
 
@@ -136,8 +135,7 @@ def test_junit_carries_the_estimate(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest_subprocess(*plugin_args(), "-p", "no:cacheprovider", "--board=netduinoplus2",
                                            f"--junitxml={junit}", timeout=600)
     assert result.ret == 1  # FailsAfterHundredRounds
-    props = {case.get("name"): {p.get("name"): p.get("value") for p in case.iter("property")}
-             for case in ET.parse(junit).iter("testcase")}
+    props = {name.split("::")[-1]: properties for name, (_, _, properties) in junit_cases(junit).items()}
     spin = props["ThousandRounds[netduinoplus2]"]
     cycles = int(spin["estimated_cycles"])
     assert cycles > int(spin["instructions"]) > 1000

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from harness.board.boards import load_board
 from harness.build.driver import build, build_program
 from harness.runners.insn_count import OFF_ENV
 from harness.session import RunOptions, run_binary
-from tests.harness_helpers import plugin_args, requires_mcu, run_cli
+from tests.harness_helpers import junit_cases, plugin_args, requires_mcu, run_cli
 
 pytestmark = [requires_mcu]
 
@@ -135,8 +134,7 @@ def test_junit_and_harness_run_carry_the_counts(pytester: pytest.Pytester) -> No
     result = pytester.runpytest_subprocess(*plugin_args(), "-p", "no:cacheprovider", "--board=bluepill",
                                            f"--junitxml={junit}", timeout=600)
     assert result.ret == 1  # FailsAfterHundredRounds
-    props = {case.get("name"): {p.get("name"): p.get("value") for p in case.iter("property")}
-             for case in ET.parse(junit).iter("testcase")}
+    props = {name.split("::")[-1]: properties for name, (_, _, properties) in junit_cases(junit).items()}
     assert int(props["ThousandRounds[bluepill]"]["instructions"]) > 1000
     assert int(props["FailsAfterHundredRounds[bluepill]"]["instructions"]) > 100
     assert "instructions" not in props["binary-checks[bluepill]"]

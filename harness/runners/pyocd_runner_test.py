@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -88,6 +89,22 @@ def test_board_without_pyocd_target_explains() -> None:
     assert reason is not None and "native" in reason
 
 
+def _run_emulated(qemu_board: QemuBoard, elf: Path, transports: tuple[str, ...],  # noqa: F811
+                  with_elf: bool = False) -> tuple[Any, list[Any], LogSink]:
+    """The backend's post-flash loop on QEMU's core through GdbTarget, as on a real board after flashing."""
+    firmware = load_firmware(elf)
+    host, port = qemu_board.gdb_address.split(":")
+    with RspClient(host, int(port)) as client:
+        target = GdbTarget(client)
+        target.load_segments(firmware.segments)  # what FileProgrammer does on a real board
+        target.vector_table = firmware.vector_table
+        target.trap_semihost_sites(firmware.semihost_sites)  # a real core halts on BKPT by itself
+        sink = LogSink()
+        outcome, pollers = run_on_target(target, sink, time.monotonic() + 20, transports,
+                                         firmware.symbols.get("_SEGGER_RTT"), elf=elf if with_elf else None)
+    return outcome, pollers, sink
+
+
 @pytest.mark.emulator
 @pytest.mark.parametrize(
     ("variant", "transports", "exit_code"),
@@ -105,17 +122,7 @@ def test_run_loop_on_an_emulated_core(
     exit_code: int,
 ) -> None:
     """The backend's post-flash loop, on pyOCD's target API as GdbTarget implements it over QEMU."""
-    firmware = load_firmware(hil_firmware(variant))
-    host, port = qemu_board.gdb_address.split(":")
-    with RspClient(host, int(port)) as client:
-        target = GdbTarget(client)
-        target.load_segments(firmware.segments)  # what FileProgrammer does on a real board
-        target.vector_table = firmware.vector_table
-        target.trap_semihost_sites(firmware.semihost_sites)  # a real core halts on BKPT by itself
-        sink = LogSink()
-        outcome, pollers = run_on_target(
-            target, sink, time.monotonic() + 20, transports, firmware.symbols.get("_SEGGER_RTT")
-        )
+    outcome, pollers, sink = _run_emulated(qemu_board, hil_firmware(variant), transports)
     assert (outcome.exit_code, outcome.end_reason) == (exit_code, "exit")
     assert all(p.error is None for p in pollers)
     report = parse_log(sink.finish())
@@ -127,15 +134,7 @@ def test_exit_status_is_serviced_even_when_semihosting_is_not_a_log_transport(
     qemu_board: QemuBoard,  # noqa: F811
     hil_firmware: HilFirmware,  # noqa: F811
 ) -> None:
-    firmware = load_firmware(hil_firmware("semihost_fail"))
-    host, port = qemu_board.gdb_address.split(":")
-    with RspClient(host, int(port)) as client:
-        target = GdbTarget(client)
-        target.load_segments(firmware.segments)
-        target.vector_table = firmware.vector_table
-        target.trap_semihost_sites(firmware.semihost_sites)
-        sink = LogSink()
-        outcome, _ = run_on_target(target, sink, time.monotonic() + 20, ("uart",), None)
+    outcome, _, sink = _run_emulated(qemu_board, hil_firmware("semihost_fail"), ("uart",))
     assert (outcome.exit_code, outcome.end_reason) == (1, "exit")
     assert sink.finish() == b""  # the board says its log is the UART: semihosting text is not doubled in
 
@@ -185,17 +184,8 @@ def test_map_probe_id_is_found_in_any_case_and_with_a_type_prefix(monkeypatch: p
 
 
 def _run_with_markers(qemu_board: QemuBoard, elf: Path) -> tuple[object, bytes, list[str]]:  # noqa: F811
-    firmware = load_firmware(elf)
-    host, port = qemu_board.gdb_address.split(":")
-    with RspClient(host, int(port)) as client:
-        target = GdbTarget(client)
-        target.load_segments(firmware.segments)
-        target.vector_table = firmware.vector_table
-        target.trap_semihost_sites(firmware.semihost_sites)
-        sink = LogSink()
-        outcome, _ = run_on_target(target, sink, time.monotonic() + 20, ("semihosting",), None, elf=elf)
-        log = sink.finish()
-    return outcome, log, [note.text for note in sink.notes]
+    outcome, _, sink = _run_emulated(qemu_board, elf, ("semihosting",), with_elf=True)
+    return outcome, sink.finish(), [note.text for note in sink.notes]
 
 
 @pytest.mark.emulator
