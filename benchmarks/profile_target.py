@@ -24,7 +24,8 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.target_bench import MODELS, cases_file  # noqa: E402
 from harness.board.boards import load_board  # noqa: E402
-from harness.cli.run_model import build_runner, parse_runner_log  # noqa: E402
+from harness.build.model_runner import build_runner  # noqa: E402
+from harness.cli.run_model import parse_runner_log  # noqa: E402
 from harness.runners.qemu import qemu_command  # noqa: E402
 
 PROFILE_SRC = REPO / "benchmarks" / "insn_counter" / "insn_profile.c"

@@ -63,8 +63,21 @@ float g_scales[8];
 
 TestRandom g_random(2024u);
 
+// Filter scales of output channel c (1-based index into g_scales) for
+// ConvMismatches' and the depthwise test's `scales` modes: 0 ordinary (right
+// shifts of a few bits); 1 every other channel tiny (right shifts beyond 22,
+// the DSP kernels' pre-shifted requantization); 2 tiny, large (a left shift)
+// and ordinary channels mixed (their per-channel general form).
+float FilterScale(int c, int scales) {
+  const float ordinary = 0.01f + 0.003f * static_cast<float>(c);
+  if (scales == 1 && c % 2 == 0) return 3e-8f * static_cast<float>(c);
+  if (scales == 2 && c % 3 == 0) return 2e-9f * static_cast<float>(c);
+  if (scales == 2 && c % 3 == 1) return 0.9f * static_cast<float>(c);
+  return ordinary;
+}
+
 // Mismatches of CONV_2D (SAME padding) against the per-tap definition.
-int ConvMismatches(int h, int w, int in_ch, int out_ch, int k, int stride) {
+int ConvMismatches(int h, int w, int in_ch, int out_ch, int k, int stride, int scales = 0) {
   const int32_t in_zp = -7;
   const int32_t out_zp = 5;
   const float in_scale = 0.05f;
@@ -75,7 +88,7 @@ int ConvMismatches(int h, int w, int in_ch, int out_ch, int k, int stride) {
   for (int i = 0; i < out_ch * k * k * in_ch; ++i) g_filter[i] = static_cast<int8_t>(g_random.Next(-127, 127));
   for (int c = 0; c < out_ch; ++c) g_bias[c] = g_random.Next(-2000, 2000);
   g_scales[0] = static_cast<float>(out_ch);
-  for (int c = 1; c <= out_ch; ++c) g_scales[c] = 0.01f + 0.003f * static_cast<float>(c);
+  for (int c = 1; c <= out_ch; ++c) g_scales[c] = FilterScale(c, scales);
   const int32_t in_dims[] = {4, 1, h, w, in_ch};
   const int32_t f_dims[] = {4, out_ch, k, k, in_ch};
   const int32_t b_dims[] = {1, out_ch};
@@ -229,6 +242,23 @@ TF_LITE_MICRO_TEST(Int8ShapesOfTheOptimizedPathsMatchTheDefinition) {
   for (const auto& s : shapes) {
     const int mismatches = ConvMismatches(s[0], s[1], s[2], s[3], s[4], s[5]);
     if (mismatches != 0) MicroPrintf("  shape %dx%dx%d -> %d, k%d s%d", s[0], s[1], s[2], s[3], s[4], s[5]);
+    TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+  }
+}
+
+TF_LITE_MICRO_TEST(Int8PointwiseAndRequantizationFormsMatchTheDefinition) {
+  // 1x1 stride 1 (the DSP kernel's direct pointwise path: pixel pairs straight through the input,
+  // four channels per pass, then a pair and a lone channel) with input channels that leave 1-3
+  // bytes after the blocks of 4, an odd pixel count, and every requantization form: ordinary right
+  // shifts, right shifts beyond 22, left shifts. {h, w, in_ch, out_ch, k, stride, scales}
+  const int shapes[][7] = {{3, 3, 8, 7, 1, 1, 0}, {5, 3, 3, 6, 1, 1, 0}, {2, 3, 7, 5, 1, 1, 1},
+                           {3, 3, 8, 7, 1, 1, 2}, {5, 5, 4, 5, 3, 1, 1}, {6, 6, 8, 7, 3, 2, 2},
+                           {4, 5, 5, 4, 1, 1, 2}, {1, 1, 8, 4, 1, 1, 1}};
+  for (const auto& s : shapes) {
+    const int mismatches = ConvMismatches(s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
+    if (mismatches != 0) {
+      MicroPrintf("  shape %dx%dx%d -> %d, k%d s%d scales %d", s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
+    }
     TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
   }
 }

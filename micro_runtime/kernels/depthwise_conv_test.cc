@@ -92,9 +92,106 @@ TfLiteStatus PrepareDepthwiseWithBias1(int32_t bias1) {
   return runner.InitAndPrepare();
 }
 
+// Random int8 depthwise convolutions (multiplier 1, SAME padding) against the
+// op's definition, one tap at a time: the DSP kernel's channel-major path
+// (channels a multiple of 4; interior pixels straight through, border pixels
+// over their valid taps) with per-channel scales whose requantization needs
+// ordinary right shifts (scales 0), right shifts beyond 22 (1) or some left
+// shifts (2); inputs and filters at the int8 extremes.
+constexpr int kDwMaxIn = 7 * 7 * 12;
+constexpr int kDwMaxCh = 12;
+int8_t g_dw_in[kDwMaxIn];
+int8_t g_dw_filter[3 * 3 * kDwMaxCh];
+int32_t g_dw_bias[kDwMaxCh];
+int8_t g_dw_out[kDwMaxIn];
+float g_dw_scales[kDwMaxCh + 1];
+TestRandom g_dw_random(77u);
+
+float DwFilterScale(int c, int scales) {
+  if (scales == 1 && c % 2 == 0) return 3e-8f * static_cast<float>(c);
+  if (scales == 2 && c % 3 == 0) return 2e-9f * static_cast<float>(c);
+  if (scales == 2 && c % 3 == 1) return 0.9f * static_cast<float>(c);
+  return 0.01f + 0.003f * static_cast<float>(c);
+}
+
+int DwMismatches(int h, int w, int ch, int k, int stride, int scales, int32_t in_zp, TfLiteFusedActivation act) {
+  const int32_t out_zp = -3;
+  const float in_scale = 0.05f;
+  const float out_scale = 0.4f;
+  const int oh = (h + stride - 1) / stride;
+  const int ow = (w + stride - 1) / stride;
+  for (int i = 0; i < h * w * ch; ++i) {
+    const int32_t r = g_dw_random.Next(0, 9);
+    g_dw_in[i] = static_cast<int8_t>(r == 0 ? -128 : (r == 1 ? 127 : g_dw_random.Next(-128, 127)));
+  }
+  for (int i = 0; i < k * k * ch; ++i) {
+    const int32_t r = g_dw_random.Next(0, 9);
+    g_dw_filter[i] = static_cast<int8_t>(r == 0 ? -127 : (r == 1 ? 127 : g_dw_random.Next(-127, 127)));
+  }
+  for (int c = 0; c < ch; ++c) g_dw_bias[c] = g_dw_random.Next(-3000, 3000);
+  g_dw_scales[0] = static_cast<float>(ch);
+  for (int c = 1; c <= ch; ++c) g_dw_scales[c] = DwFilterScale(c, scales);
+  const int32_t in_dims[] = {4, 1, h, w, ch};
+  const int32_t f_dims[] = {4, 1, k, k, ch};
+  const int32_t b_dims[] = {1, ch};
+  const int32_t out_dims[] = {4, 1, oh, ow, ch};
+  TfLiteTensor tensors[4] = {
+      CreateQuantizedTensor(g_dw_in, IntArrayFromInts(in_dims), in_scale, in_zp),
+      CreatePerChannelQuantizedTensor(g_dw_filter, IntArrayFromInts(f_dims), FloatArrayFromFloats(g_dw_scales), 3),
+      CreateTensor(g_dw_bias, IntArrayFromInts(b_dims), true),
+      CreateQuantizedTensor(g_dw_out, IntArrayFromInts(out_dims), out_scale, out_zp),
+  };
+  TfLiteDepthwiseConvParams params = {kTfLitePaddingSame, stride, stride, 1, act, 1, 1};
+  KernelRunner runner(Register_DEPTHWISE_CONV_2D(), tensors, 4, FilterOpInputs(BiasForm::kPresent),
+                      FilterOpOutputs(), &params);
+  if (runner.InitAndPrepare() != kTfLiteOk || runner.Invoke() != kTfLiteOk) return -1;
+  // ReLU: outputs below the zero point clamp to it (the activation range inside int8).
+  const int32_t lo = act == kTfLiteActRelu ? out_zp : -128;
+  const int pad_h = ((oh - 1) * stride + k - h) / 2 > 0 ? ((oh - 1) * stride + k - h) / 2 : 0;
+  const int pad_w = ((ow - 1) * stride + k - w) / 2 > 0 ? ((ow - 1) * stride + k - w) / 2 : 0;
+  int mismatches = 0;
+  for (int oy = 0; oy < oh; ++oy) {
+    for (int ox = 0; ox < ow; ++ox) {
+      for (int c = 0; c < ch; ++c) {
+        int32_t acc = g_dw_bias[c];
+        for (int fy = 0; fy < k; ++fy) {
+          for (int fx = 0; fx < k; ++fx) {
+            const int iy = oy * stride - pad_h + fy;
+            const int ix = ox * stride - pad_w + fx;
+            if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+            acc += (g_dw_in[(iy * w + ix) * ch + c] - in_zp) * g_dw_filter[(fy * k + fx) * ch + c];
+          }
+        }
+        const double multiplier = static_cast<double>(in_scale) * static_cast<double>(g_dw_scales[c + 1]) /
+                                  static_cast<double>(out_scale);
+        int32_t expected = RequantizeInt8Reference(acc, multiplier, out_zp);
+        if (expected < lo) expected = lo;
+        if (g_dw_out[(oy * ow + ox) * ch + c] != expected) ++mismatches;
+      }
+    }
+  }
+  return mismatches;
+}
+
 }  // namespace
 
 TF_LITE_MICRO_TESTS_BEGIN
+
+TF_LITE_MICRO_TEST(Int8Multiplier1ShapesAndRequantizationFormsMatchTheDefinition) {
+  // {h, w, channels, k, stride, scales, input zero point, relu}: 3x3 stride 1 and 2 (interior and
+  // border pixels, odd sizes), a 5x5 window (the row-by-row path), a 1-pixel-wide input (no interior
+  // pixel), 4 to 12 channels; input zero points at both int8 ends (offsets 128 and -127).
+  const int shapes[][8] = {{6, 7, 8, 3, 1, 0, -128, 0}, {7, 5, 4, 3, 2, 1, 127, 1}, {5, 6, 12, 3, 1, 2, 3, 0},
+                           {5, 5, 4, 5, 1, 2, -128, 1}, {1, 6, 8, 3, 1, 1, -1, 0}, {4, 4, 8, 3, 2, 0, 0, 1}};
+  for (const auto& s : shapes) {
+    const int mismatches =
+        DwMismatches(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] != 0 ? kTfLiteActRelu : kTfLiteActNone);
+    if (mismatches != 0) {
+      MicroPrintf("  shape %dx%dx%d k%d s%d scales %d zp %d relu %d", s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]);
+    }
+    TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+  }
+}
 
 TF_LITE_MICRO_TEST(FloatSameMultiplier2) { RunFloat<DwFloatSameMult2>(); }
 TF_LITE_MICRO_TEST(FloatDilationStride2Relu) { RunFloat<DwFloatDilationStride2Relu>(); }

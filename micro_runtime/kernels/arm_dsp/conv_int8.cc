@@ -263,9 +263,29 @@ inline void FillPairWindow(const WindowGeometry& g, const WindowPos& p, const in
   }
 }
 
+
+// acc += the n & 3 window bytes after the whole blocks (a[i], b[i] from the
+// windows `a` and `b`, one-run windows only) times filter rows f and f + n:
+// acc[0], acc[1] pixel A, acc[2], acc[3] pixel B (wrapping, like SMLAD).
+inline void TailPair2(const int8_t* a, const int8_t* b, const int8_t* f, int done, int n, int32_t offset,
+                      int32_t* acc) {
+  for (int i = done; i < n; ++i) {
+    const uint32_t xa = static_cast<uint32_t>(a[i] + offset), xb = static_cast<uint32_t>(b[i] + offset);
+    const uint32_t f0 = static_cast<uint32_t>(f[i]), f1 = static_cast<uint32_t>(f[n + i]);
+    acc[0] = static_cast<int32_t>(static_cast<uint32_t>(acc[0]) + xa * f0);
+    acc[1] = static_cast<int32_t>(static_cast<uint32_t>(acc[1]) + xa * f1);
+    acc[2] = static_cast<int32_t>(static_cast<uint32_t>(acc[2]) + xb * f0);
+    acc[3] = static_cast<int32_t>(static_cast<uint32_t>(acc[3]) + xb * f1);
+  }
+}
+
 // All output channels of two pixels from the pair buffer (n window bytes per
 // pixel, n <= kPairMax); when n is not a multiple of 4 the last n & 3 bytes
 // are read from the windows `a` and `b` (one-run windows only).
+// Four channels at a time: dsp::ChannelRequant constants made per channel
+// (kKind: what the layer's channels need), the four channels' bytes packed,
+// clamped with SIMD and stored as one word per pixel.
+template <dsp::RequantKind kKind>
 __attribute__((noinline)) void ChannelsOfPair(const ConvOpData& data, const uint32_t* buf, const int8_t* a,
                                               const int8_t* b, int n, const int8_t* filter, const int32_t* bias,
                                               int8_t* out_a, int8_t* out_b) {
@@ -275,19 +295,42 @@ __attribute__((noinline)) void ChannelsOfPair(const ConvOpData& data, const uint
   const Int8Requantizer requantize(data.q);
   const int out_ch = data.g.out_ch;
   int oc = 0;
+  {
+    // Four channels per pass: two DotPair2 passes over the buffer, then the
+    // eight values requantized and stored as one word per pixel.
+    const Int8ChannelQuant& q = data.q;
+    const uint32_t lo4 = dsp::Bytes4(q.act_min), hi4 = dsp::Bytes4(q.act_max);
+    for (; oc + 4 <= out_ch; oc += 4) {
+      int32_t acc[8];
+      for (int k = 0; k < 4; k += 2) {
+        const int32_t b0 = bias != nullptr ? bias[oc + k] : 0, b1 = bias != nullptr ? bias[oc + k + 1] : 0;
+        int32_t* ak = acc + 2 * k;  // pixel A k, k + 1, pixel B k, k + 1
+        ak[0] = b0;
+        ak[1] = b1;
+        ak[2] = b0;
+        ak[3] = b1;
+        const int8_t* f = filter + (oc + k) * n;
+        if (blocks > 0) DotPair2(buf, blocks, f, n, ak);
+        TailPair2(a, b, f, done, n, offset, ak);
+      }
+      int32_t v[8];  // pixel A's channels 0..3, then pixel B's
+#pragma GCC unroll 4
+      for (int k = 0; k < 4; ++k) {
+        const dsp::ChannelRequant r = dsp::LayerChannelRequant<kKind>(q, oc + k);
+        const int i = (k & 2) * 2 + (k & 1);
+        v[k] = dsp::RequantizeShifted<kKind>(acc[i], r, requantize, oc + k);
+        v[4 + k] = dsp::RequantizeShifted<kKind>(acc[i + 2], r, requantize, oc + k);
+      }
+      dsp::Store4(out_a + oc, dsp::PackClamp4(v[0], v[1], v[2], v[3], lo4, hi4));
+      dsp::Store4(out_b + oc, dsp::PackClamp4(v[4], v[5], v[6], v[7], lo4, hi4));
+    }
+  }
   for (; oc + 2 <= out_ch; oc += 2) {
     const int32_t b0 = bias != nullptr ? bias[oc] : 0, b1 = bias != nullptr ? bias[oc + 1] : 0;
     int32_t acc[4] = {b0, b1, b0, b1};
     const int8_t* f = filter + oc * n;
     if (blocks > 0) DotPair2(buf, blocks, f, n, acc);
-    for (int i = done; i < n; ++i) {  // wrapping, like SMLAD
-      const uint32_t xa = static_cast<uint32_t>(a[i] + offset), xb = static_cast<uint32_t>(b[i] + offset);
-      const uint32_t f0 = static_cast<uint32_t>(f[i]), f1 = static_cast<uint32_t>(f[n + i]);
-      acc[0] = static_cast<int32_t>(static_cast<uint32_t>(acc[0]) + xa * f0);
-      acc[1] = static_cast<int32_t>(static_cast<uint32_t>(acc[1]) + xa * f1);
-      acc[2] = static_cast<int32_t>(static_cast<uint32_t>(acc[2]) + xb * f0);
-      acc[3] = static_cast<int32_t>(static_cast<uint32_t>(acc[3]) + xb * f1);
-    }
+    TailPair2(a, b, f, done, n, offset, acc);
     out_a[oc] = requantize(acc[0], oc);
     out_a[oc + 1] = requantize(acc[1], oc + 1);
     out_b[oc] = requantize(acc[2], oc);
@@ -309,6 +352,44 @@ __attribute__((noinline)) void ChannelsOfPair(const ConvOpData& data, const uint
     }
     out_a[oc] = requantize(acc_a, oc);
     out_b[oc] = requantize(acc_b, oc);
+  }
+}
+
+using PairFn = void (*)(const ConvOpData&, const uint32_t*, const int8_t*, const int8_t*, int, const int8_t*,
+                        const int32_t*, int8_t*, int8_t*);
+
+// The ChannelsOfPair instance for the layer's quantization.
+inline PairFn SelectPair(const Int8ChannelQuant& q, int out_ch) {
+  switch (dsp::LayerRequantKind(q, out_ch)) {
+    case dsp::kRight:
+      return ChannelsOfPair<dsp::kRight>;
+    case dsp::kPre:
+      return ChannelsOfPair<dsp::kPre>;
+    default:
+      return ChannelsOfPair<dsp::kAny>;
+  }
+}
+
+// 1x1 convolutions with stride 1: output pixel i reads input pixel i (no
+// padding), so the pixels go in pairs straight through the input, without
+// the window bookkeeping.
+void EvalPointwise(const ConvOpData& data, PairFn pair, const int8_t* input, const int8_t* filter,
+                   const int32_t* bias, int8_t* output) {
+  const WindowGeometry& g = data.g;
+  const int n = g.in_ch;
+  const int out_ch = g.out_ch;
+  const uint32_t off = dsp::Offset16x2(data.q.input_offset);
+  uint32_t pair_buf[kPairMax];
+  int pixels = g.batches * g.out_h * g.out_w;
+  for (; pixels >= 2; pixels -= 2, input += 2 * n, output += 2 * out_ch) {
+    FillPairRun(pair_buf, 0, input, n, off);
+    FillPairRun(pair_buf, 1, input + n, n, off);
+    pair(data, pair_buf, input, input + n, n, filter, bias, output, output + out_ch);
+  }
+  if (pixels == 1) {  // the last pixel alone, as both of a pair (its outputs written twice, the same)
+    FillPairRun(pair_buf, 0, input, n, off);
+    FillPairRun(pair_buf, 1, input, n, off);
+    pair(data, pair_buf, input, input, n, filter, bias, output, output);
   }
 }
 }  // namespace
@@ -333,6 +414,12 @@ TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int
   const bool pair_runs = one_run && window <= kPairMax && out_ch >= 2;
   const bool pair_windows = rows && g.in_ch % 4 == 0 && window <= kPairMax && out_ch >= 2;
   const uint32_t off = dsp::Offset16x2(offset);
+  const PairFn pair = SelectPair(data.q, out_ch);
+  if (g.filter_h == 1 && g.filter_w == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 && g.pad_w == 0 &&
+      g.out_h == g.in_h && g.out_w == g.in_w && window <= kPairMax && out_ch >= 2) {
+    EvalPointwise(data, pair, input, filter, bias, output);
+    return kTfLiteOk;
+  }
   uint32_t pair_buf[kPairMax];
   const int8_t* pending = nullptr;
   int8_t* pending_out = nullptr;
@@ -350,7 +437,7 @@ TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int
         pending = in_win;
         pending_out = output;
       } else {
-        ChannelsOfPair(data, pair_buf, pending, in_win, window, filter, bias, pending_out, output);
+        pair(data, pair_buf, pending, in_win, window, filter, bias, pending_out, output);
         pending = nullptr;
       }
     } else if (full && one_run) {
@@ -374,7 +461,7 @@ TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int
       pair_buf[4 * i + 2] = pair_buf[4 * i];
       pair_buf[4 * i + 3] = pair_buf[4 * i + 1];
     }
-    ChannelsOfPair(data, pair_buf, pending, pending, window, filter, bias, pending_out, pending_out);
+    pair(data, pair_buf, pending, pending, window, filter, bias, pending_out, pending_out);
   }
   return kTfLiteOk;
 }

@@ -139,6 +139,7 @@ void AccumulateShared(const Window& w, int32_t offset, int32_t* acc) {
 
 constexpr int kMaxTaps = 64;  // filter_h * filter_w handled here (stack: 8 bytes per tap)
 
+
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 #define MR_DW_TAP(ADDR)                                   \
   "ldrd %[f02], %[f13], [%[q]], #8\n"                     \
@@ -153,7 +154,7 @@ constexpr int kMaxTaps = 64;  // filter_h * filter_w handled here (stack: 8 byte
 
 // acc[0..3] += the 3x3 window at p (taps p + ky * sy + kx * sx) times the
 // unpacked taps q[0..17].
-inline void Window3x3(const int8_t* p, const uint32_t* q, int32_t sx, int32_t sy, uint32_t off, int32_t* acc) {
+__attribute__((always_inline)) inline void Window3x3(const int8_t* p, const uint32_t* q, int32_t sx, int32_t sy, uint32_t off, int32_t* acc) {
   int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   int32_t sx2 = 2 * sx;
@@ -188,7 +189,7 @@ inline void Window3x3(const int8_t* p, const uint32_t* q, int32_t sx, int32_t sy
 }
 
 // acc[0..3] += n taps along x (p, p + sx, ...) times the unpacked taps q[0..2n).
-inline void WindowRow(const int8_t* p, const uint32_t* q, int n, int32_t sx, uint32_t off, int32_t* acc) {
+__attribute__((always_inline)) inline void WindowRow(const int8_t* p, const uint32_t* q, int n, int32_t sx, uint32_t off, int32_t* acc) {
   int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   uint32_t x, x13, f02, f13;
@@ -227,6 +228,36 @@ inline int8_t FastRequantize(int32_t acc, int32_t m, int32_t rb, int r, int32_t 
   return static_cast<int8_t>(ClampInt32(t >> r, lo, hi));
 }
 
+// The first output coordinate whose window starts inside the input and one
+// past the last whose window ends inside it (along one axis): the pixels in
+// between need no bounds.
+inline void FullWindowRange(int out, int stride, int pad, int in, int filter, int dilation, int* lo, int* hi) {
+  const int span = (filter - 1) * dilation + 1;
+  *lo = (pad + stride - 1) / stride;
+  const int last = in - span + pad;  // origin <= in - span
+  *hi = last < 0 ? 0 : last / stride + 1;
+  if (*hi > out) *hi = out;
+  if (*lo > *hi) *lo = *hi;
+}
+
+// Channels c0..c0+3's accumulators -> four int8 outputs (one word store).
+template <dsp::RequantKind kKind>
+inline void Requantize4(const int32_t* acc, const dsp::ChannelRequant* rq, const Int8Requantizer& general, int c0,
+                        uint32_t lo4, uint32_t hi4, int8_t* out) {
+  int32_t v[4];
+#pragma GCC unroll 4
+  for (int j = 0; j < 4; ++j) {
+    v[j] = dsp::RequantizeShifted<kKind>(acc[j], rq[j], general, c0 + j);
+  }
+  dsp::Store4(out, dsp::PackClamp4(v[0], v[1], v[2], v[3], lo4, hi4));
+}
+
+// Channel-major, four channels at a time: the filter taps unpacked once per
+// group, the requantization constants hoisted; per output row the pixels whose
+// window lies inside the input (computed once per layer, no division per
+// pixel) run straight through (a 3x3 window without a loop), the border ones
+// over their valid taps.
+template <dsp::RequantKind kKind>
 void EvalMult1(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter, const int32_t* bias,
                int8_t* output) {
   const WindowGeometry& g = d.g;
@@ -237,10 +268,13 @@ void EvalMult1(const DepthwiseOpData& d, const int8_t* input, const int8_t* filt
   const int32_t sx = g.dilation_w * ch;
   const int32_t sy = g.dilation_h * g.in_w * ch;
   const int32_t in_row = g.in_w * ch;
+  const int32_t step_x = g.stride_w * ch;
   const uint32_t off = dsp::Offset16x2(qd.input_offset);
   const bool full3x3 = g.filter_h == 3 && fw == 3;
-  const int32_t lo = qd.act_min, hi = qd.act_max;
-  const int32_t round_base = 2 * qd.output_offset + 1;
+  const uint32_t lo4 = dsp::Bytes4(qd.act_min), hi4 = dsp::Bytes4(qd.act_max);
+  const Int8Requantizer general(qd);
+  int ox_lo, ox_hi;
+  FullWindowRange(g.out_w, g.stride_w, g.pad_w, g.in_w, fw, g.dilation_w, &ox_lo, &ox_hi);
   uint32_t fbuf[2 * kMaxTaps];
   for (int b = 0; b < g.batches; ++b) {
     const int8_t* in_b = input + b * g.in_h * in_row;
@@ -251,14 +285,10 @@ void EvalMult1(const DepthwiseOpData& d, const int8_t* input, const int8_t* filt
         fbuf[2 * t] = dsp::Sxtb16(w);
         fbuf[2 * t + 1] = dsp::Sxtb16Ror8(w);
       }
-      int32_t m[4], rb[4], r[4], b0[4];
-      for (int j = 0; j < 4; ++j) {
-        const int c = c0 + j;
-        m[j] = qd.per_channel() ? qd.multipliers[c] : qd.multiplier;
-        r[j] = -(qd.per_channel() ? qd.shifts[c] : qd.shift);
-        rb[j] = static_cast<int32_t>(static_cast<uint32_t>(round_base) << r[j]) >> 1;
-        b0[j] = bias != nullptr ? bias[c] : 0;
-      }
+      dsp::ChannelRequant rq[4];
+      for (int j = 0; j < 4; ++j) rq[j] = dsp::LayerChannelRequant<kKind>(qd, c0 + j);
+      int32_t b0[4];
+      for (int j = 0; j < 4; ++j) b0[j] = bias != nullptr ? bias[c0 + j] : 0;
       int8_t* out = out_b + c0;
       for (int oy = 0; oy < g.out_h; ++oy) {
         const int origin_y = oy * g.stride_h - g.pad_h;
@@ -266,21 +296,39 @@ void EvalMult1(const DepthwiseOpData& d, const int8_t* input, const int8_t* filt
         ValidFilterRange(origin_y, g.dilation_h, g.in_h, g.filter_h, &fy0, &fy1);
         const int ny = fy1 - fy0;
         const int8_t* in_y = in_b + (origin_y + fy0 * g.dilation_h) * in_row + c0;
-        for (int ox = 0; ox < g.out_w; ++ox, out += ch) {
+        // Border pixels (and every pixel of a row cut by the padding).
+        auto border = [&](int ox) {
           const int origin_x = ox * g.stride_w - g.pad_w;
           int fx0, fx1;
           ValidFilterRange(origin_x, g.dilation_w, g.in_w, fw, &fx0, &fx1);
           const int nx = fx1 - fx0;
           int32_t acc[4] = {b0[0], b0[1], b0[2], b0[3]};
-          const int8_t* p = in_y + (origin_x + fx0 * g.dilation_w) * ch;
-          if (full3x3 && ny == 3 && nx == 3) {
-            Window3x3(p, fbuf, sx, sy, off, acc);
-          } else if (nx > 0) {
+          if (nx > 0 && ny > 0) {
+            const int8_t* p = in_y + (origin_x + fx0 * g.dilation_w) * ch;
             const uint32_t* q = fbuf + 2 * (fy0 * fw + fx0);
             for (int y = 0; y < ny; ++y, p += sy, q += 2 * fw) WindowRow(p, q, nx, sx, off, acc);
           }
-          for (int j = 0; j < 4; ++j) out[j] = FastRequantize(acc[j], m[j], rb[j], r[j], lo, hi);
+          Requantize4<kKind>(acc, rq, general, c0, lo4, hi4, out + ox * ch);
+        };
+        const bool full_rows = ny == g.filter_h;
+        const int run_lo = full_rows ? ox_lo : g.out_w;
+        const int run_hi = full_rows ? ox_hi : g.out_w;
+        for (int ox = 0; ox < run_lo; ++ox) border(ox);
+        const int8_t* p = in_y + (run_lo * g.stride_w - g.pad_w) * ch;
+        int8_t* o = out + run_lo * ch;
+        for (int ox = run_lo; ox < run_hi; ++ox, p += step_x, o += ch) {
+          int32_t acc[4] = {b0[0], b0[1], b0[2], b0[3]};
+          if (full3x3) {
+            Window3x3(p, fbuf, sx, sy, off, acc);
+          } else {
+            const int8_t* pr = p;
+            const uint32_t* q = fbuf;
+            for (int y = 0; y < g.filter_h; ++y, pr += sy, q += 2 * fw) WindowRow(pr, q, fw, sx, off, acc);
+          }
+          Requantize4<kKind>(acc, rq, general, c0, lo4, hi4, o);
         }
+        for (int ox = run_hi > run_lo ? run_hi : run_lo; ox < g.out_w; ++ox) border(ox);
+        out += g.out_w * ch;
       }
     }
   }
@@ -352,8 +400,18 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
     auto shared = [](const Window& w, int32_t o, int32_t* acc) { depthwise::AccumulateRest(w, o, true, kLanes, acc); };
     return depthwise::EvalInt8Blocks(d, input, filter, bias, output, own, shared);
   }
-  if (d.mult == 1 && d.g.in_ch % 4 == 0 && d.g.filter_h * d.g.filter_w <= kMaxTaps && d.q.fast_requantize()) {
-    EvalMult1(d, input, filter, bias, output);
+  if (d.mult == 1 && d.g.in_ch % 4 == 0 && d.g.filter_h * d.g.filter_w <= kMaxTaps) {
+    switch (dsp::LayerRequantKind(d.q, d.g.in_ch)) {
+      case dsp::kRight:
+        EvalMult1<dsp::kRight>(d, input, filter, bias, output);
+        break;
+      case dsp::kPre:
+        EvalMult1<dsp::kPre>(d, input, filter, bias, output);
+        break;
+      default:
+        EvalMult1<dsp::kAny>(d, input, filter, bias, output);
+        break;
+    }
     return kTfLiteOk;
   }
   if (d.mult > 1 && d.g.in_ch == 1 && d.g.dilation_w == 1 && d.g.out_ch % 4 == 0 && d.q.fast_requantize()) {

@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "micro_runtime/kernels/filter_op_util.h"
+
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 #include <arm_acle.h>
 #endif
@@ -183,6 +185,158 @@ inline void DotRows4(const int8_t* in, const int8_t* f, int f_stride, int n, int
   acc[2] = a2;
   acc[3] = a3;
 }
+
+// ---- Requantization with one channel's constants hoisted ----
+//
+// Int8Requantizer's fast path (filter_op_util.h) extended to left shifts and
+// to right shifts beyond kMaxFastRightShift, for kernels that requantize a
+// few channels at a time with constants made once per channel:
+//   x  = ((acc << left) * m + 2^30) >> 31        the doubling high multiply (m != INT32_MIN)
+//   xf = (x + ((x >> 31) & fix)) >> pre         fix = -1 for a right shift r >= 1, else 0
+//   t  = xf +sat rb;  out = clamp(t >> r', act_min, act_max)
+// Right shift r in [1, 22] (pre 0, r' = r): Int8Requantizer's fast path
+// (x - (x < 0) + 2^(r-1) + (zp << r), floored by 2^r, is x / 2^r rounded half
+// away from zero, plus zp; rb = ((2 zp + 1) << r) / 2; proof there).
+// r in [23, 31]: the same floor with pre = r - 22 and r' = 22, since
+// floor((y + 2^(r-1) + (zp << r)) / 2^r) = floor((floor(y / 2^pre) + 2^(r'-1)
+// + (zp << r')) / 2^r') (the added terms are multiples of 2^pre); |xf| <= 2^30,
+// so the add does not saturate. Left shift (r = 0, left = shift): the
+// reference is clamp(clamp(x, +-2^29) + zp); t = x +sat zp equals x + zp
+// unless it saturates, and wherever x + zp and the saturated t differ from
+// the reference's value both lie beyond +-(2^29 - 128), outside the int8
+// activation range on the same side, so the clamp agrees. (acc << left wraps
+// like the reference's.)
+struct ChannelRequant {
+  int32_t m;
+  int32_t rb;
+  int32_t right;  // r'
+  int32_t pre;
+  int32_t fix;
+  int32_t left;
+  bool general;  // MakeChannelRequant refused: Int8Requantizer's general path
+};
+
+// What a layer's channels need (the kernels instantiate per kind): kRight:
+// every right shift in [1, 22]; kPre: right shifts only, some beyond 22; kAny:
+// some left shift, or some channel on the general path.
+enum RequantKind { kRight, kPre, kAny };
+
+// The constants of output channel c; false (general set) when the channel
+// needs the general path (multiplier INT32_MIN, a shift outside [-31, 31], an
+// output zero point outside int8).
+inline bool MakeChannelRequant(const Int8ChannelQuant& q, int c, ChannelRequant* r) {
+  const int32_t m = q.multiplier_of(c);
+  const int shift = q.shift_of(c);
+  r->general = m == INT32_MIN || shift < -31 || shift > 31 || q.output_offset < -128 || q.output_offset > 127;
+  if (r->general) {
+    r->m = r->rb = r->right = r->pre = r->fix = r->left = 0;
+    return false;
+  }
+  const int right = shift < 0 ? -shift : 0;
+  r->m = m;
+  r->left = shift > 0 ? shift : 0;
+  r->pre = right > kMaxFastRightShift ? right - kMaxFastRightShift : 0;
+  r->right = right - r->pre;
+  r->fix = shift < 0 ? -1 : 0;
+  r->rb = shift < 0 ? static_cast<int32_t>(static_cast<uint32_t>(2 * q.output_offset + 1) << r->right) >> 1
+                    : q.output_offset;
+  return true;
+}
+
+// MakeChannelRequant for a layer whose kind LayerRequantKind gave: kRight and
+// kPre need no checks (right shifts of at most 31, zero point in int8), so the
+// constants are a few instructions from the multiplier and shift (made per
+// pixel pair and channel in the kernels, kept in no table).
+template <RequantKind kKind>
+inline ChannelRequant LayerChannelRequant(const Int8ChannelQuant& q, int c) {
+  ChannelRequant r;
+  if (kKind == kAny) {
+    MakeChannelRequant(q, c, &r);
+    return r;
+  }
+  r.m = q.multiplier_of(c);
+  int right = -q.shift_of(c);
+  r.pre = 0;
+  if (kKind == kPre && right > kMaxFastRightShift) {
+    r.pre = right - kMaxFastRightShift;
+    right = kMaxFastRightShift;
+  }
+  r.right = right;
+  r.rb = static_cast<int32_t>(static_cast<uint32_t>(2 * q.output_offset + 1) << right) >> 1;
+  r.fix = -1;
+  r.left = 0;
+  r.general = false;
+  return r;
+}
+
+inline RequantKind LayerRequantKind(const Int8ChannelQuant& q, int channels) {
+  RequantKind kind = kRight;
+  ChannelRequant r;
+  for (int c = 0; c < channels; ++c) {
+    if (!MakeChannelRequant(q, c, &r) || r.left > 0) return kAny;
+    if (r.pre > 0) kind = kPre;
+  }
+  return kind;
+}
+
+// The requantized value before the activation clamp (t >> r' above); for a
+// kAny layer's channel on the general path, Int8Requantizer's int8 result
+// (inside int8, so PackClamp4's saturation and clamp leave it as it is).
+template <RequantKind kKind>
+inline int32_t RequantizeShifted(int32_t acc, const ChannelRequant& r, const Int8Requantizer& general, int c) {
+  if (kKind == kAny && __builtin_expect(r.general, 0)) return general(acc, c);
+  const int32_t a = kKind == kAny ? static_cast<int32_t>(static_cast<uint32_t>(acc) << r.left) : acc;
+  const int32_t x = static_cast<int32_t>((static_cast<int64_t>(a) * r.m + (int64_t{1} << 30)) >> 31);
+  int32_t xf = kKind == kAny ? x + ((x >> 31) & r.fix) : x - static_cast<int32_t>(static_cast<uint32_t>(x) >> 31);
+  if (kKind != kRight) xf >>= r.pre;
+  return SaturatingAddInt32(xf, r.rb) >> r.right;
+}
+
+// An int8 activation bound in every byte, for PackClamp.
+inline uint32_t Bytes4(int32_t v) { return (static_cast<uint32_t>(v) & 0xFFu) * 0x01010101u; }
+
+// Values v0..v3 saturated to int8, packed little-endian (v0 in byte 0), each
+// byte then clamped to [lo, hi] (lo4, hi4: Bytes4 of int8 bounds, lo <= hi):
+// the same bytes as clamp(v, lo, hi) per value, since [lo, hi] lies inside
+// int8. SSAT per value, three bit-field inserts, then SSUB8 + SEL twice for
+// all four lanes (no compare and branch per value).
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+inline uint32_t ClampBytes(uint32_t p, uint32_t lo4, uint32_t hi4) {
+  uint32_t t;
+  __asm__("ssub8 %[t], %[p], %[lo]\n"
+          "sel %[p], %[p], %[lo]\n"
+          "ssub8 %[t], %[hi], %[p]\n"
+          "sel %[p], %[p], %[hi]\n"
+          : [p] "+r"(p), [t] "=&r"(t)
+          : [lo] "r"(lo4), [hi] "r"(hi4)
+          : "cc");
+  return p;
+}
+inline uint32_t Sat8(int32_t v) { return static_cast<uint32_t>(__ssat(v, 8)); }
+#else
+inline uint32_t ClampBytes(uint32_t p, uint32_t lo4, uint32_t hi4) {
+  uint32_t out = 0;
+  for (int i = 0; i < 32; i += 8) {
+    const int32_t v = static_cast<int8_t>(p >> i), lo = static_cast<int8_t>(lo4 >> i),
+                  hi = static_cast<int8_t>(hi4 >> i);
+    out |= (static_cast<uint32_t>(ClampInt32(v, lo, hi)) & 0xFFu) << i;
+  }
+  return out;
+}
+inline uint32_t Sat8(int32_t v) { return static_cast<uint32_t>(ClampInt32(v, -128, 127)); }
+#endif
+
+inline uint32_t PackClamp4(int32_t v0, int32_t v1, int32_t v2, int32_t v3, uint32_t lo4, uint32_t hi4) {
+  uint32_t p = Sat8(v0) & 0xFFu;
+  p |= (Sat8(v1) & 0xFFu) << 8;
+  p |= (Sat8(v2) & 0xFFu) << 16;
+  p |= Sat8(v3) << 24;
+  return ClampBytes(p, lo4, hi4);
+}
+
+// Four bytes to any address (the DSP cores store unaligned words in normal
+// memory; the compiler emits one STR).
+inline void Store4(int8_t* p, uint32_t v) { __builtin_memcpy(p, &v, 4); }
 
 }  // namespace dsp
 
