@@ -233,6 +233,15 @@ bool CheckIndexList(const flatbuffers::Vector<int32_t>* list, uint32_t num_tenso
   return true;
 }
 
+// Tensor `index` (in range) when it holds constant data, i.e. its bytes are in the model; else nullptr.
+const tflite::Tensor* ConstantTensor(const tflite::Model* model, const uint8_t* data,
+                                     const flatbuffers::Vector<flatbuffers::Offset<tflite::Tensor>>* tensors,
+                                     int32_t index) {
+  const tflite::Tensor* t = tensors->Get(static_cast<flatbuffers::uoffset_t>(index));
+  size_t bytes = 0;
+  return BufferData(model, data, t->buffer(), &bytes) != nullptr ? t : nullptr;
+}
+
 bool CheckOperators(const tflite::Model* model, const uint8_t* data, const tflite::SubGraph* graph) {
   const auto* tensors = graph->tensors();
   const uint32_t num_tensors = tensors != nullptr ? tensors->size() : 0;
@@ -247,9 +256,7 @@ bool CheckOperators(const tflite::Model* model, const uint8_t* data, const tflit
   const uint32_t num_inputs = inputs != nullptr ? inputs->size() : 0;
   for (uint32_t i = 0; i < num_inputs; ++i) {
     const int32_t tensor_index = inputs->Get(i);
-    const tflite::Tensor* t = tensors->Get(static_cast<flatbuffers::uoffset_t>(tensor_index));
-    size_t bytes = 0;
-    if (BufferData(model, data, t->buffer(), &bytes) != nullptr) {
+    if (const tflite::Tensor* t = ConstantTensor(model, data, tensors, tensor_index)) {
       MicroPrintf("subgraph input %d is tensor %d ('%s'), which is constant: its data is in the model (read-only "
                   "flash on a board), where the application would write the input%s",
                   static_cast<int>(i), static_cast<int>(tensor_index), TensorName(t), kCorrupt);
@@ -283,9 +290,7 @@ bool CheckOperators(const tflite::Model* model, const uint8_t* data, const tflit
     const uint32_t num_outputs = outputs != nullptr ? outputs->size() : 0;
     for (uint32_t o = 0; o < num_outputs; ++o) {
       const int32_t tensor_index = outputs->Get(o);
-      const tflite::Tensor* t = tensors->Get(static_cast<flatbuffers::uoffset_t>(tensor_index));
-      size_t bytes = 0;
-      if (BufferData(model, data, t->buffer(), &bytes) != nullptr) {
+      if (const tflite::Tensor* t = ConstantTensor(model, data, tensors, tensor_index)) {
         MicroPrintf("operator %d writes tensor %d ('%s'), which is constant%s", index,
                     static_cast<int>(tensor_index), TensorName(t), kCorrupt);
         return false;

@@ -3,8 +3,10 @@
 ``run_model(model, board, cases)`` builds ``micro_runtime/model_runner`` for the board with the model
 and the cases' inputs compiled in, runs it on the chosen backend, and decodes the exact output bytes the
 firmware printed (line format: docs/model_runner.md). Any failure -- bad model, unsupported op, arena too
-small, does not fit the board, emulator trouble -- raises :class:`RunModelError` with the runtime's own
-message and what to do about it.
+small, does not fit the board, a crash, emulator trouble -- raises :class:`RunModelError` with the runtime's
+own message and what to do about it. "Does not fit" comes only from its evidence: the linker's region
+overflow (the build) or the runtime's "arena too small" with the board's default arena; a crash is
+reported as one, decoded (never as an arena problem because the runner's first line names arena_bytes=).
 
 The command is ``harness run-model`` (``harness.cli.main``); ``python -m harness.cli.run_model --app ELF
 --board B`` runs an application (the Makefile's ``run_example_*``). The runner is built by the build stage
@@ -32,6 +34,7 @@ from harness.board.boards import Board, BoardError, load_board
 from harness.build.driver import BuildError
 from harness.build.model_runner import elf_sizes, host_file_runner, runner_build
 from harness.core.argtypes import DEFAULT_FLOAT_TOLERANCE
+from harness.core.crash import HARDFAULT_PREFIX
 from harness.formats.model_runner import DONE_MARKER, ERROR_PREFIX  # the format owns its lines
 from harness.runners.base import Runner
 
@@ -48,8 +51,30 @@ _SEE_ABOVE = re.compile(r"\s*\(see (?:the messages )?above\)$")
 _OVERFLOW = re.compile(r"region [`']?(\w+)'? overflowed by (\d+) bytes|will not fit in region [`']?(\w+)'?")
 
 
+# The interpreter's own verdict on a short arena (micro_interpreter.cc, ReportArenaTooSmall).
+_ARENA_TOO_SMALL = re.compile(r"^arena too small: this model needs ", re.MULTILINE)
+
+
 class RunModelError(Exception):
     """The model could not be run; the message carries the runtime's reason and the fix."""
+
+
+def _crash_message(run: Any, board: str, backend: str, text: str) -> str | None:
+    """What to say when the runner crashed (a HardFault line, a host signal, the backend's crash end), else None.
+
+    The HardFault line is decoded by the harness's crash decoder (``harness.core.crash``: the fault bits in
+    words, the registers, PC/LR symbolized from the runner's ELF), never read as a runtime message.
+    """
+    from harness.outcome import Outcome
+
+    if run.outcome != Outcome.CRASHED:
+        return None
+    signal = run.exit_code is not None and run.exit_code < 0
+    if run.crash is None and not signal and run.end_reason != "crash":
+        return None  # ended early without crashing: parse_runner_log says where it stopped
+    tail = "\n".join(line for line in text.splitlines()[-10:] if not line.startswith(HARDFAULT_PREFIX))
+    detail = run.crash.render() if run.crash is not None else run.summary
+    return f"the model runner crashed on {board} ({backend}): {detail}\nlast output:\n{tail or '(no output)'}"
 
 
 def _model_check(model: Path) -> None:
@@ -242,15 +267,19 @@ def run_model(model: Path, board: str, cases: Path, backend: str | None = None, 
     if run.timed_out:
         tail = "\n".join(text.splitlines()[-10:])
         raise RunModelError(f"the model runner timed out after {timeout_s} s on {backend_name}; last output:\n{tail}")
+    crash = _crash_message(run, board_info.name, backend_name, text)
+    if crash is not None:
+        raise RunModelError(crash)
     try:
         parsed = parse_runner_log(text)
     except RunModelError as error:
         message = str(error)
-        if not board_info.is_host and "arena" in message.lower() and arena_size is None and board_info.ram:
+        # Only the runtime's own verdict says the arena is short (the runner's first line always names
+        # arena_bytes=, so the word alone proves nothing); the linker's region overflow is the build's error.
+        if (not board_info.is_host and _ARENA_TOO_SMALL.search(message) and arena_size is None
+                and board_info.ram):
             message = (f"model does not fit board '{board}' (RAM {board_info.ram.size // 1024} KB): "
                        f"the arena left after stack and static data is too small: {message}")
-        if "HardFault" in text:
-            message += "\n" + next(line for line in text.splitlines() if "HardFault" in line)
         raise RunModelError(message) from None
     if run.exit_code not in (0, None):
         raise RunModelError(f"the model runner exited with status {run.exit_code} after finishing")

@@ -174,6 +174,97 @@ def test_compare_outputs_rules(tmp_path: Path) -> None:
     assert two[0]["max_abs_error"] == 0.5 and two[0]["mismatch"].startswith("output 1:")
 
 
+# ------------------------------------------------ how a failed run is named --
+_RUNNER_HEADER = "model_runner: model_bytes=18712 arena_bytes=14336 cases=1\n"
+# The boards' fault handler line of a store into flash (a constant graph input written by the runner):
+# precise bus error at the flash address 0x08004000.
+_HARDFAULT = ("*** HardFault: PC=0x08001234 LR=0x08000567 xPSR=0x01000000 CFSR=0x00008200 HFSR=0x40000000 "
+              "MMFAR=0x00000000 BFAR=0x08004000\n")
+_ARENA_TOO_SMALL = ("arena too small: this model needs 21400 bytes (given 14336); make the arena at least 21400 "
+                    "bytes\n")
+
+
+def _fake_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, log: str, exit_code: int | None, end: str,
+              backend: str = "qemu") -> None:
+    """run_model's build and backend replaced: the runner 'prints' ``log`` and ends with ``exit_code``/``end``;
+    the harness's own run session and log reader judge it, as for a real run."""
+    from contextlib import contextmanager
+
+    import harness.cli.run_model as module
+    from harness.run_result import RunResult
+
+    elf = tmp_path / "model_runner_fake"
+
+    @contextmanager
+    def build(*_args: Any, **_kwargs: Any) -> Any:
+        yield elf
+
+    class Runner:
+        name = backend
+
+        def unavailable_reason(self, _board: Any) -> None:
+            return None
+
+        def run(self, _elf: Path, _board: Any, _timeout: float, on_line: Any = None) -> RunResult:
+            return RunResult(backend, log.encode(), exit_code, False, 0.5, end)
+
+    monkeypatch.setattr(module, "runner_build", build)
+    monkeypatch.setattr(module, "elf_sizes", lambda _elf, _board: (1000, 2000))
+    monkeypatch.setattr(module, "_resolve", lambda *_args, **_kwargs: (Runner(), backend))
+
+
+def _run_model_error(tmp_path: Path, board: str) -> str:
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps({"cases": [{"input": [[0]], "input_dtype": "int8"}]}))
+    with pytest.raises(RunModelError) as raised:
+        run_model(HELLO_INT8, board, cases)
+    return str(raised.value)
+
+
+def test_a_crash_is_reported_as_a_crash_not_as_an_arena_problem(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # The runner's first line always says arena_bytes=; the crash must not be read as "does not fit".
+    _fake_run(monkeypatch, tmp_path, _RUNNER_HEADER + _HARDFAULT, None, "crash")
+    message = _run_model_error(tmp_path, "bluepill")
+    assert "does not fit" not in message, message
+    assert "model runner crashed on bluepill" in message, message
+    # decoded by the harness's crash decoder (harness.core.crash), registers and all
+    assert "BusFault: precise data bus error at 0x08004000" in message, message
+    assert "PC   = 0x08001234" in message and "PRECISERR" in message, message
+
+
+def test_a_host_runner_killed_by_a_signal_is_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_run(monkeypatch, tmp_path, _RUNNER_HEADER, -11, "exit", backend="host")
+    message = _run_model_error(tmp_path, "host")
+    assert "does not fit" not in message, message
+    assert "model runner crashed on host" in message and "SIGSEGV" in message, message
+
+
+def test_arena_too_small_on_a_board_does_not_fit_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A real runner log (micro_interpreter.cc's message, model_runner.cc's verdict) with the default arena.
+    log = _RUNNER_HEADER + _ARENA_TOO_SMALL + "model_runner: error: AllocateTensors failed\n"
+    _fake_run(monkeypatch, tmp_path, log, 1, "exit")
+    message = _run_model_error(tmp_path, "bluepill")
+    assert message.startswith("model does not fit board 'bluepill' (RAM 20 KB)"), message
+    assert _ARENA_TOO_SMALL.strip() in message and "AllocateTensors failed" in message, message
+    assert "crashed" not in message, message
+
+
+def test_other_runner_errors_mentioning_an_arena_are_not_misfits(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # Only the runtime's "arena too small" line says the board's arena is short; this model is broken on any.
+    scratch = "operator 3 requested a 4294967295-byte scratch buffer; that cannot fit any arena\n"
+    _fake_run(monkeypatch, tmp_path, _RUNNER_HEADER + scratch + "model_runner: error: AllocateTensors failed\n",
+              1, "exit")
+    message = _run_model_error(tmp_path, "bluepill")
+    assert "does not fit board" not in message and "crashed" not in message, message
+    assert message == scratch.strip() + "\nAllocateTensors failed"
+    # A runner that stopped early without a crash is said to have stopped, with its output (arena_bytes= too).
+    _fake_run(monkeypatch, tmp_path, _RUNNER_HEADER + "case 0 output 0 type=int8 shape=1 data=00\n", 0, "exit")
+    message = _run_model_error(tmp_path, "bluepill")
+    assert "does not fit board" not in message and "stopped before" in message, message
+
+
 # ---------------------------------------------------------- runner cache --
 def test_run_model_bounds_its_runner_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from harness.build.model_runner import RUNNER_CACHE_ENV, RUNNER_CACHE_SIZE

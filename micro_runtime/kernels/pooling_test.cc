@@ -75,6 +75,13 @@ void RunInt16(const TfLiteRegistration& reg) {
   RunQuantized<C>(reg, g_int16_out);
 }
 
+// Prepare and Invoke of AVERAGE_POOL_2D or MAX_POOL_2D on t[0] -> t[1], both expected to succeed.
+void ExpectRuns(const TfLiteRegistration& reg, TfLiteTensor* t, const TfLitePoolParams& params) {
+  KernelRunner runner(reg, t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs), &params);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
+}
+
 // Prepare only (it reads shapes, not data): the status of AVERAGE_POOL_2D or MAX_POOL_2D with `params` on
 // a float input of shape `in` and output of shape `out` (4-D each).
 TfLiteStatus PrepareFloat(const TfLiteRegistration& reg, const int32_t* in, const int32_t* out,
@@ -92,6 +99,18 @@ TfLiteStatus PrepareInt8(const TfLiteRegistration& reg, const int32_t* in, const
                        CreateQuantizedTensor(data, IntArrayFromInts(out), 0.5f, 0)};
   KernelRunner runner(reg, t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs), &params);
   return runner.InitAndPrepare();
+}
+
+// Both ops (Prepare only, with PrepareFloat or PrepareInt8) accept `allowed` and refuse `refused` (input and
+// output shapes of each).
+void ExpectLimit(TfLiteStatus (*prepare)(const TfLiteRegistration&, const int32_t*, const int32_t*, TfLitePoolParams),
+                 const int32_t* allowed_in, const int32_t* allowed_out, const int32_t* refused_in,
+                 const int32_t* refused_out, TfLitePoolParams params) {
+  const TfLiteRegistration ops[] = {Register_AVERAGE_POOL_2D(), Register_MAX_POOL_2D()};
+  for (const TfLiteRegistration& op : ops) {
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, prepare(op, allowed_in, allowed_out, params));
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, prepare(op, refused_in, refused_out, params));
+  }
 }
 
 }  // namespace
@@ -121,22 +140,12 @@ TF_LITE_MICRO_TEST(Int16ExtremesRoundHalfAwayFromZero) {
   TfLitePoolParams params = {kTfLitePaddingValid, 1, 1, 2, 1, kTfLiteActNone};
   TfLiteTensor t[2] = {CreateQuantizedTensor(input, IntArrayFromInts(in_dims), 0.5f, 0),
                        CreateQuantizedTensor(out, IntArrayFromInts(out_dims), 0.5f, 0)};
-  {
-    KernelRunner runner(Register_AVERAGE_POOL_2D(), t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
-                        &params);
-    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
-    const int16_t expected[] = {32767, -32768, -1, 1};
-    for (int i = 0; i < 4; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], out[i]);
-  }
-  {
-    KernelRunner runner(Register_MAX_POOL_2D(), t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
-                        &params);
-    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
-    const int16_t expected[] = {32767, -32767, 32767, 1};
-    for (int i = 0; i < 4; ++i) TF_LITE_MICRO_EXPECT_EQ(expected[i], out[i]);
-  }
+  ExpectRuns(Register_AVERAGE_POOL_2D(), t, params);
+  const int16_t averages[] = {32767, -32768, -1, 1};
+  for (int i = 0; i < 4; ++i) TF_LITE_MICRO_EXPECT_EQ(averages[i], out[i]);
+  ExpectRuns(Register_MAX_POOL_2D(), t, params);
+  const int16_t maxima[] = {32767, -32767, 32767, 1};
+  for (int i = 0; i < 4; ++i) TF_LITE_MICRO_EXPECT_EQ(maxima[i], out[i]);
 }
 
 TF_LITE_MICRO_TEST(Int16RefusalsAndTheSumLimit) {
@@ -201,20 +210,14 @@ TF_LITE_MICRO_TEST(WorkLimitIsTheTapsOfTheClippedWindows) {
   const int32_t at_limit_out[] = {4, 1, 1, 1, 4096};
   const int32_t past[] = {4, 1, 64, 64, 4097};
   const int32_t past_out[] = {4, 1, 1, 1, 4097};
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareFloat(Register_AVERAGE_POOL_2D(), at_limit, at_limit_out, global));
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareFloat(Register_MAX_POOL_2D(), at_limit, at_limit_out, global));
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareFloat(Register_AVERAGE_POOL_2D(), past, past_out, global));
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareFloat(Register_MAX_POOL_2D(), past, past_out, global));
+  ExpectLimit(PrepareFloat, at_limit, at_limit_out, past, past_out, global);
   // SAME padding: taps at the edges are clipped, not counted. A 5x5 window over 9 rows covers
   // 3+4+5+5+5+5+5+4+3 = 39 rows in all (not 9 x 5 = 45), so 39 x 39 = 1521 taps per channel:
   // 11,030 channels take 16,776,630 taps (allowed), 11,031 take 16,778,151 (refused).
   const TfLitePoolParams same5 = {kTfLitePaddingSame, 1, 1, 5, 5, kTfLiteActNone};
   const int32_t allowed[] = {4, 1, 9, 9, 11030};
   const int32_t refused[] = {4, 1, 9, 9, 11031};
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareInt8(Register_AVERAGE_POOL_2D(), allowed, allowed, same5));
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareInt8(Register_AVERAGE_POOL_2D(), refused, refused, same5));
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareInt8(Register_MAX_POOL_2D(), allowed, allowed, same5));
-  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, PrepareInt8(Register_MAX_POOL_2D(), refused, refused, same5));
+  ExpectLimit(PrepareInt8, allowed, allowed, refused, refused, same5);
   // An empty output does no work, however large the window (the interpreter skips the op).
   const int32_t empty[] = {4, 1, 256, 256, 0};
   const TfLitePoolParams window = {kTfLitePaddingSame, 1, 1, 256, 256, kTfLiteActNone};
@@ -255,23 +258,13 @@ TF_LITE_MICRO_TEST(LargeRealPoolsAreAllowed) {
   int8_t out[4];
   TfLiteTensor t[2] = {CreateQuantizedTensor(input, IntArrayFromInts(in_dims), 0.5f, 0),
                        CreateQuantizedTensor(out, IntArrayFromInts(out_dims), 0.5f, 0)};
-  {
-    KernelRunner runner(Register_AVERAGE_POOL_2D(), t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
-                        &whole);
-    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
-    for (int c = 0; c < 4; ++c) {  // round half away from zero, like the kernel
-      const int32_t expected = sum[c] > 0 ? (sum[c] + 800) / 1600 : (sum[c] - 800) / 1600;
-      TF_LITE_MICRO_EXPECT_EQ(expected, static_cast<int32_t>(out[c]));
-    }
+  ExpectRuns(Register_AVERAGE_POOL_2D(), t, whole);
+  for (int c = 0; c < 4; ++c) {  // round half away from zero, like the kernel
+    const int32_t expected = sum[c] > 0 ? (sum[c] + 800) / 1600 : (sum[c] - 800) / 1600;
+    TF_LITE_MICRO_EXPECT_EQ(expected, static_cast<int32_t>(out[c]));
   }
-  {
-    KernelRunner runner(Register_MAX_POOL_2D(), t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
-                        &whole);
-    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.InitAndPrepare());
-    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, runner.Invoke());
-    for (int c = 0; c < 4; ++c) TF_LITE_MICRO_EXPECT_EQ(max[c], static_cast<int32_t>(out[c]));
-  }
+  ExpectRuns(Register_MAX_POOL_2D(), t, whole);
+  for (int c = 0; c < 4; ++c) TF_LITE_MICRO_EXPECT_EQ(max[c], static_cast<int32_t>(out[c]));
 }
 
 TF_LITE_MICRO_TEST(AverageInt8RoundsHalfAwayFromZero) {
