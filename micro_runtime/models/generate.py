@@ -272,13 +272,16 @@ def bad(kind: str) -> bytes:
         g.tensors[0].type = 5
     elif kind == "writes_constant":
         g.operators[0].outputs[0] = 1
+    elif kind == "constant_input":  # the weights listed as the graph's input: the application would write them
+        g.inputs = [1]
     elif kind == "per_channel_zero_points":
         return per_channel(equal_zero_points=False)
     return b.build()
 
 
 BAD_KINDS = ["version", "input_index", "output_index", "graph_output", "buffer_size", "buffer_index",
-             "opcode_index", "negative_shape", "string_type", "writes_constant", "per_channel_zero_points"]
+             "opcode_index", "negative_shape", "string_type", "writes_constant", "constant_input",
+             "per_channel_zero_points"]
 
 
 def models() -> dict[str, bytes]:
