@@ -132,7 +132,7 @@ def run_over_gdb(
     from harness.runners.gdbremote.rsp import RspClient, RspError
     from harness.runners.gdbremote.target import GdbTarget
     from harness.runners.semihosting import RttPoller, drive
-    from harness.runners.uart import START_MARKER, SerialPortError, SerialReader, open_port
+    from harness.runners.uart import START_MARKER, SerialPortError, SerialReader, close_port, open_port, settle_port
 
     start = time.monotonic()
     deadline = start + timeout_s
@@ -154,7 +154,7 @@ def run_over_gdb(
     client = None
     try:
         if config.serial:
-            serial_port = open_port(config.serial, config.baudrate)
+            serial_port = open_port(config.serial, config.baudrate, settle=False)  # the core is halted
             # Poke only firmware that has the handshake: bytes nobody reads stay queued in the
             # UART and (QEMU) keep the emulator from noticing the next connection.
             wants_handshake = config.handshake and firmware.contains(START_MARKER.encode())
@@ -185,6 +185,8 @@ def run_over_gdb(
         pollers = []
         if config.rtt:
             pollers.append(RttPoller(target, sink, firmware.symbols.get("_SEGGER_RTT")))
+        if serial_port is not None:
+            settle_port(serial_port)  # what is left of it after the load and reset, before the core may talk
         target.resume()
         outcome = drive(target, sink, deadline, pollers=pollers)
         if outcome.end_reason == "infra-error":
@@ -217,8 +219,7 @@ def run_over_gdb(
         if reader is not None:
             reader.stop()
         if serial_port is not None:
-            with contextlib.suppress(Exception):
-                serial_port.close()
+            close_port(serial_port)
         if client is not None:
             client.close()
 

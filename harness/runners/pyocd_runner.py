@@ -260,7 +260,7 @@ class PyocdRunner:
         if problem is not None:
             return infra(problem)
         from harness.runners.gdbremote.elf import FirmwareError, load_firmware
-        from harness.runners.uart import START_MARKER, SerialPortError, SerialReader, open_port
+        from harness.runners.uart import START_MARKER, SerialPortError, SerialReader, close_port, open_port
 
         try:
             firmware = load_firmware(Path(elf))
@@ -314,8 +314,7 @@ class PyocdRunner:
             if reader is not None:
                 reader.stop()
             if port is not None:
-                with contextlib.suppress(Exception):
-                    port.close()
+                close_port(port)
             if session is not None:
                 with contextlib.suppress(Exception):
                     session.close()

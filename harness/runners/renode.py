@@ -58,7 +58,6 @@ from harness.runners.base import OnLine, RunResult, ToolCheck, captured_transpor
 from harness.runners.control import token_writes
 from harness.runners.qemu import elf_problem
 from harness.runners.renode_monitor import (
-    _POLL_S,
     COMMAND_TIMEOUT_S,
     STARTUP_TIMEOUT_S,
     MonitorClient,

@@ -43,6 +43,7 @@ from harness.runners.uart import (
     START_MARKER,
     TOKEN_MARKER,
     SerialPortError,
+    close_port,
     firmware_has_handshake,
     handshake_poke,
     open_port,
@@ -134,8 +135,7 @@ class SerialRunner:
             handshake = config.handshake and firmware_has_handshake(Path(elf))
             end_reason, timed_out, read_error = self._read_until_end(port, sink, deadline, handshake)
         finally:
-            with contextlib.suppress(Exception):
-                port.close()
+            close_port(port)
         log = sink.finish()
         duration = time.monotonic() - start
         if read_error is not None:

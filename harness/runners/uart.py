@@ -16,7 +16,9 @@ is the backend whose *only* channel is the UART).
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import socket
 import threading
 import time
 from pathlib import Path
@@ -44,8 +46,37 @@ class SerialPortError(Exception):
     """The port cannot be opened or read, with the fix in the message."""
 
 
-def open_port(url: str, baudrate: int = 115200) -> Any:
-    """Opens ``url`` with a short read timeout; raises SerialPortError with the fix."""
+def settle_port(port: Any) -> None:
+    """Waits what is left of a network port's settle time (``open_port``)."""
+    remaining = getattr(port, "harness_ready_at", 0.0) - time.monotonic()
+    if remaining > 0:
+        time.sleep(remaining)
+
+
+def close_port(port: Any) -> None:
+    """Closes ``port`` without waiting: pyserial's socket:// handler sleeps 0.3 s after closing "for quick
+    reconnects", which every binary of a farm night would pay; that pause runs in the background instead
+    (the connection itself is closed before this returns)."""
+    sock = getattr(port, "_socket", None)
+    if sock is None:  # a local serial port (or another handler): its close does not sleep
+        with contextlib.suppress(Exception):
+            port.close()
+        return
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+
+    def finish() -> None:
+        with contextlib.suppress(Exception):
+            port.close()  # closes the socket, then pyserial's pause
+
+    threading.Thread(target=finish, daemon=True, name="serial-close").start()
+
+
+def open_port(url: str, baudrate: int = 115200, settle: bool = True) -> Any:
+    """Opens ``url`` with a short read timeout; raises SerialPortError with the fix.
+
+    ``settle=False``: a network port is returned at once, and the caller calls ``settle(port)`` before the
+    device can send (a core halted under a debugger: the flash load and reset overlap the wait)."""
     try:
         import serial
     except ImportError as error:  # pragma: no cover - pyserial is a dependency
@@ -55,10 +86,11 @@ def open_port(url: str, baudrate: int = 115200) -> Any:
         # module documents rfc2217:// URLs: give it none there.
         write_timeout = None if url.startswith("rfc2217://") else 1.0
         port = serial.serial_for_url(url, baudrate=baudrate, timeout=_READ_TIMEOUT_S, write_timeout=write_timeout)
-        if "://" in url:
-            # The TCP connection exists before the server (QEMU, ser2net) has accepted it, and what
-            # the device sends until then is dropped: give the server a moment.
-            time.sleep(NETWORK_SETTLE_S)
+        # The TCP connection exists before the server (QEMU, ser2net) has accepted it, and what the device
+        # sends until then is dropped: the server gets a moment before the device may talk.
+        port.harness_ready_at = time.monotonic() + (NETWORK_SETTLE_S if "://" in url else 0.0)
+        if settle:
+            settle_port(port)
         return port
     except (serial.SerialException, ValueError, OSError, NotImplementedError) as error:
         hint = (
@@ -153,11 +185,13 @@ class SerialReader:
         self._stop.set()
         self._thread.join(timeout=1.0)
 
-    def drain(self, deadline: float, quiet_s: float = 0.15, wait_end_s: float = 1.0) -> None:
+    def drain(self, deadline: float, quiet_s: float = 0.03, wait_end_s: float = 1.0) -> None:
         """After the core exited: waits for the UART bytes still in flight (bounded by ``deadline``).
 
         Until the end marker shows up it waits up to ``wait_end_s`` (a loaded machine delays the
-        emulator's or adapter's output); after it, only until the line goes quiet for ``quiet_s``.
+        emulator's or adapter's output); after it, only until the line goes quiet for ``quiet_s``: the
+        core has stopped, and the bytes of one stream arrive in order, so nothing it printed before its
+        end record is still to come once that record is here.
         """
         start = time.monotonic()
         last_size, last_change = len(self.sink.data), start
