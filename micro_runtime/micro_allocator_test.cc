@@ -36,6 +36,17 @@ class TestResolver : public MicroMutableOpResolver<5> {
   }
 };
 
+// The in_place model's ops: real RELU, ADD and QUANTIZE kernels.
+class InPlaceResolver : public MicroMutableOpResolver<4> {
+ public:
+  InPlaceResolver() {
+    AddCustom("AddOne", test_ops::Register_ADD_ONE());
+    AddBuiltin(Op::RELU, micro_runtime::Register_RELU());
+    AddBuiltin(Op::ADD, micro_runtime::Register_ADD());
+    AddBuiltin(Op::QUANTIZE, micro_runtime::Register_QUANTIZE());
+  }
+};
+
 bool Overlap(const PlanItem& a, const PlanItem& b) {
   const bool time = !(a.last < b.first || b.last < a.first);
   const bool space = a.offset < b.offset + b.size && b.offset < a.offset + a.size;
@@ -237,11 +248,7 @@ TF_LITE_MICRO_TEST(ReshapeOutputSharesItsInputsBuffer) {
 // and over nothing else. Tensors: x 0, s 1, r 2, a 3, b 4, c 5, d 6, e 7,
 // q 8, q2 9, v 10, w 11.
 TF_LITE_MICRO_TEST(ElementwiseOpsRunInPlaceOnlyWhereTheirInputDies) {
-  MicroMutableOpResolver<4> resolver;
-  resolver.AddCustom("AddOne", test_ops::Register_ADD_ONE());
-  resolver.AddBuiltin(Op::RELU, micro_runtime::Register_RELU());
-  resolver.AddBuiltin(Op::ADD, micro_runtime::Register_ADD());
-  resolver.AddBuiltin(Op::QUANTIZE, micro_runtime::Register_QUANTIZE());
+  InPlaceResolver resolver;
   for (size_t i = 0; i < sizeof(g_arena); ++i) g_arena[i] = 0xEE;
   MicroInterpreter interpreter(g_in_place_model_data, g_in_place_model_data_size, resolver, g_arena, kArenaSize);
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.AllocateTensors());
@@ -284,11 +291,7 @@ TF_LITE_MICRO_TEST(ElementwiseOpsRunInPlaceOnlyWhereTheirInputDies) {
 }
 
 TF_LITE_MICRO_TEST(ExactRequirementInPlace) {
-  MicroMutableOpResolver<4> resolver;
-  resolver.AddCustom("AddOne", test_ops::Register_ADD_ONE());
-  resolver.AddBuiltin(Op::RELU, micro_runtime::Register_RELU());
-  resolver.AddBuiltin(Op::ADD, micro_runtime::Register_ADD());
-  resolver.AddBuiltin(Op::QUANTIZE, micro_runtime::Register_QUANTIZE());
+  InPlaceResolver resolver;
   size_t needed = 0;
   {
     MicroInterpreter interpreter(g_in_place_model_data, g_in_place_model_data_size, resolver, g_arena, kArenaSize);

@@ -89,6 +89,18 @@ def test_the_readme_arena_table_is_target_bench_output(target: dict[str, dict[st
         assert ratio_cmsis == f"{result['arena'] / cmsis_arena:.2f}×", label
 
 
+def test_the_readme_arena_parts_table_is_target_bench_output(target: dict[str, dict[str, Any]]) -> None:
+    """README's persistent / activation / activation floor columns are target_bench.json's (netduinoplus2)."""
+    rows = _rows(README, "| model | persistent | activation | activation floor |")
+    assert {_model(r[0]) for r in rows} == set(target)
+    for label, persistent, activation, floor, ratio in rows:
+        result = target[_model(label)]
+        assert _number(persistent) == result["arena_persistent"], f"{label}: README persistent {persistent}"
+        assert _number(activation) == result["arena_activation"], f"{label}: README activation {activation}"
+        assert _number(floor) == result["activation_floor"], f"{label}: README floor {floor}"
+        assert ratio == f"{result['arena_activation'] / result['activation_floor']:.2f}×", label
+
+
 def test_the_estimated_cycles_table_is_target_bench_output() -> None:
     """docs/benchmarks.md's estimated cycles per Invoke() (every model and board) are target_bench.json's."""
     data = json.loads((RESULTS / "target_bench.json").read_text())

@@ -77,3 +77,12 @@ def test_mismatch_is_reported() -> None:
         "case 0 output 0: differs from the reference (max |diff| 1)"]
     reference["cases"][0]["expected"] = [[1, 2]]
     assert target_bench.check_outputs(parsed, reference) == []
+
+
+def test_activation_floor_and_macs_read_from_the_models() -> None:
+    """The activation floor (peak of simultaneously live tensors, no in-place reuse) and the MACs of the MLPerf
+    Tiny models, read from the .tflite files: issue 22's floors and MLPerf's rounded MAC counts (within 2 %)."""
+    floors = {name: target_bench.activation_floor(target_bench.MODELS[name])[0] for name in target_bench.MACS}
+    assert floors == {"kws": 16_000, "vww": 55_296, "ic": 49_152, "ad": 768}
+    for name, published in target_bench.MACS.items():
+        assert abs(target_bench.model_macs(target_bench.MODELS[name]) / published - 1) < 0.02, name
