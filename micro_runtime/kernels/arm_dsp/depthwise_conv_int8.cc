@@ -338,7 +338,7 @@ void EvalMult1(const DepthwiseOpData& d, const int8_t* input, const int8_t* filt
 // channel-major like EvalMult1: per group of four output channels the
 // requantization constants are hoisted and every output pixel is one
 // SharedAdjacent4 call, inlined (no per-block call, no accumulator array).
-void EvalSharedAdjacent(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter, const int32_t* bias,
+__attribute__((noinline)) void EvalSharedAdjacent(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter, const int32_t* bias,
                         int8_t* output) {
   const WindowGeometry& g = d.g;
   const Int8ChannelQuant& qd = d.q;
