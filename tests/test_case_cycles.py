@@ -130,7 +130,10 @@ def test_a_case_over_its_cycle_budget_fails_with_the_numbers(tmp_path: Path) -> 
 
 
 def test_junit_carries_the_estimate(pytester: pytest.Pytester) -> None:
-    (pytester.path / "counted_test.cc").write_text(FIXTURE.read_text())
+    """Per case: instructions, estimated cycles and time, stack, and a model figure the case printed."""
+    (pytester.path / "counted_test.cc").write_text(FIXTURE.read_text().replace(
+        "TF_LITE_MICRO_TEST(ThousandRounds) { Spin(1000); }",
+        'TF_LITE_MICRO_TEST(ThousandRounds) { Spin(1000); MicroPrintf("tiny_model arena_used_bytes=%d", 1234); }'))
     junit = pytester.path / "junit.xml"
     result = pytester.runpytest_subprocess(*plugin_args(), "-p", "no:cacheprovider", "--board=netduinoplus2",
                                            f"--junitxml={junit}", timeout=600)
@@ -140,6 +143,7 @@ def test_junit_carries_the_estimate(pytester: pytest.Pytester) -> None:
     cycles = int(spin["estimated_cycles"])
     assert cycles > int(spin["instructions"]) > 1000
     assert float(spin["estimated_us"]) == pytest.approx(cycles / 16, abs=0.01)  # 16 MHz
+    assert int(spin["stack_bytes"]) > 0 and spin["arena_bytes:tiny_model"] == "1234"
     assert "estimated_cycles" not in props["binary-checks[netduinoplus2]"]
 
 

@@ -41,6 +41,17 @@ _KIND = re.compile(r"^(?P<kind>[A-Z]+)(?: (?P<rest>.*))?$")
 _END = re.compile(r"^(?P<name>\S+) (?P<result>PASSED|FAILED)$")
 _SUMMARY = re.compile(r"^(?P<passed>\d+)/(?P<total>\d+) tests passed$")
 
+# Lines a test prints to report a figure of a model (a measurement, never a verdict): "<model>
+# arena_used_bytes=<n>", "<model> instructions_per_invoke=<n>"; names as the history records them.
+FIGURE_RE = re.compile(rb"(?P<model>[\w.+-]+)[ \t]+(?P<figure>arena_used_bytes|instructions_per_invoke)=(?P<n>\d+)")
+FIGURE_NAMES = {b"arena_used_bytes": "arena_bytes", b"instructions_per_invoke": "instructions_per_invoke"}
+
+
+def model_figures(text: bytes) -> list[tuple[str, str, int]]:
+    """(figure, model, value) of the figure lines in ``text`` (``FIGURE_RE``), in order."""
+    return [(FIGURE_NAMES[m["figure"]], m["model"].decode(), int(m["n"])) for m in FIGURE_RE.finditer(text)]
+
+
 # The case macro in a source (comments blanked first, lines kept).
 CASE_RE = re.compile(r"^[ \t]*TF_LITE_MICRO_TEST\s*\(\s*([\w$]+)\s*\)", re.MULTILINE)
 _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import re
 import socket
 import subprocess
 import time
@@ -28,6 +27,7 @@ from harness import REPO_ROOT
 from harness.core.binary_info import file_sha256
 from harness.farm import health
 from harness.farm.history import CaseRecord, History, HistoryError, Measure, RunInfo
+from harness.formats.micro_test import model_figures
 from harness.hil import board_state
 from harness.outcome import Outcome
 
@@ -37,10 +37,6 @@ if TYPE_CHECKING:
 _FARM = pytest.StashKey["FarmState"]()
 _PHASES = pytest.StashKey[dict[str, pytest.TestReport]]()
 
-# Lines a test prints to report a figure of a model: "<model> arena_used_bytes=<n>",
-# "<model> instructions_per_invoke=<n>".
-FIGURE_RE = re.compile(rb"(?P<model>[\w.+-]+)[ \t]+(?P<figure>arena_used_bytes|instructions_per_invoke)=(?P<n>\d+)")
-_FIGURE_NAMES = {b"arena_used_bytes": "arena_bytes", b"instructions_per_invoke": "instructions_per_invoke"}
 QUARANTINE_PREFIX = "quarantined: "
 
 
@@ -319,8 +315,8 @@ def _measures(state: FarmState, item: Any, binary_outcome: Any, binary_hash: str
             add("case_cycles", count, case)  # estimated (docs/measurement.md)
         for case, count in getattr(binary_outcome, "case_stack", {}).items():
             add("case_stack_bytes", count, case)
-        for match in FIGURE_RE.finditer(binary_outcome.log or b""):
-            add(_FIGURE_NAMES[match["figure"]], int(match["n"]), match["model"].decode())
+        for figure, model, value in model_figures(binary_outcome.log or b""):
+            add(figure, value, model)
     return found
 
 

@@ -16,7 +16,7 @@ from harness.build.diagnostics import first_error_line
 from harness.build.driver import is_runtime_test, test_binary_name
 from harness.build.make import elf_path
 from harness.core.binary_info import declared_tests
-from harness.formats.micro_test import source_cases
+from harness.formats.micro_test import model_figures, source_cases
 from harness.outcome import Outcome
 from harness.session import RunReport
 
@@ -186,6 +186,8 @@ class MicroCaseItem(MicroItem):
             measured = report.case_measured_cycles.get(result.name)
             if measured is not None:  # the silicon's DWT counter at the case markers (harness.runners.dwt)
                 self.user_properties.append(("measured_cycles", measured))
+            for figure, model, value in model_figures("\n".join(result.messages).encode()):
+                self.user_properties.append((f"{figure}:{model}", value))  # a figure the case printed
             stack = report.case_stack.get(result.name)
             if stack is not None:  # deepest stack of the case, bytes from the top (stores through SP)
                 self.user_properties.append(("stack_bytes", stack))
