@@ -53,13 +53,13 @@ void RunInt16() {
 // two output pixels per pass, odd output-channel counts whose last channel is
 // handled on its own, 1x1 and 3x3 windows with SAME padding and strides).
 constexpr int kMaxIn = 6 * 6 * 8;
-constexpr int kMaxFilter = 7 * 3 * 3 * 8;
+constexpr int kMaxFilter = 8 * 10 * 4 * 2;
 constexpr int kMaxOut = 6 * 6 * 7;
 int8_t g_in[kMaxIn];
 int8_t g_filter[kMaxFilter];
-int32_t g_bias[7];
+int32_t g_bias[8];
 int8_t g_out[kMaxOut];
-float g_scales[8];
+float g_scales[9];
 
 TestRandom g_random(2024u);
 
@@ -76,21 +76,33 @@ float FilterScale(int c, int scales) {
   return ordinary;
 }
 
-// Mismatches of CONV_2D (SAME padding) against the per-tap definition.
-int ConvMismatches(int h, int w, int in_ch, int out_ch, int k, int stride, int scales = 0) {
-  const int32_t in_zp = -7;
+// A random CONV_2D layer: input h x w x in_ch, out_ch filters of kh x kw,
+// strides sh, sw, SAME (or VALID) padding, filter scales by FilterScale's
+// `scales` mode, input zero point in_zp (-128 and 127: the int8 extremes of
+// the input offset).
+struct ConvShape {
+  int h, w, in_ch, out_ch, kh, kw, sh, sw;
+  int scales;
+  int32_t in_zp;
+  bool valid;
+};
+
+// Mismatches of CONV_2D against the per-tap definition.
+int ConvMismatches(const ConvShape& s) {
+  const int32_t in_zp = s.in_zp;
   const int32_t out_zp = 5;
   const float in_scale = 0.05f;
   const float out_scale = 0.4f;
-  const int oh = (h + stride - 1) / stride;
-  const int ow = (w + stride - 1) / stride;
+  const int h = s.h, w = s.w, in_ch = s.in_ch, out_ch = s.out_ch;
+  const int oh = s.valid ? (h - s.kh) / s.sh + 1 : (h + s.sh - 1) / s.sh;
+  const int ow = s.valid ? (w - s.kw) / s.sw + 1 : (w + s.sw - 1) / s.sw;
   for (int i = 0; i < h * w * in_ch; ++i) g_in[i] = static_cast<int8_t>(g_random.Next(-128, 127));
-  for (int i = 0; i < out_ch * k * k * in_ch; ++i) g_filter[i] = static_cast<int8_t>(g_random.Next(-127, 127));
+  for (int i = 0; i < out_ch * s.kh * s.kw * in_ch; ++i) g_filter[i] = static_cast<int8_t>(g_random.Next(-127, 127));
   for (int c = 0; c < out_ch; ++c) g_bias[c] = g_random.Next(-2000, 2000);
   g_scales[0] = static_cast<float>(out_ch);
-  for (int c = 1; c <= out_ch; ++c) g_scales[c] = FilterScale(c, scales);
+  for (int c = 1; c <= out_ch; ++c) g_scales[c] = FilterScale(c, s.scales);
   const int32_t in_dims[] = {4, 1, h, w, in_ch};
-  const int32_t f_dims[] = {4, out_ch, k, k, in_ch};
+  const int32_t f_dims[] = {4, out_ch, s.kh, s.kw, in_ch};
   const int32_t b_dims[] = {1, out_ch};
   const int32_t out_dims[] = {4, 1, oh, ow, out_ch};
   TfLiteTensor tensors[4] = {
@@ -99,24 +111,27 @@ int ConvMismatches(int h, int w, int in_ch, int out_ch, int k, int stride, int s
       CreateTensor(g_bias, IntArrayFromInts(b_dims), true),
       CreateQuantizedTensor(g_out, IntArrayFromInts(out_dims), out_scale, out_zp),
   };
-  TfLiteConvParams params = {kTfLitePaddingSame, stride, stride, kTfLiteActNone, 1, 1, kTfLiteFloat32};
+  TfLiteConvParams params = {s.valid ? kTfLitePaddingValid : kTfLitePaddingSame, s.sw, s.sh, kTfLiteActNone, 1, 1,
+                             kTfLiteFloat32};
   KernelRunner runner(Register_CONV_2D(), tensors, 4, FilterOpInputs(BiasForm::kPresent), FilterOpOutputs(),
                       &params);
   if (runner.InitAndPrepare() != kTfLiteOk || runner.Invoke() != kTfLiteOk) return -1;
-  const int pad_h = ((oh - 1) * stride + k - h) / 2 > 0 ? ((oh - 1) * stride + k - h) / 2 : 0;
-  const int pad_w = ((ow - 1) * stride + k - w) / 2 > 0 ? ((ow - 1) * stride + k - w) / 2 : 0;
+  const int pad_total_h = (oh - 1) * s.sh + s.kh - h, pad_total_w = (ow - 1) * s.sw + s.kw - w;
+  const int pad_h = !s.valid && pad_total_h > 0 ? pad_total_h / 2 : 0;
+  const int pad_w = !s.valid && pad_total_w > 0 ? pad_total_w / 2 : 0;
   int mismatches = 0;
   for (int oy = 0; oy < oh; ++oy) {
     for (int ox = 0; ox < ow; ++ox) {
       for (int c = 0; c < out_ch; ++c) {
         int32_t acc = g_bias[c];
-        for (int fy = 0; fy < k; ++fy) {
-          for (int fx = 0; fx < k; ++fx) {
-            const int iy = oy * stride - pad_h + fy;
-            const int ix = ox * stride - pad_w + fx;
+        for (int fy = 0; fy < s.kh; ++fy) {
+          for (int fx = 0; fx < s.kw; ++fx) {
+            const int iy = oy * s.sh - pad_h + fy;
+            const int ix = ox * s.sw - pad_w + fx;
             if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
             for (int ic = 0; ic < in_ch; ++ic) {
-              acc += (g_in[(iy * w + ix) * in_ch + ic] - in_zp) * g_filter[((c * k + fy) * k + fx) * in_ch + ic];
+              acc += (g_in[(iy * w + ix) * in_ch + ic] - in_zp) *
+                     g_filter[((c * s.kh + fy) * s.kw + fx) * in_ch + ic];
             }
           }
         }
@@ -127,6 +142,11 @@ int ConvMismatches(int h, int w, int in_ch, int out_ch, int k, int stride, int s
     }
   }
   return mismatches;
+}
+
+// Square k x k windows, stride `stride` both ways, SAME padding, input zero point -7.
+int ConvMismatches(int h, int w, int in_ch, int out_ch, int k, int stride, int scales = 0) {
+  return ConvMismatches({h, w, in_ch, out_ch, k, k, stride, stride, scales, -7, false});
 }
 
 }  // namespace
@@ -258,6 +278,30 @@ TF_LITE_MICRO_TEST(Int8PointwiseAndRequantizationFormsMatchTheDefinition) {
     const int mismatches = ConvMismatches(s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
     if (mismatches != 0) {
       MicroPrintf("  shape %dx%dx%d -> %d, k%d s%d scales %d", s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
+    }
+    TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+  }
+}
+
+TF_LITE_MICRO_TEST(Int8FewInputChannelsMatchTheDefinition) {
+  // Input channels 1-3 (the DSP kernel's permuted small windows: whole words of each window row,
+  // then the rows' leftover bytes; the filter permuted on the stack, or read from the model when
+  // the rows are whole words): VWW's first layer (3x3 stride 2 over 3 channels) and KWS's (10x4
+  // stride 2 over 1 channel) in small, SAME padding on every side, VALID, odd sizes and pixel
+  // counts (a lone last pixel), odd output channels, every requantization form and the input
+  // zero point's int8 extremes. {h, w, in_ch, out_ch, kh, kw, sh, sw, scales, in_zp, valid}
+  const ConvShape shapes[] = {
+      {9, 8, 3, 8, 3, 3, 2, 2, 0, -7, false},    {7, 7, 3, 5, 3, 3, 2, 2, 1, -128, false},
+      {12, 6, 1, 8, 10, 4, 2, 2, 0, 3, false},   {11, 5, 1, 7, 10, 4, 2, 2, 2, 127, false},
+      {6, 5, 2, 6, 3, 3, 1, 1, 0, -128, false},  {5, 7, 3, 3, 2, 2, 1, 2, 2, 127, false},
+      {8, 9, 1, 4, 3, 5, 1, 2, 1, 0, true},      {9, 9, 3, 8, 3, 3, 2, 2, 0, -1, true},
+      {6, 6, 2, 2, 4, 4, 1, 1, 0, -7, false},    {4, 4, 1, 3, 1, 3, 1, 1, 0, -128, false},
+  };
+  for (const ConvShape& s : shapes) {
+    const int mismatches = ConvMismatches(s);
+    if (mismatches != 0) {
+      MicroPrintf("  shape %dx%dx%d -> %d, k%dx%d s%dx%d scales %d zp %d%s", s.h, s.w, s.in_ch, s.out_ch, s.kh,
+                  s.kw, s.sh, s.sw, s.scales, static_cast<int>(s.in_zp), s.valid ? " valid" : "");
     }
     TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
   }

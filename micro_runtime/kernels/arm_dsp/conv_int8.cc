@@ -392,6 +392,134 @@ void EvalPointwise(const ConvOpData& data, PairFn pair, const int8_t* input, con
     pair(data, pair_buf, input, input, n, filter, bias, output, output);
   }
 }
+
+// ---- Windows over few input channels (in_ch % 4 != 0: VWW's and KWS's first layers) ----
+//
+// A window row of L = FW * IC bytes is then not a whole number of words, so
+// the pair buffer holds the window in a permuted order: each row's L / 4 whole
+// words, then the L % 4 bytes left over of every row, in row order, padded
+// with the zero point to a whole word (a zero halfword after the offset, so
+// the padding adds nothing). The dot product does not depend on the order as
+// long as the filter is read in the same one: straight from the model when
+// L % 4 == 0 (then the order is the filter's own), else from a stack copy
+// permuted once per Eval (at most kSmallFilterMax bytes, zero-padded). The
+// pixels then go in pairs through ChannelsOfPair (4 channels per pass, no
+// tail bytes): interior windows packed straight from the input, border
+// windows from a zero-point-filled column (FillColumn).
+constexpr int kSmallWindowMax = 128;  // window bytes (pair buffer: 4 bytes per byte)
+constexpr int kSmallFilterMax = 768;  // out_ch * permuted window bytes of the stack copy
+
+// Blocks of 4 bytes of the permuted window of fh rows of row_len bytes.
+inline int PermutedBlocks(int fh, int row_len) { return fh * (row_len >> 2) + (fh * (row_len & 3) + 3) / 4; }
+
+// The window whose row r starts at src + r * stride (fh rows of row_len
+// bytes, row_len <= kSmallWindowMax) into slot `slot` (0: A, 1: B) of the pair
+// buffer, in the permuted order.
+inline void PackPermuted(const int8_t* src, int32_t stride, int fh, int row_len, uint32_t off, int8_t pad, int slot,
+                         uint32_t* buf) {
+  buf += 2 * slot;
+  const int words = row_len >> 2, rest = row_len & 3;
+  int8_t left[kSmallWindowMax + 4];
+  int nl = 0;
+  for (int r = 0; r < fh; ++r, src += stride) {
+    for (int i = 0; i < words; ++i, buf += 4) {
+      const uint32_t x = dsp::Load4(src + 4 * i);
+      buf[0] = dsp::Sxtab16(off, x);
+      buf[1] = dsp::Sxtab16Ror8(off, x);
+    }
+    for (int i = 4 * words; i < row_len; ++i) left[nl++] = src[i];
+  }
+  if (rest == 0) return;
+  while ((nl & 3) != 0) left[nl++] = pad;
+  for (int i = 0; i < nl; i += 4, buf += 4) {
+    const uint32_t x = dsp::Load4(left + i);
+    buf[0] = dsp::Sxtab16(off, x);
+    buf[1] = dsp::Sxtab16Ror8(off, x);
+  }
+}
+
+// One output channel's filter (fh rows of row_len bytes) as bytes in the
+// permuted order, zero-padded to whole words.
+inline void PermuteFilter(const int8_t* f, int fh, int row_len, int8_t* dst) {
+  const int words = row_len >> 2;
+  int8_t* left = dst + 4 * fh * words;
+  for (int r = 0; r < fh; ++r, f += row_len) {
+    for (int i = 0; i < 4 * words; ++i) *dst++ = f[i];
+    for (int i = 4 * words; i < row_len; ++i) *left++ = f[i];
+  }
+  while (((left - dst) & 3) != 0) *left++ = 0;
+}
+
+// Whether EvalSmallWindow takes the layer.
+inline bool SmallWindowFits(const WindowGeometry& g) {
+  const int row_len = g.filter_w * g.in_ch;
+  const int window = g.filter_h * row_len;
+  return g.dilation_w == 1 && (g.in_ch & 3) != 0 && window <= kSmallWindowMax && g.out_ch >= 2 &&
+         ((row_len & 3) == 0 || g.out_ch * 4 * PermutedBlocks(g.filter_h, row_len) <= kSmallFilterMax);
+}
+
+__attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pair, const int8_t* input,
+                                               const int8_t* filter, const int32_t* bias, int8_t* output) {
+  const WindowGeometry& g = data.g;
+  const int in_ch = g.in_ch;
+  const int fh = g.filter_h;
+  const int row_len = g.filter_w * in_ch;
+  const int window = fh * row_len;
+  const int n4 = 4 * PermutedBlocks(fh, row_len);
+  const int out_ch = g.out_ch;
+  const int32_t row_stride = g.in_w * in_ch;
+  const int32_t sy = g.dilation_h * row_stride;
+  const uint32_t off = dsp::Offset16x2(data.q.input_offset);
+  const int8_t zp = static_cast<int8_t>(-data.q.input_offset);
+  int8_t fcopy[kSmallFilterMax];
+  const int8_t* f = filter;
+  if ((row_len & 3) != 0) {
+    for (int oc = 0; oc < out_ch; ++oc) PermuteFilter(filter + oc * window, fh, row_len, fcopy + oc * n4);
+    f = fcopy;
+  }
+  uint32_t buf[kSmallWindowMax + 4];
+  int8_t column[kSmallWindowMax];
+  int ox_lo, ox_hi;
+  dsp::FullWindowRange(g.out_w, g.stride_w, g.pad_w, g.in_w, g.filter_w, 1, &ox_lo, &ox_hi);
+  int slot = 0;
+  int8_t* pending_out = nullptr;
+  WindowPos p;
+  for (int b = 0; b < g.batches; ++b) {
+    const int8_t* in_b = input + b * g.in_h * row_stride;
+    for (int oy = 0; oy < g.out_h; ++oy) {
+      p.origin_y = oy * g.stride_h - g.pad_h;
+      ValidFilterRange(p.origin_y, g.dilation_h, g.in_h, fh, &p.fy0, &p.fy1);
+      p.ny = p.fy1 > p.fy0 ? p.fy1 - p.fy0 : 0;
+      const bool full_rows = p.ny == fh;
+      const int8_t* in_y = in_b + (p.origin_y + p.fy0 * g.dilation_h) * row_stride;
+      for (int ox = 0; ox < g.out_w; ++ox, output += out_ch) {
+        p.origin_x = ox * g.stride_w - g.pad_w;
+        if (full_rows && ox >= ox_lo && ox < ox_hi) {
+          PackPermuted(in_y + p.origin_x * in_ch, sy, fh, row_len, off, zp, slot, buf);
+        } else {
+          ValidFilterRange(p.origin_x, 1, g.in_w, g.filter_w, &p.fx0, &p.fx1);
+          p.nx = p.fx1 > p.fx0 ? p.fx1 - p.fx0 : 0;
+          FillColumn(g, p, in_y + (p.origin_x + p.fx0) * in_ch, zp, column);
+          PackPermuted(column, row_len, fh, row_len, off, zp, slot, buf);
+        }
+        if (slot == 0) {
+          pending_out = output;
+          slot = 1;
+        } else {
+          pair(data, buf, nullptr, nullptr, n4, f, bias, pending_out, output);
+          slot = 0;
+        }
+      }
+    }
+  }
+  if (slot == 1) {  // the last pixel alone, as both of a pair (its outputs written twice, the same)
+    for (int i = 0; i < n4; i += 4) {
+      buf[i + 2] = buf[i];
+      buf[i + 3] = buf[i + 1];
+    }
+    pair(data, buf, nullptr, nullptr, n4, f, bias, pending_out, pending_out);
+  }
+}
 }  // namespace
 
 TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int8_t* filter,
@@ -418,6 +546,10 @@ TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int
   if (g.filter_h == 1 && g.filter_w == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 && g.pad_w == 0 &&
       g.out_h == g.in_h && g.out_w == g.in_w && window <= kPairMax && out_ch >= 2) {
     EvalPointwise(data, pair, input, filter, bias, output);
+    return kTfLiteOk;
+  }
+  if (SmallWindowFits(g)) {
+    EvalSmallWindow(data, pair, input, filter, bias, output);
     return kTfLiteOk;
   }
   uint32_t pair_buf[kPairMax];

@@ -228,18 +228,6 @@ inline int8_t FastRequantize(int32_t acc, int32_t m, int32_t rb, int r, int32_t 
   return static_cast<int8_t>(ClampInt32(t >> r, lo, hi));
 }
 
-// The first output coordinate whose window starts inside the input and one
-// past the last whose window ends inside it (along one axis): the pixels in
-// between need no bounds.
-inline void FullWindowRange(int out, int stride, int pad, int in, int filter, int dilation, int* lo, int* hi) {
-  const int span = (filter - 1) * dilation + 1;
-  *lo = (pad + stride - 1) / stride;
-  const int last = in - span + pad;  // origin <= in - span
-  *hi = last < 0 ? 0 : last / stride + 1;
-  if (*hi > out) *hi = out;
-  if (*lo > *hi) *lo = *hi;
-}
-
 // Channels c0..c0+3's accumulators -> four int8 outputs (one word store).
 template <dsp::RequantKind kKind>
 inline void Requantize4(const int32_t* acc, const dsp::ChannelRequant* rq, const Int8Requantizer& general, int c0,
@@ -274,7 +262,7 @@ void EvalMult1(const DepthwiseOpData& d, const int8_t* input, const int8_t* filt
   const uint32_t lo4 = dsp::Bytes4(qd.act_min), hi4 = dsp::Bytes4(qd.act_max);
   const Int8Requantizer general(qd);
   int ox_lo, ox_hi;
-  FullWindowRange(g.out_w, g.stride_w, g.pad_w, g.in_w, fw, g.dilation_w, &ox_lo, &ox_hi);
+  dsp::FullWindowRange(g.out_w, g.stride_w, g.pad_w, g.in_w, fw, g.dilation_w, &ox_lo, &ox_hi);
   uint32_t fbuf[2 * kMaxTaps];
   for (int b = 0; b < g.batches; ++b) {
     const int8_t* in_b = input + b * g.in_h * in_row;

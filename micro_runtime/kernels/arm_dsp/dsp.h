@@ -334,6 +334,18 @@ inline uint32_t PackClamp4(int32_t v0, int32_t v1, int32_t v2, int32_t v3, uint3
   return ClampBytes(p, lo4, hi4);
 }
 
+// The first output coordinate whose window starts inside the input and one
+// past the last whose window ends inside it (along one axis): the pixels in
+// between need no bounds.
+inline void FullWindowRange(int out, int stride, int pad, int in, int filter, int dilation, int* lo, int* hi) {
+  const int span = (filter - 1) * dilation + 1;
+  *lo = (pad + stride - 1) / stride;
+  const int last = in - span + pad;  // origin <= in - span
+  *hi = last < 0 ? 0 : last / stride + 1;
+  if (*hi > out) *hi = out;
+  if (*lo > *hi) *lo = *hi;
+}
+
 // Four bytes to any address (the DSP cores store unaligned words in normal
 // memory; the compiler emits one STR).
 inline void Store4(int8_t* p, uint32_t v) { __builtin_memcpy(p, &v, 4); }
