@@ -52,8 +52,8 @@ void RunInt16() {
 // shapes the optimized kernels special-case (input channels a multiple of 4,
 // two output pixels per pass, odd output-channel counts whose last channel is
 // handled on its own, 1x1 and 3x3 windows with SAME padding and strides).
-constexpr int kMaxIn = 6 * 6 * 8;
-constexpr int kMaxFilter = 8 * 10 * 4 * 2;
+constexpr int kMaxIn = 3 * 5 * 96;
+constexpr int kMaxFilter = 8 * 96;
 constexpr int kMaxOut = 6 * 6 * 7;
 int8_t g_in[kMaxIn];
 int8_t g_filter[kMaxFilter];
@@ -302,6 +302,27 @@ TF_LITE_MICRO_TEST(Int8FewInputChannelsMatchTheDefinition) {
     if (mismatches != 0) {
       MicroPrintf("  shape %dx%dx%d -> %d, k%dx%d s%dx%d scales %d zp %d%s", s.h, s.w, s.in_ch, s.out_ch, s.kh,
                   s.kw, s.sh, s.sw, s.scales, static_cast<int>(s.in_zp), s.valid ? " valid" : "");
+    }
+    TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+  }
+}
+
+TF_LITE_MICRO_TEST(Int8PointwiseTilesMatchTheDefinition) {
+  // 1x1 stride 1 with input and output channels multiples of 4 (the DSP kernel's tiles of up to 8
+  // pixel pairs dotted one channel pair at a time in chunks of 64 input bytes): full and partial
+  // tiles, the lone last pixel, tiles limited by the pair buffer (96 channels: 6 pairs), inputs
+  // longer than one chunk (72, 96), every requantization form and the zero point's extremes.
+  // {h, w, in_ch, out_ch, kh, kw, sh, sw, scales, in_zp, valid}
+  const ConvShape shapes[] = {
+      {3, 5, 96, 8, 1, 1, 1, 1, 0, -7, false},  {5, 7, 8, 4, 1, 1, 1, 1, 1, -128, false},
+      {4, 5, 72, 4, 1, 1, 1, 1, 2, 127, false}, {2, 9, 16, 8, 1, 1, 1, 1, 0, 127, false},
+      {1, 2, 4, 4, 1, 1, 1, 1, 2, -128, false},
+  };
+  for (const ConvShape& s : shapes) {
+    const int mismatches = ConvMismatches(s);
+    if (mismatches != 0) {
+      MicroPrintf("  shape %dx%dx%d -> %d, scales %d zp %d", s.h, s.w, s.in_ch, s.out_ch, s.scales,
+                  static_cast<int>(s.in_zp));
     }
     TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
   }

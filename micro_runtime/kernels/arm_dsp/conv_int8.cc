@@ -370,17 +370,106 @@ inline PairFn SelectPair(const Int8ChannelQuant& q, int out_ch) {
   }
 }
 
+// ---- Pointwise tiles: several pixel pairs per channel pair ----
+//
+// Per pixel pair, ChannelsOfPair streams every filter row from flash: on a
+// core whose flash has wait states and a small data cache (the L4R5: 5 wait
+// states, 256 B), each 8-byte line of weights costs the wait states again for
+// every pixel pair. A tile of up to kTilePairs pixel pairs (their pair
+// buffers side by side) is instead dotted with one channel pair at a time, in
+// chunks of at most kChunkBlocks blocks (2 x 64 weight bytes, which stay in
+// the data cache across the tile's pairs), and the requantization constants
+// of four channels are made once per tile instead of once per pair. Needs
+// input channels a multiple of 4 (no tail bytes) and output channels a
+// multiple of 4.
+constexpr int kTilePairs = 8;
+constexpr int kChunkBlocks = 16;
+
+// All output channels of 2 * pairs consecutive output pixels at `out` from
+// the pair buffers buf + t * n (t < pairs <= kTilePairs; n input bytes per
+// pixel).
+template <dsp::RequantKind kKind>
+__attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint32_t* buf, int pairs, int n,
+                                              const int8_t* filter, const int32_t* bias, int8_t* out) {
+  const Int8ChannelQuant& q = data.q;
+  const Int8Requantizer requantize(q);
+  const int out_ch = data.g.out_ch;
+  const int blocks = n >> 2;
+  const uint32_t lo4 = dsp::Bytes4(q.act_min), hi4 = dsp::Bytes4(q.act_max);
+  for (int oc = 0; oc < out_ch; oc += 4) {
+    int32_t acc[kTilePairs][8];  // per pair: pixel A k, k + 1, pixel B k, k + 1 for k = 0, 2
+    for (int k = 0; k < 4; k += 2) {
+      const int32_t b0 = bias != nullptr ? bias[oc + k] : 0, b1 = bias != nullptr ? bias[oc + k + 1] : 0;
+      for (int t = 0; t < pairs; ++t) {
+        int32_t* ak = acc[t] + 2 * k;
+        ak[0] = b0;
+        ak[1] = b1;
+        ak[2] = b0;
+        ak[3] = b1;
+      }
+      const int8_t* f = filter + (oc + k) * n;
+      for (int c = 0; c < blocks; c += kChunkBlocks) {
+        const int nb = blocks - c < kChunkBlocks ? blocks - c : kChunkBlocks;
+        for (int t = 0; t < pairs; ++t) DotPair2(buf + t * n + 4 * c, nb, f + 4 * c, n, acc[t] + 2 * k);
+      }
+    }
+    dsp::ChannelRequant r[4];
+    for (int k = 0; k < 4; ++k) r[k] = dsp::LayerChannelRequant<kKind>(q, oc + k);
+    int8_t* o = out + oc;
+    for (int t = 0; t < pairs; ++t, o += 2 * out_ch) {
+      int32_t v[8];  // pixel A's channels 0..3, then pixel B's
+#pragma GCC unroll 4
+      for (int k = 0; k < 4; ++k) {
+        const int i = (k & 2) * 2 + (k & 1);
+        v[k] = dsp::RequantizeShifted<kKind>(acc[t][i], r[k], requantize, oc + k);
+        v[4 + k] = dsp::RequantizeShifted<kKind>(acc[t][i + 2], r[k], requantize, oc + k);
+      }
+      dsp::Store4(o, dsp::PackClamp4(v[0], v[1], v[2], v[3], lo4, hi4));
+      dsp::Store4(o + out_ch, dsp::PackClamp4(v[4], v[5], v[6], v[7], lo4, hi4));
+    }
+  }
+}
+
+using TileFn = void (*)(const ConvOpData&, const uint32_t*, int, int, const int8_t*, const int32_t*, int8_t*);
+
+inline TileFn SelectTile(const Int8ChannelQuant& q, int out_ch) {
+  switch (dsp::LayerRequantKind(q, out_ch)) {
+    case dsp::kRight:
+      return ChannelsOfTile<dsp::kRight>;
+    case dsp::kPre:
+      return ChannelsOfTile<dsp::kPre>;
+    default:
+      return ChannelsOfTile<dsp::kAny>;
+  }
+}
+
 // 1x1 convolutions with stride 1: output pixel i reads input pixel i (no
 // padding), so the pixels go in pairs straight through the input, without
-// the window bookkeeping.
-void EvalPointwise(const ConvOpData& data, PairFn pair, const int8_t* input, const int8_t* filter,
-                   const int32_t* bias, int8_t* output) {
+// the window bookkeeping; in tiles of pixel pairs when the channel counts
+// allow (ChannelsOfTile).
+__attribute__((noinline)) void EvalPointwise(const ConvOpData& data, PairFn pair, const int8_t* input,
+                                             const int8_t* filter, const int32_t* bias, int8_t* output) {
   const WindowGeometry& g = data.g;
   const int n = g.in_ch;
   const int out_ch = g.out_ch;
   const uint32_t off = dsp::Offset16x2(data.q.input_offset);
   uint32_t pair_buf[kPairMax];
   int pixels = g.batches * g.out_h * g.out_w;
+  if ((n & 3) == 0 && (out_ch & 3) == 0) {
+    const TileFn tile = SelectTile(data.q, out_ch);
+    const int most = kPairMax / n < kTilePairs ? kPairMax / n : kTilePairs;  // n <= kPairMax: at least 1
+    while (pixels >= 2) {
+      const int pairs = pixels / 2 < most ? pixels / 2 : most;
+      for (int t = 0; t < pairs; ++t) {
+        FillPairRun(pair_buf + t * n, 0, input + 2 * t * n, n, off);
+        FillPairRun(pair_buf + t * n, 1, input + (2 * t + 1) * n, n, off);
+      }
+      tile(data, pair_buf, pairs, n, filter, bias, output);
+      input += 2 * pairs * n;
+      output += 2 * pairs * out_ch;
+      pixels -= 2 * pairs;
+    }
+  }
   for (; pixels >= 2; pixels -= 2, input += 2 * n, output += 2 * out_ch) {
     FillPairRun(pair_buf, 0, input, n, off);
     FillPairRun(pair_buf, 1, input + n, n, off);
@@ -520,10 +609,12 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
     pair(data, buf, nullptr, nullptr, n4, f, bias, pending_out, pending_out);
   }
 }
-}  // namespace
 
-TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int8_t* filter,
-                          const int32_t* bias, int8_t* output) {
+// Any other layer, pixel by pixel (pairs where the windows allow). Out of
+// line, like the other paths, so that only one path's buffers are on the
+// stack at a time.
+__attribute__((noinline)) void EvalWindows(const ConvOpData& data, PairFn pair, const int8_t* input,
+                                           const int8_t* filter, const int32_t* bias, int8_t* output) {
   const WindowGeometry& g = data.g;
   const int out_ch = g.out_ch;
   const int window = g.filter_h * g.filter_w * g.in_ch;
@@ -542,16 +633,6 @@ TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int
   const bool pair_runs = one_run && window <= kPairMax && out_ch >= 2;
   const bool pair_windows = rows && g.in_ch % 4 == 0 && window <= kPairMax && out_ch >= 2;
   const uint32_t off = dsp::Offset16x2(offset);
-  const PairFn pair = SelectPair(data.q, out_ch);
-  if (g.filter_h == 1 && g.filter_w == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 && g.pad_w == 0 &&
-      g.out_h == g.in_h && g.out_w == g.in_w && window <= kPairMax && out_ch >= 2) {
-    EvalPointwise(data, pair, input, filter, bias, output);
-    return kTfLiteOk;
-  }
-  if (SmallWindowFits(g)) {
-    EvalSmallWindow(data, pair, input, filter, bias, output);
-    return kTfLiteOk;
-  }
   uint32_t pair_buf[kPairMax];
   const int8_t* pending = nullptr;
   int8_t* pending_out = nullptr;
@@ -594,6 +675,23 @@ TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int
       pair_buf[4 * i + 3] = pair_buf[4 * i + 1];
     }
     pair(data, pair_buf, pending, pending, window, filter, bias, pending_out, pending_out);
+  }
+}
+}  // namespace
+
+TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int8_t* filter,
+                          const int32_t* bias, int8_t* output) {
+  const WindowGeometry& g = data.g;
+  const int out_ch = g.out_ch;
+  const int window = g.filter_h * g.filter_w * g.in_ch;
+  const PairFn pair = SelectPair(data.q, out_ch);
+  if (g.filter_h == 1 && g.filter_w == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 && g.pad_w == 0 &&
+      g.out_h == g.in_h && g.out_w == g.in_w && window <= kPairMax && out_ch >= 2) {
+    EvalPointwise(data, pair, input, filter, bias, output);
+  } else if (SmallWindowFits(g)) {
+    EvalSmallWindow(data, pair, input, filter, bias, output);
+  } else {
+    EvalWindows(data, pair, input, filter, bias, output);
   }
   return kTfLiteOk;
 }
