@@ -157,16 +157,17 @@ constexpr int kMaxTaps = 64;  // filter_h * filter_w handled here (stack: 8 byte
 __attribute__((always_inline)) inline void Window3x3(const int8_t* p, const uint32_t* q, int32_t sx, int32_t sy, uint32_t off, int32_t* acc) {
   int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-  int32_t sx2 = 2 * sx;
+  // The third tap of a row at [p, sx, LSL #1]: 13 registers, so the
+  // window fits the pixel loop with the border path beside it.
   uint32_t x, x13, f02, f13;
   __asm__ volatile(
-      MR_DW_TAP("[%[p]]") MR_DW_TAP("[%[p], %[sx]]") MR_DW_TAP("[%[p], %[sx2]]")
+      MR_DW_TAP("[%[p]]") MR_DW_TAP("[%[p], %[sx]]") MR_DW_TAP("[%[p], %[sx], lsl #1]")
       "add %[p], %[p], %[sy]\n"
-      MR_DW_TAP("[%[p]]") MR_DW_TAP("[%[p], %[sx]]") MR_DW_TAP("[%[p], %[sx2]]")
+      MR_DW_TAP("[%[p]]") MR_DW_TAP("[%[p], %[sx]]") MR_DW_TAP("[%[p], %[sx], lsl #1]")
       "add %[p], %[p], %[sy]\n"
-      MR_DW_TAP("[%[p]]") MR_DW_TAP("[%[p], %[sx]]") MR_DW_TAP("[%[p], %[sx2]]")
+      MR_DW_TAP("[%[p]]") MR_DW_TAP("[%[p], %[sx]]") MR_DW_TAP("[%[p], %[sx], lsl #1]")
       : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [p] "+r"(p), [q] "+r"(q), [off] "+r"(off),
-        [sx] "+r"(sx), [sx2] "+r"(sx2), [sy] "+r"(sy), [x] "=&r"(x), [x13] "=&r"(x13), [f02] "=&r"(f02),
+        [sx] "+r"(sx), [sy] "+r"(sy), [x] "=&r"(x), [x13] "=&r"(x13), [f02] "=&r"(f02),
         [f13] "=&r"(f13)
       :
       : "memory");
@@ -256,7 +257,6 @@ void EvalMult1(const DepthwiseOpData& d, const int8_t* input, const int8_t* filt
   const int32_t sx = g.dilation_w * ch;
   const int32_t sy = g.dilation_h * g.in_w * ch;
   const int32_t in_row = g.in_w * ch;
-  const int32_t step_x = g.stride_w * ch;
   const uint32_t off = dsp::Offset16x2(qd.input_offset);
   const bool full3x3 = g.filter_h == 3 && fw == 3;
   const uint32_t lo4 = dsp::Bytes4(qd.act_min), hi4 = dsp::Bytes4(qd.act_max);
@@ -284,38 +284,38 @@ void EvalMult1(const DepthwiseOpData& d, const int8_t* input, const int8_t* filt
         ValidFilterRange(origin_y, g.dilation_h, g.in_h, g.filter_h, &fy0, &fy1);
         const int ny = fy1 - fy0;
         const int8_t* in_y = in_b + (origin_y + fy0 * g.dilation_h) * in_row + c0;
-        // Border pixels (and every pixel of a row cut by the padding).
-        auto border = [&](int ox) {
-          const int origin_x = ox * g.stride_w - g.pad_w;
-          int fx0, fx1;
-          ValidFilterRange(origin_x, g.dilation_w, g.in_w, fw, &fx0, &fx1);
-          const int nx = fx1 - fx0;
-          int32_t acc[4] = {b0[0], b0[1], b0[2], b0[3]};
-          if (nx > 0 && ny > 0) {
-            const int8_t* p = in_y + (origin_x + fx0 * g.dilation_w) * ch;
-            const uint32_t* q = fbuf + 2 * (fy0 * fw + fx0);
-            for (int y = 0; y < ny; ++y, p += sy, q += 2 * fw) WindowRow(p, q, nx, sx, off, acc);
-          }
-          Requantize4<kKind>(acc, rq, general, c0, lo4, hi4, out + ox * ch);
-        };
+        // One loop for the row, one requantization after either window
+        // form: the interior pixels' straight-line windows and the border
+        // pixels' valid taps alternate within a row (KWS's rows are 5 pixels),
+        // so the loop's code must fit the 1 KB instruction cache of
+        // flash-based cores such as the L4R5 (one copy of each part).
         const bool full_rows = ny == g.filter_h;
         const int run_lo = full_rows ? ox_lo : g.out_w;
         const int run_hi = full_rows ? ox_hi : g.out_w;
-        for (int ox = 0; ox < run_lo; ++ox) border(ox);
-        const int8_t* p = in_y + (run_lo * g.stride_w - g.pad_w) * ch;
-        int8_t* o = out + run_lo * ch;
-        for (int ox = run_lo; ox < run_hi; ++ox, p += step_x, o += ch) {
+        int origin_x = -g.pad_w;
+        int8_t* o = out;
+        for (int ox = 0; ox < g.out_w; ++ox, origin_x += g.stride_w, o += ch) {
           int32_t acc[4] = {b0[0], b0[1], b0[2], b0[3]};
-          if (full3x3) {
-            Window3x3(p, fbuf, sx, sy, off, acc);
+          if (ox >= run_lo && ox < run_hi) {
+            const int8_t* p = in_y + origin_x * ch;
+            if (full3x3) {
+              Window3x3(p, fbuf, sx, sy, off, acc);
+            } else {
+              const uint32_t* q = fbuf;
+              for (int y = 0; y < g.filter_h; ++y, p += sy, q += 2 * fw) WindowRow(p, q, fw, sx, off, acc);
+            }
           } else {
-            const int8_t* pr = p;
-            const uint32_t* q = fbuf;
-            for (int y = 0; y < g.filter_h; ++y, pr += sy, q += 2 * fw) WindowRow(pr, q, fw, sx, off, acc);
+            int fx0, fx1;
+            ValidFilterRange(origin_x, g.dilation_w, g.in_w, fw, &fx0, &fx1);
+            const int nx = fx1 - fx0;
+            if (nx > 0 && ny > 0) {
+              const int8_t* p = in_y + (origin_x + fx0 * g.dilation_w) * ch;
+              const uint32_t* q = fbuf + 2 * (fy0 * fw + fx0);
+              for (int y = 0; y < ny; ++y, p += sy, q += 2 * fw) WindowRow(p, q, nx, sx, off, acc);
+            }
           }
           Requantize4<kKind>(acc, rq, general, c0, lo4, hi4, o);
         }
-        for (int ox = run_hi > run_lo ? run_hi : run_lo; ox < g.out_w; ++ox) border(ox);
         out += g.out_w * ch;
       }
     }
