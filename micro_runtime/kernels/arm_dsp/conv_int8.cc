@@ -160,40 +160,67 @@ constexpr int kPairMax = 576;  // window bytes (stack: 4 bytes per byte)
 
 // acc[0], acc[1] += pixel A's dots with filter rows f, f + n; acc[2], acc[3]
 // the same for pixel B; `blocks` blocks of four bytes of `buf` (see above).
+template <bool kUnroll2>
 inline void DotPair2(const uint32_t* buf, int blocks, const int8_t* f, int n, int32_t* acc) {
   int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-  const uint32_t* end = buf + 4 * blocks;
   // LDM fills its list in ascending register order: pin the four words.
   register uint32_t xa02 __asm__("r8");
   register uint32_t xa13 __asm__("r9");
   register uint32_t xb02 __asm__("r10");
   register uint32_t xb13 __asm__("r11");
   uint32_t w, t;
-  __asm__ volatile(
-      "1:\n"
-      "ldmia %[buf]!, {%[xa02], %[xa13], %[xb02], %[xb13]}\n"
-      "ldr %[w], [%[f], %[n]]\n"
-      "sxtb16 %[t], %[w]\n"
-      "sxtb16 %[w], %[w], ror #8\n"
-      "smlad %[a1], %[t], %[xa02], %[a1]\n"
-      "smlad %[a3], %[t], %[xb02], %[a3]\n"
-      "smlad %[a1], %[w], %[xa13], %[a1]\n"
-      "smlad %[a3], %[w], %[xb13], %[a3]\n"
-      "ldr %[w], [%[f]], #4\n"
-      "sxtb16 %[t], %[w]\n"
-      "sxtb16 %[w], %[w], ror #8\n"
-      "smlad %[a0], %[t], %[xa02], %[a0]\n"
-      "smlad %[a2], %[t], %[xb02], %[a2]\n"
-      "smlad %[a0], %[w], %[xa13], %[a0]\n"
-      "smlad %[a2], %[w], %[xb13], %[a2]\n"
-      "cmp %[buf], %[end]\n"
-      "bne 1b\n"
-      : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [buf] "+r"(buf), [f] "+r"(f), [n] "+r"(n),
-        [end] "+r"(end), [xa02] "=&r"(xa02), [xa13] "=&r"(xa13), [xb02] "=&r"(xb02), [xb13] "=&r"(xb13),
-        [w] "=&r"(w), [t] "=&r"(t)
-      :
-      : "cc", "memory");
+#define MR_PAIR_BLOCK                                 \
+  "ldmia %[buf]!, {%[xa02], %[xa13], %[xb02], %[xb13]}\n" \
+  "ldr %[w], [%[f], %[n]]\n"                          \
+  "sxtb16 %[t], %[w]\n"                               \
+  "sxtb16 %[w], %[w], ror #8\n"                       \
+  "smlad %[a1], %[t], %[xa02], %[a1]\n"               \
+  "smlad %[a3], %[t], %[xb02], %[a3]\n"               \
+  "smlad %[a1], %[w], %[xa13], %[a1]\n"               \
+  "smlad %[a3], %[w], %[xb13], %[a3]\n"               \
+  "ldr %[w], [%[f]], #4\n"                            \
+  "sxtb16 %[t], %[w]\n"                               \
+  "sxtb16 %[w], %[w], ror #8\n"                       \
+  "smlad %[a0], %[t], %[xa02], %[a0]\n"               \
+  "smlad %[a2], %[t], %[xb02], %[a2]\n"               \
+  "smlad %[a0], %[w], %[xa13], %[a0]\n"               \
+  "smlad %[a2], %[w], %[xb13], %[a2]\n"
+  // An odd block first, then two blocks per loop pass (one compare and
+  // branch per 32 MACs).
+  const uint32_t* end = buf + 4 * blocks;
+  if (!kUnroll2) {
+    if (blocks > 0) {
+      __asm__ volatile(
+          "1:\n" MR_PAIR_BLOCK
+          "cmp %[buf], %[end]\n"
+          "bne 1b\n"
+          : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [buf] "+r"(buf), [f] "+r"(f), [n] "+r"(n),
+            [end] "+r"(end), [xa02] "=&r"(xa02), [xa13] "=&r"(xa13), [xb02] "=&r"(xb02), [xb13] "=&r"(xb13),
+            [w] "=&r"(w), [t] "=&r"(t)
+          :
+          : "cc", "memory");
+    }
+  } else if ((blocks & 1) != 0) {
+    __asm__ volatile(MR_PAIR_BLOCK
+                     : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [buf] "+r"(buf), [f] "+r"(f),
+                       [n] "+r"(n), [xa02] "=&r"(xa02), [xa13] "=&r"(xa13), [xb02] "=&r"(xb02), [xb13] "=&r"(xb13),
+                       [w] "=&r"(w), [t] "=&r"(t)
+                     :
+                     : "memory");
+  }
+  if (kUnroll2 && blocks >= 2) {
+    __asm__ volatile(
+        "1:\n" MR_PAIR_BLOCK MR_PAIR_BLOCK
+        "cmp %[buf], %[end]\n"
+        "bne 1b\n"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [buf] "+r"(buf), [f] "+r"(f), [n] "+r"(n),
+          [end] "+r"(end), [xa02] "=&r"(xa02), [xa13] "=&r"(xa13), [xb02] "=&r"(xb02), [xb13] "=&r"(xb13),
+          [w] "=&r"(w), [t] "=&r"(t)
+        :
+        : "cc", "memory");
+  }
+#undef MR_PAIR_BLOCK
 #else
   for (int i = 0; i < blocks; ++i, buf += 4, f += 4) {
     const uint32_t w0 = dsp::Load4(f), w1 = dsp::Load4(f + n);
@@ -310,7 +337,7 @@ __attribute__((noinline)) void ChannelsOfPair(const ConvOpData& data, const uint
         ak[2] = b0;
         ak[3] = b1;
         const int8_t* f = filter + (oc + k) * n;
-        if (blocks > 0) DotPair2(buf, blocks, f, n, ak);
+        if (blocks > 0) DotPair2<true>(buf, blocks, f, n, ak);
         TailPair2(a, b, f, done, n, offset, ak);
       }
       int32_t v[8];  // pixel A's channels 0..3, then pixel B's
@@ -329,7 +356,7 @@ __attribute__((noinline)) void ChannelsOfPair(const ConvOpData& data, const uint
     const int32_t b0 = bias != nullptr ? bias[oc] : 0, b1 = bias != nullptr ? bias[oc + 1] : 0;
     int32_t acc[4] = {b0, b1, b0, b1};
     const int8_t* f = filter + oc * n;
-    if (blocks > 0) DotPair2(buf, blocks, f, n, acc);
+    if (blocks > 0) DotPair2<true>(buf, blocks, f, n, acc);
     TailPair2(a, b, f, done, n, offset, acc);
     out_a[oc] = requantize(acc[0], oc);
     out_a[oc + 1] = requantize(acc[1], oc + 1);
@@ -410,7 +437,7 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
       const int8_t* f = filter + (oc + k) * n;
       for (int c = 0; c < blocks; c += kChunkBlocks) {
         const int nb = blocks - c < kChunkBlocks ? blocks - c : kChunkBlocks;
-        for (int t = 0; t < pairs; ++t) DotPair2(buf + t * n + 4 * c, nb, f + 4 * c, n, acc[t] + 2 * k);
+        for (int t = 0; t < pairs; ++t) DotPair2<false>(buf + t * n + 4 * c, nb, f + 4 * c, n, acc[t] + 2 * k);
       }
     }
     dsp::ChannelRequant r[4];
