@@ -94,7 +94,7 @@ def unreachable_reason(place: Place) -> str | None:
     return None
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -292,7 +292,7 @@ class Farm:
                 pid = int(user[len(OWNER_PREFIX):].split("-", 1)[0])
             except ValueError:
                 continue
-            if not _pid_alive(pid):
+            if not pid_alive(pid):
                 self.release(place.name, fromuser=holder)
                 freed.append(place.name)
         return freed

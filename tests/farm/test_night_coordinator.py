@@ -1,6 +1,7 @@
 """``harness farm night`` (the real CLI) on a real labgrid farm whose coordinator is killed mid-night.
 
-A coordinator and two exporter hosts of emulated bluepills (``harness.farm.demo``), a night of eight micro
+A coordinator and two exporter hosts of emulated bluepills (``harness.farm.demo``; each in a network namespace of
+its own where permitted: ``conftest.farm_network``), a night of eight micro
 binaries with ``-n 2``; once two binaries are recorded the coordinator is killed with SIGKILL. Restarted
 a few seconds later, the workers reconnect and the night ends green with every binary passed; kept away,
 every remaining binary fails at once as an infrastructure error with one line naming the coordinator, the
@@ -13,17 +14,15 @@ from __future__ import annotations
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness_helpers import junit_cases, mcu_unavailable, subprocess_env
+from farm_helpers import Night, night_with_a_fault, page_status
+from harness_helpers import mcu_unavailable, subprocess_env
 
 from harness import REPO_ROOT
 
@@ -35,110 +34,31 @@ BINARIES = ["micro_test_test", "common_test", "micro_log_test", "micro_op_resolv
 
 
 @pytest.fixture
-def farm(tmp_path: Path) -> Iterator[Any]:
-    from harness.board.boards import load_board
-    from harness.farm.demo import FarmDemo
-
-    with FarmDemo(load_board("bluepill"), hosts=2) as demo:
-        demo.wait_for_saved_places()  # as a coordinator that has run a while: a restart reads its places back
-        yield demo
-
-
-def _binaries_done(db: Path) -> int:
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM results WHERE case_id LIKE '%::binary-checks'")
-                       .fetchone()[0])
-    except sqlite3.Error:
-        return 0
-
-
-def _tagged(tag: str) -> list[int]:
-    """Live processes started with ``tag`` in their environment: the night, its pytest, the xdist workers (whose
-    command lines name nothing of the night) and anything they started."""
-    found = []
-    needle = tag.encode()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            environ = Path(f"/proc/{entry}/environ").read_bytes()
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if needle in environ and state != "Z":
-            found.append(int(entry))
-    return found
+def farm(netns_farm: Any) -> Any:
+    """The two-host farm (``conftest.netns_farm``: each host in a network namespace of its own where permitted), its
+    coordinator having saved its places, as one that has run a while: a restart reads them back."""
+    netns_farm.wait_for_saved_places()
+    return netns_farm
 
 
 def _night_with_a_killed_coordinator(demo: Any, tmp_path: Path, farm_table: str,
-                                     restart_after_s: float | None) -> dict[str, Any]:
+                                     restart_after_s: float | None) -> Night:
     """Runs the night, kills the coordinator once two binaries are recorded (restarting it after
-    ``restart_after_s`` unless None); returns what the checks need."""
+    ``restart_after_s`` unless None)."""
     from harness.core import procs
 
-    rack = tmp_path / "farm.toml"
-    rack.write_text(f'[farm]\ncoordinator = "{demo.coordinator}"\n{farm_table}')
-    db, page = tmp_path / "history.db", tmp_path / "night.html"
-    argv = [sys.executable, "-m", "harness", "farm", "night", "--board", "bluepill", "--hardware-map", str(rack),
-            "--history", str(db), "-o", str(page), "-n", "2",
-            *(f"micro_runtime/{name}.cc" for name in BINARIES)]
-    env = {k: v for k, v in subprocess_env().items() if not k.startswith(("PYTEST_", "MICRO_HARNESS"))}
-    tag = f"FARM_NIGHT_UNDER_TEST={uuid.uuid4().hex}"
-    env.update([tag.split("=", 1)])
-    night = subprocess.Popen(argv, cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             text=True)
-    try:
-        deadline = time.monotonic() + 180
-        while _binaries_done(db) < 2 and night.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        done_at_kill = _binaries_done(db)
-        assert night.poll() is None and done_at_kill < len(BINARIES), "the night ended before the kill"
+    def kill() -> None:
         coordinator = demo.processes[0]
         os.kill(coordinator.pid, signal.SIGKILL)
         procs.reap(coordinator)
-        killed_at = time.monotonic()
+
+    def restart() -> None:
         if restart_after_s is not None:
             time.sleep(restart_after_s)
             demo.restart_coordinator()
-        output, _ = night.communicate(timeout=300)
-        ended_after_s = time.monotonic() - killed_at
-        # The night process is gone; nothing it started may be (its pytest, the workers, their clients).
-        deadline = time.monotonic() + 5
-        while _tagged(tag) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        left = _tagged(tag)
-    finally:
-        if night.poll() is None:
-            night.kill()
-            night.wait(10)
-        for pid in _tagged(tag):
-            os.kill(pid, signal.SIGKILL)
-    assert left == [], f"processes of the night still running: {left}"
-    junit = re.search(r"JUnit (\S+\.xml), report", output)
-    assert junit is not None, output[-3000:]
-    from harness.farm.history import History
 
-    with History(db) as history:
-        runs = history.runs()
-        results = history.results()
-    return {"output": output, "status": night.returncode, "runs": runs, "results": results, "page": page,
-            "junit": junit_cases(Path(junit.group(1))), "done_at_kill": done_at_kill, "ended_after_s": ended_after_s,
-            "coordinator": demo.coordinator}
-
-
-def _status(page: Path) -> str:
-    return page.read_text().split('id="status">', 1)[1].split("<", 1)[0]
-
-
-def _checks(night: dict[str, Any]) -> dict[str, Any]:
-    """Every binary accounted for: one binary-checks record each, every item of the JUnit file in the history."""
-    results = night["results"]
-    checks = {r.case_id.split("/")[-1].split(".cc::")[0]: r for r in results if r.case_id.endswith("::binary-checks")}
-    assert sorted(checks) == sorted(BINARIES), night["output"][-3000:]
-    assert len(results) == len(night["junit"]), (len(results), len(night["junit"]))
-    assert len(night["runs"]) == 1 and night["runs"][0].exitstatus == night["status"]
-    return checks
+    return night_with_a_fault(demo.coordinator, tmp_path, [f"micro_runtime/{name}.cc" for name in BINARIES], kill,
+                              farm_table=farm_table, then=restart)
 
 
 def test_a_night_whose_coordinator_is_killed_and_restarted_ends_green(farm: Any, tmp_path: Path) -> None:
@@ -146,13 +66,13 @@ def test_a_night_whose_coordinator_is_killed_and_restarted_ends_green(farm: Any,
     exporters it lost come back (the demo restarts them, as a host's service manager would): every binary runs
     and passes; none waits for ever, none is a test failure with an asyncio traceback."""
     night = _night_with_a_killed_coordinator(farm, tmp_path, "reconnect_timeout_s = 60\n", restart_after_s=3.0)
-    out = night["output"]
-    checks = _checks(night)
-    assert night["status"] == 0, out[-4000:]
+    out = night.output
+    checks = night.checks(BINARIES)
+    assert night.status == 0, out[-4000:]
     assert {name: r.outcome for name, r in checks.items()} == dict.fromkeys(BINARIES, "passed"), out[-4000:]
-    assert all(r.outcome == "passed" for r in night["results"]), [r for r in night["results"] if r.outcome != "passed"]
+    assert all(r.outcome == "passed" for r in night.results), [r for r in night.results if r.outcome != "passed"]
     assert "Traceback" not in out and "TimeoutError" not in out, out[-4000:]
-    assert _status(night["page"]) == "GREEN"
+    assert page_status(night.page) == "GREEN"
 
 
 def test_a_night_whose_coordinator_stays_away_fails_fast_and_reads_red(farm: Any, tmp_path: Path) -> None:
@@ -161,27 +81,27 @@ def test_a_night_whose_coordinator_stays_away_fails_fast_and_reads_red(farm: Any
     coordinator; the night is red, the report says why in one line, nothing is left running."""
     night = _night_with_a_killed_coordinator(farm, tmp_path, "reconnect_timeout_s = 5\nacquire_timeout_s = 30\n",
                                              restart_after_s=None)
-    out, coordinator = night["output"], night["coordinator"]
-    checks = _checks(night)
-    assert night["status"] == 1, out[-4000:]
+    out, coordinator = night.output, farm.coordinator
+    checks = night.checks(BINARIES)
+    assert night.status == 1, out[-4000:]
     failed = {name: r for name, r in checks.items() if r.outcome != "passed"}
     # At most one binary per worker was in flight at the kill (it finishes: its board does not need the coordinator).
-    assert len(failed) >= len(BINARIES) - night["done_at_kill"] - 2 >= 3, (night["done_at_kill"], out[-4000:])
+    assert len(failed) >= len(BINARIES) - night.done_at_fault - 2 >= 3, (night.done_at_fault, out[-4000:])
     gone = f"the labgrid coordinator at {coordinator} is gone"
-    for result in night["results"]:
+    for result in night.results:
         if result.outcome == "passed":
             continue
         assert result.outcome == "error" and result.failure_class == "infra", result
         assert gone in (result.message or "") and " | " not in (result.message or ""), result.message
         assert not result.device_id, result  # it reached no board: no pseudo-device for health to list
     # Two workers each wait reconnect_timeout_s once; the rest fail at once (was: 10 s or more per binary).
-    assert night["ended_after_s"] < 40, night["ended_after_s"]
+    assert night.ended_after_s < 40, night.ended_after_s
     assert "Traceback" not in out and "TimeoutError" not in out, out[-4000:]
-    html = night["page"].read_text()
-    assert _status(night["page"]) == "RED"
+    html = night.page.read_text()
+    assert page_status(night.page) == "RED"
     storm = re.search(r'<p class="storm" id="infra-storm">(.*?)</p>', html)
     assert storm is not None, html[:3000]
-    infra = sum(r.outcome != "passed" for r in night["results"])
+    infra = sum(r.outcome != "passed" for r in night.results)
     assert re.search(rf"<b>{infra} of the {infra} new failures are infrastructure errors</b>, not test failures; "
                      rf"the most common \({infra}\): [^<]*{re.escape(gone)}", storm.group(1)), storm.group(1)
 

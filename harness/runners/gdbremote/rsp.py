@@ -114,6 +114,20 @@ def parse_stop_reply(body: bytes) -> StopReply:
     raise RspError(f"not a stop reply: {text[:40]!r}")
 
 
+def _fail_when_the_host_vanishes(sock: socket.socket) -> None:
+    """A server whose host vanished (its link cut, powered off) answers nothing and resets nothing: while the core
+    runs, a stop reply would be awaited until the run's deadline and the run read as a test timeout. Keepalive
+    probes (answered by the server host's kernel however long the core runs) and a bound on unacknowledged data end
+    such a connection within seconds, an error of the connection (tests/farm/test_night_faults.py, link cut)."""
+    options = [(socket.SOL_SOCKET, "SO_KEEPALIVE", 1), (socket.IPPROTO_TCP, "TCP_KEEPIDLE", 2),
+               (socket.IPPROTO_TCP, "TCP_KEEPINTVL", 1), (socket.IPPROTO_TCP, "TCP_KEEPCNT", 3),
+               (socket.IPPROTO_TCP, "TCP_USER_TIMEOUT", 6000)]
+    for level, name, value in options:
+        if hasattr(socket, name):  # Linux has them all; elsewhere what the platform has
+            with contextlib.suppress(OSError):
+                sock.setsockopt(level, getattr(socket, name), value)
+
+
 class RspClient:
     """One connection to a GDB server. Use as a context manager or call ``close()``.
 
@@ -139,6 +153,7 @@ class RspClient:
                 "(e.g. qemu-system-arm ... -gdb tcp:127.0.0.1:PORT -S, openocd, pyocd gdbserver) and check the port"
             ) from error
         self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        _fail_when_the_host_vanishes(self._sock)
         self._negotiate()
 
     # ---------------------------------------------------------------- framing
@@ -159,8 +174,12 @@ class RspClient:
         self._sock.settimeout(remaining)
         try:
             data = self._sock.recv(65536)
-        except TimeoutError:
-            raise
+        except TimeoutError as error:
+            if error.errno is None:  # this socket's own timeout: nothing arrived yet
+                raise
+            # ETIMEDOUT: keepalive or unacknowledged data got no answer (_fail_when_the_host_vanishes)
+            raise RspError(f"GDB server {self.host}:{self.port} stopped answering: its host or the network to it "
+                           f"is down ({error})") from error
         except OSError as error:
             raise RspError(f"GDB server {self.host}:{self.port} connection failed: {error}") from error
         if not data:
