@@ -69,7 +69,7 @@ def test_acquiring_a_farm_place_registers_the_release(monkeypatch: pytest.Monkey
         def acquire(self, board: str, exclude: set[str], timeout_s: float) -> SimpleNamespace:
             return SimpleNamespace(name=f"{board}-1", tags={})
 
-    monkeypatch.setattr(farm_runner, "farm_session", lambda coordinator: Farm())
+    monkeypatch.setattr(farm_runner, "farm_session", lambda coordinator, *reconnect: Farm())
     pool = farm_runner.PlacePool(farm_runner.FarmRunner(SimpleNamespace(farm={"coordinator": "farm:20408"})))
     assert shutdown._callbacks == []
     lease = pool.acquire(load_board("bluepill"), set())
