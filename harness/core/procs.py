@@ -37,10 +37,51 @@ _received: tuple[str, float] | None = None
 _PR_SET_PDEATHSIG = 1
 
 
+def _resolve_prctl() -> Any:
+    """libc's prctl, looked up once in the parent: the child must not load libraries (a fork of a threaded
+    process can hold the loader's lock), only call it."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _resolve_prctl()
+
+
 def _die_with_parent() -> None:  # runs in the child between fork and exec
-    if sys.platform.startswith("linux"):
+    if _PRCTL is not None:
         with contextlib.suppress(Exception):
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def _pdeathsig_wrapper() -> list[str] | None:
+    """``setpriv --pdeathsig KILL --`` (util-linux) when this machine has it: it sets the parent-death signal and
+    execs the program in the same process, so the child runs no Python between fork and exec at all (Python's
+    ``preexec_fn`` is not safe in a process with other threads: a QEMU started beside gRPC's threads died of
+    SIGSEGV before it ran)."""
+    import shutil
+
+    setpriv = shutil.which("setpriv")
+    if setpriv is None or not sys.platform.startswith("linux"):
+        return None
+    try:
+        usage = subprocess.run([setpriv, "--help"], capture_output=True, text=True, timeout=5, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return [setpriv, "--pdeathsig", "KILL", "--"] if "--pdeathsig" in usage else None
+
+
+_WRAPPER: list[str] | None | bool = False  # False: not looked up yet
+
+
+def _launcher() -> list[str] | None:
+    global _WRAPPER
+    if _WRAPPER is False:
+        _WRAPPER = _pdeathsig_wrapper()
+    return _WRAPPER if isinstance(_WRAPPER, list) else None
 
 
 # Every process spawn() starts carries the session's id in its environment, so the session can
@@ -58,9 +99,18 @@ def spawn(argv: Sequence[str], *, die_with_parent: bool = True, **kwargs: Any) -
     its own; the session's leftover check (``end_leftovers``) and ``reap`` still end it."""
     env = dict(kwargs.pop("env", None) or os.environ)
     env[SPAWNED_ENV] = env.get(SESSION_ENV, str(os.getpid()))
+    command = list(argv)
+    launcher = _launcher() if die_with_parent else None
+    if launcher is not None:
+        import shutil
+
+        # As Popen would for the program itself: a missing program is an OSError here, not the wrapper's exit 127.
+        if not command or shutil.which(command[0], path=env.get("PATH")) is None:
+            raise FileNotFoundError(2, "No such file or directory", command[0] if command else "")
+        command = [*launcher, *command]
     proc: subprocess.Popen[bytes] = subprocess.Popen(
-        list(argv), start_new_session=True, preexec_fn=_die_with_parent if die_with_parent else None, env=env,
-        **kwargs
+        command, start_new_session=True,
+        preexec_fn=_die_with_parent if die_with_parent and launcher is None else None, env=env, **kwargs
     )
     with _lock:
         _live[proc.pid] = proc
