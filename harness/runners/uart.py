@@ -38,7 +38,10 @@ HANDSHAKE_INTERVAL_S = 0.1
 # How long the runner pokes before giving up on the handshake (firmware waits 2 s).
 HANDSHAKE_WINDOW_S = 3.0
 RESET_PULSE_S = 0.1
-NETWORK_SETTLE_S = 0.2
+# How long a network UART's server (QEMU's socket chardev, ser2net) gets to accept the connection before the
+# device may talk (what it sends before the accept is dropped). Both accept within milliseconds of the TCP
+# handshake; a debugger-driven run overlaps this with the flash load and reset.
+NETWORK_SETTLE_S = 0.05
 _READ_TIMEOUT_S = 0.05
 
 
