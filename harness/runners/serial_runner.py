@@ -48,6 +48,7 @@ from harness.runners.uart import (
     handshake_poke,
     open_port,
     pulse_reset,
+    read_available,
 )
 
 _INSTALL = "install it: pip install pyserial"
@@ -182,21 +183,26 @@ class SerialRunner:
                     return
                 state["next_poke"] = now + HANDSHAKE_INTERVAL_S
             try:
-                data = port.read(4096)
+                data = read_available(port)
             except Exception as error:
                 state["failed"] = True
                 stream.stop("infra-error", infra_error=f"serial port read failed: {error}; was the device unplugged?")
                 return
             if data:
-                if token is not None and not state["started"] and TOKEN_MARKER.encode() in sink.data + data:
-                    # The firmware took the token: its records must now be signed with it. The marker
-                    # comes before any record, so the reader has seen none yet.
-                    assert control is not None
-                    control.token_delivered("serial handshake")
-                    stream.reader.adopt_key(token.key)
+                if not state["started"]:
+                    # The start marker's line, once whole (reads can end anywhere in it): "~~~MICRO START~~~"
+                    # or "... token" when the firmware took the token, which its records are then signed with.
+                    # The marker comes before any record, so the reader has seen none yet.
+                    seen = sink.data + data
+                    at = seen.find(marker)
+                    end = seen.find(b"\n", at) if at >= 0 else -1
+                    if end >= 0:
+                        state["started"] = True
+                        if token is not None and TOKEN_MARKER.encode() in seen[at:end]:
+                            assert control is not None
+                            control.token_delivered("serial handshake")
+                            stream.reader.adopt_key(token.key)
                 sink.feed(data)
-                if not state["started"] and marker in sink.data:
-                    state["started"] = True
 
         end = stream.follow(deadline, waiter=read_port)
         return end.end_reason, end.timed_out, end.infra_error

@@ -49,6 +49,18 @@ class SerialPortError(Exception):
     """The port cannot be opened or read, with the fix in the message."""
 
 
+def read_available(port: Any) -> bytes:
+    """What the port has now, waiting at most its read timeout for the first byte: ``read(4096)`` would wait
+    the whole timeout unless 4096 bytes came, holding every line back by up to that long."""
+    data = bytes(port.read(1))
+    if data:
+        with contextlib.suppress(Exception):  # a handler without in_waiting: the byte alone
+            waiting = int(port.in_waiting)
+            if waiting > 0:
+                data += bytes(port.read(waiting))
+    return data
+
+
 def settle_port(port: Any) -> None:
     """Waits what is left of a network port's settle time (``open_port``)."""
     remaining = getattr(port, "harness_ready_at", 0.0) - time.monotonic()
@@ -174,7 +186,7 @@ class SerialReader:
                 if poke_until and now < poke_until and now >= next_poke:
                     self.port.write(self.poke)
                     next_poke = now + HANDSHAKE_INTERVAL_S
-                data = self.port.read(4096)
+                data = read_available(self.port)
             except Exception as error:  # serial.SerialException, OSError: report, do not crash the run
                 self.error = f"serial port failed: {error}"
                 return
