@@ -42,7 +42,7 @@ RESET_PULSE_S = 0.1
 # device may talk (what it sends before the accept is dropped). Both accept within milliseconds of the TCP
 # handshake; a debugger-driven run overlaps this with the flash load and reset.
 NETWORK_SETTLE_S = 0.05
-_READ_TIMEOUT_S = 0.05
+_READ_TIMEOUT_S = 0.01  # a read returns after this when fewer than its size arrived
 
 
 class SerialPortError(Exception):
@@ -50,15 +50,10 @@ class SerialPortError(Exception):
 
 
 def read_available(port: Any) -> bytes:
-    """What the port has now, waiting at most its read timeout for the first byte: ``read(4096)`` would wait
-    the whole timeout unless 4096 bytes came, holding every line back by up to that long."""
-    data = bytes(port.read(1))
-    if data:
-        with contextlib.suppress(Exception):  # a handler without in_waiting: the byte alone
-            waiting = int(port.in_waiting)
-            if waiting > 0:
-                data += bytes(port.read(waiting))
-    return data
+    """What the port delivers within its read timeout (``_READ_TIMEOUT_S``, short: a line is held back by at
+    most that long). Not ``read(1)`` plus ``in_waiting``: pyserial's socket:// handler reports 0 or 1 there,
+    not the bytes waiting, and a long log would trickle in two bytes at a time."""
+    return bytes(port.read(4096))
 
 
 def settle_port(port: Any) -> None:
@@ -204,7 +199,8 @@ class SerialReader:
         """After the core exited: waits for the UART bytes still in flight (bounded by ``deadline``).
 
         Until the end marker shows up it waits up to ``wait_end_s`` (a loaded machine delays the
-        emulator's or adapter's output); after it, only until the line goes quiet for ``quiet_s``: the
+        emulator's or adapter's output), and while bytes keep coming (a long log behind the exit, up to
+        ``5 * wait_end_s``); after it, only until the line goes quiet for ``quiet_s``: the
         core has stopped, and the bytes of one stream arrive in order, so nothing it printed before its
         end record is still to come once that record is here.
         """
@@ -218,7 +214,7 @@ class SerialReader:
             reader = self.sink.stream.reader  # the run loop is over: this thread may look
             self.sink.stream.late()
             ended = reader.complete or reader.crash_seen
-            if now >= deadline or now - start >= wait_end_s + quiet_s:
+            if now >= deadline or now - start >= 5 * wait_end_s:  # a line that never goes quiet: bounded
                 return
             if now - last_change >= quiet_s and (ended or now - start >= wait_end_s):
                 return
