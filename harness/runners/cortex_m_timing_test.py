@@ -44,6 +44,12 @@ void probe_done(struct ctm_model* m, void* block) { ctm_block_done(m, block); }
 void probe_executed(struct ctm_model* m, void* block, unsigned count) {  /* the first `count` instructions ran */
   for (unsigned i = 0; i < count; ++i) m->cycles += ((struct ctm_block*)block)->insn_cycles[i];
 }
+int probe_sp(const unsigned char* p, int* known, int* delta, int* stores, int* lowest) {
+  struct ctm_sp sp;
+  int size = (int)ctm_sp_effect(p, &sp);
+  *known = sp.known; *delta = sp.delta; *stores = sp.stores; *lowest = sp.lowest;
+  return size;
+}
 int probe_decode(struct ctm_model* m, const unsigned char* p, int* kind, int* cycles, int* transfer) {
   struct ctm_insn insn;
   int size = (int)ctm_decode(m, p, &insn);
@@ -82,6 +88,7 @@ def probe_library(folder: Path) -> ctypes.CDLL:
     cdll.probe_cycles.argtypes = [ctypes.c_void_p]
     cdll.probe_block_cycles.argtypes = [ctypes.c_void_p]
     cdll.probe_block_insns.argtypes = [ctypes.c_void_p]
+    cdll.probe_sp.argtypes = [ctypes.c_char_p] + [ctypes.POINTER(ctypes.c_int)] * 4
     cdll.probe_split.argtypes = [ctypes.c_void_p]
     cdll.probe_done.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
     cdll.probe_executed.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint]
@@ -315,6 +322,35 @@ def test_zero_wait_states_need_no_memory_model(lib: ctypes.CDLL) -> None:
     model.load(FLASH)
     assert model.cycles == 0
     assert model.run(model.block("nop\n" * 8)) == 8
+
+
+@pytest.mark.parametrize("code, known, delta, stores, lowest", [
+    ("push {r4, r5, r6, r7, lr}", 1, -20, 1, -20),
+    ("pop {r4, pc}", 1, 8, 0, 0),
+    ("sub sp, #64", 1, -64, 0, 0),
+    ("add sp, #16", 1, 16, 0, 0),
+    ("str r0, [sp, #4]", 1, 0, 1, 4),
+    ("str.w r0, [sp, #-4]!", 1, -4, 1, -4),
+    ("ldr.w r0, [sp], #4", 1, 4, 0, 0),
+    ("stmdb sp!, {r4, r5, r6, r7, r8, r9, r10, r11, lr}", 1, -36, 1, -36),
+    ("strd r0, r1, [sp, #-8]!", 1, -8, 1, -8),
+    ("strd r0, r1, [sp, #8]", 1, 0, 1, 8),
+    ("sub.w sp, sp, #128", 1, -128, 0, 0),
+    ("subw sp, sp, #1000", 1, -1000, 0, 0),
+    ("vpush {s16-s23}", 1, -32, 1, -32),
+    ("vstr s0, [sp, #8]", 1, 0, 1, 8),
+    ("mov sp, r7", 0, 0, 0, 0),
+    ("add sp, r3", 0, 0, 0, 0),
+    ("str r0, [r1, #4]", 1, 0, 0, 0),
+    ("adds r0, #1", 1, 0, 0, 0),
+])
+def test_what_an_instruction_does_to_the_stack(lib: ctypes.CDLL, code: str, known: int, delta: int, stores: int,
+                                               lowest: int) -> None:
+    """The stack peak watches one store per run of known SP moves (insn_counter.c): these effects choose it."""
+    data = assemble(code, "m4").ljust(4, b"\0")
+    got = [ctypes.c_int() for _ in range(4)]
+    lib.probe_sp(data, *(ctypes.byref(v) for v in got))
+    assert [v.value for v in got] == [known, delta, stores, lowest], code
 
 
 def test_the_configuration_is_checked(lib: ctypes.CDLL) -> None:

@@ -566,3 +566,125 @@ void ctm_load(struct ctm_model* model, uint32_t address) {
     model->cycles += model->config.wait_states;
   }
 }
+
+/* Thumb-2 encodings that move SP or store through it (ARMv7-M ARM A7.7): PUSH/POP, ADD/SUB SP by an
+ * immediate, STR/STRD/STM/VSTR/VPUSH with SP as base, LDR/LDM/VLDM/VPOP with SP written back. Anything else
+ * that writes SP (MOV SP, Rm; ADD SP, Rm; a modified immediate) is "not known". */
+unsigned ctm_sp_effect(const uint8_t* p, struct ctm_sp* out) {
+  const unsigned hw1 = (unsigned)p[0] | ((unsigned)p[1] << 8);
+  out->known = 1;
+  out->delta = 0;
+  out->stores = 0;
+  out->lowest = 0;
+  if ((hw1 >> 11) < 0x1Du) { /* 16-bit */
+    if ((hw1 & 0xFE00u) == 0xB400u) { /* PUSH */
+      const int32_t n = (int32_t)popcount16((hw1 & 0xFFu) | ((hw1 & 0x100u) ? 1u << 8 : 0u));
+      out->delta = -4 * n;
+      out->stores = 1;
+      out->lowest = -4 * n;
+    } else if ((hw1 & 0xFE00u) == 0xBC00u) { /* POP */
+      out->delta = 4 * (int32_t)popcount16((hw1 & 0xFFu) | ((hw1 & 0x100u) ? 1u << 8 : 0u));
+    } else if ((hw1 & 0xFF00u) == 0xB000u) { /* ADD/SUB SP, SP, #imm7*4 */
+      const int32_t imm = (int32_t)(hw1 & 0x7Fu) * 4;
+      out->delta = (hw1 & 0x80u) ? -imm : imm;
+    } else if ((hw1 & 0xF800u) == 0x9000u) { /* STR Rt, [SP, #imm8*4] */
+      out->stores = 1;
+      out->lowest = (int32_t)(hw1 & 0xFFu) * 4;
+    } else if ((hw1 & 0xFC00u) == 0x4400u && ((hw1 >> 8) & 3u) != 1u && ((hw1 >> 8) & 3u) != 3u &&
+               (((hw1 >> 4) & 8u) | (hw1 & 7u)) == 13u) { /* ADD SP, Rm / MOV SP, Rm */
+      out->known = 0;
+    }
+    return 2;
+  }
+  const unsigned hw2 = (unsigned)p[2] | ((unsigned)p[3] << 8);
+  const unsigned rn = hw1 & 0xFu;
+  if ((hw1 & 0xFE40u) == 0xE800u && rn == 13u) { /* LDM/STM with SP base (PUSH.W/POP.W) */
+    const int32_t n = (int32_t)popcount16(hw2);
+    const int down = ((hw1 >> 7) & 3u) == 2u; /* DB */
+    const int load = (hw1 & 0x10u) != 0;
+    if (hw1 & 0x20u) {
+      out->delta = down ? -4 * n : 4 * n;
+    }
+    if (load && (hw2 & CTM_SP_BIT)) {
+      out->known = 0;
+    }
+    if (!load) {
+      out->stores = 1;
+      out->lowest = down ? -4 * n : 0;
+    }
+  } else if ((hw1 & 0xFE40u) == 0xE840u && rn == 13u && (hw1 & 0xFFE0u) != 0xE840u &&
+             (hw1 & 0xFFE0u) != 0xE8C0u) { /* LDRD/STRD with SP base */
+    const int32_t imm = (int32_t)(hw2 & 0xFFu) * 4;
+    const int32_t offset = (hw1 & 0x80u) ? imm : -imm; /* U */
+    const int pre = (hw1 & 0x100u) != 0;
+    if (hw1 & 0x20u) {
+      out->delta = offset;
+    }
+    if (!(hw1 & 0x10u)) {
+      out->stores = 1;
+      out->lowest = pre ? offset : 0;
+    }
+  } else if ((hw1 & 0xFF00u) == 0xF800u && rn == 13u && !(hw1 & 0x10u) && (hw1 & 0x60u) != 0x60u) {
+    /* STR/STRB/STRH with SP base */
+    out->stores = 1;
+    if (hw1 & 0x80u) { /* imm12 */
+      out->lowest = (int32_t)(hw2 & 0xFFFu);
+    } else if (hw2 & 0x800u) { /* imm8, P U W */
+      const int32_t imm = (int32_t)(hw2 & 0xFFu);
+      const int32_t offset = (hw2 & 0x200u) ? imm : -imm;
+      const int pre = (hw2 & 0x400u) != 0;
+      out->lowest = pre ? offset : 0;
+      if ((hw2 & 0x100u) || !pre) {
+        out->delta = offset;
+      }
+    } else { /* register offset: an address only known at run time, above SP in compiled code */
+      out->lowest = 0;
+    }
+  } else if ((hw1 & 0xFF00u) == 0xF800u && rn == 13u && (hw1 & 0x10u) && !(hw1 & 0x80u) && (hw2 & 0x800u) &&
+             ((hw2 & 0x100u) || !(hw2 & 0x400u))) { /* LDR with SP base written back (POP of one) */
+    const int32_t imm = (int32_t)(hw2 & 0xFFu);
+    out->delta = (hw2 & 0x200u) ? imm : -imm;
+    if ((hw2 >> 12) == 13u) {
+      out->known = 0;
+    }
+  } else if ((hw1 & 0xFBEFu) == 0xF1AD && (hw2 & 0x8F00u) == 0x0D00u && !(hw1 & 0x0400u) &&
+             !(hw2 & 0x7000u)) { /* SUB.W SP, SP, #imm8 (no rotation) */
+    out->delta = -(int32_t)(hw2 & 0xFFu);
+  } else if ((hw1 & 0xFBEFu) == 0xF10D && (hw2 & 0x8F00u) == 0x0D00u && !(hw1 & 0x0400u) &&
+             !(hw2 & 0x7000u)) { /* ADD.W SP, SP, #imm8 */
+    out->delta = (int32_t)(hw2 & 0xFFu);
+  } else if ((hw1 & 0xFBFFu) == 0xF2AD && (hw2 & 0x8F00u) == 0x0D00u) { /* SUBW SP, SP, #imm12 */
+    out->delta = -(int32_t)((((hw1 >> 10) & 1u) << 11) | (((hw2 >> 12) & 7u) << 8) | (hw2 & 0xFFu));
+  } else if ((hw1 & 0xFBFFu) == 0xF20D && (hw2 & 0x8F00u) == 0x0D00u) { /* ADDW SP, SP, #imm12 */
+    out->delta = (int32_t)((((hw1 >> 10) & 1u) << 11) | (((hw2 >> 12) & 7u) << 8) | (hw2 & 0xFFu));
+  } else if ((hw1 & 0xEE00u) == 0xEC00u && rn == 13u && ((hw2 >> 9) & 7u) == 5u) { /* VLDM/VSTM/VLDR/VSTR */
+    const int32_t words = (int32_t)(hw2 & 0xFFu);
+    if ((hw1 & 0xFF20u) == 0xED00u) { /* VLDR/VSTR [SP, #+-imm8*4] */
+      if (!(hw1 & 0x10u)) {
+        out->stores = 1;
+        out->lowest = (hw1 & 0x80u) ? words * 4 : -words * 4;
+      }
+    } else {
+      const int down = (hw1 & 0x100u) != 0; /* P: decrement before */
+      if (hw1 & 0x20u) {
+        out->delta = down ? -4 * words : 4 * words;
+      }
+      if (!(hw1 & 0x10u)) {
+        out->stores = 1;
+        out->lowest = down ? -4 * words : 0;
+      }
+    }
+  } else if (((hw2 >> 8) & 0xFu) == 13u && (hw1 & 0xFE00u) != 0xF800u) {
+    /* another 32-bit instruction whose Rd field is SP: data processing that writes SP by a run-time amount
+     * (a modified immediate, a register); compares and stores do not reach here */
+    struct ctm_model any;
+    struct ctm_insn decoded;
+    memset(&any, 0, sizeof(any));
+    any.config.core = CTM_M4;
+    ctm_decode(&any, p, &decoded);
+    if (decoded.writes & CTM_SP_BIT) {
+      out->known = 0;
+    }
+  }
+  return 4;
+}

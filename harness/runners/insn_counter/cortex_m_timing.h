@@ -87,6 +87,19 @@ struct ctm_insn {
   uint16_t address;    /* registers a load/store's address is computed from */
 };
 
+/* What an instruction does to SP and the stack, for the stack peak (insn_counter.c): `delta` is the change of
+ * SP it makes when `known`; `stores` says it writes through SP, its lowest address being SP (before the
+ * instruction) + `lowest`. */
+struct ctm_sp {
+  int known;    /* 1: SP changes by `delta` (often 0); 0: SP changes by an amount only known at run time */
+  int32_t delta;
+  int stores;
+  int32_t lowest;
+};
+
+/* The SP effect of the instruction at p (at least 4 readable bytes if it is 32-bit). Returns its size. */
+unsigned ctm_sp_effect(const uint8_t* p, struct ctm_sp* out);
+
 /* 0 on success, else the configuration is refused (message in *why). */
 int ctm_init(struct ctm_model* model, const struct ctm_config* config, const char** why);
 

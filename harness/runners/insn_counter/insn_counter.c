@@ -118,18 +118,40 @@ static void on_load(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_
   }
 }
 
-/* Stores through SP are watched for the stack peak (not in skipped ranges: the exception handlers). */
+/* The stack peak: of each run of a block's instructions over which SP moves by amounts known from their
+ * encodings, only the store through SP with the lowest address (SP's change so far + the store's own lowest
+ * offset) is watched: the deepest the stack goes there, one callback per run instead of one per push. A
+ * change of SP by a run-time amount (MOV SP, Rm) starts a new run. Exception handlers are not watched. */
 static void watch_stack(struct qemu_plugin_tb* tb, size_t n) {
+  struct qemu_plugin_insn* deepest = NULL;
+  int32_t deepest_at = 0;
+  int32_t delta = 0;
   for (size_t i = 0; i < n; ++i) {
     struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
     uint8_t bytes[4] = {0, 0, 0, 0};
     const size_t size = qemu_plugin_insn_size(insn);
     memcpy(bytes, qemu_plugin_insn_data(insn), size < 4 ? size : 4);
-    struct ctm_insn decoded;
-    ctm_decode(&g_model, bytes, &decoded);
-    if (decoded.store && (decoded.address & CTM_SP_BIT) && !skipped(qemu_plugin_insn_vaddr(insn))) {
-      qemu_plugin_register_vcpu_mem_cb(insn, on_store, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
+    if (skipped(qemu_plugin_insn_vaddr(insn))) {
+      continue;
     }
+    struct ctm_sp effect;
+    ctm_sp_effect(bytes, &effect);
+    if (effect.stores && (deepest == NULL || delta + effect.lowest < deepest_at)) {
+      deepest = insn;
+      deepest_at = delta + effect.lowest;
+    }
+    if (!effect.known) { /* SP by a run-time amount: what follows is another run */
+      if (deepest != NULL) {
+        qemu_plugin_register_vcpu_mem_cb(deepest, on_store, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
+      }
+      deepest = NULL;
+      delta = 0;
+      continue;
+    }
+    delta += effect.delta;
+  }
+  if (deepest != NULL) {
+    qemu_plugin_register_vcpu_mem_cb(deepest, on_store, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
   }
 }
 
