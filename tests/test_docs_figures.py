@@ -146,10 +146,10 @@ def _check_harness_rows(rows: list[list[str]], figures: dict[str, Any], where: s
             assert value.replace("**", "").startswith(_seconds(suite["clean_s"], 1) + " s"), (where, label, value)
             checked += 1
             continue
-        if "instruction counting" in label:
+        if "per-case" in label and "plugin" in label:  # the plugin's cost: each binary's, or the range
             shares = [f"{cost['share']:+.0%}".replace("%", " %") for cost in figures["counting"].values()]
             wanted = ", ".join(shares) if "," in value else f"{min(shares, key=_number)} to {max(shares, key=_number)}"
-            assert value == wanted, f"{where}: {label!r} says {value}, harness_bench.json {wanted}"
+            assert value.startswith(wanted), f"{where}: {label!r} says {value}, harness_bench.json {wanted}"
             checked += 1
             continue
         key = next((k for k in expected if label.startswith(k)), None)
