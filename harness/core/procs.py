@@ -90,6 +90,25 @@ SESSION_ENV = "MICRO_HARNESS_SESSION"
 SPAWNED_ENV = "MICRO_HARNESS_SPAWNED"
 
 
+def _check_executable(command: list[str], env: dict[str, str]) -> None:
+    """What Popen's own exec would refuse, refused the same way (an OSError) before the wrapper runs: a
+    missing program, and a file that is neither a binary nor a ``#!`` script (Popen: "Exec format error"; the
+    wrapper's execvp would hand it to /bin/sh instead)."""
+    import errno
+    import shutil
+
+    found = shutil.which(command[0], path=env.get("PATH")) if command else None
+    if found is None:
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", command[0] if command else "")
+    try:
+        with open(found, "rb") as program:
+            head = program.read(4)
+    except OSError as error:
+        raise PermissionError(errno.EACCES, "Permission denied", command[0]) from error
+    if head != b"\x7fELF" and not head.startswith(b"#!"):
+        raise OSError(errno.ENOEXEC, "Exec format error", command[0])
+
+
 def spawn(argv: Sequence[str], *, die_with_parent: bool = True, **kwargs: Any) -> subprocess.Popen[bytes]:
     """``subprocess.Popen`` in a new process group that dies with the harness; recorded until reaped.
 
@@ -102,11 +121,7 @@ def spawn(argv: Sequence[str], *, die_with_parent: bool = True, **kwargs: Any) -
     command = list(argv)
     launcher = _launcher() if die_with_parent else None
     if launcher is not None:
-        import shutil
-
-        # As Popen would for the program itself: a missing program is an OSError here, not the wrapper's exit 127.
-        if not command or shutil.which(command[0], path=env.get("PATH")) is None:
-            raise FileNotFoundError(2, "No such file or directory", command[0] if command else "")
+        _check_executable(command, env)
         command = [*launcher, *command]
     proc: subprocess.Popen[bytes] = subprocess.Popen(
         command, start_new_session=True,

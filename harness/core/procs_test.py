@@ -17,6 +17,14 @@ def test_a_missing_program_is_an_oserror_as_with_popen() -> None:
         procs.spawn(["no-such-program-of-the-harness"], stdout=subprocess.DEVNULL)
 
 
+def test_a_file_that_is_no_program_is_an_exec_format_error_as_with_popen(tmp_path: Path) -> None:
+    text = tmp_path / "not_a_program"
+    text.write_text("this is text\n")
+    text.chmod(0o755)
+    with pytest.raises(OSError, match="Exec format error"):
+        procs.spawn([str(text)], stdout=subprocess.DEVNULL)
+
+
 def test_a_child_dies_with_the_harness_even_by_sigkill(tmp_path: Path) -> None:
     """A harness process with busy threads spawns a long sleep, sees it running, then is SIGKILLed: the sleep
     (its own process group, so no group kill reaches it) ends too, by its parent-death signal."""

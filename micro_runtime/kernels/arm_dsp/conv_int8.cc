@@ -163,7 +163,7 @@ constexpr int kPairMax = 576;  // window bytes (stack: 4 bytes per byte)
 template <bool kUnroll2>
 inline void DotPair2(const uint32_t* buf, int blocks, const int8_t* f, int n, int32_t* acc) {
   int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#if MR_DSP_ASM
   // LDM fills its list in ascending register order: pin the four words.
   register uint32_t xa02 __asm__("r8");
   register uint32_t xa13 __asm__("r9");
@@ -241,7 +241,7 @@ inline void DotPair2(const uint32_t* buf, int blocks, const int8_t* f, int n, in
 inline void FillPairRun(uint32_t* buf, int slot, const int8_t* a, int n, uint32_t off) {
   buf += 2 * slot;
   const int blocks = n >> 2;
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#if MR_DSP_ASM
   if (blocks > 0) {
     const uint32_t* end = buf + 4 * blocks;
     uint32_t w, t;

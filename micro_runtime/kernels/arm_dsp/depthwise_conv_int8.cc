@@ -140,7 +140,7 @@ void AccumulateShared(const Window& w, int32_t offset, int32_t* acc) {
 constexpr int kMaxTaps = 64;  // filter_h * filter_w handled here (stack: 8 bytes per tap)
 
 
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#if MR_DSP_ASM
 #define MR_DW_TAP(ADDR)                                   \
   "ldrd %[f02], %[f13], [%[q]], #8\n"                     \
   "ldr %[x], " ADDR "\n"                                  \
@@ -156,7 +156,7 @@ constexpr int kMaxTaps = 64;  // filter_h * filter_w handled here (stack: 8 byte
 // unpacked taps q[0..17].
 __attribute__((always_inline)) inline void Window3x3(const int8_t* p, const uint32_t* q, int32_t sx, int32_t sy, uint32_t off, int32_t* acc) {
   int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#if MR_DSP_ASM
   // The third tap of a row at [p, sx, LSL #1]: 13 registers, so the
   // window fits the pixel loop with the border path beside it.
   uint32_t x, x13, f02, f13;
@@ -192,7 +192,7 @@ __attribute__((always_inline)) inline void Window3x3(const int8_t* p, const uint
 // acc[0..3] += n taps along x (p, p + sx, ...) times the unpacked taps q[0..2n).
 __attribute__((always_inline)) inline void WindowRow(const int8_t* p, const uint32_t* q, int n, int32_t sx, uint32_t off, int32_t* acc) {
   int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#if MR_DSP_ASM
   uint32_t x, x13, f02, f13;
   __asm__ volatile(
       "1:\n"

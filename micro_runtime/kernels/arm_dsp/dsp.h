@@ -21,6 +21,15 @@
 #include <arm_acle.h>
 #endif
 
+// The hand-scheduled inline assembly loops need the registers an optimised, uninstrumented build leaves them
+// (up to 13 operands); a coverage build (gcov's counters, harness --micro-coverage defines
+// MICRO_RUNTIME_COVERAGE) takes the C forms beside them, which compute the same results.
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && !defined(MICRO_RUNTIME_COVERAGE)
+#define MR_DSP_ASM 1
+#else
+#define MR_DSP_ASM 0
+#endif
+
 namespace micro_runtime {
 
 namespace dsp {
@@ -118,7 +127,7 @@ inline void DotRows4(const int8_t* in, const int8_t* f, int f_stride, int n, int
   const int8_t* f0 = f;
   const int8_t* f2 = f + 2 * f_stride;
   int blocks = n >> 2;
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#if MR_DSP_ASM
   if (blocks > 0) {
     // Per 4 input bytes: 1 load + 2 unpacks (with the offset) of the input,
     // then per row 1 load + 2 unpacks + 2 SMLAD; 25 instructions for 16 MACs.
