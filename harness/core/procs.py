@@ -90,19 +90,22 @@ SESSION_ENV = "MICRO_HARNESS_SESSION"
 SPAWNED_ENV = "MICRO_HARNESS_SPAWNED"
 
 
-def _check_executable(command: list[str], env: dict[str, str]) -> None:
+def _check_executable(command: list[str], env: dict[str, str], cwd: Any = None) -> None:
     """What Popen's own exec would refuse, refused the same way (an OSError) before the wrapper runs: a
     missing program, and a file that is neither a binary nor a ``#!`` script (Popen: "Exec format error"; the
     wrapper's execvp would hand it to /bin/sh instead)."""
     import errno
     import shutil
 
-    found = shutil.which(command[0], path=env.get("PATH")) if command else None
+    program = command[0] if command else ""
+    if cwd is not None and os.sep in program and not os.path.isabs(program):
+        program = os.path.join(str(cwd), program)  # Popen resolves it in the child, after the chdir
+    found = shutil.which(program, path=env.get("PATH")) if program else None
     if found is None:
         raise FileNotFoundError(errno.ENOENT, "No such file or directory", command[0] if command else "")
     try:
-        with open(found, "rb") as program:
-            head = program.read(4)
+        with open(found, "rb") as binary:
+            head = binary.read(4)
     except OSError as error:
         raise PermissionError(errno.EACCES, "Permission denied", command[0]) from error
     if head != b"\x7fELF" and not head.startswith(b"#!"):
@@ -121,7 +124,7 @@ def spawn(argv: Sequence[str], *, die_with_parent: bool = True, **kwargs: Any) -
     command = list(argv)
     launcher = _launcher() if die_with_parent else None
     if launcher is not None:
-        _check_executable(command, env)
+        _check_executable(command, env, kwargs.get("cwd"))
         command = [*launcher, *command]
     proc: subprocess.Popen[bytes] = subprocess.Popen(
         command, start_new_session=True,

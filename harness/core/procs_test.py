@@ -25,6 +25,15 @@ def test_a_file_that_is_no_program_is_an_exec_format_error_as_with_popen(tmp_pat
         procs.spawn([str(text)], stdout=subprocess.DEVNULL)
 
 
+def test_a_relative_program_is_found_in_the_working_folder_given(tmp_path: Path) -> None:
+    script = tmp_path / "tool.sh"
+    script.write_text("#!/bin/sh\nexit 7\n")
+    script.chmod(0o755)
+    proc = procs.spawn(["./tool.sh"], cwd=tmp_path, stdout=subprocess.DEVNULL)
+    assert proc.wait(timeout=10) == 7
+    procs.reap(proc)
+
+
 def test_a_child_dies_with_the_harness_even_by_sigkill(tmp_path: Path) -> None:
     """A harness process with busy threads spawns a long sleep, sees it running, then is SIGKILLed: the sleep
     (its own process group, so no group kill reaches it) ends too, by its parent-death signal."""
