@@ -42,14 +42,22 @@ _END = re.compile(r"^(?P<name>\S+) (?P<result>PASSED|FAILED)$")
 _SUMMARY = re.compile(r"^(?P<passed>\d+)/(?P<total>\d+) tests passed$")
 
 # Lines a test prints to report a figure of a model (a measurement, never a verdict): "<model>
-# arena_used_bytes=<n>", "<model> instructions_per_invoke=<n>"; names as the history records them.
-FIGURE_RE = re.compile(rb"(?P<model>[\w.+-]+)[ \t]+(?P<figure>arena_used_bytes|instructions_per_invoke)=(?P<n>\d+)")
+# arena_used_bytes=<n>", "<model> instructions_per_invoke=<n>"; names as the history records them. The model
+# name starts where no name character precedes it, so a long run of such characters is tried once, not from
+# every position in it (linear, whatever a test prints).
+FIGURE_RE = re.compile(rb"(?<![\w.+-])(?P<model>[\w.+-]{1,200})[ \t]+"
+                       rb"(?P<figure>arena_used_bytes|instructions_per_invoke)=(?P<n>\d{1,20})")
 FIGURE_NAMES = {b"arena_used_bytes": "arena_bytes", b"instructions_per_invoke": "instructions_per_invoke"}
 
 
 def model_figures(text: bytes) -> list[tuple[str, str, int]]:
-    """(figure, model, value) of the figure lines in ``text`` (``FIGURE_RE``), in order."""
-    return [(FIGURE_NAMES[m["figure"]], m["model"].decode(), int(m["n"])) for m in FIGURE_RE.finditer(text)]
+    """(figure, model, value) of the figure lines in ``text`` (``FIGURE_RE``), in order; only the lines that
+    name a figure are searched."""
+    found = []
+    for line in text.splitlines():
+        if b"arena_used_bytes=" in line or b"instructions_per_invoke=" in line:
+            found += [(FIGURE_NAMES[m["figure"]], m["model"].decode(), int(m["n"])) for m in FIGURE_RE.finditer(line)]
+    return found
 
 
 # The case macro in a source (comments blanked first, lines kept).
