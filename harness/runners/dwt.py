@@ -40,7 +40,6 @@ class CaseCycles:
     cycles: list[int] = field(default_factory=list)  # one per case that reached its stop marker, in order
     problem: str | None = None  # why there are no figures (set once known)
     _begin: int | None = None
-    _moved: bool = False
 
     @classmethod
     def for_elf(cls, target: Any, elf: Path | None) -> CaseCycles | None:
@@ -78,9 +77,7 @@ class CaseCycles:
         if pc == self.start:
             self._begin = now
         elif self._begin is not None and now is not None:
-            elapsed = (now - self._begin) % WRAP
-            self._moved |= elapsed != 0
-            self.cycles.append(elapsed)
+            self.cycles.append((now - self._begin) % WRAP)
             self._begin = None
         self._step_over(pc)
         self.target.resume()
@@ -111,7 +108,7 @@ class CaseCycles:
         """(cycles per ended case, why there are none): nothing when the counter never moved."""
         if self.problem is not None:
             return [], self.problem
-        if self.cycles and not self._moved:
+        if self.cycles and not any(self.cycles):  # the counter never moved between two markers
             return [], "the core's DWT cycle counter does not count (DWT_CYCCNT stayed put; emulators leave it out)"
         return list(self.cycles), None
 
