@@ -60,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--board", default="netduinoplus2")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--make", action="append", default=[], metavar="VAR=VALUE")
+    parser.add_argument("--annotate", metavar="TEXT",
+                        help="also print the disassembly of the hottest function whose name contains TEXT, "
+                             "each instruction with its executions per Invoke")
     args = parser.parse_args(argv)
     board = load_board(args.board)
     model = MODELS[args.model]
@@ -82,7 +85,33 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'per Invoke':>12} {'share':>6}  function")
     for name, count in per_fn.most_common(args.top):
         print(f"{count // max(cases, 1):>12,} {100 * count / total:5.1f}%  {name[:110]}")
+    if args.annotate:
+        chosen = [name for name, _ in per_fn.most_common() if args.annotate in name]
+        if not chosen:
+            print(f"no executed function's name contains {args.annotate!r}", file=sys.stderr)
+            return 1
+        annotate(elf, board.tool("objdump"), chosen[0], dict(counts), max(cases, 1))
     return 0
+
+
+def annotate(elf: Path, objdump: str, function: str, counts: dict[int, int], cases: int) -> None:
+    """The function's disassembly, each instruction prefixed with its executions per Invoke."""
+    listing = subprocess.run([objdump, "-d", "-C", "--no-show-raw-insn", str(elf)], capture_output=True,
+                             text=True, check=True).stdout
+    inside = False
+    print(f"\n{function}:")
+    for line in listing.splitlines():
+        if line.endswith(">:"):
+            inside = f"<{function}>:" in line
+            continue
+        if not inside or ":" not in line:
+            continue
+        head = line.split(":", 1)[0].strip()
+        try:
+            addr = int(head, 16)
+        except ValueError:
+            continue
+        print(f"{counts.get(addr, 0) // cases:>10,}  {line.strip()}")
 
 
 if __name__ == "__main__":

@@ -386,8 +386,8 @@ using PairFn = void (*)(const ConvOpData&, const uint32_t*, const int8_t*, const
                         const int32_t*, int8_t*, int8_t*);
 
 // The ChannelsOfPair instance for the layer's quantization.
-inline PairFn SelectPair(const Int8ChannelQuant& q, int out_ch) {
-  switch (dsp::LayerRequantKind(q, out_ch)) {
+inline PairFn SelectPair(const Int8ChannelQuant& q, int out_ch, const int32_t* bias, int32_t window) {
+  switch (dsp::LayerRequantKind(q, out_ch, dsp::AccumulatorBound(bias, out_ch, window))) {
     case dsp::kRight:
       return ChannelsOfPair<dsp::kRight>;
     case dsp::kPre:
@@ -459,8 +459,8 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
 
 using TileFn = void (*)(const ConvOpData&, const uint32_t*, int, int, const int8_t*, const int32_t*, int8_t*);
 
-inline TileFn SelectTile(const Int8ChannelQuant& q, int out_ch) {
-  switch (dsp::LayerRequantKind(q, out_ch)) {
+inline TileFn SelectTile(const Int8ChannelQuant& q, int out_ch, const int32_t* bias, int32_t in_ch) {
+  switch (dsp::LayerRequantKind(q, out_ch, dsp::AccumulatorBound(bias, out_ch, in_ch))) {
     case dsp::kRight:
       return ChannelsOfTile<dsp::kRight>;
     case dsp::kPre:
@@ -483,7 +483,7 @@ __attribute__((noinline)) void EvalPointwise(const ConvOpData& data, PairFn pair
   uint32_t pair_buf[kPairMax];
   int pixels = g.batches * g.out_h * g.out_w;
   if ((n & 3) == 0 && (out_ch & 3) == 0) {
-    const TileFn tile = SelectTile(data.q, out_ch);
+    const TileFn tile = SelectTile(data.q, out_ch, bias, n);
     const int most = kPairMax / n < kTilePairs ? kPairMax / n : kTilePairs;  // n <= kPairMax: at least 1
     while (pixels >= 2) {
       const int pairs = pixels / 2 < most ? pixels / 2 : most;
@@ -711,7 +711,7 @@ TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int
   const WindowGeometry& g = data.g;
   const int out_ch = g.out_ch;
   const int window = g.filter_h * g.filter_w * g.in_ch;
-  const PairFn pair = SelectPair(data.q, out_ch);
+  const PairFn pair = SelectPair(data.q, out_ch, bias, window);
   if (g.filter_h == 1 && g.filter_w == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 && g.pad_w == 0 &&
       g.out_h == g.in_h && g.out_w == g.in_w && window <= kPairMax && out_ch >= 2) {
     EvalPointwise(data, pair, input, filter, bias, output);

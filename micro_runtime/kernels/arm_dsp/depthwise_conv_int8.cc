@@ -389,7 +389,7 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
     return depthwise::EvalInt8Blocks(d, input, filter, bias, output, own, shared);
   }
   if (d.mult == 1 && d.g.in_ch % 4 == 0 && d.g.filter_h * d.g.filter_w <= kMaxTaps) {
-    switch (dsp::LayerRequantKind(d.q, d.g.in_ch)) {
+    switch (dsp::LayerRequantKind(d.q, d.g.in_ch, dsp::AccumulatorBound(bias, d.g.in_ch, d.g.filter_h * d.g.filter_w))) {
       case dsp::kRight:
         EvalMult1<dsp::kRight>(d, input, filter, bias, output);
         break;

@@ -278,7 +278,29 @@ inline ChannelRequant LayerChannelRequant(const Int8ChannelQuant& q, int c) {
   return r;
 }
 
-inline RequantKind LayerRequantKind(const Int8ChannelQuant& q, int channels) {
+// The largest |accumulator| a layer can reach: its bias plus `taps` products of
+// an input value plus offset (in [-255, 255]: the offset is minus an int8 zero
+// point, within [-128, 128] where the kernels take this path) with an int8
+// filter value (|f| <= 128), per output.
+inline int64_t AccumulatorBound(const int32_t* bias, int channels, int32_t taps) {
+  int64_t most = 0;
+  if (bias != nullptr) {
+    for (int c = 0; c < channels; ++c) {
+      const int64_t b = bias[c] < 0 ? -static_cast<int64_t>(bias[c]) : bias[c];
+      if (b > most) most = b;
+    }
+  }
+  return most + static_cast<int64_t>(taps) * 255 * 128;
+}
+
+// Accumulators below this bound in magnitude double without overflow, so the
+// doubling high multiply is one SMMULR (kRight, kPre).
+constexpr int64_t kSmmulrBound = int64_t{1} << 30;
+
+// The layer's kind; `acc_bound` is AccumulatorBound's: kRight and kPre also
+// promise |acc| < 2^30 (the SMMULR form), else kAny.
+inline RequantKind LayerRequantKind(const Int8ChannelQuant& q, int channels, int64_t acc_bound) {
+  if (acc_bound >= kSmmulrBound) return kAny;
   RequantKind kind = kRight;
   ChannelRequant r;
   for (int c = 0; c < channels; ++c) {
@@ -288,6 +310,19 @@ inline RequantKind LayerRequantKind(const Int8ChannelQuant& q, int channels) {
   return kind;
 }
 
+// (a * m + 2^30) >> 31 for |a| < 2^30: then 2a fits, and SMMULR's
+// (2a * m + 2^31) >> 32 is the same floor; one instruction instead of the
+// 64-bit multiply-add and the shifts.
+inline int32_t DoublingHighMulSmall(int32_t a, int32_t m) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  int32_t x;
+  __asm__("smmulr %0, %1, %2" : "=r"(x) : "r"(a * 2), "r"(m));
+  return x;
+#else
+  return static_cast<int32_t>((static_cast<int64_t>(a) * 2 * m + (int64_t{1} << 31)) >> 32);
+#endif
+}
+
 // The requantized value before the activation clamp (t >> r' above); for a
 // kAny layer's channel on the general path, Int8Requantizer's int8 result
 // (inside int8, so PackClamp4's saturation and clamp leave it as it is).
@@ -295,7 +330,8 @@ template <RequantKind kKind>
 inline int32_t RequantizeShifted(int32_t acc, const ChannelRequant& r, const Int8Requantizer& general, int c) {
   if (kKind == kAny && __builtin_expect(r.general, 0)) return general(acc, c);
   const int32_t a = kKind == kAny ? static_cast<int32_t>(static_cast<uint32_t>(acc) << r.left) : acc;
-  const int32_t x = static_cast<int32_t>((static_cast<int64_t>(a) * r.m + (int64_t{1} << 30)) >> 31);
+  const int32_t x = kKind == kAny ? static_cast<int32_t>((static_cast<int64_t>(a) * r.m + (int64_t{1} << 30)) >> 31)
+                                  : DoublingHighMulSmall(a, r.m);
   int32_t xf = kKind == kAny ? x + ((x >> 31) & r.fix) : x - static_cast<int32_t>(static_cast<uint32_t>(x) >> 31);
   if (kKind != kRight) xf >>= r.pre;
   return SaturatingAddInt32(xf, r.rb) >> r.right;
