@@ -85,7 +85,22 @@ struct ConvShape {
   int scales;
   int32_t in_zp;
   bool valid;
+  int bias_mode;  // BiasOf's
 };
+
+// Output channel c's bias for `taps` products per output: mode 0 small; 1 the
+// largest magnitudes whose accumulators stay below 2^30 (the DSP kernels'
+// one-instruction SMMULR requantization at its edge); 2 beyond that, up to
+// where the definition's int32 sum cannot overflow (their 64-bit form). Signs
+// alternate by channel.
+int32_t BiasOf(int c, int taps, int mode, TestRandom& random) {
+  const int32_t small = random.Next(-2000, 2000);
+  if (mode == 0) return small;
+  const int32_t reach = taps * 255 * 128;
+  const int32_t most = mode == 1 ? (int32_t{1} << 30) - 1 - reach : INT32_MAX - reach;
+  const int32_t b = most - (small < 0 ? -small : small);
+  return c % 2 == 0 ? b : -b;
+}
 
 // Mismatches of CONV_2D against the per-tap definition.
 int ConvMismatches(const ConvShape& s) {
@@ -98,7 +113,7 @@ int ConvMismatches(const ConvShape& s) {
   const int ow = s.valid ? (w - s.kw) / s.sw + 1 : (w + s.sw - 1) / s.sw;
   for (int i = 0; i < h * w * in_ch; ++i) g_in[i] = static_cast<int8_t>(g_random.Next(-128, 127));
   for (int i = 0; i < out_ch * s.kh * s.kw * in_ch; ++i) g_filter[i] = static_cast<int8_t>(g_random.Next(-127, 127));
-  for (int c = 0; c < out_ch; ++c) g_bias[c] = g_random.Next(-2000, 2000);
+  for (int c = 0; c < out_ch; ++c) g_bias[c] = BiasOf(c, s.kh * s.kw * in_ch, s.bias_mode, g_random);
   g_scales[0] = static_cast<float>(out_ch);
   for (int c = 1; c <= out_ch; ++c) g_scales[c] = FilterScale(c, s.scales);
   const int32_t in_dims[] = {4, 1, h, w, in_ch};
@@ -146,7 +161,7 @@ int ConvMismatches(const ConvShape& s) {
 
 // Square k x k windows, stride `stride` both ways, SAME padding, input zero point -7.
 int ConvMismatches(int h, int w, int in_ch, int out_ch, int k, int stride, int scales = 0) {
-  return ConvMismatches({h, w, in_ch, out_ch, k, k, stride, stride, scales, -7, false});
+  return ConvMismatches({h, w, in_ch, out_ch, k, k, stride, stride, scales, -7, false, 0});
 }
 
 }  // namespace
@@ -291,11 +306,11 @@ TF_LITE_MICRO_TEST(Int8FewInputChannelsMatchTheDefinition) {
   // counts (a lone last pixel), odd output channels, every requantization form and the input
   // zero point's int8 extremes. {h, w, in_ch, out_ch, kh, kw, sh, sw, scales, in_zp, valid}
   const ConvShape shapes[] = {
-      {9, 8, 3, 8, 3, 3, 2, 2, 0, -7, false},    {7, 7, 3, 5, 3, 3, 2, 2, 1, -128, false},
-      {12, 6, 1, 8, 10, 4, 2, 2, 0, 3, false},   {11, 5, 1, 7, 10, 4, 2, 2, 2, 127, false},
-      {6, 5, 2, 6, 3, 3, 1, 1, 0, -128, false},  {5, 7, 3, 3, 2, 2, 1, 2, 2, 127, false},
-      {8, 9, 1, 4, 3, 5, 1, 2, 1, 0, true},      {9, 9, 3, 8, 3, 3, 2, 2, 0, -1, true},
-      {6, 6, 2, 2, 4, 4, 1, 1, 0, -7, false},    {4, 4, 1, 3, 1, 3, 1, 1, 0, -128, false},
+      {9, 8, 3, 8, 3, 3, 2, 2, 0, -7, false, 0},    {7, 7, 3, 5, 3, 3, 2, 2, 1, -128, false, 0},
+      {12, 6, 1, 8, 10, 4, 2, 2, 0, 3, false, 0},   {11, 5, 1, 7, 10, 4, 2, 2, 2, 127, false, 0},
+      {6, 5, 2, 6, 3, 3, 1, 1, 0, -128, false, 0},  {5, 7, 3, 3, 2, 2, 1, 2, 2, 127, false, 0},
+      {8, 9, 1, 4, 3, 5, 1, 2, 1, 0, true, 0},      {9, 9, 3, 8, 3, 3, 2, 2, 0, -1, true, 0},
+      {6, 6, 2, 2, 4, 4, 1, 1, 0, -7, false, 0},    {4, 4, 1, 3, 1, 3, 1, 1, 0, -128, false, 0},
   };
   for (const ConvShape& s : shapes) {
     const int mismatches = ConvMismatches(s);
@@ -314,15 +329,37 @@ TF_LITE_MICRO_TEST(Int8PointwiseTilesMatchTheDefinition) {
   // longer than one chunk (72, 96), every requantization form and the zero point's extremes.
   // {h, w, in_ch, out_ch, kh, kw, sh, sw, scales, in_zp, valid}
   const ConvShape shapes[] = {
-      {3, 5, 96, 8, 1, 1, 1, 1, 0, -7, false},  {5, 7, 8, 4, 1, 1, 1, 1, 1, -128, false},
-      {4, 5, 72, 4, 1, 1, 1, 1, 2, 127, false}, {2, 9, 16, 8, 1, 1, 1, 1, 0, 127, false},
-      {1, 2, 4, 4, 1, 1, 1, 1, 2, -128, false},
+      {3, 5, 96, 8, 1, 1, 1, 1, 0, -7, false, 0},  {5, 7, 8, 4, 1, 1, 1, 1, 1, -128, false, 0},
+      {4, 5, 72, 4, 1, 1, 1, 1, 2, 127, false, 0}, {2, 9, 16, 8, 1, 1, 1, 1, 0, 127, false, 0},
+      {1, 2, 4, 4, 1, 1, 1, 1, 2, -128, false, 0},
   };
   for (const ConvShape& s : shapes) {
     const int mismatches = ConvMismatches(s);
     if (mismatches != 0) {
       MicroPrintf("  shape %dx%dx%d -> %d, scales %d zp %d", s.h, s.w, s.in_ch, s.out_ch, s.scales,
                   static_cast<int>(s.in_zp));
+    }
+    TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+  }
+}
+
+TF_LITE_MICRO_TEST(Int8AccumulatorsNearAndBeyondTwoToThe30MatchTheDefinition) {
+  // Biases whose accumulators reach just below 2^30 (the DSP kernels requantize with SMMULR on the
+  // doubled accumulator) and beyond it (their 64-bit form: VWW's nearly-dead channels have such
+  // biases), through the pointwise tiles, the pixel pairs, the few-channel windows and the general
+  // windows, with ordinary and beyond-22 right shifts.
+  // {h, w, in_ch, out_ch, kh, kw, sh, sw, scales, in_zp, valid, bias_mode}
+  const ConvShape shapes[] = {
+      {3, 5, 16, 8, 1, 1, 1, 1, 1, -128, false, 1}, {3, 5, 16, 8, 1, 1, 1, 1, 1, 127, false, 2},
+      {3, 3, 8, 7, 1, 1, 1, 1, 0, -128, false, 1},  {3, 3, 8, 7, 1, 1, 1, 1, 1, -128, false, 2},
+      {7, 7, 3, 5, 3, 3, 2, 2, 1, -128, false, 1},  {7, 7, 3, 5, 3, 3, 2, 2, 1, 127, false, 2},
+      {5, 5, 8, 5, 3, 3, 1, 1, 0, -128, false, 1},  {6, 6, 8, 7, 3, 3, 2, 2, 1, -128, false, 2},
+  };
+  for (const ConvShape& s : shapes) {
+    const int mismatches = ConvMismatches(s);
+    if (mismatches != 0) {
+      MicroPrintf("  shape %dx%dx%d -> %d, k%dx%d s%d scales %d zp %d bias mode %d", s.h, s.w, s.in_ch, s.out_ch,
+                  s.kh, s.kw, s.sh, s.scales, static_cast<int>(s.in_zp), s.bias_mode);
     }
     TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
   }

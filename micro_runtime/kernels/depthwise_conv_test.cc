@@ -114,7 +114,20 @@ float DwFilterScale(int c, int scales) {
   return 0.01f + 0.003f * static_cast<float>(c);
 }
 
-int DwMismatches(int h, int w, int ch, int k, int stride, int scales, int32_t in_zp, TfLiteFusedActivation act) {
+// Channel c's bias: small (mode 0), or the largest magnitude whose
+// accumulators stay below 2^30 (1: the DSP kernel's SMMULR requantization at
+// its edge) or beyond (2: its 64-bit form), signs alternating by channel.
+int32_t DwBias(int c, int taps, int mode) {
+  const int32_t small = g_dw_random.Next(-3000, 3000);
+  if (mode == 0) return small;
+  const int32_t reach = taps * 255 * 128;
+  const int32_t most = mode == 1 ? (int32_t{1} << 30) - 1 - reach : INT32_MAX - reach;
+  const int32_t b = most - (small < 0 ? -small : small);
+  return c % 2 == 0 ? b : -b;
+}
+
+int DwMismatches(int h, int w, int ch, int k, int stride, int scales, int32_t in_zp, TfLiteFusedActivation act,
+                 int bias_mode = 0) {
   const int32_t out_zp = -3;
   const float in_scale = 0.05f;
   const float out_scale = 0.4f;
@@ -128,7 +141,7 @@ int DwMismatches(int h, int w, int ch, int k, int stride, int scales, int32_t in
     const int32_t r = g_dw_random.Next(0, 9);
     g_dw_filter[i] = static_cast<int8_t>(r == 0 ? -127 : (r == 1 ? 127 : g_dw_random.Next(-127, 127)));
   }
-  for (int c = 0; c < ch; ++c) g_dw_bias[c] = g_dw_random.Next(-3000, 3000);
+  for (int c = 0; c < ch; ++c) g_dw_bias[c] = DwBias(c, k * k, bias_mode);
   g_dw_scales[0] = static_cast<float>(ch);
   for (int c = 1; c <= ch; ++c) g_dw_scales[c] = DwFilterScale(c, scales);
   const int32_t in_dims[] = {4, 1, h, w, ch};
@@ -188,6 +201,22 @@ TF_LITE_MICRO_TEST(Int8Multiplier1ShapesAndRequantizationFormsMatchTheDefinition
         DwMismatches(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] != 0 ? kTfLiteActRelu : kTfLiteActNone);
     if (mismatches != 0) {
       MicroPrintf("  shape %dx%dx%d k%d s%d scales %d zp %d relu %d", s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]);
+    }
+    TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+  }
+}
+
+TF_LITE_MICRO_TEST(Int8Multiplier1AccumulatorsNearAndBeyondTwoToThe30MatchTheDefinition) {
+  // Biases whose accumulators reach just below 2^30 (SMMULR on the doubled accumulator) and beyond
+  // (the 64-bit form), ordinary and beyond-22 right shifts, both input zero point extremes.
+  // {h, w, channels, k, stride, scales, input zero point, bias mode}
+  const int shapes[][8] = {{6, 7, 8, 3, 1, 0, -128, 1}, {6, 7, 8, 3, 1, 1, 127, 1}, {7, 5, 4, 3, 2, 1, -128, 2},
+                           {5, 6, 12, 3, 1, 1, 127, 2}, {5, 5, 4, 5, 1, 1, -128, 1}};
+  for (const auto& s : shapes) {
+    const int mismatches = DwMismatches(s[0], s[1], s[2], s[3], s[4], s[5], s[6], kTfLiteActNone, s[7]);
+    if (mismatches != 0) {
+      MicroPrintf("  shape %dx%dx%d k%d s%d scales %d zp %d bias mode %d", s[0], s[1], s[2], s[3], s[4], s[5], s[6],
+                  s[7]);
     }
     TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
   }

@@ -392,6 +392,8 @@ inline PairFn SelectPair(const Int8ChannelQuant& q, int out_ch, const int32_t* b
       return ChannelsOfPair<dsp::kRight>;
     case dsp::kPre:
       return ChannelsOfPair<dsp::kPre>;
+    case dsp::kWide:
+      return ChannelsOfPair<dsp::kWide>;
     default:
       return ChannelsOfPair<dsp::kAny>;
   }
@@ -465,6 +467,8 @@ inline TileFn SelectTile(const Int8ChannelQuant& q, int out_ch, const int32_t* b
       return ChannelsOfTile<dsp::kRight>;
     case dsp::kPre:
       return ChannelsOfTile<dsp::kPre>;
+    case dsp::kWide:
+      return ChannelsOfTile<dsp::kWide>;
     default:
       return ChannelsOfTile<dsp::kAny>;
   }

@@ -396,6 +396,9 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
       case dsp::kPre:
         EvalMult1<dsp::kPre>(d, input, filter, bias, output);
         break;
+      case dsp::kWide:
+        EvalMult1<dsp::kWide>(d, input, filter, bias, output);
+        break;
       default:
         EvalMult1<dsp::kAny>(d, input, filter, bias, output);
         break;

@@ -226,9 +226,13 @@ struct ChannelRequant {
 };
 
 // What a layer's channels need (the kernels instantiate per kind): kRight:
-// every right shift in [1, 22]; kPre: right shifts only, some beyond 22; kAny:
-// some left shift, or some channel on the general path.
-enum RequantKind { kRight, kPre, kAny };
+// every right shift in [1, 22]; kPre: right shifts only, some beyond 22; both
+// with accumulators below 2^30 in magnitude (the one-instruction SMMULR
+// multiply); kWide: right shifts only, accumulators that may reach 2^30 (a
+// bias that large: VWW's nearly-dead channels, whose tiny filter scale makes
+// their integer bias huge), the 64-bit multiply; kAny: some left shift, or
+// some channel on the general path.
+enum RequantKind { kRight, kPre, kWide, kAny };
 
 // The constants of output channel c; false (general set) when the channel
 // needs the general path (multiplier INT32_MIN, a shift outside [-31, 31], an
@@ -266,7 +270,7 @@ inline ChannelRequant LayerChannelRequant(const Int8ChannelQuant& q, int c) {
   r.m = q.multiplier_of(c);
   int right = -q.shift_of(c);
   r.pre = 0;
-  if (kKind == kPre && right > kMaxFastRightShift) {
+  if ((kKind == kPre || kKind == kWide) && right > kMaxFastRightShift) {
     r.pre = right - kMaxFastRightShift;
     right = kMaxFastRightShift;
   }
@@ -298,16 +302,15 @@ inline int64_t AccumulatorBound(const int32_t* bias, int channels, int32_t taps)
 constexpr int64_t kSmmulrBound = int64_t{1} << 30;
 
 // The layer's kind; `acc_bound` is AccumulatorBound's: kRight and kPre also
-// promise |acc| < 2^30 (the SMMULR form), else kAny.
+// promise |acc| < 2^30 (the SMMULR form), else kWide.
 inline RequantKind LayerRequantKind(const Int8ChannelQuant& q, int channels, int64_t acc_bound) {
-  if (acc_bound >= kSmmulrBound) return kAny;
   RequantKind kind = kRight;
   ChannelRequant r;
   for (int c = 0; c < channels; ++c) {
     if (!MakeChannelRequant(q, c, &r) || r.left > 0) return kAny;
     if (r.pre > 0) kind = kPre;
   }
-  return kind;
+  return acc_bound >= kSmmulrBound ? kWide : kind;
 }
 
 // (a * m + 2^30) >> 31 for |a| < 2^30: then 2a fits, and SMMULR's
@@ -330,8 +333,9 @@ template <RequantKind kKind>
 inline int32_t RequantizeShifted(int32_t acc, const ChannelRequant& r, const Int8Requantizer& general, int c) {
   if (kKind == kAny && __builtin_expect(r.general, 0)) return general(acc, c);
   const int32_t a = kKind == kAny ? static_cast<int32_t>(static_cast<uint32_t>(acc) << r.left) : acc;
-  const int32_t x = kKind == kAny ? static_cast<int32_t>((static_cast<int64_t>(a) * r.m + (int64_t{1} << 30)) >> 31)
-                                  : DoublingHighMulSmall(a, r.m);
+  const int32_t x = kKind == kAny || kKind == kWide
+                        ? static_cast<int32_t>((static_cast<int64_t>(a) * r.m + (int64_t{1} << 30)) >> 31)
+                        : DoublingHighMulSmall(a, r.m);
   int32_t xf = kKind == kAny ? x + ((x >> 31) & r.fix) : x - static_cast<int32_t>(static_cast<uint32_t>(x) >> 31);
   if (kKind != kRight) xf >>= r.pre;
   return SaturatingAddInt32(xf, r.rb) >> r.right;
