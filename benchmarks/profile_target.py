@@ -60,6 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--board", default="netduinoplus2")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--make", action="append", default=[], metavar="VAR=VALUE")
+    parser.add_argument("--cycles", type=int, default=0, metavar="N",
+                        help="also estimate the cycles per Invoke of the N functions with the most instructions, on "
+                             "--timing-board: the Invoke's estimated cycles minus those with the function left out "
+                             "(one run per function)")
+    parser.add_argument("--timing-board", default="nucleo_l4r5zi_timing",
+                        help="board or timing variant for --cycles (default: nucleo_l4r5zi_timing)")
     parser.add_argument("--annotate", metavar="TEXT",
                         help="also print the disassembly of the hottest function whose name contains TEXT, "
                              "each instruction with its executions per Invoke")
@@ -85,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'per Invoke':>12} {'share':>6}  function")
     for name, count in per_fn.most_common(args.top):
         print(f"{count // max(cases, 1):>12,} {100 * count / total:5.1f}%  {name[:110]}")
+    if args.cycles:
+        function_cycles(args.model, args.timing_board, elf, board.tool("nm"),
+                        [name for name, _ in per_fn.most_common(args.cycles)])
     if args.annotate:
         chosen = [name for name, _ in per_fn.most_common() if args.annotate in name]
         if not chosen:
@@ -92,6 +101,36 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         annotate(elf, board.tool("objdump"), chosen[0], dict(counts), max(cases, 1))
     return 0
+
+
+def function_cycles(model: str, timing_board: str, elf: Path, nm: str, names: list[str]) -> None:
+    """Estimated cycles per Invoke spent in each named function (inlined code counts as its caller's):
+    target_bench's measurement with and without the function's address range."""
+    from benchmarks.target_bench import measure
+
+    out = subprocess.run([nm, "-C", "--defined-only", "-n", "-S", str(elf)], capture_output=True, text=True,
+                         check=True).stdout
+    ranges: dict[str, tuple[int, int]] = {}
+    for line in out.splitlines():
+        parts = line.split(maxsplit=3)
+        if len(parts) == 4 and parts[2] in "tTwW":
+            low = int(parts[0], 16) & ~1
+            ranges.setdefault(parts[3], (low, low + int(parts[1], 16)))
+
+    def per_invoke(skips: list[tuple[int, int]]) -> float:
+        cycles = measure(model, timing_board, skips=skips).cycles
+        if not cycles:
+            raise SystemExit(f"{timing_board} has no [timing]: no cycle estimate")
+        return sum(cycles) / len(cycles)
+
+    total = per_invoke([])
+    print(f"\nestimated cycles per Invoke on {timing_board}: {total:,.0f}")
+    print(f"{'cycles':>12} {'share':>6}  function")
+    for name in names:
+        if name not in ranges:
+            continue
+        inside = total - per_invoke([ranges[name]])
+        print(f"{inside:>12,.0f} {100 * inside / total:5.1f}%  {name[:110]}")
 
 
 def annotate(elf: Path, objdump: str, function: str, counts: dict[int, int], cases: int) -> None:

@@ -281,7 +281,10 @@ def check_outputs(parsed: dict, reference: dict) -> list[str]:
     return problems
 
 
-def measure(name: str, board_name: str, timeout_s: float = 600, make_vars: dict[str, str] | None = None) -> Result:
+def measure(name: str, board_name: str, timeout_s: float = 600, make_vars: dict[str, str] | None = None,
+            skips: list[tuple[int, int]] | None = None) -> Result:
+    """One model on one board (or timing variant). `skips`: address ranges [low, high) whose instructions the
+    plugin leaves out of both counts (profile_target.py's per-function cycles)."""
     model = MODELS[name]
     cases = cases_file(model)
     board, timed = bench_board(board_name)
@@ -300,7 +303,8 @@ def measure(name: str, board_name: str, timeout_s: float = 600, make_vars: dict[
         argv = qemu_command(elf, board, icount=0)
         # per_insn=1: exact under -icount (its I/O recompilation leaves translation blocks part-way)
         argv[1:1] = ["-plugin", f"{plugin},begin=0x{begin:x},end=0x{end:x},out={counts_file},per_insn=1"
-                                f"{timing_args(timing)}"]
+                                f"{timing_args(timing)}"
+                                + "".join(f",skip=0x{low:x}-0x{high:x}" for low, high in skips or [])]
         try:
             proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout_s)
         except subprocess.TimeoutExpired:
