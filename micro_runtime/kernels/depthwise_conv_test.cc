@@ -95,10 +95,11 @@ TfLiteStatus PrepareDepthwiseWithBias1(int32_t bias1) {
 // Random int8 depthwise convolutions (multiplier 1, SAME padding) against the
 // op's definition, one tap at a time: the DSP kernel's channel-major path
 // (channels a multiple of 4; interior pixels straight through, border pixels
-// over their valid taps) with per-channel scales whose requantization needs
-// ordinary right shifts (scales 0), right shifts beyond 22 (1) or some left
-// shifts (2); inputs and filters at the int8 extremes.
-constexpr int kDwMaxIn = 7 * 7 * 12;
+// over their valid taps; 3x3 layers through a zero-point-padded buffer) with
+// per-channel scales whose requantization needs ordinary right shifts (scales
+// 0), right shifts beyond 22 (1), some left shifts (2) or some shifts of 0
+// (3); inputs and filters at the int8 extremes.
+constexpr int kDwMaxIn = 2400;
 constexpr int kDwMaxCh = 12;
 int8_t g_dw_in[kDwMaxIn];
 int8_t g_dw_filter[3 * 3 * kDwMaxCh];
@@ -111,6 +112,8 @@ float DwFilterScale(int c, int scales) {
   if (scales == 1 && c % 2 == 0) return 3e-8f * static_cast<float>(c);
   if (scales == 2 && c % 3 == 0) return 2e-9f * static_cast<float>(c);
   if (scales == 2 && c % 3 == 1) return 0.9f * static_cast<float>(c);
+  // Effective scale 0.05 * 6 / 0.4 = 0.75: a multiplier with shift 0 (no right shift) beside right shifts.
+  if (scales == 3 && c % 4 == 1) return 6.0f;
   return 0.01f + 0.003f * static_cast<float>(c);
 }
 
@@ -142,6 +145,16 @@ int DwMismatches(int h, int w, int ch, int k, int stride, int scales, int32_t in
     g_dw_filter[i] = static_cast<int8_t>(r == 0 ? -127 : (r == 1 ? 127 : g_dw_random.Next(-127, 127)));
   }
   for (int c = 0; c < ch; ++c) g_dw_bias[c] = DwBias(c, k * k, bias_mode);
+  if (scales == 3 && bias_mode == 0) {
+    // Small accumulators, so that the shift-0 channels' outputs (0.75 acc) are not all saturated and the
+    // rounding of negative values shows.
+    for (int i = 0; i < h * w * ch; ++i) {
+      const int32_t v = in_zp + g_dw_random.Next(-3, 3);
+      g_dw_in[i] = static_cast<int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+    }
+    for (int i = 0; i < k * k * ch; ++i) g_dw_filter[i] = static_cast<int8_t>(g_dw_random.Next(-2, 2));
+    for (int c = 0; c < ch; ++c) g_dw_bias[c] = g_dw_random.Next(-40, 40);
+  }
   g_dw_scales[0] = static_cast<float>(ch);
   for (int c = 1; c <= ch; ++c) g_dw_scales[c] = DwFilterScale(c, scales);
   const int32_t in_dims[] = {4, 1, h, w, ch};
@@ -217,6 +230,33 @@ TF_LITE_MICRO_TEST(Int8Multiplier1AccumulatorsNearAndBeyondTwoToThe30MatchTheDef
     if (mismatches != 0) {
       MicroPrintf("  shape %dx%dx%d k%d s%d scales %d zp %d bias mode %d", s[0], s[1], s[2], s[3], s[4], s[5], s[6],
                   s[7]);
+    }
+    TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+  }
+}
+
+TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathMatchesTheDefinition) {
+  // The 3x3 path through the zero-point-padded row buffer (50 words per row, bands of 15 input rows):
+  // rows of 1 to 48 pixels (48 fills the row: 50 words; 49 and 50 do not fit and take the general
+  // path), heights crossing bands (stride 1: 13 output rows per band, stride 2: 7), inputs 1 and 2
+  // pixels wide or high (no interior pixel), 4, 8 and 12 channels, both input zero point extremes,
+  // ReLU, biases at the SMMULR edge (bias mode 1) and beyond (2), shifts of 0 (scales 3).
+  // {h, w, channels, stride, scales, input zero point, relu, bias mode}
+  const int shapes[][8] = {
+      {6, 48, 4, 1, 0, -128, 1, 0},  {5, 49, 4, 1, 0, 127, 0, 0},   {4, 50, 4, 2, 0, -128, 0, 1},
+      {5, 48, 8, 2, 0, 127, 1, 1},   {5, 47, 4, 2, 0, 5, 0, 0},     {33, 18, 4, 1, 0, -128, 0, 1},
+      {31, 9, 8, 2, 0, 127, 1, 0},   {30, 5, 12, 1, 0, -128, 1, 1}, {1, 1, 8, 1, 0, 127, 0, 0},
+      {2, 2, 4, 1, 0, -128, 0, 1},   {1, 7, 12, 2, 0, 127, 0, 0},   {9, 1, 4, 2, 0, -128, 1, 1},
+      {2, 9, 8, 2, 0, -7, 0, 0},     {3, 3, 12, 1, 0, 127, 1, 1},   {6, 6, 8, 1, 0, -128, 1, 0},
+      {6, 6, 12, 2, 0, 127, 0, 0},   {25, 5, 8, 1, 0, -128, 1, 0},  {7, 7, 8, 1, 3, -128, 0, 0},
+      {7, 6, 4, 2, 3, 127, 1, 1},    {5, 5, 8, 1, 1, 127, 0, 2},    {8, 8, 4, 2, 0, -128, 0, 2},
+  };
+  for (const auto& s : shapes) {
+    const int mismatches = DwMismatches(s[0], s[1], s[2], 3, s[3], s[4], s[5], s[6] != 0 ? kTfLiteActRelu : kTfLiteActNone,
+                                        s[7]);
+    if (mismatches != 0) {
+      MicroPrintf("  shape %dx%dx%d s%d scales %d zp %d relu %d bias mode %d", s[0], s[1], s[2], s[3], s[4], s[5],
+                  s[6], s[7]);
     }
     TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
   }

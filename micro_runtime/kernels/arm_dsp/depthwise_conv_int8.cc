@@ -322,6 +322,257 @@ void EvalMult1(const DepthwiseOpData& d, const int8_t* input, const int8_t* filt
   }
 }
 
+// ---- Multiplier 1, 3x3 windows, stride 1 or 2, right-shift requantization (KWS, VWW) ----
+//
+// Per group of four channels, the input rows a band of output rows reads are
+// copied into a stack buffer of fixed pitch with the padding filled with the
+// input zero point, so every output pixel is an interior one: its 9 taps are
+// at fixed offsets from one pointer (immediates), and one loop without
+// branches runs a whole output row (no border path beside it to share the
+// instruction cache with). The input offset is folded into the bias
+// (bias + offset * sum of the taps: a zero point in the padding contributes
+// zero, as the reference's skipped taps), so the input words are only
+// sign-extended, and the filter taps and the bias are doubled, so the sum is
+// 2 * acc, the doubling high multiply's operand (|acc| < 2^30 for kRight
+// layers: no overflow). Integer sums are exact, so the outputs are bit-exact.
+//
+// Requantization per value (right shift r in [1, 22], multiplier m >= 0):
+//   t = SMMLAR(2 acc, m, rb - (acc < 0)) >> r, SSAT 8
+// SMMLAR(2a, m, c) = c + ((2a * m + 2^31) >> 32) = c + x, the doubling high
+// multiply x (exact for |a| < 2^30). The reference adds rb to x - (x < 0)
+// (saturating: |x| < 2^30 and |rb| < 2^29, so it never does) and shifts by r.
+// With m >= 0, acc < 0 and x < 0 differ only where x = 0 (2am in
+// [-2^31, 0)), and there the -1 cannot change (x + rb) >> r: that needs
+// x = 2^(r-1) mod 2^r, and 0 is not (r >= 1).
+
+constexpr int kPadPitch = 200;                // bytes per buffer row: 50 input words
+constexpr int kPadWords = kPadPitch / 4;      // output rows up to (50 - 3) / stride + 1 pixels
+constexpr int kPadRows = 15;                  // rows per band (3000 bytes of stack)
+
+// What the row loop reads, at fixed offsets (the assembly's immediates).
+struct PadCtx {
+  int32_t bias[4];    // 0: 2 * (bias + offset * sum of the channel's taps)
+  uint32_t taps[18];  // 16: tap t = 3 ky + kx: channels 0,2 and 1,3 as doubled halfwords
+  int32_t rq[8];      // 88: rb0, m0, rb1, m1, rb2, m2, rb3, m3
+  int32_t shift[4];   // 120: r per channel
+  uint32_t lo4, hi4;  // 136, 140: the activation bounds in every byte
+};
+static_assert(__builtin_offsetof(PadCtx, taps) == 16 && __builtin_offsetof(PadCtx, rq) == 88 &&
+                  __builtin_offsetof(PadCtx, shift) == 120 && __builtin_offsetof(PadCtx, lo4) == 136,
+              "the assembly below addresses PadCtx by these offsets");
+
+#if MR_DSP_ASM
+// One tap: filter words at ctx + F, F + 4; input word at p + I.
+#define MR_PT(F, F4, I)                                   \
+  "ldr %[f], [%[ctx], #" #F "]\n"                         \
+  "ldr %[g], [%[ctx], #" #F4 "]\n"                        \
+  "ldr %[x], [%[p], #" #I "]\n"                           \
+  "sxtb16 %[y], %[x], ror #8\n"                           \
+  "sxtb16 %[x], %[x]\n"                                   \
+  "smlabb %[a0], %[x], %[f], %[a0]\n"                     \
+  "smlatt %[a2], %[x], %[f], %[a2]\n"                     \
+  "smlabb %[a1], %[y], %[g], %[a1]\n"                     \
+  "smlatt %[a3], %[y], %[g], %[a3]\n"
+// Channels j, k: rb - (acc < 0) + the doubling high multiply (RB, M, RB2, M2: offsets).
+#define MR_RQ2(RBJ, MJ, RBK, MK, AJ, AK)                  \
+  "ldr %[x], [%[ctx], #" #RBJ "]\n"                       \
+  "ldr %[y], [%[ctx], #" #MJ "]\n"                        \
+  "ldr %[f], [%[ctx], #" #RBK "]\n"                       \
+  "ldr %[g], [%[ctx], #" #MK "]\n"                        \
+  "add %[x], %[x], %[" AJ "], asr #31\n"                  \
+  "smmlar %[" AJ "], %[" AJ "], %[y], %[x]\n"             \
+  "add %[f], %[f], %[" AK "], asr #31\n"                  \
+  "smmlar %[" AK "], %[" AK "], %[g], %[f]\n"
+// A whole row of n >= 1 output pixels; STEP: the input bytes per pixel.
+#define MR_PAD_ROW(STEP)                                   \
+  "1:\n"                                                   \
+  "ldr %[a0], [%[ctx], #0]\n"                              \
+  "ldr %[a1], [%[ctx], #4]\n"                              \
+  "ldr %[a2], [%[ctx], #8]\n"                              \
+  "ldr %[a3], [%[ctx], #12]\n"                             \
+  MR_PT(24, 28, 4) MR_PT(32, 36, 8)                        \
+  MR_PT(40, 44, 200) MR_PT(48, 52, 204) MR_PT(56, 60, 208) \
+  MR_PT(64, 68, 400) MR_PT(72, 76, 404) MR_PT(80, 84, 408) \
+  "ldr %[f], [%[ctx], #16]\n"                              \
+  "ldr %[g], [%[ctx], #20]\n"                              \
+  "ldr %[x], [%[p]], #" STEP "\n"                          \
+  "sxtb16 %[y], %[x], ror #8\n"                            \
+  "sxtb16 %[x], %[x]\n"                                    \
+  "smlabb %[a0], %[x], %[f], %[a0]\n"                      \
+  "smlatt %[a2], %[x], %[f], %[a2]\n"                      \
+  "smlabb %[a1], %[y], %[g], %[a1]\n"                      \
+  "smlatt %[a3], %[y], %[g], %[a3]\n"                      \
+  MR_RQ2(88, 92, 96, 100, "a0", "a1")                      \
+  MR_RQ2(104, 108, 112, 116, "a2", "a3")                   \
+  "ldr %[x], [%[ctx], #120]\n"                             \
+  "ldr %[y], [%[ctx], #124]\n"                             \
+  "ldr %[f], [%[ctx], #128]\n"                             \
+  "ldr %[g], [%[ctx], #132]\n"                             \
+  "asr %[a0], %[a0], %[x]\n"                               \
+  "asr %[a1], %[a1], %[y]\n"                               \
+  "asr %[a2], %[a2], %[f]\n"                               \
+  "asr %[a3], %[a3], %[g]\n"                               \
+  "ssat %[a0], #8, %[a0]\n"                                \
+  "ssat %[a1], #8, %[a1]\n"                                \
+  "ssat %[a2], #8, %[a2]\n"                                \
+  "ssat %[a3], #8, %[a3]\n"                                \
+  "bfi %[a0], %[a1], #8, #8\n"                             \
+  "bfi %[a0], %[a2], #16, #8\n"                            \
+  "bfi %[a0], %[a3], #24, #8\n"                            \
+  "ldr %[x], [%[ctx], #136]\n"                             \
+  "ldr %[y], [%[ctx], #140]\n"                             \
+  "ssub8 %[f], %[a0], %[x]\n"                              \
+  "sel %[a0], %[a0], %[x]\n"                               \
+  "ssub8 %[f], %[y], %[a0]\n"                              \
+  "sel %[a0], %[a0], %[y]\n"                               \
+  "str %[a0], [%[out]]\n"                                  \
+  "add %[out], %[out], %[ostep]\n"                         \
+  "subs %[n], %[n], #1\n"                                  \
+  "bne 1b\n"
+#endif
+
+// n >= 1 output pixels of one row: the window of pixel i at p + i * kStride
+// words of the buffer, its four output bytes at out + i * ostep.
+template <int kStride>
+__attribute__((always_inline)) inline void PadRow(const PadCtx& ctx, const dsp::ChannelRequant* rq,
+                                                  const Int8Requantizer& general, int c0, const uint32_t* p,
+                                                  int8_t* out, int32_t ostep, int n) {
+#if MR_DSP_ASM
+  (void)rq;
+  (void)general;
+  (void)c0;
+  int32_t a0, a1, a2, a3;
+  uint32_t x, y, f, g;
+  const PadCtx* c = &ctx;
+  if (kStride == 1) {
+    __asm__ volatile(MR_PAD_ROW("4")
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [p] "+r"(p),
+                       [out] "+r"(out), [n] "+r"(n), [x] "=&r"(x), [y] "=&r"(y), [f] "=&r"(f), [g] "=&r"(g),
+                       [ctx] "+r"(c), [ostep] "+r"(ostep)
+                     :
+                     : "cc", "memory");
+  } else {
+    __asm__ volatile(MR_PAD_ROW("8")
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [p] "+r"(p),
+                       [out] "+r"(out), [n] "+r"(n), [x] "=&r"(x), [y] "=&r"(y), [f] "=&r"(f), [g] "=&r"(g),
+                       [ctx] "+r"(c), [ostep] "+r"(ostep)
+                     :
+                     : "cc", "memory");
+  }
+#else
+  for (; n > 0; --n, p += kStride, out += ostep) {
+    int32_t a[4] = {ctx.bias[0], ctx.bias[1], ctx.bias[2], ctx.bias[3]};
+    for (int t = 0; t < 9; ++t) {
+      const uint32_t w = p[(t / 3) * kPadWords + t % 3];
+      const uint32_t x02 = dsp::Sxtb16(w), x13 = dsp::Sxtb16Ror8(w);
+      a[0] = dsp::Smlabb(x02, ctx.taps[2 * t], a[0]);
+      a[2] = dsp::Smlatt(x02, ctx.taps[2 * t], a[2]);
+      a[1] = dsp::Smlabb(x13, ctx.taps[2 * t + 1], a[1]);
+      a[3] = dsp::Smlatt(x13, ctx.taps[2 * t + 1], a[3]);
+    }
+    int32_t v[4];
+    for (int j = 0; j < 4; ++j) v[j] = dsp::RequantizeShifted<dsp::kRight>(a[j] >> 1, rq[j], general, c0 + j);
+    dsp::Store4(out, dsp::PackClamp4(v[0], v[1], v[2], v[3], ctx.lo4, ctx.hi4));
+  }
+#endif
+}
+
+// Whether EvalPadded3x3 takes the layer: 3x3, no dilation, equal strides 1 or
+// 2, rows that fit the buffer, kRight requantization with right shifts of at
+// least 1 and multipliers >= 0 (the sign argument above).
+bool Padded3x3Fits(const DepthwiseOpData& d) {
+  const WindowGeometry& g = d.g;
+  if (g.filter_h != 3 || g.filter_w != 3 || g.dilation_h != 1 || g.dilation_w != 1) return false;
+  if (g.stride_w != g.stride_h || (g.stride_w != 1 && g.stride_w != 2)) return false;
+  if (g.pad_w < 0 || g.pad_h < 0 || g.out_w < 1 || g.out_h < 1) return false;
+  if ((g.out_w - 1) * g.stride_w + 3 > kPadWords) return false;
+  for (int c = 0; c < g.in_ch; ++c) {
+    if (d.q.multiplier_of(c) < 0 || d.q.shift_of(c) > -1) return false;
+  }
+  return true;
+}
+
+template <int kStride>
+void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter, const int32_t* bias,
+                   int8_t* output) {
+  const WindowGeometry& g = d.g;
+  const Int8ChannelQuant& qd = d.q;
+  const int ch = g.in_ch;
+  const int in_row = g.in_w * ch;
+  const int32_t offset = qd.input_offset;
+  const uint32_t zp4 = dsp::Bytes4(-offset);
+  const Int8Requantizer general(qd);
+  // Buffer columns [0, cols) hold input columns -pad_w ..; those outside the
+  // input are the zero point for every group and band, written once.
+  const int cols = (g.out_w - 1) * kStride + 3;
+  const int col_lo = g.pad_w < cols ? g.pad_w : cols;
+  const int col_hi = g.pad_w + g.in_w < cols ? g.pad_w + g.in_w : cols;
+  const int band = (kPadRows - 3) / kStride + 1;  // output rows per band
+  uint32_t buf[kPadRows * kPadWords];
+  for (int r = 0; r < kPadRows; ++r) {
+    for (int j = 0; j < col_lo; ++j) buf[r * kPadWords + j] = zp4;
+    for (int j = col_hi; j < cols; ++j) buf[r * kPadWords + j] = zp4;
+  }
+  const int ncopy = col_hi - col_lo;
+  PadCtx ctx;
+  ctx.lo4 = dsp::Bytes4(qd.act_min);
+  ctx.hi4 = dsp::Bytes4(qd.act_max);
+  dsp::ChannelRequant rq[4];
+  const int32_t ostep = ch;
+  for (int b = 0; b < g.batches; ++b) {
+    const int8_t* in_b = input + b * g.in_h * in_row;
+    int8_t* out_b = output + b * g.out_h * g.out_w * ch;
+    for (int c0 = 0; c0 < ch; c0 += 4) {
+      uint32_t sum[4] = {0, 0, 0, 0};
+      for (int t = 0; t < 9; ++t) {
+        const uint32_t w = dsp::Load4(filter + t * ch + c0);
+        // Doubled: |2 f| <= 256 fits the halfwords.
+        const uint32_t f02 = dsp::Sxtb16(w), f13 = dsp::Sxtb16Ror8(w);
+        ctx.taps[2 * t] = dsp::Sadd16(f02, f02);
+        ctx.taps[2 * t + 1] = dsp::Sadd16(f13, f13);
+        for (int j = 0; j < 4; ++j) sum[j] += static_cast<uint32_t>(static_cast<int8_t>(w >> (8 * j)));
+      }
+      for (int j = 0; j < 4; ++j) {
+        const uint32_t b0 = bias != nullptr ? static_cast<uint32_t>(bias[c0 + j]) : 0u;
+        ctx.bias[j] = static_cast<int32_t>((b0 + static_cast<uint32_t>(offset) * sum[j]) << 1);
+        rq[j] = dsp::LayerChannelRequant<dsp::kRight>(qd, c0 + j);
+        ctx.rq[2 * j] = rq[j].rb;
+        ctx.rq[2 * j + 1] = rq[j].m;
+        ctx.shift[j] = rq[j].right;
+      }
+      const int8_t* in_c = in_b + c0 + (col_lo - g.pad_w) * ch;
+      for (int oy0 = 0; oy0 < g.out_h; oy0 += band) {
+        const int nb = g.out_h - oy0 < band ? g.out_h - oy0 : band;
+        const int iy0 = oy0 * kStride - g.pad_h;
+        const int rows = (nb - 1) * kStride + 3;
+        for (int r = 0; r < rows; ++r) {
+          const int iy = iy0 + r;
+          uint32_t* dst = buf + r * kPadWords + col_lo;
+          if (iy < 0 || iy >= g.in_h) {
+            for (int j = 0; j < ncopy; ++j) dst[j] = zp4;
+            continue;
+          }
+          const int8_t* s = in_c + iy * in_row;
+          int j = ncopy;
+          for (; j >= 4; j -= 4, s += 4 * ch, dst += 4) {
+            const uint32_t w0 = dsp::Load4(s), w1 = dsp::Load4(s + ch), w2 = dsp::Load4(s + 2 * ch),
+                           w3 = dsp::Load4(s + 3 * ch);
+            dst[0] = w0;
+            dst[1] = w1;
+            dst[2] = w2;
+            dst[3] = w3;
+          }
+          for (; j > 0; --j, s += ch) *dst++ = dsp::Load4(s);
+        }
+        int8_t* out = out_b + oy0 * g.out_w * ch + c0;
+        for (int k = 0; k < nb; ++k, out += g.out_w * ch) {
+          PadRow<kStride>(ctx, rq, general, c0, buf + k * kStride * kPadWords, out, ostep, g.out_w);
+        }
+      }
+    }
+  }
+}
+
 // Multiplier > 1 with one input channel and no x dilation (micro_speech),
 // channel-major like EvalMult1: per group of four output channels the
 // requantization constants are hoisted and every output pixel is one
@@ -378,6 +629,25 @@ __attribute__((noinline)) void EvalSharedAdjacent(const DepthwiseOpData& d, cons
 }
 }  // namespace
 
+namespace {
+
+// dsp::LayerRequantKind, except that a channel with shift 0 (a multiplier of
+// [0.5, 1) times 2^31: no right shift, so no rounding fix, which kRight, kPre
+// and kWide apply to every channel) makes the layer kAny, whose constants
+// (MakeChannelRequant) leave the fix out there.
+dsp::RequantKind DepthwiseRequantKind(const DepthwiseOpData& d, const int32_t* bias) {
+  const int ch = d.g.in_ch;
+  const dsp::RequantKind kind =
+      dsp::LayerRequantKind(d.q, ch, dsp::AccumulatorBound(bias, ch, d.g.filter_h * d.g.filter_w));
+  if (kind == dsp::kAny) return kind;
+  for (int c = 0; c < ch; ++c) {
+    if (d.q.shift_of(c) == 0) return dsp::kAny;
+  }
+  return kind;
+}
+
+}  // namespace
+
 TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter,
                                const int32_t* bias, int8_t* output) {
   const int32_t offset = d.q.input_offset;
@@ -389,8 +659,16 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
     return depthwise::EvalInt8Blocks(d, input, filter, bias, output, own, shared);
   }
   if (d.mult == 1 && d.g.in_ch % 4 == 0 && d.g.filter_h * d.g.filter_w <= kMaxTaps) {
-    switch (dsp::LayerRequantKind(d.q, d.g.in_ch, dsp::AccumulatorBound(bias, d.g.in_ch, d.g.filter_h * d.g.filter_w))) {
+    switch (DepthwiseRequantKind(d, bias)) {
       case dsp::kRight:
+        if (Padded3x3Fits(d)) {
+          if (d.g.stride_w == 1) {
+            EvalPadded3x3<1>(d, input, filter, bias, output);
+          } else {
+            EvalPadded3x3<2>(d, input, filter, bias, output);
+          }
+          break;
+        }
         EvalMult1<dsp::kRight>(d, input, filter, bias, output);
         break;
       case dsp::kPre:
