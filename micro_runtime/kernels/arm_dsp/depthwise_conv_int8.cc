@@ -345,6 +345,9 @@ void EvalMult1(const DepthwiseOpData& d, const int8_t* input, const int8_t* filt
 // [-2^31, 0)), and there the -1 cannot change (x + rb) >> r: that needs
 // x = 2^(r-1) mod 2^r, and 0 is not (r >= 1).
 
+inline int32_t Lo16s(uint32_t v) { return static_cast<int16_t>(v & 0xFFFFu); }
+inline int32_t Hi16s(uint32_t v) { return static_cast<int16_t>(v >> 16); }
+
 constexpr int kPadPitch = 200;                // bytes per buffer row: 50 input words
 constexpr int kPadWords = kPadPitch / 4;      // output rows up to (50 - 3) / stride + 1 pixels
 constexpr int kPadRows = 15;                  // rows per band (3000 bytes of stack)
@@ -477,6 +480,40 @@ __attribute__((always_inline)) inline void PadRow(const PadCtx& ctx, const dsp::
 #endif
 }
 
+// dst[0, n) = the words at s, s + ch, s + 2 ch, ... (one channel group's
+// pixels of an input row into the buffer).
+inline void CopyWords(uint32_t* dst, const int8_t* s, int32_t ch, int n) {
+#if MR_DSP_ASM
+  int blocks = n >> 2;
+  if (blocks > 0) {
+    // Four loads back to back (pipelined), then four stores.
+    const int8_t* s2 = s + 2 * ch;
+    int32_t ch4 = 4 * ch;
+    uint32_t w0, w1, w2, w3;
+    __asm__ volatile(
+        "1:\n"
+        "ldr %[w0], [%[s]]\n"
+        "ldr %[w1], [%[s], %[ch]]\n"
+        "ldr %[w2], [%[s2]]\n"
+        "ldr %[w3], [%[s2], %[ch]]\n"
+        "add %[s], %[s], %[ch4]\n"
+        "add %[s2], %[s2], %[ch4]\n"
+        "str %[w0], [%[d]], #16\n"
+        "str %[w1], [%[d], #-12]\n"
+        "str %[w2], [%[d], #-8]\n"
+        "str %[w3], [%[d], #-4]\n"
+        "subs %[n], %[n], #1\n"
+        "bne 1b\n"
+        : [s] "+r"(s), [s2] "+r"(s2), [d] "+r"(dst), [n] "+r"(blocks), [ch] "+r"(ch), [ch4] "+r"(ch4),
+          [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
+        :
+        : "cc", "memory");
+  }
+  n &= 3;
+#endif
+  for (; n > 0; --n, s += ch) *dst++ = dsp::Load4(s);
+}
+
 // Whether EvalPadded3x3 takes the layer: 3x3, no dilation, equal strides 1 or
 // 2, rows that fit the buffer, kRight requantization with right shifts of at
 // least 1 and multipliers >= 0 (the sign argument above).
@@ -517,28 +554,37 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
   PadCtx ctx;
   ctx.lo4 = dsp::Bytes4(qd.act_min);
   ctx.hi4 = dsp::Bytes4(qd.act_max);
-  dsp::ChannelRequant rq[4];
+  dsp::ChannelRequant rq[4];  // the C form's constants
   const int32_t ostep = ch;
+  const int32_t round_base = 2 * qd.output_offset + 1;
   for (int b = 0; b < g.batches; ++b) {
     const int8_t* in_b = input + b * g.in_h * in_row;
     int8_t* out_b = output + b * g.out_h * g.out_w * ch;
     for (int c0 = 0; c0 < ch; c0 += 4) {
-      uint32_t sum[4] = {0, 0, 0, 0};
+      // Doubled taps (|2 f| <= 256 fits the halfwords) and their sums per
+      // channel as halfwords (|sum| <= 9 * 256).
+      uint32_t s02 = 0, s13 = 0;
       for (int t = 0; t < 9; ++t) {
         const uint32_t w = dsp::Load4(filter + t * ch + c0);
-        // Doubled: |2 f| <= 256 fits the halfwords.
         const uint32_t f02 = dsp::Sxtb16(w), f13 = dsp::Sxtb16Ror8(w);
-        ctx.taps[2 * t] = dsp::Sadd16(f02, f02);
-        ctx.taps[2 * t + 1] = dsp::Sadd16(f13, f13);
-        for (int j = 0; j < 4; ++j) sum[j] += static_cast<uint32_t>(static_cast<int8_t>(w >> (8 * j)));
+        const uint32_t d02 = dsp::Sadd16(f02, f02), d13 = dsp::Sadd16(f13, f13);
+        ctx.taps[2 * t] = d02;
+        ctx.taps[2 * t + 1] = d13;
+        s02 = dsp::Sadd16(s02, d02);
+        s13 = dsp::Sadd16(s13, d13);
       }
+      const int32_t sum2[4] = {Lo16s(s02), Lo16s(s13), Hi16s(s02), Hi16s(s13)};
       for (int j = 0; j < 4; ++j) {
-        const uint32_t b0 = bias != nullptr ? static_cast<uint32_t>(bias[c0 + j]) : 0u;
-        ctx.bias[j] = static_cast<int32_t>((b0 + static_cast<uint32_t>(offset) * sum[j]) << 1);
-        rq[j] = dsp::LayerChannelRequant<dsp::kRight>(qd, c0 + j);
-        ctx.rq[2 * j] = rq[j].rb;
-        ctx.rq[2 * j + 1] = rq[j].m;
-        ctx.shift[j] = rq[j].right;
+        const int c = c0 + j;
+        const uint32_t b0 = bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u;
+        ctx.bias[j] = static_cast<int32_t>((b0 << 1) + static_cast<uint32_t>(offset) * static_cast<uint32_t>(sum2[j]));
+        const int right = -qd.shift_of(c);
+        ctx.rq[2 * j] = static_cast<int32_t>(static_cast<uint32_t>(round_base) << right) >> 1;
+        ctx.rq[2 * j + 1] = qd.multiplier_of(c);
+        ctx.shift[j] = right;
+#if !MR_DSP_ASM
+        rq[j] = dsp::LayerChannelRequant<dsp::kRight>(qd, c);
+#endif
       }
       const int8_t* in_c = in_b + c0 + (col_lo - g.pad_w) * ch;
       for (int oy0 = 0; oy0 < g.out_h; oy0 += band) {
@@ -552,17 +598,7 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
             for (int j = 0; j < ncopy; ++j) dst[j] = zp4;
             continue;
           }
-          const int8_t* s = in_c + iy * in_row;
-          int j = ncopy;
-          for (; j >= 4; j -= 4, s += 4 * ch, dst += 4) {
-            const uint32_t w0 = dsp::Load4(s), w1 = dsp::Load4(s + ch), w2 = dsp::Load4(s + 2 * ch),
-                           w3 = dsp::Load4(s + 3 * ch);
-            dst[0] = w0;
-            dst[1] = w1;
-            dst[2] = w2;
-            dst[3] = w3;
-          }
-          for (; j > 0; --j, s += ch) *dst++ = dsp::Load4(s);
+          CopyWords(dst, in_c + iy * in_row, ch, ncopy);
         }
         int8_t* out = out_b + oy0 * g.out_w * ch + c0;
         for (int k = 0; k < nb; ++k, out += g.out_w * ch) {
