@@ -20,11 +20,19 @@ namespace micro_runtime {
 // scales); this refuses it with a message.
 TfLiteStatus PrepareAddSub(const char* op, TfLiteContext* context, TfLiteNode* node, unsigned types);
 
+// The int8 invoke without broadcasting (all three shapes equal) on a fast
+// path where the core has one (arm_dsp/add_sub_int8.cc: y = x1 + x2, or
+// x1 - x2 when `subtract`, bit-exact with the general path); returns false,
+// having done nothing, for every node it does not take (the portable
+// add_sub_int8.cc: all of them), which then takes EvalArithmetic.
+bool EvalAddSubInt8SameShape(TfLiteContext* context, TfLiteNode* node, bool subtract);
+
 // Invoke of ADD (kSubtract false) or SUB, named kOp, prepared by
 // PrepareAddSub: the registration's invoke function itself (one call level,
 // as when each op had its own).
 template <const char* kOp, bool kSubtract>
 TfLiteStatus EvalAddSub(TfLiteContext* context, TfLiteNode* node) {
+  if (EvalAddSubInt8SameShape(context, node, kSubtract)) return kTfLiteOk;
   return EvalArithmetic<CommonScaleOpData, true>(
       kOp, context, node,
       [](const CommonScaleOpData& d, int32_t x1, int32_t x2) {

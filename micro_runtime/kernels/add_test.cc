@@ -3,6 +3,7 @@
 // expectations come from the TFLM reference interpreter (tflite-micro Python
 // package) running one-op ADD models with the same quantization.
 #include "micro_runtime/builtin_options.h"
+#include "micro_runtime/kernels/add_sub_exhaustive_test_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/micro_test.h"
 #include "micro_runtime/testing/kernel_cases.h"
@@ -209,6 +210,14 @@ TF_LITE_MICRO_TEST(WrongInputCountFails) {
   KernelRunner runner(Register_ADD(), tensors, 2, IntArrayFromInts(one_input), IntArrayFromInts(output),
                       &params);
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());
+}
+
+// Every int8 input pair against TFLite's formula, for pseudo-random and edge
+// quantization parameter sets (add_sub_exhaustive_test_util.h): the DSP
+// cores' fast path without broadcasting (arm_dsp/add_sub_int8.cc) and the
+// general path where it declines.
+TF_LITE_MICRO_TEST(Int8AllPairsSameShape) {
+  add_sub_exhaustive::ExpectRandomSets(Register_ADD(), false, 0x2545F491u, 24);
 }
 
 TF_LITE_MICRO_TESTS_END

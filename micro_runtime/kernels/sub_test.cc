@@ -2,6 +2,7 @@
 // expectations come from the TFLM reference interpreter (tflite-micro Python
 // package) running one-op SUB models with the same quantization.
 #include "micro_runtime/builtin_options.h"
+#include "micro_runtime/kernels/add_sub_exhaustive_test_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/micro_test.h"
 #include "micro_runtime/testing/kernel_cases.h"
@@ -110,6 +111,14 @@ TF_LITE_MICRO_TEST(BadQuantizationFailsInPrepare) {
   int32_t i2[3] = {0};
   int32_t i3[3] = {0};
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, Run(CreateTensor(i1, dims), CreateTensor(i2, dims), CreateTensor(i3, dims)));
+}
+
+// Every int8 input pair against TFLite's formula, for pseudo-random and edge
+// quantization parameter sets (add_sub_exhaustive_test_util.h): the DSP
+// cores' fast path without broadcasting (arm_dsp/add_sub_int8.cc) and the
+// general path where it declines.
+TF_LITE_MICRO_TEST(Int8AllPairsSameShape) {
+  add_sub_exhaustive::ExpectRandomSets(Register_SUB(), true, 0x9E3779B9u, 24);
 }
 
 TF_LITE_MICRO_TESTS_END
