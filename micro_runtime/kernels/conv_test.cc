@@ -53,13 +53,13 @@ void RunInt16() {
 // two output pixels per pass, odd output-channel counts whose last channel is
 // handled on its own, 1x1 and 3x3 windows with SAME padding and strides).
 constexpr int kMaxIn = 3 * 5 * 96;
-constexpr int kMaxFilter = 8 * 96;
-constexpr int kMaxOut = 6 * 6 * 7;
+constexpr int kMaxFilter = 4 * 3 * 3 * 64;
+constexpr int kMaxOut = 9 * 7 * 12;
 int8_t g_in[kMaxIn];
 int8_t g_filter[kMaxFilter];
-int32_t g_bias[8];
+int32_t g_bias[12];
 int8_t g_out[kMaxOut];
-float g_scales[9];
+float g_scales[13];
 
 TestRandom g_random(2024u);
 
@@ -88,7 +88,8 @@ struct ConvShape {
   int bias_mode;  // BiasOf's
 };
 
-// Output channel c's bias for `taps` products per output: mode 0 small; 1 the
+// Output channel c's bias for `taps` products per output: mode 0 small (3
+// smaller, for ConvMismatches' tiny accumulators); 1 the
 // largest magnitudes whose accumulators stay below 2^30 (the DSP kernels'
 // one-instruction SMMULR requantization at its edge); 2 beyond that, up to
 // where the definition's int32 sum cannot overflow (their 64-bit form). Signs
@@ -96,6 +97,7 @@ struct ConvShape {
 int32_t BiasOf(int c, int taps, int mode, TestRandom& random) {
   const int32_t small = random.Next(-2000, 2000);
   if (mode == 0) return small;
+  if (mode == 3) return small / 100;  // ConvMismatches' tiny accumulators
   const int32_t reach = taps * 255 * 128;
   const int32_t most = mode == 1 ? (int32_t{1} << 30) - 1 - reach : INT32_MAX - reach;
   const int32_t b = most - (small < 0 ? -small : small);
@@ -111,8 +113,16 @@ int ConvMismatches(const ConvShape& s) {
   const int h = s.h, w = s.w, in_ch = s.in_ch, out_ch = s.out_ch;
   const int oh = s.valid ? (h - s.kh) / s.sh + 1 : (h + s.sh - 1) / s.sh;
   const int ow = s.valid ? (w - s.kw) / s.sw + 1 : (w + s.sw - 1) / s.sw;
-  for (int i = 0; i < h * w * in_ch; ++i) g_in[i] = static_cast<int8_t>(g_random.Next(-128, 127));
-  for (int i = 0; i < out_ch * s.kh * s.kw * in_ch; ++i) g_filter[i] = static_cast<int8_t>(g_random.Next(-127, 127));
+  // bias_mode 3: inputs within 1 of the zero point and filters within 2 of 0 (with small biases), so
+  // the accumulators stay small and the outputs of every requantization form inside int8.
+  const bool tiny = s.bias_mode == 3;
+  for (int i = 0; i < h * w * in_ch; ++i) {
+    const int32_t v = tiny ? s.in_zp + g_random.Next(-1, 1) : g_random.Next(-128, 127);
+    g_in[i] = static_cast<int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+  }
+  for (int i = 0; i < out_ch * s.kh * s.kw * in_ch; ++i) {
+    g_filter[i] = static_cast<int8_t>(tiny ? g_random.Next(-2, 2) : g_random.Next(-127, 127));
+  }
   for (int c = 0; c < out_ch; ++c) g_bias[c] = BiasOf(c, s.kh * s.kw * in_ch, s.bias_mode, g_random);
   g_scales[0] = static_cast<float>(out_ch);
   for (int c = 1; c <= out_ch; ++c) g_scales[c] = FilterScale(c, s.scales);
@@ -332,6 +342,16 @@ TF_LITE_MICRO_TEST(Int8PointwiseTilesMatchTheDefinition) {
       {3, 5, 96, 8, 1, 1, 1, 1, 0, -7, false, 0},  {5, 7, 8, 4, 1, 1, 1, 1, 1, -128, false, 0},
       {4, 5, 72, 4, 1, 1, 1, 1, 2, 127, false, 0}, {2, 9, 16, 8, 1, 1, 1, 1, 0, 127, false, 0},
       {1, 2, 4, 4, 1, 1, 1, 1, 2, -128, false, 0},
+      // 3x3 windows over whole words (IC's layers): tiles of window pairs, border windows with
+      // zero taps, an odd pixel count (the lone last pixel), stride 2, VALID, a 576-byte window
+      // (one pair per tile), a chunk boundary (window 160: 40 blocks).
+      {9, 7, 8, 8, 3, 3, 1, 1, 0, -7, false, 0},    {7, 6, 16, 4, 3, 3, 2, 2, 1, 127, false, 0},
+      {5, 5, 8, 12, 3, 3, 1, 1, 2, -128, true, 0},  {3, 3, 64, 4, 3, 3, 1, 1, 0, 3, false, 0},
+      {4, 5, 16, 8, 2, 5, 1, 1, 0, -128, false, 1},
+      // Scales mode 2 with 8 channels: channel 7's multiplier needs a shift of exactly 0 and no
+      // channel a left shift (the right-shift-only requantization must not apply its rounding fix).
+      {3, 5, 8, 8, 1, 1, 1, 1, 2, -7, false, 3},    {5, 5, 8, 8, 3, 3, 1, 1, 2, 3, false, 3},
+      {3, 3, 8, 7, 1, 1, 1, 1, 2, -7, false, 3},    {9, 8, 3, 8, 3, 3, 2, 2, 2, -7, false, 3},
   };
   for (const ConvShape& s : shapes) {
     const int mismatches = ConvMismatches(s);

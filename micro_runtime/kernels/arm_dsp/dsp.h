@@ -226,7 +226,7 @@ struct ChannelRequant {
 };
 
 // What a layer's channels need (the kernels instantiate per kind): kRight:
-// every right shift in [1, 22]; kPre: right shifts only, some beyond 22; both
+// every right shift in [1, 22] (a shift of 0 is no right shift: kAny); kPre: right shifts only, some beyond 22; both
 // with accumulators below 2^30 in magnitude (the one-instruction SMMULR
 // multiply); kWide: right shifts only, accumulators that may reach 2^30 (a
 // bias that large: VWW's nearly-dead channels, whose tiny filter scale makes
@@ -307,7 +307,8 @@ inline RequantKind LayerRequantKind(const Int8ChannelQuant& q, int channels, int
   RequantKind kind = kRight;
   ChannelRequant r;
   for (int c = 0; c < channels; ++c) {
-    if (!MakeChannelRequant(q, c, &r) || r.left > 0) return kAny;
+    // A shift of 0 or more (fix 0: no rounding right shift) only kAny does.
+    if (!MakeChannelRequant(q, c, &r) || r.fix == 0) return kAny;
     if (r.pre > 0) kind = kPre;
   }
   return acc_bound >= kSmmulrBound ? kWide : kind;
