@@ -77,6 +77,108 @@ TfLiteStatus PrepareWithBias(int32_t bias_value, bool bias_constant, bool invoke
   return runner.Invoke();
 }
 
+
+// ---- Random int8 layers against the definition ----
+//
+// Shapes for the arm_dsp kernel's paths: four units per group (the rest one
+// at a time), input depths in blocks of 4 (passes of 8 blocks, single blocks,
+// and n % 4 inputs of their own), the requantization in the group kernel
+// (per-tensor filter, right shift in [1, 22], a bias, n % 4 == 0) or after it,
+// and depths beyond its unpacked-input buffer (640).
+struct FcShape {
+  int batches;
+  int n;      // input size
+  int units;
+  int in_zp;  // -128 and 127: the int8 extremes of the input offset
+  int out_zp;
+  int bias_mode;  // 0: small; 1: |acc| reaching 2^30; 2: reaching INT32_MAX; 3: no bias
+  int scales;     // 0: per tensor, right shift; 1: per channel; 2: per tensor, left shift; 3: per tensor, right
+                  // shift beyond 22
+  TfLiteFusedActivation activation;
+};
+
+constexpr int kFcMaxIn = 2100;      // batches * n
+constexpr int kFcMaxFilter = 5120;  // units * n
+constexpr int kFcMaxUnits = 64;
+int8_t g_fc_in[kFcMaxIn];
+int8_t g_fc_filter[kFcMaxFilter];
+int32_t g_fc_bias[kFcMaxUnits];
+int8_t g_fc_out[3 * kFcMaxUnits];
+float g_fc_scales[kFcMaxUnits + 1];
+TestRandom g_fc_random(1234u);
+
+// Filter scale of unit c (dyadic, so every rounding of the multiplier agrees).
+float FcFilterScale(const FcShape& s, int c) {
+  switch (s.scales) {
+    case 1:
+      return 0.0078125f * static_cast<float>(1 + c % 5) + 0.001953125f * static_cast<float>(c % 3);
+    case 2:
+      return 2.0f;
+    case 3:
+      return 1.0f / 16777216.0f;  // 2^-24: right shift 24
+    default:
+      return 0.01171875f;  // 3 / 256
+  }
+}
+
+// Mismatches of the int8 FULLY_CONNECTED against the definition; -1 when it fails.
+int FcMismatches(const FcShape& s) {
+  const int n = s.n, units = s.units;
+  const float in_scale = 0.75f;
+  const float out_scale = s.scales == 3 ? 1.0f : 0.5f;
+  for (int i = 0; i < s.batches * n; ++i) g_fc_in[i] = static_cast<int8_t>(g_fc_random.Next(-128, 127));
+  for (int i = 0; i < units * n; ++i) g_fc_filter[i] = static_cast<int8_t>(g_fc_random.Next(-128, 127));
+  const int32_t reach = n * 255 * 128;
+  for (int c = 0; c < units; ++c) {
+    const int32_t small = g_fc_random.Next(-5000, 5000);
+    const int32_t magnitude = small < 0 ? -small : small;
+    int32_t b = small;
+    if (s.bias_mode == 1) b = (int32_t{1} << 30) + small;  // sums on both sides of 2^30
+    if (s.bias_mode == 2) b = INT32_MAX - reach - magnitude;
+    g_fc_bias[c] = c % 2 == 0 ? b : -b;
+  }
+  const bool per_channel = s.scales == 1;
+  g_fc_scales[0] = static_cast<float>(units);
+  for (int c = 0; c < units; ++c) g_fc_scales[c + 1] = FcFilterScale(s, c);
+  const int32_t in_dims[] = {2, s.batches, n};
+  const int32_t f_dims[] = {2, units, n};
+  const int32_t b_dims[] = {1, units};
+  const int32_t out_dims[] = {2, s.batches, units};
+  float tensor_scale[] = {1, FcFilterScale(s, 0)};
+  TfLiteTensor tensors[4] = {
+      CreateQuantizedTensor(g_fc_in, IntArrayFromInts(in_dims), in_scale, s.in_zp),
+      CreatePerChannelQuantizedTensor(g_fc_filter, IntArrayFromInts(f_dims),
+                                      FloatArrayFromFloats(per_channel ? g_fc_scales : tensor_scale), 0, true),
+      CreateTensor(g_fc_bias, IntArrayFromInts(b_dims), true),
+      CreateQuantizedTensor(g_fc_out, IntArrayFromInts(out_dims), out_scale, s.out_zp),
+  };
+  const TfLiteFullyConnectedParams params = {s.activation, false, kTfLiteFloat32};
+  const bool has_bias = s.bias_mode != 3;
+  KernelRunner runner(Register_FULLY_CONNECTED(), tensors, 4,
+                      FilterOpInputs(has_bias ? BiasForm::kPresent : BiasForm::kMinusOne), FilterOpOutputs(),
+                      &params);
+  if (runner.InitAndPrepare() != kTfLiteOk || runner.Invoke() != kTfLiteOk) return -1;
+  int32_t act_min = -128, act_max = 127;
+  if (s.activation == kTfLiteActRelu) act_min = s.out_zp;
+  if (s.activation == kTfLiteActRelu6) {
+    act_min = s.out_zp;
+    act_max = s.out_zp + 12 < 127 ? s.out_zp + 12 : 127;  // 6 / out_scale 0.5
+  }
+  int mismatches = 0;
+  for (int b = 0; b < s.batches; ++b) {
+    for (int c = 0; c < units; ++c) {
+      int32_t acc = has_bias ? g_fc_bias[c] : 0;
+      for (int i = 0; i < n; ++i) acc += (g_fc_in[b * n + i] - s.in_zp) * g_fc_filter[c * n + i];
+      const double multiplier = static_cast<double>(in_scale) *
+                                static_cast<double>(FcFilterScale(s, per_channel ? c : 0)) /
+                                static_cast<double>(out_scale);
+      int32_t expected = RequantizeInt8Reference(acc, multiplier, s.out_zp);
+      expected = expected < act_min ? act_min : (expected > act_max ? act_max : expected);
+      if (g_fc_out[b * units + c] != expected) ++mismatches;
+    }
+  }
+  return mismatches;
+}
 }  // namespace
 
 TF_LITE_MICRO_TESTS_BEGIN
@@ -211,6 +313,48 @@ TF_LITE_MICRO_TEST(RejectsBadTypesAndShapes) {
                         IntArrayFromInts(outputs), nullptr);
     TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());  // no options
   }
+}
+
+// The shapes of FcShape's comment; each expects no mismatch with the definition.
+TF_LITE_MICRO_TEST(Int8DeepPerTensorGroupRequantization) {
+  // 160 blocks (20 passes of 8), 2 groups, input offset 128 (zero point -128).
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 640, 8, -128, -128, 0, 0, kTfLiteActRelu}));
+}
+TF_LITE_MICRO_TEST(Int8PassesAndSingleBlocks) {
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 100, 12, 127, 3, 0, 0, kTfLiteActNone}));   // 3 passes + 1
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 36, 8, -128, 0, 0, 0, kTfLiteActRelu6}));   // 1 pass + 1
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 8, 20, 5, -7, 0, 0, kTfLiteActNone}));      // 2 single blocks
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 60, 4, 127, 127, 0, 0, kTfLiteActNone}));   // 1 pass + 7
+}
+TF_LITE_MICRO_TEST(Int8LargeBiases) {
+  // Sums beyond 2^30 (no SMMULR form) and up to the int32 limit, both offsets.
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 64, 8, -128, 0, 1, 0, kTfLiteActNone}));
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 64, 8, 127, 0, 1, 0, kTfLiteActNone}));
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 40, 8, -128, -1, 2, 0, kTfLiteActNone}));
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 42, 10, 127, 2, 2, 0, kTfLiteActNone}));    // n % 4, units % 4
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 48, 8, -128, 0, 1, 1, kTfLiteActNone}));    // per channel
+}
+TF_LITE_MICRO_TEST(Int8OddDepthsAndUnits) {
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 37, 10, -128, 0, 0, 0, kTfLiteActNone}));   // n % 4 == 1, 2 units alone
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 6, 7, 127, -3, 0, 0, kTfLiteActRelu}));
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 3, 5, 9, 1, 0, 0, kTfLiteActNone}));        // no whole block
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 1, 9, -128, 0, 0, 0, kTfLiteActNone}));
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 17, 3, -128, 0, 3, 0, kTfLiteActNone}));    // fewer units than a group
+}
+TF_LITE_MICRO_TEST(Int8PerChannelAndNoBias) {
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 64, 40, -128, 4, 0, 1, kTfLiteActNone}));   // two chunks of units
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 48, 12, 127, 0, 3, 0, kTfLiteActRelu}));
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 45, 13, -128, -9, 3, 1, kTfLiteActNone}));
+}
+TF_LITE_MICRO_TEST(Int8ShiftsOffTheFastPath) {
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 16, 8, -128, 0, 0, 2, kTfLiteActNone}));    // left shift
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 32, 8, 127, 0, 2, 3, kTfLiteActNone}));     // right shift 23+
+}
+TF_LITE_MICRO_TEST(Int8BatchesAndBeyondTheBuffer) {
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({3, 20, 8, -128, 0, 0, 0, kTfLiteActNone}));
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({3, 23, 6, 127, 0, 0, 1, kTfLiteActNone}));
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 700, 6, -128, 0, 0, 0, kTfLiteActNone}));  // > 640 inputs
+  TF_LITE_MICRO_EXPECT_EQ(0, FcMismatches({1, 2100, 2, 127, 0, 2, 0, kTfLiteActNone}));
 }
 
 TF_LITE_MICRO_TESTS_END
