@@ -359,9 +359,13 @@ struct PadCtx {
   int32_t rq[8];      // 88: rb0, m0, rb1, m1, rb2, m2, rb3, m3
   int32_t shift[4];   // 120: r per channel
   uint32_t lo4, hi4;  // 136, 140: the activation bounds in every byte
+  int32_t row_jump;   // 144: buffer bytes from a row's end to the next row's first window
+  int32_t width;      // 148: output pixels per row
+  int32_t rows;       // 152: output rows left in the band (the loop counts it down)
 };
 static_assert(__builtin_offsetof(PadCtx, taps) == 16 && __builtin_offsetof(PadCtx, rq) == 88 &&
-                  __builtin_offsetof(PadCtx, shift) == 120 && __builtin_offsetof(PadCtx, lo4) == 136,
+                  __builtin_offsetof(PadCtx, shift) == 120 && __builtin_offsetof(PadCtx, lo4) == 136 &&
+                  __builtin_offsetof(PadCtx, row_jump) == 144 && __builtin_offsetof(PadCtx, rows) == 152,
               "the assembly below addresses PadCtx by these offsets");
 
 #if MR_DSP_ASM
@@ -386,8 +390,18 @@ static_assert(__builtin_offsetof(PadCtx, taps) == 16 && __builtin_offsetof(PadCt
   "smmlar %[" AJ "], %[" AJ "], %[y], %[x]\n"             \
   "add %[f], %[f], %[" AK "], asr #31\n"                  \
   "smmlar %[" AK "], %[" AK "], %[g], %[f]\n"
-// A whole row of n >= 1 output pixels; STEP: the input bytes per pixel.
-#define MR_PAD_ROW(STEP)                                   \
+// The activation bounds (lo4, hi4) on the four packed bytes.
+#define MR_PAD_CLAMP                                       \
+  "ldr %[x], [%[ctx], #136]\n"                             \
+  "ldr %[y], [%[ctx], #140]\n"                             \
+  "ssub8 %[f], %[a0], %[x]\n"                              \
+  "sel %[a0], %[a0], %[x]\n"                               \
+  "ssub8 %[f], %[y], %[a0]\n"                              \
+  "sel %[a0], %[a0], %[y]\n"
+// A band: ctx->rows rows of ctx->width (= n) output pixels; STEP: the input
+// bytes per pixel; CLAMP: MR_PAD_CLAMP, or nothing where the bounds are
+// int8's (SSAT's).
+#define MR_PAD_BAND(STEP, CLAMP)                           \
   "1:\n"                                                   \
   "ldr %[a0], [%[ctx], #0]\n"                              \
   "ldr %[a1], [%[ctx], #4]\n"                              \
@@ -422,60 +436,70 @@ static_assert(__builtin_offsetof(PadCtx, taps) == 16 && __builtin_offsetof(PadCt
   "bfi %[a0], %[a1], #8, #8\n"                             \
   "bfi %[a0], %[a2], #16, #8\n"                            \
   "bfi %[a0], %[a3], #24, #8\n"                            \
-  "ldr %[x], [%[ctx], #136]\n"                             \
-  "ldr %[y], [%[ctx], #140]\n"                             \
-  "ssub8 %[f], %[a0], %[x]\n"                              \
-  "sel %[a0], %[a0], %[x]\n"                               \
-  "ssub8 %[f], %[y], %[a0]\n"                              \
-  "sel %[a0], %[a0], %[y]\n"                               \
+  CLAMP                                                    \
   "str %[a0], [%[out]]\n"                                  \
   "add %[out], %[out], %[ostep]\n"                         \
   "subs %[n], %[n], #1\n"                                  \
+  "bne 1b\n"                                               \
+  "ldr %[x], [%[ctx], #144]\n"                             \
+  "ldr %[n], [%[ctx], #148]\n"                             \
+  "ldr %[y], [%[ctx], #152]\n"                             \
+  "add %[p], %[p], %[x]\n"                                 \
+  "subs %[y], %[y], #1\n"                                  \
+  "str %[y], [%[ctx], #152]\n"                             \
   "bne 1b\n"
+#define MR_PAD_BAND_OPERANDS                                                                              \
+  : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [p] "+r"(p), [out] "+r"(out),        \
+    [n] "+r"(n), [x] "=&r"(x), [y] "=&r"(y), [f] "=&r"(f), [g] "=&r"(g), [ctx] "+r"(c), [ostep] "+r"(ostep) \
+  :                                                                                                       \
+  : "cc", "memory"
 #endif
 
-// n >= 1 output pixels of one row: the window of pixel i at p + i * kStride
-// words of the buffer, its four output bytes at out + i * ostep.
-template <int kStride>
-__attribute__((always_inline)) inline void PadRow(const PadCtx& ctx, const dsp::ChannelRequant* rq,
-                                                  const Int8Requantizer& general, int c0, const uint32_t* p,
-                                                  int8_t* out, int32_t ostep, int n) {
+// A band of ctx->rows output rows of ctx->width pixels (both >= 1): the
+// window of the first at p (the buffer), the next ones kStride words on and
+// ctx->row_jump bytes more at each row's end; the four output bytes of the
+// pixels one after another at out, ostep bytes apart (the rows are
+// consecutive in the output).
+template <int kStride, bool kClamp>
+__attribute__((always_inline)) inline void PadBand(PadCtx& ctx, const dsp::ChannelRequant* rq,
+                                                   const Int8Requantizer& general, int c0, const uint32_t* p,
+                                                   int8_t* out, int32_t ostep) {
 #if MR_DSP_ASM
   (void)rq;
   (void)general;
   (void)c0;
   int32_t a0, a1, a2, a3;
   uint32_t x, y, f, g;
-  const PadCtx* c = &ctx;
-  if (kStride == 1) {
-    __asm__ volatile(MR_PAD_ROW("4")
-                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [p] "+r"(p),
-                       [out] "+r"(out), [n] "+r"(n), [x] "=&r"(x), [y] "=&r"(y), [f] "=&r"(f), [g] "=&r"(g),
-                       [ctx] "+r"(c), [ostep] "+r"(ostep)
-                     :
-                     : "cc", "memory");
+  PadCtx* c = &ctx;
+  int n = ctx.width;
+  if (kStride == 1 && kClamp) {
+    __asm__ volatile(MR_PAD_BAND("4", MR_PAD_CLAMP) MR_PAD_BAND_OPERANDS);
+  } else if (kStride == 1) {
+    __asm__ volatile(MR_PAD_BAND("4", "") MR_PAD_BAND_OPERANDS);
+  } else if (kClamp) {
+    __asm__ volatile(MR_PAD_BAND("8", MR_PAD_CLAMP) MR_PAD_BAND_OPERANDS);
   } else {
-    __asm__ volatile(MR_PAD_ROW("8")
-                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [p] "+r"(p),
-                       [out] "+r"(out), [n] "+r"(n), [x] "=&r"(x), [y] "=&r"(y), [f] "=&r"(f), [g] "=&r"(g),
-                       [ctx] "+r"(c), [ostep] "+r"(ostep)
-                     :
-                     : "cc", "memory");
+    __asm__ volatile(MR_PAD_BAND("8", "") MR_PAD_BAND_OPERANDS);
   }
 #else
-  for (; n > 0; --n, p += kStride, out += ostep) {
-    int32_t a[4] = {ctx.bias[0], ctx.bias[1], ctx.bias[2], ctx.bias[3]};
-    for (int t = 0; t < 9; ++t) {
-      const uint32_t w = p[(t / 3) * kPadWords + t % 3];
-      const uint32_t x02 = dsp::Sxtb16(w), x13 = dsp::Sxtb16Ror8(w);
-      a[0] = dsp::Smlabb(x02, ctx.taps[2 * t], a[0]);
-      a[2] = dsp::Smlatt(x02, ctx.taps[2 * t], a[2]);
-      a[1] = dsp::Smlabb(x13, ctx.taps[2 * t + 1], a[1]);
-      a[3] = dsp::Smlatt(x13, ctx.taps[2 * t + 1], a[3]);
+  for (; ctx.rows > 0; --ctx.rows) {
+    for (int n = ctx.width; n > 0; --n, p += kStride, out += ostep) {
+      int32_t a[4] = {ctx.bias[0], ctx.bias[1], ctx.bias[2], ctx.bias[3]};
+      for (int t = 0; t < 9; ++t) {
+        const uint32_t w = p[(t / 3) * kPadWords + t % 3];
+        const uint32_t x02 = dsp::Sxtb16(w), x13 = dsp::Sxtb16Ror8(w);
+        a[0] = dsp::Smlabb(x02, ctx.taps[2 * t], a[0]);
+        a[2] = dsp::Smlatt(x02, ctx.taps[2 * t], a[2]);
+        a[1] = dsp::Smlabb(x13, ctx.taps[2 * t + 1], a[1]);
+        a[3] = dsp::Smlatt(x13, ctx.taps[2 * t + 1], a[3]);
+      }
+      int32_t v[4];
+      for (int j = 0; j < 4; ++j) v[j] = dsp::RequantizeShifted<dsp::kRight>(a[j] >> 1, rq[j], general, c0 + j);
+      // Without kClamp the bounds are int8's: PackClamp4's saturation alone.
+      dsp::Store4(out, dsp::PackClamp4(v[0], v[1], v[2], v[3], kClamp ? ctx.lo4 : 0x80808080u,
+                                       kClamp ? ctx.hi4 : 0x7F7F7F7Fu));
     }
-    int32_t v[4];
-    for (int j = 0; j < 4; ++j) v[j] = dsp::RequantizeShifted<dsp::kRight>(a[j] >> 1, rq[j], general, c0 + j);
-    dsp::Store4(out, dsp::PackClamp4(v[0], v[1], v[2], v[3], ctx.lo4, ctx.hi4));
+    p += ctx.row_jump / 4;
   }
 #endif
 }
@@ -529,7 +553,7 @@ bool Padded3x3Fits(const DepthwiseOpData& d) {
   return true;
 }
 
-template <int kStride>
+template <int kStride, bool kClamp>
 void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter, const int32_t* bias,
                    int8_t* output) {
   const WindowGeometry& g = d.g;
@@ -554,6 +578,8 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
   PadCtx ctx;
   ctx.lo4 = dsp::Bytes4(qd.act_min);
   ctx.hi4 = dsp::Bytes4(qd.act_max);
+  ctx.width = g.out_w;
+  ctx.row_jump = 4 * kStride * (kPadWords - g.out_w);
   dsp::ChannelRequant rq[4];  // the C form's constants
   const int32_t ostep = ch;
   const int32_t round_base = 2 * qd.output_offset + 1;
@@ -600,10 +626,8 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
           }
           CopyWords(dst, in_c + iy * in_row, ch, ncopy);
         }
-        int8_t* out = out_b + oy0 * g.out_w * ch + c0;
-        for (int k = 0; k < nb; ++k, out += g.out_w * ch) {
-          PadRow<kStride>(ctx, rq, general, c0, buf + k * kStride * kPadWords, out, ostep, g.out_w);
-        }
+        ctx.rows = nb;
+        PadBand<kStride, kClamp>(ctx, rq, general, c0, buf, out_b + oy0 * g.out_w * ch + c0, ostep);
       }
     }
   }
@@ -698,10 +722,15 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
     switch (DepthwiseRequantKind(d, bias)) {
       case dsp::kRight:
         if (Padded3x3Fits(d)) {
+          // Without the activation clamp where its bounds are int8's (ReLU
+          // with the output zero point -128: KWS's and VWW's layers).
+          const bool clamp = d.q.act_min > -128 || d.q.act_max < 127;
           if (d.g.stride_w == 1) {
-            EvalPadded3x3<1>(d, input, filter, bias, output);
+            clamp ? EvalPadded3x3<1, true>(d, input, filter, bias, output)
+                  : EvalPadded3x3<1, false>(d, input, filter, bias, output);
           } else {
-            EvalPadded3x3<2>(d, input, filter, bias, output);
+            clamp ? EvalPadded3x3<2, true>(d, input, filter, bias, output)
+                  : EvalPadded3x3<2, false>(d, input, filter, bias, output);
           }
           break;
         }
