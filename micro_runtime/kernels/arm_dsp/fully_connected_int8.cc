@@ -44,19 +44,19 @@ constexpr int32_t kChunkUnits = 32;
 // the unpacked input (where its input pointer then points). Byte offsets in
 // the comments: the assembly's.
 struct GroupState {
-  uint32_t counts;      // 0: (blocks / 8) << 8 | blocks % 8
-  int32_t rewind;       // 4: 8 * blocks: back to the buffer's start
-  const int32_t* next;  // 8: the next group's four starting sums
-  int32_t* sums;        // 12: where this group's four sums go (not kFused)
-  int32_t groups;       // 16: groups left, this one included
-  int32_t advance;      // 20: filter pointer after a group to the next group's row 0: 3n + n % 4
+  uint32_t counts;        // 0: (blocks / 8) << 8 | blocks % 8
+  const uint32_t* start;  // 4: the buffer's start
+  const int32_t* next;    // 8: the next group's four starting sums
+  int32_t* sums;          // 12: where this group's four sums go (not kFused)
+  const void* end;        // 16: sums or out after the last group
+  int32_t advance;        // 20: filter pointer after a group to the next group's row 0: 3n + n % 4
   // kFused: the layer's requantization (per tensor, right shift in [1, 22]).
-  int32_t multiplier;   // 24
-  int32_t round_base;   // 28: ((2 zp + 1) << right) / 2
-  int32_t right;        // 32
-  uint32_t lo4;         // 36: dsp::Bytes4(act_min)
-  uint32_t hi4;         // 40: dsp::Bytes4(act_max)
-  int8_t* out;          // 44: where this group's four outputs go
+  int32_t multiplier;  // 24
+  int32_t round_base;  // 28: ((2 zp + 1) << right) / 2
+  int32_t right;       // 32
+  uint32_t lo4;        // 36: dsp::Bytes4(act_min)
+  uint32_t hi4;        // 40: dsp::Bytes4(act_max)
+  int8_t* out;         // 44: where this group's four outputs go
 };
 constexpr int32_t kGroupStateWords = (sizeof(GroupState) + 3) / 4;
 #if MR_DSP_ASM
@@ -120,13 +120,16 @@ inline int32_t RequantizeRight(int32_t acc, int32_t m, int32_t round_base, int32
 // input with row 4g + k's first 4 * blocks bytes. kFused: the sums are
 // requantized with the state's constants and stored at state->out, four
 // bytes per group; else stored at state->sums. The caller fills the state's
-// next, sums, groups and (kFused) requantization fields; next = init.
+// next (= init), sums (not kFused) and requantization fields (kFused).
 template <bool kFused>
-inline void DotGroups(uint32_t* buf, int32_t blocks, const int8_t* f, int32_t n, GroupState* state) {
+inline void DotGroups(uint32_t* buf, int32_t blocks, const int8_t* f, int32_t n, int32_t groups,
+                      GroupState* state) {
   const int32_t* init = state->next;
   state->counts = static_cast<uint32_t>(blocks >> 3) << 8 | static_cast<uint32_t>(blocks & 7);
-  state->rewind = 8 * blocks;
+  state->start = buf;
   state->next = init + 4;
+  state->end = kFused ? static_cast<const void*>(state->out + 4 * groups)
+                      : static_cast<const void*>(state->sums + 4 * groups);
   state->advance = 3 * n + (n & 3);
 #if MR_DSP_ASM
   // LDM and STM take their lists in ascending register order: pin the sums.
@@ -140,17 +143,14 @@ inline void DotGroups(uint32_t* buf, int32_t blocks, const int8_t* f, int32_t n,
   int32_t stride3 = 3 * n;
   uint32_t count = state->counts;
   uint32_t x02, x13, wa, wb, t;
-  // Per group: blocks % 8 single blocks, then blocks / 8 passes of 8 (two
-  // counts in one register), then at the buffer's end (in == state) the sums
-  // are stored (or requantized and stored) and the next group's loaded.
+  // Per group: blocks % 8 single blocks (out of line: AD's layers have none
+  // but the 8-input one), then blocks / 8 passes of 8 (two counts in one
+  // register), then at the buffer's end (in == state) the sums are stored (or
+  // requantized and stored) and the next group's loaded; the state's values
+  // loaded in runs of back-to-back LDRs.
 #define MR_FC_LOOP                                                                                              \
-  "0:\n"                                                                                                        \
   "tst %[count], #7\n"                                                                                          \
-  "beq 2f\n"                                                                                                    \
-  "1:\n" MR_FC_FIRST("8")                                                                                       \
-  "sub %[count], %[count], #1\n"                                                                                \
-  "tst %[count], #7\n"                                                                                          \
-  "bne 1b\n"                                                                                                    \
+  "bne 6f\n"                                                                                                    \
   "2:\n"                                                                                                        \
   "lsrs %[count], %[count], #8\n"                                                                               \
   "beq 4f\n"                                                                                                    \
@@ -160,22 +160,28 @@ inline void DotGroups(uint32_t* buf, int32_t blocks, const int8_t* f, int32_t n,
   "subs %[count], %[count], #1\n"                                                                               \
   "bne 3b\n"                                                                                                    \
   "4:\n"
-#define MR_FC_NEXT_GROUP                          \
-  "ldr %[t], [%[in], #16]\n"                      \
-  "subs %[t], %[t], #1\n"                         \
-  "beq 5f\n"                                      \
-  "str %[t], [%[in], #16]\n"                      \
-  "ldr %[t], [%[in], #8]\n"                       \
-  "ldmia %[t]!, {%[a0], %[a1], %[a2], %[a3]}\n"   \
-  "str %[t], [%[in], #8]\n"                       \
-  "ldr %[t], [%[in], #20]\n"                      \
-  "ldr %[count], [%[in], #0]\n"                   \
-  "add %[f0], %[f0], %[t]\n"                      \
-  "ldr %[t], [%[in], #4]\n"                       \
-  "subs %[in], %[in], %[t]\n"                     \
-  "b 0b\n"                                        \
+  // After the sums are out (t: the advanced output pointer, wa: the end, wb:
+  // the next starting sums): the next group's sums, its first block.
+#define MR_FC_NEXT_GROUP                        \
+  "cmp %[t], %[wa]\n"                           \
+  "beq 5f\n"                                    \
+  "str %[t], [%[in], #" MR_FC_OUT_OFFSET "]\n"  \
+  "ldmia %[wb]!, {%[a0], %[a1], %[a2], %[a3]}\n" \
+  "str %[wb], [%[in], #8]\n"                    \
+  "ldr %[in], [%[in], #4]\n"                    \
+  "tst %[count], #7\n"                          \
+  "bne 6f\n"                                    \
+  "lsrs %[count], %[count], #8\n"               \
+  "bne 3b\n"                                    \
+  "b 4b\n"                                      \
+  "6:\n" MR_FC_FIRST("8")                       \
+  "sub %[count], %[count], #1\n"                \
+  "tst %[count], #7\n"                          \
+  "bne 6b\n"                                    \
+  "b 2b\n"                                      \
   "5:\n"
   if (kFused) {
+#define MR_FC_OUT_OFFSET "44"
     __asm__ volatile(
         MR_FC_LOOP
         "ldr %[t], [%[in], #24]\n"
@@ -188,35 +194,46 @@ inline void DotGroups(uint32_t* buf, int32_t blocks, const int8_t* f, int32_t n,
         "ldr %[x02], [%[in], #36]\n"
         "ldr %[x13], [%[in], #40]\n"
         "ldr %[t], [%[in], #44]\n"
-        "ssub8 %[wa], %[a0], %[x02]\n"
+        "ldr %[wa], [%[in], #16]\n"
+        "ldr %[wb], [%[in], #8]\n"
+        "ldr %[count], [%[in], #0]\n"
+        "ldr %[a1], [%[in], #20]\n"
+        "ssub8 %[a3], %[a0], %[x02]\n"
         "sel %[a0], %[a0], %[x02]\n"
-        "ssub8 %[wa], %[x13], %[a0]\n"
+        "ssub8 %[a3], %[x13], %[a0]\n"
         "sel %[a0], %[a0], %[x13]\n"
         "str %[a0], [%[t]], #4\n"
-        "str %[t], [%[in], #44]\n"
+        "add %[f0], %[f0], %[a1]\n"
         MR_FC_NEXT_GROUP
         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [in] "+r"(in), [f0] "+r"(f0),
           [count] "+r"(count), [n] "+r"(stride), [n3] "+r"(stride3), [x02] "=&r"(x02), [x13] "=&r"(x13),
           [wa] "=&r"(wa), [wb] "=&r"(wb), [t] "=&r"(t)
         :
         : "cc", "memory");
+#undef MR_FC_OUT_OFFSET
   } else {
+#define MR_FC_OUT_OFFSET "12"
     __asm__ volatile(
         MR_FC_LOOP
         "ldr %[t], [%[in], #12]\n"
+        "ldr %[wa], [%[in], #16]\n"
+        "ldr %[wb], [%[in], #8]\n"
+        "ldr %[count], [%[in], #0]\n"
+        "ldr %[x02], [%[in], #20]\n"
         "stmia %[t]!, {%[a0], %[a1], %[a2], %[a3]}\n"
-        "str %[t], [%[in], #12]\n"
+        "add %[f0], %[f0], %[x02]\n"
         MR_FC_NEXT_GROUP
         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [in] "+r"(in), [f0] "+r"(f0),
           [count] "+r"(count), [n] "+r"(stride), [n3] "+r"(stride3), [x02] "=&r"(x02), [x13] "=&r"(x13),
           [wa] "=&r"(wa), [wb] "=&r"(wb), [t] "=&r"(t)
         :
         : "cc", "memory");
+#undef MR_FC_OUT_OFFSET
   }
 #undef MR_FC_LOOP
 #undef MR_FC_NEXT_GROUP
 #else
-  for (int32_t g = 0; g < state->groups; ++g, f += 4 * n, init += 4) {
+  for (int32_t g = 0; g < groups; ++g, f += 4 * n, init += 4) {
     int32_t a0 = init[0], a1 = init[1], a2 = init[2], a3 = init[3];
     const int8_t* w = f;
     for (int32_t j = 0; j < blocks; ++j, w += 4) {
@@ -302,14 +319,13 @@ void EvalRow(const Int8ChannelQuant& q, const Int8Requantizer& requantize, int32
     if (grouped > 0) {
       const dsp::ChannelRequant r = dsp::LayerChannelRequant<dsp::kRight>(q, 0);
       state->next = bias;
-      state->groups = grouped >> 2;
       state->multiplier = r.m;
       state->round_base = r.rb;
       state->right = r.right;
       state->lo4 = lo4;
       state->hi4 = hi4;
       state->out = out;
-      DotGroups<true>(buf, blocks, filter, n, state);
+      DotGroups<true>(buf, blocks, filter, n, grouped >> 2, state);
     }
   } else {
     dsp::ChannelRequant r_tensor = {};
@@ -330,8 +346,7 @@ void EvalRow(const Int8ChannelQuant& q, const Int8Requantizer& requantize, int32
       if (blocks > 0) {
         state->next = init;
         state->sums = sums;
-        state->groups = count >> 2;
-        DotGroups<false>(buf, blocks, w, n, state);
+        DotGroups<false>(buf, blocks, w, n, count >> 2, state);
         init = sums;
       }
       RequantizeSums<kFast, kPerChannel>(q, requantize, r_tensor, lo4, hi4, init, count, u, out + u);
