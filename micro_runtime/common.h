@@ -111,6 +111,11 @@ struct TfLiteContext {
   TfLiteStatus (*RequestScratchBufferInArena)(TfLiteContext* ctx, size_t bytes,
                                               int* buffer_index);
   void* (*GetScratchBuffer)(TfLiteContext* ctx, int buffer_index);
+  // A scratch buffer the op can do without (a larger working buffer than its
+  // stack holds): placed only where the arena has room below the high-water
+  // mark every other buffer sets, so it never makes the arena larger;
+  // GetScratchBuffer returns nullptr for it when there was no such room.
+  TfLiteStatus (*RequestOptionalScratchBufferInArena)(TfLiteContext* ctx, size_t bytes, int* buffer_index);
   void* impl;  // owned by whoever drives the kernels
 };
 

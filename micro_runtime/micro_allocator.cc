@@ -68,7 +68,34 @@ int InPlaceInputs(tflite::BuiltinOperator code) {
 
 }  // namespace
 
-size_t PlanBuffersInOrder(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset, PlanOrder how) {
+// The lowest offset where `item` overlaps no buffer of by_offset[0, placed)
+// (the placed ones, by offset) that lives at the same time. First fit: walk
+// the placed buffers by offset, skip those whose lifetime does not overlap,
+// stop at the first gap that is large enough.
+uint64_t FirstFit(const PlanItem* items, const PlanItem& item, const uint16_t* by_offset, size_t placed) {
+  uint64_t candidate = 0;
+  for (size_t p = 0; p < placed; ++p) {
+    const PlanItem& other = items[by_offset[p]];
+    if (!LifetimesOverlap(item, other)) continue;
+    if (other.offset >= candidate + item.size) break;
+    const uint64_t end = AlignUp(static_cast<uint64_t>(other.offset) + other.size, kTensorAlignment);
+    if (end > candidate) candidate = end;
+  }
+  return candidate;
+}
+
+// Places items[index] at `offset` and inserts it into by_offset (kept sorted).
+void PlaceAt(PlanItem* items, uint16_t index, uint64_t offset, uint16_t* by_offset, size_t* placed) {
+  // Offsets past 4 GB cannot exist in a real arena; saturate so the
+  // caller's size check fails cleanly.
+  items[index].offset = offset > 0xfffffff0u ? 0xfffffff0u : static_cast<uint32_t>(offset);
+  size_t pos = (*placed)++;
+  for (; pos > 0 && items[by_offset[pos - 1]].offset > items[index].offset; --pos) by_offset[pos] = by_offset[pos - 1];
+  by_offset[pos] = index;
+}
+
+size_t PlanBuffersInOrder(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset, PlanOrder how,
+                          size_t* placed_out) {
   size_t n = 0;
   for (size_t i = 0; i < count; ++i) {
     if (Placeable(items[i])) order[n++] = static_cast<uint16_t>(i);
@@ -88,45 +115,27 @@ size_t PlanBuffersInOrder(PlanItem* items, size_t count, uint16_t* order, uint16
   uint64_t head = 0;
   size_t placed = 0;
   for (size_t k = 0; k < n; ++k) {
-    PlanItem& item = items[order[k]];
-    // First fit: walk placed buffers by offset; skip those whose lifetime
-    // does not overlap, stop at the first gap that is large enough.
-    uint64_t candidate = 0;
-    for (size_t p = 0; p < placed; ++p) {
-      const PlanItem& other = items[by_offset[p]];
-      if (!LifetimesOverlap(item, other)) continue;
-      if (other.offset >= candidate + item.size) break;
-      const uint64_t end = AlignUp(static_cast<uint64_t>(other.offset) + other.size, kTensorAlignment);
-      if (end > candidate) candidate = end;
-    }
-    // Offsets past 4 GB cannot exist in a real arena; saturate so the
-    // caller's size check fails cleanly.
-    item.offset = candidate > 0xfffffff0u ? 0xfffffff0u : static_cast<uint32_t>(candidate);
-    size_t pos = placed;
-    while (pos > 0 && items[by_offset[pos - 1]].offset > item.offset) {
-      by_offset[pos] = by_offset[pos - 1];
-      --pos;
-    }
-    by_offset[pos] = order[k];
-    ++placed;
-    if (candidate + item.size > head) head = candidate + item.size;
+    const uint64_t offset = FirstFit(items, items[order[k]], by_offset, placed);
+    PlaceAt(items, order[k], offset, by_offset, &placed);
+    if (offset + items[order[k]].size > head) head = offset + items[order[k]].size;
   }
+  if (placed_out != nullptr) *placed_out = placed;
   const uint64_t max_head = static_cast<size_t>(-1) / 2;
   return static_cast<size_t>(head > max_head ? max_head : head);
 }
 
-size_t PlanBuffers(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset) {
+size_t PlanBuffers(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset, size_t* placed) {
   size_t best_head = 0;
   int best = 0;
   for (int how = 0; how < kPlanOrders; ++how) {
-    const size_t head = PlanBuffersInOrder(items, count, order, by_offset, static_cast<PlanOrder>(how));
+    const size_t head = PlanBuffersInOrder(items, count, order, by_offset, static_cast<PlanOrder>(how), placed);
     if (how == 0 || head < best_head) {
       best_head = head;
       best = how;
     }
   }
   // The offsets are the last order's; place again in the best one.
-  if (best != kPlanOrders - 1) PlanBuffersInOrder(items, count, order, by_offset, static_cast<PlanOrder>(best));
+  if (best != kPlanOrders - 1) PlanBuffersInOrder(items, count, order, by_offset, static_cast<PlanOrder>(best), placed);
   return best_head;
 }
 
@@ -200,7 +209,7 @@ void* MicroAllocator::AllocatePersistent(size_t bytes) {
   return reinterpret_cast<void*>(tail_top_ - persistent_used_);
 }
 
-TfLiteStatus MicroAllocator::RequestScratch(size_t bytes, int op_index, int* buffer_index) {
+TfLiteStatus MicroAllocator::RequestScratch(size_t bytes, int op_index, int* buffer_index, bool optional) {
   if (bytes > 0x7fffffffu) {
     MicroPrintf("operator %d requested a %u-byte scratch buffer; that cannot fit any arena", op_index,
                 static_cast<unsigned>(bytes));
@@ -218,7 +227,7 @@ TfLiteStatus MicroAllocator::RequestScratch(size_t bytes, int op_index, int* buf
     return kTfLiteError;
   }
   ScratchRequest* request = reinterpret_cast<ScratchRequest*>(lower);
-  request->bytes = static_cast<uint32_t>(bytes);
+  request->bytes = static_cast<uint32_t>(bytes) | (optional ? kOptionalScratch : 0u);
   request->op_index = op_index;
   *buffer_index = scratch_count_++;
   head_used_ = requests_bytes();
@@ -282,9 +291,11 @@ TfLiteStatus MicroAllocator::Plan(const tflite::Model* model, const tflite::SubG
   auto item_of = [tensors](size_t t) { return ItemOf(tensors[t]); };
   const size_t first_scratch = n;
   for (int i = 0; i < scratch_count_; ++i) {
+    // An optional one is left out of the plan (last < first) and fitted afterwards.
     const ScratchRequest& r = requests()[i];
-    items[first_scratch + static_cast<size_t>(i)] = {r.bytes, 0, static_cast<int16_t>(r.op_index),
-                                                      static_cast<int16_t>(r.op_index)};
+    const int16_t op = static_cast<int16_t>(r.op_index);
+    items[first_scratch + static_cast<size_t>(i)] = {r.bytes & ~kOptionalScratch, 0, op,
+                                                      static_cast<int16_t>((r.bytes & kOptionalScratch) ? op - 1 : op)};
   }
   auto touch = [&](int32_t t, int op) {
     if (t >= 0 && item_of(t) != kNoItem) Touch(&items[item_of(t)], op);
@@ -384,7 +395,23 @@ TfLiteStatus MicroAllocator::Plan(const tflite::Model* model, const tflite::SubG
     items[out].offset = root;
   }
 
-  const size_t head = PlanBuffers(items, count, order, by_offset);
+  size_t placed = 0;
+  const size_t head = PlanBuffers(items, count, order, by_offset, &placed);
+  // Optional scratch buffers (the scratch items left out: last < first):
+  // first fit among the placed buffers (by_offset holds them by offset),
+  // dropped (size 0: GetScratchBuffer gives nullptr) where they would end
+  // above the head.
+  for (size_t index = first_scratch; index < count; ++index) {
+    PlanItem& item = items[index];
+    if (item.first <= item.last) continue;
+    item.last = item.first;
+    const uint64_t offset = FirstFit(items, item, by_offset, placed);
+    if (item.size == 0 || offset + item.size > head) {
+      item.size = 0;
+    } else {
+      PlaceAt(items, static_cast<uint16_t>(index), offset, by_offset, &placed);
+    }
+  }
   if (plan_logger_ != nullptr) plan_logger_(*this, items, tensors, num_tensors, first_scratch, head, temp);
   *items_out = items;
   *first_scratch_out = first_scratch;

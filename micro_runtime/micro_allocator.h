@@ -68,13 +68,16 @@ struct PlanItem {
 // arrays of `count` entries. Exposed for unit tests.
 enum class PlanOrder : uint8_t { kLargestFirst, kLargestAreaFirst, kEarliestFirst };
 constexpr int kPlanOrders = 3;
-size_t PlanBuffersInOrder(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset, PlanOrder how);
-size_t PlanBuffers(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset);
+// *placed (when given): how many items were placed; by_offset[0, *placed)
+// then lists them by offset.
+size_t PlanBuffersInOrder(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset, PlanOrder how,
+                          size_t* placed = nullptr);
+size_t PlanBuffers(PlanItem* items, size_t count, uint16_t* order, uint16_t* by_offset, size_t* placed = nullptr);
 
 // An item that shares another item's buffer (a RESHAPE output): `offset`
 // holds that item's index.
 constexpr int16_t kAliasedItem = -2;
-inline bool Placeable(const PlanItem& item) { return item.size > 0 && item.first <= item.last; }
+__attribute__((always_inline)) inline bool Placeable(const PlanItem& item) { return item.size > 0 && item.first <= item.last; }
 inline bool Aliased(const PlanItem& item) { return item.first == kAliasedItem; }
 
 class MicroAllocator {
@@ -95,8 +98,10 @@ class MicroAllocator {
   // True once any allocation, scratch request or the plan did not fit.
   bool out_of_memory() const { return out_of_memory_; }
 
-  // Scratch buffers requested by op `op_index`, placed by Commit().
-  TfLiteStatus RequestScratch(size_t bytes, int op_index, int* buffer_index);
+  // Scratch buffers requested by op `op_index`, placed by Commit(); an
+  // optional one only below the head the others need (else its pointer is
+  // nullptr).
+  TfLiteStatus RequestScratch(size_t bytes, int op_index, int* buffer_index, bool optional = false);
   void* GetScratch(int buffer_index) const;
   int scratch_count() const { return scratch_count_; }
 
@@ -153,11 +158,13 @@ class MicroAllocator {
   static void LogPlan(const MicroAllocator& allocator, const PlanItem* items, const TfLiteTensor* tensors,
                       size_t num_tensors, size_t first_scratch, size_t head, size_t plan_bytes);
 
-  // A scratch request, kept in the head region from prepare until the plan.
+  // A scratch request, kept in the head region from prepare until the plan
+  // (bytes < 2^31; the top bit marks an optional one).
   struct ScratchRequest {
     uint32_t bytes;
     int32_t op_index;
   };
+  static constexpr uint32_t kOptionalScratch = 0x80000000u;
   const ScratchRequest* requests() const { return reinterpret_cast<const ScratchRequest*>(head_start_); }
   size_t requests_bytes() const { return static_cast<size_t>(scratch_count_) * sizeof(ScratchRequest); }
 

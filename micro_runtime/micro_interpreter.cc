@@ -40,6 +40,7 @@ MicroInterpreter::MicroInterpreter(const uint8_t* model_data, size_t model_size,
   context_.AllocatePersistentBuffer = ContextAllocatePersistent;
   context_.RequestScratchBufferInArena = ContextRequestScratch;
   context_.GetScratchBuffer = ContextGetScratch;
+  context_.RequestOptionalScratchBufferInArena = ContextRequestOptionalScratch;
   context_.impl = this;
 }
 
@@ -91,13 +92,21 @@ void* MicroInterpreter::ContextAllocatePersistent(TfLiteContext* context, size_t
   return self->allocator_.AllocatePersistent(bytes);
 }
 
-TfLiteStatus MicroInterpreter::ContextRequestScratch(TfLiteContext* context, size_t bytes, int* buffer_index) {
-  MicroInterpreter* self = static_cast<MicroInterpreter*>(context->impl);
-  if (self->state_ != State::kPreparing) {
+TfLiteStatus MicroInterpreter::RequestScratch(size_t bytes, int* buffer_index, bool optional) {
+  if (state_ != State::kPreparing) {
     MicroPrintf("RequestScratchBufferInArena is only available during prepare");
     return kTfLiteError;
   }
-  return self->allocator_.RequestScratch(bytes, self->current_op_, buffer_index);
+  return allocator_.RequestScratch(bytes, current_op_, buffer_index, optional);
+}
+
+TfLiteStatus MicroInterpreter::ContextRequestScratch(TfLiteContext* context, size_t bytes, int* buffer_index) {
+  return static_cast<MicroInterpreter*>(context->impl)->RequestScratch(bytes, buffer_index, false);
+}
+
+TfLiteStatus MicroInterpreter::ContextRequestOptionalScratch(TfLiteContext* context, size_t bytes,
+                                                             int* buffer_index) {
+  return static_cast<MicroInterpreter*>(context->impl)->RequestScratch(bytes, buffer_index, true);
 }
 
 void* MicroInterpreter::ContextGetScratch(TfLiteContext* context, int buffer_index) {

@@ -92,6 +92,8 @@ class MicroInterpreter {
 
   static void* ContextAllocatePersistent(TfLiteContext* context, size_t bytes);
   static TfLiteStatus ContextRequestScratch(TfLiteContext* context, size_t bytes, int* buffer_index);
+  static TfLiteStatus ContextRequestOptionalScratch(TfLiteContext* context, size_t bytes, int* buffer_index);
+  TfLiteStatus RequestScratch(size_t bytes, int* buffer_index, bool optional);
   static void* ContextGetScratch(TfLiteContext* context, int buffer_index);
   static void* ParserAllocate(void* self, size_t bytes);
 

@@ -10,6 +10,7 @@
 #include "micro_runtime/models/fc_model_data.h"
 #include "micro_runtime/models/hello_float_ref_model_data.h"
 #include "micro_runtime/models/hello_int8_ref_model_data.h"
+#include "micro_runtime/models/optional_scratch_model_data.h"
 #include "micro_runtime/models/per_channel_model_data.h"
 #include "micro_runtime/models/scratch_model_data.h"
 #include "micro_runtime/testing/test_ops.h"
@@ -206,6 +207,51 @@ TF_LITE_MICRO_TEST(CustomOptionsAndScratchBuffers) {
   const uint8_t* out = interpreter.output(0)->data.uint8;
   TF_LITE_MICRO_EXPECT(in + 16 <= s0 || s0 + 64 <= in);
   TF_LITE_MICRO_EXPECT(out + 16 <= s1 || s1 + 100 <= out);
+}
+
+TF_LITE_MICRO_TEST(OptionalScratchBuffersOnlyUseRoomBelowTheHead) {
+  // optional_scratch: op 0's tensors set the head (768 bytes, no room for its 16-byte request); op 1's
+  // 200 bytes fit in the 256 bytes its tensors leave below the head; op 2's 300 do not.
+  test_ops::ResetCounters();
+  TestResolver resolver;
+  size_t needed = 0;
+  {
+    MicroInterpreter interpreter(g_optional_scratch_model_data, g_optional_scratch_model_data_size, resolver,
+                                 g_arena, kArenaSize);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.AllocateTensors());
+    TF_LITE_MICRO_EXPECT_EQ(768u, interpreter.arena_activation_bytes());
+    float* x = interpreter.input(0)->data.f;
+    for (int i = 0; i < 128; ++i) x[i] = static_cast<float>(i);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, interpreter.Invoke());
+    for (int i = 0; i < 64; ++i) {
+      TF_LITE_MICRO_EXPECT_NEAR(static_cast<float>(i) + 3.0f, interpreter.output(0)->data.f[i], 1e-6f);
+    }
+    TF_LITE_MICRO_EXPECT(test_ops::g_last_scratch[0] == nullptr);
+    TF_LITE_MICRO_EXPECT(test_ops::g_last_scratch[2] == nullptr);
+    const uint8_t* s1 = static_cast<const uint8_t*>(test_ops::g_last_scratch[1]);
+    TF_LITE_MICRO_EXPECT(s1 != nullptr);
+    TF_LITE_MICRO_EXPECT(Inside(s1, g_arena, kArenaSize));
+    // Apart from op 1's input and output (a and b, the 256-byte tensors that are not the graph output).
+    int apart = 0;
+    for (size_t t = 0; t < interpreter.tensors_size(); ++t) {
+      const TfLiteTensor* tensor = interpreter.tensor(t);
+      if (tensor->bytes != 256 || tensor == interpreter.output(0)) continue;
+      const uint8_t* p = tensor->data.uint8;
+      apart += (p + 256 <= s1 || s1 + 200 <= p) ? 1 : 0;
+    }
+    TF_LITE_MICRO_EXPECT_EQ(2, apart);
+    needed = interpreter.arena_used_bytes();
+  }
+  // The same arena need as without the optional buffers: the exact size works, one byte less does not.
+  {
+    MicroInterpreter exact(g_optional_scratch_model_data, g_optional_scratch_model_data_size, resolver, g_arena,
+                           needed);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, exact.AllocateTensors());
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, exact.Invoke());
+  }
+  MicroInterpreter short_by_one(g_optional_scratch_model_data, g_optional_scratch_model_data_size, resolver, g_arena,
+                                needed - 1);
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, short_by_one.AllocateTensors());
 }
 
 TF_LITE_MICRO_TEST(ExternalBuffersAreRead) {

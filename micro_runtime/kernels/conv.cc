@@ -51,6 +51,11 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   g.filter_h = SizeOfDimension(t.filter, 1);
   g.filter_w = SizeOfDimension(t.filter, 2);
   TF_LITE_ENSURE_OK(context, PrepareWindowGeometry(kOp, t.input, t.output, params->padding, &g));
+  data->scratch = -1;
+  const size_t scratch = t.input->type == kTfLiteInt8 ? ConvInt8ScratchBytes(g) : 0;
+  if (scratch > 0) {
+    TF_LITE_ENSURE_OK(context, context->RequestOptionalScratchBufferInArena(context, scratch, &data->scratch));
+  }
   return PrepareConvQuantization(kOp, context, t.input, t.filter, t.bias, t.output, params->activation, g.out_ch,
                                  &data->q);
 }
@@ -103,8 +108,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
                        bias != nullptr ? bias->data.f : nullptr, output->data.f);
     case kTfLiteInt8:
       TF_LITE_ENSURE_OK(context, CheckVariableBiasRange(kOp, input, filter, bias, data->g.out_ch, 0));
-      return ConvEvalInt8(*data, input->data.int8, filter->data.int8,
-                      bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
+      return ConvEvalInt8(context, *data, input->data.int8, filter->data.int8,
+                          bias != nullptr ? bias->data.i32 : nullptr, output->data.int8);
     case kTfLiteInt16: {
       Int16FilterEval e;
       TF_LITE_ENSURE_OK(context,

@@ -20,7 +20,9 @@ inline uint32_t DotWithOffset(const int8_t* a, const int8_t* b, int n, int32_t o
 
 }  // namespace
 
-TfLiteStatus ConvEvalInt8(const ConvOpData& data, const int8_t* input, const int8_t* filter,
+size_t ConvInt8ScratchBytes(const WindowGeometry&) { return 0; }
+
+TfLiteStatus ConvEvalInt8(TfLiteContext*, const ConvOpData& data, const int8_t* input, const int8_t* filter,
                           const int32_t* bias, int8_t* output) {
   const WindowGeometry& g = data.g;
   const Int8ChannelQuant& q = data.q;

@@ -53,7 +53,7 @@ void RunInt16() {
 // two output pixels per pass, odd output-channel counts whose last channel is
 // handled on its own, 1x1 and 3x3 windows with SAME padding and strides).
 constexpr int kMaxIn = 3 * 5 * 96;
-constexpr int kMaxFilter = 4 * 3 * 3 * 64;
+constexpr int kMaxFilter = 8 * 3 * 3 * 32;
 constexpr int kMaxOut = 9 * 7 * 12;
 int8_t g_in[kMaxIn];
 int8_t g_filter[kMaxFilter];
@@ -361,6 +361,38 @@ TF_LITE_MICRO_TEST(Int8PointwiseTilesMatchTheDefinition) {
     }
     TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
   }
+}
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+// The DSP kernel's optional scratch buffer (tiles of 8 pixel pairs where its stack tile holds fewer).
+alignas(16) static uint8_t g_scratch_pool[8 * 576 * 4];  // static: the tests are in main()
+#endif
+
+TF_LITE_MICRO_TEST(Int8TilesWithAndWithoutTheOptionalScratchBufferMatchTheDefinition) {
+  // Windows whose stack tile holds fewer than 8 pixel pairs (96..576 bytes): pointwise over 96 and 128
+  // channels, 3x3 over 16, 32 and 64 channels, odd pixel counts; once with the optional scratch buffer
+  // (on DSP cores, a pool the test runner hands out) and once without it.
+  // {h, w, in_ch, out_ch, kh, kw, sh, sw, scales, in_zp, valid, bias_mode}
+  const ConvShape shapes[] = {
+      {3, 5, 96, 8, 1, 1, 1, 1, 0, -7, false, 0},   {3, 3, 128, 4, 1, 1, 1, 1, 1, 127, false, 0},
+      {5, 7, 16, 8, 3, 3, 1, 1, 2, -128, false, 0}, {5, 5, 32, 8, 3, 3, 1, 1, 0, 3, false, 1},
+      {3, 3, 64, 4, 3, 3, 1, 1, 1, -128, false, 2}, {4, 5, 32, 8, 3, 3, 2, 2, 2, 5, true, 3},
+  };
+  for (int with_pool = 0; with_pool < 2; ++with_pool) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+    KernelRunner::SetOptionalScratchPool(with_pool != 0 ? g_scratch_pool : nullptr, sizeof(g_scratch_pool));
+#endif
+    for (const ConvShape& s : shapes) {
+      const int mismatches = ConvMismatches(s);
+      if (mismatches != 0) {
+        MicroPrintf("  shape %dx%dx%d -> %d, k%dx%d s%d scales %d zp %d bias mode %d, %s", s.h, s.w, s.in_ch,
+                    s.out_ch, s.kh, s.kw, s.sh, s.scales, static_cast<int>(s.in_zp), s.bias_mode,
+                    with_pool != 0 ? "with the scratch pool" : "without");
+      }
+      TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+    }
+  }
+  KernelRunner::SetOptionalScratchPool(nullptr, 0);
 }
 
 TF_LITE_MICRO_TEST(Int8AccumulatorsNearAndBeyondTwoToThe30MatchTheDefinition) {

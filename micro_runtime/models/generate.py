@@ -83,6 +83,22 @@ def scratch() -> bytes:
     return b.build()
 
 
+def optional_scratch() -> bytes:
+    """x[128] -> a[64] -> b[64] -> c[64] through three "Scratch" ops whose scratch buffers are optional (16, 200
+    and 300 bytes): the head is set by op 0 (x and a, 768 bytes, no room left); op 1's tensors (a, b) leave 256
+    bytes below it, enough for 200 but not for op 2's 300."""
+    b = ModelBuilder("optional scratch buffers")
+    x = b.add_tensor("x", "FLOAT32", [128])
+    a = b.add_tensor("a", "FLOAT32", [64])
+    y = b.add_tensor("b", "FLOAT32", [64])
+    c = b.add_tensor("c", "FLOAT32", [64])
+    for src, dst, size in ((x, a, 16), (a, y, 200), (y, c, 300)):
+        b.add_custom_operator("Scratch", [src], [dst], custom_options=struct.pack("<II", size, 1))
+    b.set_inputs([x])
+    b.set_outputs([c])
+    return b.build()
+
+
 def variable() -> bytes:
     """x -AddOne-> a -AddOne-> y, with variable (state) tensors s (float) and q (int8, zero point -3) read by
     the second op."""
@@ -289,6 +305,7 @@ def models() -> dict[str, bytes]:
         "chain": chain(),
         "in_place": in_place(),
         "scratch": scratch(),
+        "optional_scratch": optional_scratch(),
         "variable": variable(),
         "versions": versions(),
         "unknown_op": unknown_op(),

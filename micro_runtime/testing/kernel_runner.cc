@@ -17,6 +17,7 @@ KernelRunner::KernelRunner(const TfLiteRegistration& registration, TfLiteTensor*
       custom_size_(custom_size),
       used_(0),
       scratch_count_(0),
+      pool_used_(0),
       initialized_(false),
       prepared_(false) {
   context_.tensors = tensors;
@@ -24,6 +25,7 @@ KernelRunner::KernelRunner(const TfLiteRegistration& registration, TfLiteTensor*
   context_.AllocatePersistentBuffer = AllocatePersistent;
   context_.RequestScratchBufferInArena = RequestScratch;
   context_.GetScratchBuffer = GetScratch;
+  context_.RequestOptionalScratchBufferInArena = RequestOptionalScratch;
   context_.impl = this;
   node_.inputs = inputs;
   node_.outputs = outputs;
@@ -66,6 +68,33 @@ TfLiteStatus KernelRunner::RequestScratch(TfLiteContext* context, size_t bytes, 
   // other op to share it with.
   void* p = self->Allocate(bytes);
   if (p == nullptr) return kTfLiteError;
+  self->scratch_[self->scratch_count_] = p;
+  *index = self->scratch_count_++;
+  return kTfLiteOk;
+}
+
+namespace {
+uint8_t* g_pool = nullptr;
+size_t g_pool_bytes = 0;
+}  // namespace
+
+void KernelRunner::SetOptionalScratchPool(void* pool, size_t bytes) {
+  g_pool = static_cast<uint8_t*>(pool);
+  g_pool_bytes = pool != nullptr ? bytes : 0;
+}
+
+TfLiteStatus KernelRunner::RequestOptionalScratch(TfLiteContext* context, size_t bytes, int* index) {
+  KernelRunner* self = static_cast<KernelRunner*>(context->impl);
+  if (self->scratch_count_ >= kMaxScratchBuffers) {
+    MicroPrintf("KernelRunner: more than %d scratch buffers requested", kMaxScratchBuffers);
+    return kTfLiteError;
+  }
+  const size_t start = (self->pool_used_ + 15u) & ~static_cast<size_t>(15u);
+  void* p = nullptr;
+  if (g_pool != nullptr && start <= g_pool_bytes && bytes <= g_pool_bytes - start) {
+    p = g_pool + start;
+    self->pool_used_ = start + bytes;
+  }
   self->scratch_[self->scratch_count_] = p;
   *index = self->scratch_count_++;
   return kTfLiteOk;

@@ -41,6 +41,12 @@ class KernelRunner {
   // Calls invoke; fails if InitAndPrepare did not succeed first.
   TfLiteStatus Invoke();
 
+  // Optional scratch buffers (RequestOptionalScratchBufferInArena) come from
+  // `pool` (a test's own buffer) while it has room, for every runner created
+  // after the call; without a pool (the default) they are absent, as in an
+  // arena without room for them.
+  static void SetOptionalScratchPool(void* pool, size_t bytes);
+
   // Bytes of arena memory used so far (persistent + scratch).
   size_t arena_used() const { return used_; }
   TfLiteContext* context() { return &context_; }
@@ -49,6 +55,7 @@ class KernelRunner {
  private:
   static void* AllocatePersistent(TfLiteContext* context, size_t bytes);
   static TfLiteStatus RequestScratch(TfLiteContext* context, size_t bytes, int* index);
+  static TfLiteStatus RequestOptionalScratch(TfLiteContext* context, size_t bytes, int* index);
   static void* GetScratch(TfLiteContext* context, int index);
   void* Allocate(size_t bytes);
 
@@ -60,6 +67,7 @@ class KernelRunner {
   size_t used_;
   void* scratch_[kMaxScratchBuffers];
   int scratch_count_;
+  size_t pool_used_;
   bool initialized_;
   bool prepared_;
 };

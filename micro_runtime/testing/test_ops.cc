@@ -8,12 +8,12 @@
 namespace test_ops {
 
 Counters g_counters = {0, 0, 0, 0};
-void* g_last_scratch[2] = {nullptr, nullptr};
+void* g_last_scratch[4] = {nullptr, nullptr, nullptr, nullptr};
 size_t g_init_persistent_bytes = 0;
 
 void ResetCounters() {
   g_counters = {0, 0, 0, 0};
-  g_last_scratch[0] = g_last_scratch[1] = nullptr;
+  for (void*& p : g_last_scratch) p = nullptr;
 }
 
 namespace {
@@ -108,17 +108,22 @@ TfLiteStatus CopyInvoke(TfLiteContext* context, TfLiteNode* node) {
 struct ScratchState {
   int buffer_index;
   uint32_t bytes;
+  bool optional;
 };
 
 TfLiteStatus ScratchPrepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, FloatUnaryPrepare(context, node));
-  TF_LITE_ENSURE(context, node->custom_initial_data != nullptr && node->custom_initial_data_size == 4);
-  uint32_t bytes = 0;
-  memcpy(&bytes, node->custom_initial_data, sizeof(bytes));
+  const int32_t size = node->custom_initial_data_size;
+  TF_LITE_ENSURE(context, node->custom_initial_data != nullptr && (size == 4 || size == 8));
+  uint32_t words[2] = {0, 0};
+  memcpy(words, node->custom_initial_data, static_cast<size_t>(size));
+  const uint32_t bytes = words[0];
   auto* state = static_cast<ScratchState*>(context->AllocatePersistentBuffer(context, sizeof(ScratchState)));
   TF_LITE_ENSURE(context, state != nullptr);
   state->bytes = bytes;
-  TF_LITE_ENSURE_OK(context, context->RequestScratchBufferInArena(context, bytes, &state->buffer_index));
+  auto request = words[1] == 1 ? context->RequestOptionalScratchBufferInArena : context->RequestScratchBufferInArena;
+  TF_LITE_ENSURE_OK(context, request(context, bytes, &state->buffer_index));
+  state->optional = words[1] == 1;
   node->user_data = state;
   return kTfLiteOk;
 }
@@ -126,9 +131,9 @@ TfLiteStatus ScratchPrepare(TfLiteContext* context, TfLiteNode* node) {
 TfLiteStatus ScratchInvoke(TfLiteContext* context, TfLiteNode* node) {
   const auto* state = static_cast<const ScratchState*>(node->user_data);
   uint8_t* scratch = static_cast<uint8_t*>(context->GetScratchBuffer(context, state->buffer_index));
-  TF_LITE_ENSURE(context, scratch != nullptr);
-  memset(scratch, 0xA5, state->bytes);
-  g_last_scratch[g_counters.invoke % 2] = scratch;
+  TF_LITE_ENSURE(context, scratch != nullptr || state->optional);
+  if (scratch != nullptr) memset(scratch, 0xA5, state->bytes);
+  g_last_scratch[g_counters.invoke % 4] = scratch;
   return AddOneInvoke(context, node);
 }
 

@@ -26,12 +26,13 @@ TfLiteRegistration Register_ADD_ONE();
 // Copies input 0's bytes to output 0 (same byte size), skipping the copy
 // when the planner made them share memory. Stands in for RESHAPE.
 TfLiteRegistration Register_COPY();
-// Custom "Scratch": custom options hold a uint32 byte count; prepare
-// requests a scratch buffer of that size and a persistent 8-byte record,
-// invoke fills the scratch buffer and computes out = in + 1 (float).
-// g_last_scratch[i] keeps the scratch pointer seen by the i-th invoke.
+// Custom "Scratch": custom options hold a uint32 byte count (and optionally
+// a second uint32, 1: the request is an optional one); prepare requests a
+// scratch buffer of that size and a persistent 8-byte record, invoke fills
+// the scratch buffer (when it got one) and computes out = in + 1 (float).
+// g_last_scratch[i % 4] keeps the scratch pointer seen by the i-th invoke.
 TfLiteRegistration Register_SCRATCH();
-extern void* g_last_scratch[2];
+extern void* g_last_scratch[4];
 // Does nothing but succeed; accepts any inputs (resolver/verifier tests).
 TfLiteRegistration Register_NOP();
 // Prepare fails.
