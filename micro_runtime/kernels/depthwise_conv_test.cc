@@ -238,9 +238,11 @@ TF_LITE_MICRO_TEST(Int8Multiplier1AccumulatorsNearAndBeyondTwoToThe30MatchTheDef
 TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathMatchesTheDefinition) {
   // The 3x3 path through the zero-point-padded row buffer (50 words per row, bands of 15 input rows):
   // rows of 1 to 48 pixels (48 fills the row: 50 words; 49 and 50 do not fit and take the general
-  // path), heights crossing bands (stride 1: 13 output rows per band, stride 2: 7), inputs 1 and 2
-  // pixels wide or high (no interior pixel), 4, 8 and 12 channels, both input zero point extremes,
-  // ReLU, biases at the SMMULR edge (bias mode 1) and beyond (2), shifts of 0 (scales 3).
+  // path), heights crossing bands (stride 1: bands of 12 output rows in pairs, 13 for an odd last
+  // band whose last pair overlaps the one before, a lone row for a height of 1; stride 2: 7),
+  // inputs 1 and 2 pixels wide or high (no interior pixel), 4, 8 and 12 channels, both input zero
+  // point extremes, ReLU, biases at the SMMULR edge (bias mode 1) and beyond (2), shifts of 0
+  // (scales 3).
   // {h, w, channels, stride, scales, input zero point, relu, bias mode}
   const int shapes[][8] = {
       {6, 48, 4, 1, 0, -128, 1, 0},  {5, 49, 4, 1, 0, 127, 0, 0},   {4, 50, 4, 2, 0, -128, 0, 1},
@@ -250,6 +252,8 @@ TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathMatchesTheDefinition) {
       {2, 9, 8, 2, 0, -7, 0, 0},     {3, 3, 12, 1, 0, 127, 1, 1},   {6, 6, 8, 1, 0, -128, 1, 0},
       {6, 6, 12, 2, 0, 127, 0, 0},   {25, 5, 8, 1, 0, -128, 1, 0},  {7, 7, 8, 1, 3, -128, 0, 0},
       {7, 6, 4, 2, 3, 127, 1, 1},    {5, 5, 8, 1, 1, 127, 0, 2},    {8, 8, 4, 2, 0, -128, 0, 2},
+      {13, 6, 8, 1, 0, 127, 1, 0},   {14, 5, 4, 1, 0, -128, 0, 1},  {26, 3, 4, 1, 0, 127, 0, 0},
+      {27, 4, 8, 1, 0, -128, 1, 1},  {1, 9, 4, 1, 0, 127, 1, 0},
   };
   for (const auto& s : shapes) {
     const int mismatches = DwMismatches(s[0], s[1], s[2], 3, s[3], s[4], s[5], s[6] != 0 ? kTfLiteActRelu : kTfLiteActNone,

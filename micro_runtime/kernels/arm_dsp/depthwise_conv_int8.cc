@@ -504,6 +504,204 @@ __attribute__((always_inline)) inline void PadBand(PadCtx& ctx, const dsp::Chann
 #endif
 }
 
+// ---- Stride 1: two pixels one above the other, two channels at a time ----
+//
+// Pixel A at (y, x) and B at (y + 1, x) read buffer rows 0..2 and 1..3 of
+// the same column: per filter column the four input words are loaded once
+// and serve both pixels (7 loads for 12 MACs instead of 9), and each
+// requantization constant serves both. Two passes per pair: channels 0, 2
+// (the input words' bytes 0, 2: SXTB16 of the word at p) and channels 1, 3
+// (bytes 1, 3: SXTB16 of the word at p + 1), each pass with its own block of
+// taps and constants; the first pass's bytes wait in the context.
+struct PairPass {
+  int32_t bias[2];   // +0: the channels' 2 * (bias + offset * sum of taps)
+  uint32_t taps[9];  // +8: tap t = 3 ky + kx: the two channels' doubled taps as halfwords
+  int32_t rq[4];     // +44: rb, m of the low channel, then of the high one
+  int32_t shift[2];  // +60
+};
+struct PairCtx {
+  PairPass pass[2];   // 0, 68
+  uint32_t stash[2];  // 136: the first pass's bytes of A and B
+  uint32_t lo4, hi4;  // 144, 148
+  int32_t row_jump;   // 152: buffer bytes from a pair row's end to the next one's first window
+  int32_t width;      // 156
+  int32_t rows;       // 160: pair rows left
+  int32_t out_jump;   // 164: output bytes from a pair row's end to the next one's start (B's row)
+  int32_t last_row_jump, last_out_jump;  // 168, 172: the same before the last pair row
+};
+static_assert(sizeof(PairPass) == 68 && __builtin_offsetof(PairCtx, stash) == 136 &&
+                  __builtin_offsetof(PairCtx, lo4) == 144 && __builtin_offsetof(PairCtx, row_jump) == 152 &&
+                  __builtin_offsetof(PairCtx, rows) == 160 && __builtin_offsetof(PairCtx, last_out_jump) == 172,
+              "the assembly below addresses PairCtx by these offsets");
+
+#if MR_DSP_ASM
+// Filter column KX of pass block B, input byte offset X: taps (0..2, KX)
+// with input rows 0..3.
+#define MR_PCOL(B, X, KX)                                   \
+  "ldr %[f], [%[ctx], #" B "+8+4*" KX "]\n"                 \
+  "ldr %[xa], [%[p], #" X "+4*" KX "]\n"                    \
+  "ldr %[xb], [%[p], #" X "+200+4*" KX "]\n"                \
+  "sxtb16 %[xa], %[xa]\n"                                   \
+  "sxtb16 %[xb], %[xb]\n"                                   \
+  "smlabb %[al], %[xa], %[f], %[al]\n"                      \
+  "smlatt %[ah], %[xa], %[f], %[ah]\n"                      \
+  "smlabb %[bl], %[xb], %[f], %[bl]\n"                      \
+  "smlatt %[bh], %[xb], %[f], %[bh]\n"                      \
+  "ldr %[f], [%[ctx], #" B "+8+4*(3+" KX ")]\n"             \
+  "ldr %[xa], [%[p], #" X "+400+4*" KX "]\n"                \
+  "sxtb16 %[xa], %[xa]\n"                                   \
+  "smlabb %[al], %[xb], %[f], %[al]\n"                      \
+  "smlatt %[ah], %[xb], %[f], %[ah]\n"                      \
+  "smlabb %[bl], %[xa], %[f], %[bl]\n"                      \
+  "smlatt %[bh], %[xa], %[f], %[bh]\n"                      \
+  "ldr %[f], [%[ctx], #" B "+8+4*(6+" KX ")]\n"             \
+  "ldr %[xb], [%[p], #" X "+600+4*" KX "]\n"                \
+  "sxtb16 %[xb], %[xb]\n"                                   \
+  "smlabb %[al], %[xa], %[f], %[al]\n"                      \
+  "smlatt %[ah], %[xa], %[f], %[ah]\n"                      \
+  "smlabb %[bl], %[xb], %[f], %[bl]\n"                      \
+  "smlatt %[bh], %[xb], %[f], %[bh]\n"
+// One pass: the window, then the four values requantized (as MR_RQ2), A's
+// two bytes at bytes 0 and 2 of al, B's of bl.
+#define MR_PPASS(B, X)                                      \
+  "ldr %[al], [%[ctx], #" B "+0]\n"                         \
+  "ldr %[ah], [%[ctx], #" B "+4]\n"                         \
+  "ldr %[bl], [%[ctx], #" B "+0]\n"                         \
+  "ldr %[bh], [%[ctx], #" B "+4]\n"                         \
+  MR_PCOL(B, X, "0") MR_PCOL(B, X, "1") MR_PCOL(B, X, "2")  \
+  "ldr %[xa], [%[ctx], #" B "+44]\n"                        \
+  "ldr %[xb], [%[ctx], #" B "+48]\n"                        \
+  "add %[f], %[xa], %[al], asr #31\n"                       \
+  "smmlar %[al], %[al], %[xb], %[f]\n"                      \
+  "add %[f], %[xa], %[bl], asr #31\n"                       \
+  "smmlar %[bl], %[bl], %[xb], %[f]\n"                      \
+  "ldr %[xa], [%[ctx], #" B "+52]\n"                        \
+  "ldr %[xb], [%[ctx], #" B "+56]\n"                        \
+  "add %[f], %[xa], %[ah], asr #31\n"                       \
+  "smmlar %[ah], %[ah], %[xb], %[f]\n"                      \
+  "add %[f], %[xa], %[bh], asr #31\n"                       \
+  "smmlar %[bh], %[bh], %[xb], %[f]\n"                      \
+  "ldr %[xa], [%[ctx], #" B "+60]\n"                        \
+  "ldr %[xb], [%[ctx], #" B "+64]\n"                        \
+  "asr %[al], %[al], %[xa]\n"                               \
+  "asr %[bl], %[bl], %[xa]\n"                               \
+  "asr %[ah], %[ah], %[xb]\n"                               \
+  "asr %[bh], %[bh], %[xb]\n"                               \
+  "ssat %[al], #8, %[al]\n"                                 \
+  "ssat %[bl], #8, %[bl]\n"                                 \
+  "ssat %[ah], #8, %[ah]\n"                                 \
+  "ssat %[bh], #8, %[bh]\n"                                 \
+  "pkhbt %[al], %[al], %[ah], lsl #16\n"                    \
+  "pkhbt %[bl], %[bl], %[bh], lsl #16\n"                    \
+  "uxtb16 %[al], %[al]\n"                                   \
+  "uxtb16 %[bl], %[bl]\n"
+#define MR_PAIR_CLAMP1(R)                                   \
+  "ssub8 %[f], %[" R "], %[xa]\n"                           \
+  "sel %[" R "], %[" R "], %[xa]\n"                         \
+  "ssub8 %[f], %[xb], %[" R "]\n"                           \
+  "sel %[" R "], %[" R "], %[xb]\n"
+#define MR_PAIR_CLAMP                                       \
+  "ldr %[xa], [%[ctx], #144]\n"                             \
+  "ldr %[xb], [%[ctx], #148]\n"                             \
+  MR_PAIR_CLAMP1("al") MR_PAIR_CLAMP1("bl")
+// ctx->rows pair rows of n = ctx->width pairs; B's bytes at out + rowb,
+// stored before A's (rowb 0: B is a row past the band, A's bytes stay).
+// Between pair rows the buffer and output pointers move by row_jump and
+// out_jump, before the last one by last_row_jump and last_out_jump.
+#define MR_PAIR_BAND(CLAMP)                                 \
+  "1:\n"                                                    \
+  MR_PPASS("0", "0")                                        \
+  "str %[al], [%[ctx], #136]\n"                             \
+  "str %[bl], [%[ctx], #140]\n"                             \
+  MR_PPASS("68", "1")                                       \
+  "ldr %[xa], [%[ctx], #136]\n"                             \
+  "ldr %[xb], [%[ctx], #140]\n"                             \
+  "orr %[al], %[xa], %[al], lsl #8\n"                       \
+  "orr %[bl], %[xb], %[bl], lsl #8\n"                       \
+  CLAMP                                                     \
+  "str %[bl], [%[out], %[rowb]]\n"                          \
+  "str %[al], [%[out]]\n"                                   \
+  "add %[out], %[out], %[ostep]\n"                          \
+  "add %[p], %[p], #4\n"                                    \
+  "subs %[n], %[n], #1\n"                                   \
+  "bne 1b\n"                                                \
+  "ldr %[xb], [%[ctx], #160]\n"                             \
+  "ldr %[n], [%[ctx], #156]\n"                              \
+  "subs %[xb], %[xb], #1\n"                                 \
+  "beq 9f\n"                                                \
+  "str %[xb], [%[ctx], #160]\n"                             \
+  "cmp %[xb], #1\n"                                         \
+  "ite eq\n"                                                \
+  "ldreq %[xa], [%[ctx], #168]\n"                           \
+  "ldrne %[xa], [%[ctx], #152]\n"                           \
+  "ite eq\n"                                                \
+  "ldreq %[xb], [%[ctx], #172]\n"                           \
+  "ldrne %[xb], [%[ctx], #164]\n"                           \
+  "add %[p], %[p], %[xa]\n"                                 \
+  "add %[out], %[out], %[xb]\n"                             \
+  "b 1b\n"                                                  \
+  "9:\n"
+#define MR_PAIR_BAND_OPERANDS                                                                                  \
+  : [al] "=&r"(al), [ah] "=&r"(ah), [bl] "=&r"(bl), [bh] "=&r"(bh), [p] "+r"(p), [out] "+r"(out),           \
+    [n] "+r"(n), [xa] "=&r"(xa), [xb] "=&r"(xb), [f] "=&r"(f), [ctx] "+r"(c), [ostep] "+r"(ostep),          \
+    [rowb] "+r"(rowb)                                                                                          \
+  :                                                                                                            \
+  : "cc", "memory"
+#endif
+
+// ctx.rows pair rows (>= 1) of ctx.width pixels: pair row j's A row is
+// buffer row 2 j (the windows at p + 2 j kPadWords + x; the last pair row's
+// one row less where the band's rows are odd: its A row is the previous B
+// row, computed again), its outputs at out + (2 j width + x) ostep, B's rowb
+// bytes further (rowb = width * ostep; 0 for a band of one row, whose B lies
+// past the band: only A's bytes are kept, B's window reads buffer rows that
+// exist but hold anything).
+// Out of line: one copy of the loop (the odd band's last row calls it too),
+// apart from the setup and copy code in the instruction cache.
+template <bool kClamp>
+__attribute__((noinline)) void PairBand(PairCtx& ctx, const dsp::ChannelRequant* rq,
+                                                    const Int8Requantizer& general, int c0, const uint32_t* p,
+                                                    int8_t* out, int32_t ostep, int32_t rowb) {
+#if MR_DSP_ASM
+  (void)rq;
+  (void)general;
+  (void)c0;
+  int32_t al, ah, bl, bh;
+  uint32_t xa, xb, f;
+  PairCtx* c = &ctx;
+  int n = ctx.width;
+  if (kClamp) {
+    __asm__ volatile(MR_PAIR_BAND(MR_PAIR_CLAMP) MR_PAIR_BAND_OPERANDS);
+  } else {
+    __asm__ volatile(MR_PAIR_BAND("") MR_PAIR_BAND_OPERANDS);
+  }
+#else
+  for (; ctx.rows > 0; --ctx.rows) {
+    for (int x = 0; x < ctx.width; ++x, ++p, out += ostep) {
+      for (int pix = (rowb != 0 ? 1 : 0); pix >= 0; --pix) {
+        const uint32_t* w = p + pix * kPadWords;
+        int32_t a[4];
+        for (int j = 0; j < 4; ++j) a[j] = ctx.pass[j & 1].bias[j >> 1];
+        for (int t = 0; t < 9; ++t) {
+          const uint32_t v = w[(t / 3) * kPadWords + t % 3];
+          const uint32_t x02 = dsp::Sxtb16(v), x13 = dsp::Sxtb16Ror8(v);
+          a[0] = dsp::Smlabb(x02, ctx.pass[0].taps[t], a[0]);
+          a[2] = dsp::Smlatt(x02, ctx.pass[0].taps[t], a[2]);
+          a[1] = dsp::Smlabb(x13, ctx.pass[1].taps[t], a[1]);
+          a[3] = dsp::Smlatt(x13, ctx.pass[1].taps[t], a[3]);
+        }
+        int32_t v[4];
+        for (int j = 0; j < 4; ++j) v[j] = dsp::RequantizeShifted<dsp::kRight>(a[j] >> 1, rq[j], general, c0 + j);
+        dsp::Store4(out + pix * rowb, dsp::PackClamp4(v[0], v[1], v[2], v[3], kClamp ? ctx.lo4 : 0x80808080u,
+                                                      kClamp ? ctx.hi4 : 0x7F7F7F7Fu));
+      }
+    }
+    p += (ctx.rows == 2 ? ctx.last_row_jump : ctx.row_jump) / 4;
+    out += ctx.rows == 2 ? ctx.last_out_jump : ctx.out_jump;
+  }
+#endif
+}
+
 // dst[0, n) = the words at s, s + ch, s + 2 ch, ... (one channel group's
 // pixels of an input row into the buffer).
 inline void CopyWords(uint32_t* dst, const int8_t* s, int32_t ch, int n) {
@@ -568,18 +766,24 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
   const int cols = (g.out_w - 1) * kStride + 3;
   const int col_lo = g.pad_w < cols ? g.pad_w : cols;
   const int col_hi = g.pad_w + g.in_w < cols ? g.pad_w + g.in_w : cols;
-  const int band = (kPadRows - 3) / kStride + 1;  // output rows per band
-  uint32_t buf[kPadRows * kPadWords];
+  // Output rows per band: stride 1 in pairs, whose last B (an odd band's)
+  // reads one buffer row past the band: (band - 1) + 3 + 1 <= kPadRows.
+  // Stride 1: 12, or 13 for the last band (odd: its last pair row overlaps).
+  const int band = kStride == 1 ? kPadRows - 3 : (kPadRows - 3) / kStride + 1;
+  uint32_t buf[kPadRows * kPadWords + 1];  // + 1: the second pass's last word read ends a byte past a row
   for (int r = 0; r < kPadRows; ++r) {
     for (int j = 0; j < col_lo; ++j) buf[r * kPadWords + j] = zp4;
     for (int j = col_hi; j < cols; ++j) buf[r * kPadWords + j] = zp4;
   }
   const int ncopy = col_hi - col_lo;
-  PadCtx ctx;
-  ctx.lo4 = dsp::Bytes4(qd.act_min);
-  ctx.hi4 = dsp::Bytes4(qd.act_max);
-  ctx.width = g.out_w;
+  PadCtx ctx;    // stride 2
+  PairCtx pctx;  // stride 1
+  ctx.lo4 = pctx.lo4 = dsp::Bytes4(qd.act_min);
+  ctx.hi4 = pctx.hi4 = dsp::Bytes4(qd.act_max);
+  ctx.width = pctx.width = g.out_w;
   ctx.row_jump = 4 * kStride * (kPadWords - g.out_w);
+  pctx.row_jump = 4 * (2 * kPadWords - g.out_w);
+  pctx.out_jump = g.out_w * ch;
   dsp::ChannelRequant rq[4];  // the C form's constants
   const int32_t ostep = ch;
   const int32_t round_base = 2 * qd.output_offset + 1;
@@ -594,8 +798,13 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
         const uint32_t w = dsp::Load4(filter + t * ch + c0);
         const uint32_t f02 = dsp::Sxtb16(w), f13 = dsp::Sxtb16Ror8(w);
         const uint32_t d02 = dsp::Sadd16(f02, f02), d13 = dsp::Sadd16(f13, f13);
-        ctx.taps[2 * t] = d02;
-        ctx.taps[2 * t + 1] = d13;
+        if (kStride == 1) {
+          pctx.pass[0].taps[t] = d02;
+          pctx.pass[1].taps[t] = d13;
+        } else {
+          ctx.taps[2 * t] = d02;
+          ctx.taps[2 * t + 1] = d13;
+        }
         s02 = dsp::Sadd16(s02, d02);
         s13 = dsp::Sadd16(s13, d13);
       }
@@ -603,18 +812,32 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
       for (int j = 0; j < 4; ++j) {
         const int c = c0 + j;
         const uint32_t b0 = bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u;
-        ctx.bias[j] = static_cast<int32_t>((b0 << 1) + static_cast<uint32_t>(offset) * static_cast<uint32_t>(sum2[j]));
+        const int32_t bias2 = static_cast<int32_t>((b0 << 1) + static_cast<uint32_t>(offset) * static_cast<uint32_t>(sum2[j]));
         const int right = -qd.shift_of(c);
-        ctx.rq[2 * j] = static_cast<int32_t>(static_cast<uint32_t>(round_base) << right) >> 1;
-        ctx.rq[2 * j + 1] = qd.multiplier_of(c);
-        ctx.shift[j] = right;
+        const int32_t rb = static_cast<int32_t>(static_cast<uint32_t>(round_base) << right) >> 1;
+        const int32_t m = qd.multiplier_of(c);
+        if (kStride == 1) {
+          PairPass& pp = pctx.pass[j & 1];  // channel j: pass j % 2, its low (j < 2) or high half
+          const int h = j >> 1;
+          pp.bias[h] = bias2;
+          pp.rq[2 * h] = rb;
+          pp.rq[2 * h + 1] = m;
+          pp.shift[h] = right;
+        } else {
+          ctx.bias[j] = bias2;
+          ctx.rq[2 * j] = rb;
+          ctx.rq[2 * j + 1] = m;
+          ctx.shift[j] = right;
+        }
 #if !MR_DSP_ASM
         rq[j] = dsp::LayerChannelRequant<dsp::kRight>(qd, c);
 #endif
       }
       const int8_t* in_c = in_b + c0 + (col_lo - g.pad_w) * ch;
-      for (int oy0 = 0; oy0 < g.out_h; oy0 += band) {
-        const int nb = g.out_h - oy0 < band ? g.out_h - oy0 : band;
+      int nb = 0;
+      for (int oy0 = 0; oy0 < g.out_h; oy0 += nb) {
+        const int left = g.out_h - oy0;
+        nb = left <= band + (kStride == 1 ? 1 : 0) ? left : band;
         const int iy0 = oy0 * kStride - g.pad_h;
         const int rows = (nb - 1) * kStride + 3;
         for (int r = 0; r < rows; ++r) {
@@ -626,8 +849,17 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
           }
           CopyWords(dst, in_c + iy * in_row, ch, ncopy);
         }
-        ctx.rows = nb;
-        PadBand<kStride, kClamp>(ctx, rq, general, c0, buf, out_b + oy0 * g.out_w * ch + c0, ostep);
+        int8_t* out = out_b + oy0 * g.out_w * ch + c0;
+        if (kStride == 1) {
+          pctx.rows = (nb + 1) / 2;
+          const bool odd = nb % 2 != 0;
+          pctx.last_row_jump = odd ? pctx.row_jump - 4 * kPadWords : pctx.row_jump;
+          pctx.last_out_jump = odd ? 0 : pctx.out_jump;
+          PairBand<kClamp>(pctx, rq, general, c0, buf, out, ostep, nb > 1 ? pctx.out_jump : 0);
+        } else {
+          ctx.rows = nb;
+          PadBand<kStride, kClamp>(ctx, rq, general, c0, buf, out, ostep);
+        }
       }
     }
   }
