@@ -702,38 +702,72 @@ __attribute__((noinline)) void PairBand(PairCtx& ctx, const dsp::ChannelRequant*
 #endif
 }
 
-// dst[0, n) = the words at s, s + ch, s + 2 ch, ... (one channel group's
-// pixels of an input row into the buffer).
-inline void CopyWords(uint32_t* dst, const int8_t* s, int32_t ch, int n) {
+// rows rows of n words each into the buffer: row r's words from
+// s + r * in_row, s + r * in_row + ch, ... to dst + r * kPadWords (one channel
+// group's input pixels of consecutive input rows).
+struct CopyJob {
+  int32_t blocks;  // 0: n / 4
+  int32_t tail;    // 4: n % 4
+  int32_t skip_s;  // 8: in_row - n * ch
+  int32_t skip_d;  // 12: 4 * (kPadWords - n)
+  int32_t rows;    // 16: rows left (counted down)
+};
+inline void CopyRows(uint32_t* dst, const int8_t* s, int32_t ch, CopyJob* job) {
 #if MR_DSP_ASM
-  int blocks = n >> 2;
-  if (blocks > 0) {
-    // Four loads back to back (pipelined), then four stores.
-    const int8_t* s2 = s + 2 * ch;
-    int32_t ch4 = 4 * ch;
-    uint32_t w0, w1, w2, w3;
-    __asm__ volatile(
-        "1:\n"
-        "ldr %[w0], [%[s]]\n"
-        "ldr %[w1], [%[s], %[ch]]\n"
-        "ldr %[w2], [%[s2]]\n"
-        "ldr %[w3], [%[s2], %[ch]]\n"
-        "add %[s], %[s], %[ch4]\n"
-        "add %[s2], %[s2], %[ch4]\n"
-        "str %[w0], [%[d]], #16\n"
-        "str %[w1], [%[d], #-12]\n"
-        "str %[w2], [%[d], #-8]\n"
-        "str %[w3], [%[d], #-4]\n"
-        "subs %[n], %[n], #1\n"
-        "bne 1b\n"
-        : [s] "+r"(s), [s2] "+r"(s2), [d] "+r"(dst), [n] "+r"(blocks), [ch] "+r"(ch), [ch4] "+r"(ch4),
-          [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
-        :
-        : "cc", "memory");
+  // Per row: blocks of four loads back to back (pipelined) and four
+  // stores, then the tail word by word.
+  const int8_t* s2;
+  int32_t ch4 = 4 * ch;
+  int32_t k;
+  uint32_t w0, w1, w2, w3;
+  __asm__ volatile(
+      "0:\n"
+      "ldr %[k], [%[job], #0]\n"
+      "cmp %[k], #0\n"
+      "beq 2f\n"
+      "add %[s2], %[s], %[ch], lsl #1\n"
+      "1:\n"
+      "ldr %[w0], [%[s]]\n"
+      "ldr %[w1], [%[s], %[ch]]\n"
+      "ldr %[w2], [%[s2]]\n"
+      "ldr %[w3], [%[s2], %[ch]]\n"
+      "add %[s], %[s], %[ch4]\n"
+      "add %[s2], %[s2], %[ch4]\n"
+      "str %[w0], [%[d]], #16\n"
+      "str %[w1], [%[d], #-12]\n"
+      "str %[w2], [%[d], #-8]\n"
+      "str %[w3], [%[d], #-4]\n"
+      "subs %[k], %[k], #1\n"
+      "bne 1b\n"
+      "2:\n"
+      "ldr %[k], [%[job], #4]\n"
+      "cmp %[k], #0\n"
+      "beq 4f\n"
+      "3:\n"
+      "ldr %[w0], [%[s]]\n"
+      "add %[s], %[s], %[ch]\n"
+      "str %[w0], [%[d]], #4\n"
+      "subs %[k], %[k], #1\n"
+      "bne 3b\n"
+      "4:\n"
+      "ldr %[w0], [%[job], #8]\n"
+      "ldr %[w1], [%[job], #12]\n"
+      "ldr %[k], [%[job], #16]\n"
+      "add %[s], %[s], %[w0]\n"
+      "add %[d], %[d], %[w1]\n"
+      "subs %[k], %[k], #1\n"
+      "str %[k], [%[job], #16]\n"
+      "bne 0b\n"
+      : [s] "+r"(s), [s2] "=&r"(s2), [d] "+r"(dst), [k] "=&r"(k), [ch] "+r"(ch), [ch4] "+r"(ch4),
+        [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3), [job] "+r"(job)
+      :
+      : "cc", "memory");
+#else
+  const int n = 4 * job->blocks + job->tail;
+  for (; job->rows > 0; --job->rows, s += job->skip_s, dst += job->skip_d / 4) {
+    for (int j = 0; j < n; ++j, s += ch) *dst++ = dsp::Load4(s);
   }
-  n &= 3;
 #endif
-  for (; n > 0; --n, s += ch) *dst++ = dsp::Load4(s);
 }
 
 // Whether EvalPadded3x3 takes the layer: 3x3, no dilation, equal strides 1 or
@@ -776,6 +810,11 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
     for (int j = col_hi; j < cols; ++j) buf[r * kPadWords + j] = zp4;
   }
   const int ncopy = col_hi - col_lo;
+  CopyJob job;
+  job.blocks = ncopy / 4;
+  job.tail = ncopy % 4;
+  job.skip_s = in_row - ncopy * ch;
+  job.skip_d = 4 * (kPadWords - ncopy);
   PadCtx ctx;    // stride 2
   PairCtx pctx;  // stride 1
   ctx.lo4 = pctx.lo4 = dsp::Bytes4(qd.act_min);
@@ -787,6 +826,10 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
   dsp::ChannelRequant rq[4];  // the C form's constants
   const int32_t ostep = ch;
   const int32_t round_base = 2 * qd.output_offset + 1;
+  // The channels' multipliers and shifts (per tensor: one, step 0).
+  const int cstep = qd.per_channel() ? 1 : 0;
+  const int32_t* mults = qd.per_channel() ? qd.multipliers : &qd.multiplier;
+  const int8_t* shifts = qd.per_channel() ? qd.shifts : &qd.shift;
   for (int b = 0; b < g.batches; ++b) {
     const int8_t* in_b = input + b * g.in_h * in_row;
     int8_t* out_b = output + b * g.out_h * g.out_w * ch;
@@ -794,6 +837,7 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
       // Doubled taps (|2 f| <= 256 fits the halfwords) and their sums per
       // channel as halfwords (|sum| <= 9 * 256).
       uint32_t s02 = 0, s13 = 0;
+#pragma GCC unroll 9
       for (int t = 0; t < 9; ++t) {
         const uint32_t w = dsp::Load4(filter + t * ch + c0);
         const uint32_t f02 = dsp::Sxtb16(w), f13 = dsp::Sxtb16Ror8(w);
@@ -809,13 +853,14 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
         s13 = dsp::Sadd16(s13, d13);
       }
       const int32_t sum2[4] = {Lo16s(s02), Lo16s(s13), Hi16s(s02), Hi16s(s13)};
+#pragma GCC unroll 4
       for (int j = 0; j < 4; ++j) {
         const int c = c0 + j;
         const uint32_t b0 = bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u;
         const int32_t bias2 = static_cast<int32_t>((b0 << 1) + static_cast<uint32_t>(offset) * static_cast<uint32_t>(sum2[j]));
-        const int right = -qd.shift_of(c);
+        const int right = -shifts[c * cstep];
         const int32_t rb = static_cast<int32_t>(static_cast<uint32_t>(round_base) << right) >> 1;
-        const int32_t m = qd.multiplier_of(c);
+        const int32_t m = mults[c * cstep];
         if (kStride == 1) {
           PairPass& pp = pctx.pass[j & 1];  // channel j: pass j % 2, its low (j < 2) or high half
           const int h = j >> 1;
@@ -840,14 +885,17 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
         nb = left <= band + (kStride == 1 ? 1 : 0) ? left : band;
         const int iy0 = oy0 * kStride - g.pad_h;
         const int rows = (nb - 1) * kStride + 3;
+        // Rows outside the input: the zero point; those inside: one copy.
+        const int r_lo = iy0 < 0 ? -iy0 : 0;
+        const int r_hi = g.in_h - iy0 < rows ? g.in_h - iy0 : rows;
         for (int r = 0; r < rows; ++r) {
-          const int iy = iy0 + r;
+          if (r >= r_lo && r < r_hi) continue;
           uint32_t* dst = buf + r * kPadWords + col_lo;
-          if (iy < 0 || iy >= g.in_h) {
-            for (int j = 0; j < ncopy; ++j) dst[j] = zp4;
-            continue;
-          }
-          CopyWords(dst, in_c + iy * in_row, ch, ncopy);
+          for (int j = 0; j < ncopy; ++j) dst[j] = zp4;
+        }
+        if (r_hi > r_lo && ncopy > 0) {
+          job.rows = r_hi - r_lo;
+          CopyRows(buf + r_lo * kPadWords + col_lo, in_c + (iy0 + r_lo) * in_row, ch, &job);
         }
         int8_t* out = out_b + oy0 * g.out_w * ch + c0;
         if (kStride == 1) {
