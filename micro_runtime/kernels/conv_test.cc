@@ -67,9 +67,11 @@ TestRandom g_random(2024u);
 // ConvMismatches' and the depthwise test's `scales` modes: 0 ordinary (right
 // shifts of a few bits); 1 every other channel tiny (right shifts beyond 22,
 // the DSP kernels' pre-shifted requantization); 2 tiny, large (a left shift)
-// and ordinary channels mixed (their per-channel general form).
+// and ordinary channels mixed (their per-channel general form); 3 every other
+// channel dead (multiplier 0, as VWW's late layers have).
 float FilterScale(int c, int scales) {
   const float ordinary = 0.01f + 0.003f * static_cast<float>(c);
+  if (scales == 3 && c % 2 == 1) return 1e-12f;  // a scale ratio below 2^-32: no multiplier (0)
   if (scales == 1 && c % 2 == 0) return 3e-8f * static_cast<float>(c);
   if (scales == 2 && c % 3 == 0) return 2e-9f * static_cast<float>(c);
   if (scales == 2 && c % 3 == 1) return 0.9f * static_cast<float>(c);
@@ -98,6 +100,10 @@ int32_t BiasOf(int c, int taps, int mode, TestRandom& random) {
   const int32_t small = random.Next(-2000, 2000);
   if (mode == 0) return small;
   if (mode == 3) return small / 100;  // ConvMismatches' tiny accumulators
+  if (mode == 4) {                    // about 2^30 on the channels scales mode 3 kills, small on the others
+    if (c % 2 != 0) return small;
+    return small < 0 ? -(int32_t{1} << 30) - 128 : (int32_t{1} << 30) + 128;
+  }
   const int32_t reach = taps * 255 * 128;
   const int32_t most = mode == 1 ? (int32_t{1} << 30) - 1 - reach : INT32_MAX - reach;
   const int32_t b = most - (small < 0 ? -small : small);
@@ -352,6 +358,9 @@ TF_LITE_MICRO_TEST(Int8PointwiseTilesMatchTheDefinition) {
       // channel a left shift (the right-shift-only requantization must not apply its rounding fix).
       {3, 5, 8, 8, 1, 1, 1, 1, 2, -7, false, 3},    {5, 5, 8, 8, 3, 3, 1, 1, 2, 3, false, 3},
       {3, 3, 8, 7, 1, 1, 1, 1, 2, -7, false, 3},    {9, 8, 3, 8, 3, 3, 2, 2, 2, -7, false, 3},
+      // Dead channels (multiplier 0) with biases of about 2^30 beside ordinary ones: still the fast
+      // requantization, whose SMMULR gives 0 for them however large the accumulator.
+      {3, 5, 16, 8, 1, 1, 1, 1, 3, -7, false, 4},   {5, 5, 8, 8, 3, 3, 1, 1, 3, 127, false, 4},
   };
   for (const ConvShape& s : shapes) {
     const int mismatches = ConvMismatches(s);

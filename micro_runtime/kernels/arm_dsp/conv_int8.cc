@@ -387,7 +387,7 @@ using PairFn = void (*)(const ConvOpData&, const uint32_t*, const int8_t*, const
 
 // The ChannelsOfPair instance for the layer's quantization.
 inline PairFn SelectPair(const Int8ChannelQuant& q, int out_ch, const int32_t* bias, int32_t window) {
-  switch (dsp::LayerRequantKind(q, out_ch, dsp::AccumulatorBound(bias, out_ch, window))) {
+  switch (dsp::LayerRequantKind(q, out_ch, dsp::AccumulatorBound(bias, out_ch, window, &q))) {
     case dsp::kRight:
       return ChannelsOfPair<dsp::kRight>;
     case dsp::kPre:
@@ -561,7 +561,7 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
 using TileFn = void (*)(const ConvOpData&, const uint32_t*, int, int, const int8_t*, const int32_t*, int8_t*);
 
 inline TileFn SelectTile(const Int8ChannelQuant& q, int out_ch, const int32_t* bias, int32_t taps) {
-  switch (dsp::LayerRequantKind(q, out_ch, dsp::AccumulatorBound(bias, out_ch, taps))) {
+  switch (dsp::LayerRequantKind(q, out_ch, dsp::AccumulatorBound(bias, out_ch, taps, &q))) {
     case dsp::kRight:
       return ChannelsOfTile<dsp::kRight>;
     case dsp::kPre:

@@ -285,11 +285,16 @@ inline ChannelRequant LayerChannelRequant(const Int8ChannelQuant& q, int c) {
 // The largest |accumulator| a layer can reach: its bias plus `taps` products of
 // an input value plus offset (in [-255, 255]: the offset is minus an int8 zero
 // point, within [-128, 128] where the kernels take this path) with an int8
-// filter value (|f| <= 128), per output.
-inline int64_t AccumulatorBound(const int32_t* bias, int channels, int32_t taps) {
+// filter value (|f| <= 128), per output. With `q`, channels whose multiplier
+// is 0 are left out: their product is 0 whatever the accumulator (VWW's dead
+// channels: a scale ratio below 2^-32 has no multiplier, and their integer
+// bias is about 2^30).
+inline int64_t AccumulatorBound(const int32_t* bias, int channels, int32_t taps,
+                                const Int8ChannelQuant* q = nullptr) {
   int64_t most = 0;
   if (bias != nullptr) {
     for (int c = 0; c < channels; ++c) {
+      if (q != nullptr && q->multiplier_of(c) == 0) continue;
       const int64_t b = bias[c] < 0 ? -static_cast<int64_t>(bias[c]) : bias[c];
       if (b > most) most = b;
     }
@@ -307,8 +312,9 @@ inline RequantKind LayerRequantKind(const Int8ChannelQuant& q, int channels, int
   RequantKind kind = kRight;
   ChannelRequant r;
   for (int c = 0; c < channels; ++c) {
-    // A shift of 0 or more (fix 0: no rounding right shift) only kAny does.
-    if (!MakeChannelRequant(q, c, &r) || r.fix == 0) return kAny;
+    // A shift of 0 or more (fix 0: no rounding right shift) only kAny does,
+    // unless the multiplier is 0 (x = 0: the fix changes nothing).
+    if (!MakeChannelRequant(q, c, &r) || r.left > 0 || (r.fix == 0 && r.m != 0)) return kAny;
     if (r.pre > 0) kind = kPre;
   }
   return acc_bound >= kSmmulrBound ? kWide : kind;
