@@ -768,12 +768,14 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
   }
 }
 
-// Windows of whole words (dilation_w 1, in_ch and out_ch multiples of 4, at
-// most kPairMax / 2 bytes: IC's 3x3 convolutions): consecutive pixels
-// (consecutive outputs) fill a tile, border windows with zero taps.
-inline bool WindowTilesFit(const WindowGeometry& g) {
+// Windows of whole words (dilation_w 1, in_ch and out_ch multiples of 4:
+// IC's 3x3 convolutions): consecutive pixels (consecutive outputs) fill a
+// tile, border windows with zero taps. At most kPairMax / 2 bytes with the
+// stack's tile (two pairs or more), kPairMax with the optional scratch
+// buffer (eight pairs).
+inline bool WindowTilesFit(const WindowGeometry& g, bool scratch) {
   return g.dilation_w == 1 && (g.in_ch & 3) == 0 && (g.out_ch & 3) == 0 &&
-         g.filter_h * g.filter_w * g.in_ch <= kPairMax / 2;
+         g.filter_h * g.filter_w * g.in_ch <= (scratch ? kPairMax : kPairMax / 2);
 }
 
 __attribute__((noinline)) void EvalWindowTiles(const ConvOpData& data, const int8_t* input, const int8_t* filter,
@@ -880,7 +882,7 @@ inline bool PointwiseTilesFit(const WindowGeometry& g) {
 
 size_t ConvInt8ScratchBytes(const WindowGeometry& g) {
   const int window = g.filter_h * g.filter_w * g.in_ch;
-  const bool tiles = PointwiseTilesFit(g) || (!IsPointwise(g) && !SmallWindowFits(g) && WindowTilesFit(g));
+  const bool tiles = PointwiseTilesFit(g) || (!IsPointwise(g) && !SmallWindowFits(g) && WindowTilesFit(g, true));
   // Only when the stack's tile holds fewer than kTilePairs pairs.
   if (!tiles || kPairMax / window >= kTilePairs) return 0;
   return static_cast<size_t>(kTilePairs) * static_cast<size_t>(window) * sizeof(uint32_t);
@@ -899,7 +901,7 @@ TfLiteStatus ConvEvalInt8(TfLiteContext* context, const ConvOpData& data, const 
     PointwisePairs(data, pair, input, filter, bias, output);
   } else if (SmallWindowFits(g)) {
     EvalSmallWindow(data, pair, input, filter, bias, output);
-  } else if (WindowTilesFit(g)) {
+  } else if (WindowTilesFit(g, scratch != nullptr)) {
     EvalWindowTiles(data, input, filter, bias, output, scratch);
   } else {
     EvalWindows(data, pair, input, filter, bias, output);
