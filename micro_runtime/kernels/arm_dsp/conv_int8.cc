@@ -724,12 +724,16 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
     for (int oc = 0; oc < out_ch; ++oc) PermuteFilter(filter + oc * window, fh, row_len, fcopy + oc * n4);
     f = fcopy;
   }
-  uint32_t buf[kSmallWindowMax + 4];
+  // Output channels a multiple of 4: tiles of up to 8 pixel pairs (ChannelsOfTile); else pairs.
+  const bool tiles = (out_ch & 3) == 0;
+  const TileFn tile = tiles ? SelectTile(data.q, out_ch, bias, window) : nullptr;
+  const int most = tiles ? TilePixels(n4, kPairMax) : 2;
+  uint32_t buf[kPairMax];  // pair t at buf + t * n4
   int8_t column[kSmallWindowMax];
   int ox_lo, ox_hi;
   dsp::FullWindowRange(g.out_w, g.stride_w, g.pad_w, g.in_w, g.filter_w, 1, &ox_lo, &ox_hi);
-  int slot = 0;
-  int8_t* pending_out = nullptr;
+  int filled = 0;
+  int8_t* first_out = output;
   WindowPos p;
   for (int b = 0; b < g.batches; ++b) {
     const int8_t* in_b = input + b * g.in_h * row_stride;
@@ -741,30 +745,35 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
       const int8_t* in_y = in_b + (p.origin_y + p.fy0 * g.dilation_h) * row_stride;
       for (int ox = 0; ox < g.out_w; ++ox, output += out_ch) {
         p.origin_x = ox * g.stride_w - g.pad_w;
+        uint32_t* dst = buf + (filled >> 1) * n4;
         if (full_rows && ox >= ox_lo && ox < ox_hi) {
-          PackPermuted(in_y + p.origin_x * in_ch, sy, fh, row_len, off, zp, slot, buf);
+          PackPermuted(in_y + p.origin_x * in_ch, sy, fh, row_len, off, zp, filled & 1, dst);
         } else {
           ValidFilterRange(p.origin_x, 1, g.in_w, g.filter_w, &p.fx0, &p.fx1);
           p.nx = p.fx1 > p.fx0 ? p.fx1 - p.fx0 : 0;
           FillColumn(g, p, in_y + (p.origin_x + p.fx0) * in_ch, zp, column);
-          PackPermuted(column, row_len, fh, row_len, off, zp, slot, buf);
+          PackPermuted(column, row_len, fh, row_len, off, zp, filled & 1, dst);
         }
-        if (slot == 0) {
-          pending_out = output;
-          slot = 1;
+        if (filled == 0) first_out = output;
+        if (++filled < most) continue;
+        if (tiles) {
+          tile(data, buf, filled, n4, f, bias, first_out);
         } else {
-          pair(data, buf, nullptr, nullptr, n4, f, bias, pending_out, output);
-          slot = 0;
+          pair(data, buf, nullptr, nullptr, n4, f, bias, first_out, first_out + out_ch);
         }
+        filled = 0;
       }
     }
   }
-  if (slot == 1) {  // the last pixel alone, as both of a pair (its outputs written twice, the same)
+  if (filled == 0) return;
+  if (tiles) {
+    tile(data, buf, filled, n4, f, bias, first_out);
+  } else {  // the last pixel alone, as both of a pair (its outputs written twice, the same)
     for (int i = 0; i < n4; i += 4) {
       buf[i + 2] = buf[i];
       buf[i + 3] = buf[i + 1];
     }
-    pair(data, buf, nullptr, nullptr, n4, f, bias, pending_out, pending_out);
+    pair(data, buf, nullptr, nullptr, n4, f, bias, first_out, first_out);
   }
 }
 
