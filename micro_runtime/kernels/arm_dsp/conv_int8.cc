@@ -519,46 +519,67 @@ __attribute__((always_inline)) inline void Dot4x2(const uint32_t* buf, const uin
 
 // All output channels of the `pixels` consecutive output pixels at `out`
 // whose windows (n bytes each) the tile `buf` holds (pair t at buf + t n; an
-// odd count leaves the last pair's slot B out of every output).
+// odd count leaves the last pair's slot B out of every output). `wq`: room
+// for the whole window's unpacked filter of four channels (2 n words, the
+// optional scratch buffer's), or nullptr: the stack's, kQuadChunkBlocks
+// blocks. A window that fits is unpacked once per tile and dotted per pair
+// from the bias straight into the requantization; a longer one in chunks,
+// the pairs' sums kept between them.
 template <dsp::RequantKind kKind>
 __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint32_t* buf, int pixels, int n,
-                                              const int8_t* filter, const int32_t* bias, int8_t* out) {
+                                              const int8_t* filter, const int32_t* bias, int8_t* out, uint32_t* wq) {
   const int pairs = (pixels + 1) >> 1;
   const Int8ChannelQuant& q = data.q;
   const Int8Requantizer requantize(q);
   const int out_ch = data.g.out_ch;
   const int blocks = n >> 2;
   const uint32_t lo4 = dsp::Bytes4(q.act_min), hi4 = dsp::Bytes4(q.act_max);
-  uint32_t wq[8 * kQuadChunkBlocks];
+  uint32_t stack_wq[8 * kQuadChunkBlocks];
+  const int chunk = wq != nullptr ? blocks : kQuadChunkBlocks;
+  if (wq == nullptr) wq = stack_wq;
   for (int oc = 0; oc < out_ch; oc += 4) {
-    int32_t acc[kTilePairs][8];  // per pair: pixel A's channels oc..oc + 3, then pixel B's
-    for (int k = 0; k < 4; ++k) {
-      const int32_t b = bias != nullptr ? bias[oc + k] : 0;
-      for (int t = 0; t < pairs; ++t) acc[t][k] = acc[t][4 + k] = b;
-    }
+    int32_t b[4];
+    for (int k = 0; k < 4; ++k) b[k] = bias != nullptr ? bias[oc + k] : 0;
+    dsp::ChannelRequant r[4];
+    for (int k = 0; k < 4; ++k) r[k] = dsp::LayerChannelRequant<kKind>(q, oc + k);
     const int8_t* f = filter + oc * n;
-    for (int c = 0; c < blocks; c += kQuadChunkBlocks) {
-      const int nb = blocks - c < kQuadChunkBlocks ? blocks - c : kQuadChunkBlocks;
+    int8_t* o = out + oc;
+    // Pair t's eight sums into the outputs (pixel A's channels 0..3, then B's).
+    auto store = [&](int t, const int32_t* acc) {
+      int32_t v[8];
+#pragma GCC unroll 4
+      for (int k = 0; k < 4; ++k) {
+        v[k] = dsp::RequantizeShifted<kKind>(acc[k], r[k], requantize, oc + k);
+        v[4 + k] = dsp::RequantizeShifted<kKind>(acc[4 + k], r[k], requantize, oc + k);
+      }
+      int8_t* ot = o + 2 * t * out_ch;
+      dsp::Store4(ot, dsp::PackClamp4(v[0], v[1], v[2], v[3], lo4, hi4));
+      if (2 * t + 1 < pixels) dsp::Store4(ot + out_ch, dsp::PackClamp4(v[4], v[5], v[6], v[7], lo4, hi4));
+    };
+    if (blocks <= chunk) {
+      UnpackQuad(f, n, blocks, wq);
+      for (int t = 0; t < pairs; ++t) {
+        int32_t acc[8] = {b[0], b[1], b[2], b[3], b[0], b[1], b[2], b[3]};
+        Dot4x2(buf + t * n, wq, blocks, acc);
+        store(t, acc);
+      }
+      continue;
+    }
+    int32_t acc[kTilePairs][8];
+    for (int t = 0; t < pairs; ++t) {
+      for (int k = 0; k < 4; ++k) acc[t][k] = acc[t][4 + k] = b[k];
+    }
+    for (int c = 0; c < blocks; c += chunk) {
+      const int nb = blocks - c < chunk ? blocks - c : chunk;
       UnpackQuad(f + 4 * c, n, nb, wq);
       for (int t = 0; t < pairs; ++t) Dot4x2(buf + t * n + 4 * c, wq, nb, acc[t]);
     }
-    dsp::ChannelRequant r[4];
-    for (int k = 0; k < 4; ++k) r[k] = dsp::LayerChannelRequant<kKind>(q, oc + k);
-    int8_t* o = out + oc;
-    for (int t = 0; t < pairs; ++t, o += 2 * out_ch) {
-      int32_t v[8];  // pixel A's channels 0..3, then pixel B's
-#pragma GCC unroll 4
-      for (int k = 0; k < 4; ++k) {
-        v[k] = dsp::RequantizeShifted<kKind>(acc[t][k], r[k], requantize, oc + k);
-        v[4 + k] = dsp::RequantizeShifted<kKind>(acc[t][4 + k], r[k], requantize, oc + k);
-      }
-      dsp::Store4(o, dsp::PackClamp4(v[0], v[1], v[2], v[3], lo4, hi4));
-      if (2 * t + 1 < pixels) dsp::Store4(o + out_ch, dsp::PackClamp4(v[4], v[5], v[6], v[7], lo4, hi4));
-    }
+    for (int t = 0; t < pairs; ++t) store(t, acc[t]);
   }
 }
 
-using TileFn = void (*)(const ConvOpData&, const uint32_t*, int, int, const int8_t*, const int32_t*, int8_t*);
+using TileFn = void (*)(const ConvOpData&, const uint32_t*, int, int, const int8_t*, const int32_t*, int8_t*,
+                       uint32_t*);
 
 inline TileFn SelectTile(const Int8ChannelQuant& q, int out_ch, const int32_t* bias, int32_t taps) {
   switch (dsp::LayerRequantKind(q, out_ch, dsp::AccumulatorBound(bias, out_ch, taps, &q))) {
@@ -573,18 +594,22 @@ inline TileFn SelectTile(const Int8ChannelQuant& q, int out_ch, const int32_t* b
   }
 }
 
-// A tile buffer: the optional scratch buffer when prepare got one, else the
-// stack's (out of line, so only tile paths have it on the stack).
+// A tile buffer: the optional scratch buffer when prepare got one (the tile,
+// then room for the unpacked filter: ScratchWords), else the stack's (out of
+// line, so only tile paths have it on the stack) and no filter room.
+inline int ScratchWords(int window) { return kTilePairs * window + 2 * window; }
+
 template <typename Run>
 __attribute__((noinline)) void WithStackTile(Run run) {
   uint32_t tile[kPairMax];
-  run(tile, kPairMax);
+  run(tile, kPairMax, static_cast<uint32_t*>(nullptr));
 }
 
 template <typename Run>
 inline void WithTile(void* scratch, int window, Run run) {
   if (scratch != nullptr) {
-    run(static_cast<uint32_t*>(scratch), kTilePairs * window);
+    uint32_t* words = static_cast<uint32_t*>(scratch);
+    run(words, kTilePairs * window, words + kTilePairs * window);
   } else {
     WithStackTile(run);
   }
@@ -605,14 +630,14 @@ __attribute__((noinline)) void PointwiseTiles(const ConvOpData& data, const int8
   const int out_ch = g.out_ch;
   const TileFn tile = SelectTile(data.q, out_ch, bias, n);
   const uint32_t off = dsp::Offset16x2(data.q.input_offset);
-  WithTile(scratch, n, [&](uint32_t* buf, int words) {
+  WithTile(scratch, n, [&](uint32_t* buf, int words, uint32_t* wq) {
     const int most = TilePixels(n, words);
     const int8_t* in = input;
     int8_t* out = output;
     for (int pixels = g.batches * g.out_h * g.out_w; pixels > 0;) {
       const int count = pixels < most ? pixels : most;
       for (int i = 0; i < count; ++i) FillPairRun(buf + (i >> 1) * n, i & 1, in + i * n, n, off);
-      tile(data, buf, count, n, filter, bias, out);
+      tile(data, buf, count, n, filter, bias, out, wq);
       in += count * n;
       out += count * out_ch;
       pixels -= count;
@@ -757,7 +782,7 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
         if (filled == 0) first_out = output;
         if (++filled < most) continue;
         if (tiles) {
-          tile(data, buf, filled, n4, f, bias, first_out);
+          tile(data, buf, filled, n4, f, bias, first_out, nullptr);
         } else {
           pair(data, buf, nullptr, nullptr, n4, f, bias, first_out, first_out + out_ch);
         }
@@ -767,7 +792,7 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
   }
   if (filled == 0) return;
   if (tiles) {
-    tile(data, buf, filled, n4, f, bias, first_out);
+    tile(data, buf, filled, n4, f, bias, first_out, nullptr);
   } else {  // the last pixel alone, as both of a pair (its outputs written twice, the same)
     for (int i = 0; i < n4; i += 4) {
       buf[i + 2] = buf[i];
@@ -794,19 +819,19 @@ __attribute__((noinline)) void EvalWindowTiles(const ConvOpData& data, const int
   const int window = g.filter_h * g.filter_w * g.in_ch;
   const uint32_t off = dsp::Offset16x2(data.q.input_offset);
   const TileFn tile = SelectTile(data.q, out_ch, bias, window);
-  WithTile(scratch, window, [&](uint32_t* buf, int words) {
+  WithTile(scratch, window, [&](uint32_t* buf, int words, uint32_t* wq) {
     const int most = TilePixels(window, words);
     int filled = 0;
     int8_t* tile_out = output;
     ForEachOutputPixel(g, [&](const WindowPos& p) {
       FillPairWindow(g, p, input + p.in_offset, off, filled & 1, buf + (filled >> 1) * window);
       if (++filled == most) {
-        tile(data, buf, filled, window, filter, bias, tile_out);
+        tile(data, buf, filled, window, filter, bias, tile_out, wq);
         tile_out += filled * out_ch;
         filled = 0;
       }
     });
-    if (filled > 0) tile(data, buf, filled, window, filter, bias, tile_out);
+    if (filled > 0) tile(data, buf, filled, window, filter, bias, tile_out, wq);
   });
 }
 
@@ -892,9 +917,10 @@ inline bool PointwiseTilesFit(const WindowGeometry& g) {
 size_t ConvInt8ScratchBytes(const WindowGeometry& g) {
   const int window = g.filter_h * g.filter_w * g.in_ch;
   const bool tiles = PointwiseTilesFit(g) || (!IsPointwise(g) && !SmallWindowFits(g) && WindowTilesFit(g, true));
-  // Only when the stack's tile holds fewer than kTilePairs pairs.
-  if (!tiles || kPairMax / window >= kTilePairs) return 0;
-  return static_cast<size_t>(kTilePairs) * static_cast<size_t>(window) * sizeof(uint32_t);
+  // Only when the stack's tile holds fewer than kTilePairs pairs, or the
+  // window is longer than the stack's room for its unpacked filter.
+  if (!tiles || (kPairMax / window >= kTilePairs && window <= 4 * kQuadChunkBlocks)) return 0;
+  return static_cast<size_t>(ScratchWords(window)) * sizeof(uint32_t);
 }
 
 TfLiteStatus ConvEvalInt8(TfLiteContext* context, const ConvOpData& data, const int8_t* input, const int8_t* filter,
