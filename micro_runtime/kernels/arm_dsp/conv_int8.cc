@@ -545,7 +545,7 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
     const int8_t* f = filter + oc * n;
     int8_t* o = out + oc;
     // Pair t's eight sums into the outputs (pixel A's channels 0..3, then B's).
-    auto store = [&](int t, const int32_t* acc) {
+    auto store = [&](int t, const int32_t* acc) __attribute__((always_inline)) {
       int32_t v[8];
 #pragma GCC unroll 4
       for (int k = 0; k < 4; ++k) {
