@@ -100,7 +100,7 @@ TfLiteStatus PrepareDepthwiseWithBias1(int32_t bias1) {
 // 0), right shifts beyond 22 (1), some left shifts (2) or some shifts of 0
 // (3); inputs and filters at the int8 extremes.
 constexpr int kDwMaxIn = 2400;
-constexpr int kDwMaxCh = 12;
+constexpr int kDwMaxCh = 20;
 int8_t g_dw_in[kDwMaxIn];
 int8_t g_dw_filter[3 * 3 * kDwMaxCh];
 int32_t g_dw_bias[kDwMaxCh];
@@ -207,7 +207,7 @@ TF_LITE_MICRO_TEST(Int8Multiplier1ShapesAndRequantizationFormsMatchTheDefinition
   // {h, w, channels, k, stride, scales, input zero point, relu}: 3x3 stride 1 and 2 (interior and
   // border pixels, odd sizes), a 5x5 window (the row-by-row path), a 1-pixel-wide input (no interior
   // pixel), 4 to 12 channels; input zero points at both int8 ends (offsets 128 and -127).
-  const int shapes[][8] = {{6, 7, 8, 3, 1, 0, -128, 0}, {7, 5, 4, 3, 2, 1, 127, 1}, {5, 6, 12, 3, 1, 2, 3, 0},
+  static const int shapes[][8] = {{6, 7, 8, 3, 1, 0, -128, 0}, {7, 5, 4, 3, 2, 1, 127, 1}, {5, 6, 12, 3, 1, 2, 3, 0},
                            {5, 5, 4, 5, 1, 2, -128, 1}, {1, 6, 8, 3, 1, 1, -1, 0}, {4, 4, 8, 3, 2, 0, 0, 1}};
   for (const auto& s : shapes) {
     const int mismatches =
@@ -223,7 +223,7 @@ TF_LITE_MICRO_TEST(Int8Multiplier1AccumulatorsNearAndBeyondTwoToThe30MatchTheDef
   // Biases whose accumulators reach just below 2^30 (SMMULR on the doubled accumulator) and beyond
   // (the 64-bit form), ordinary and beyond-22 right shifts, both input zero point extremes.
   // {h, w, channels, k, stride, scales, input zero point, bias mode}
-  const int shapes[][8] = {{6, 7, 8, 3, 1, 0, -128, 1}, {6, 7, 8, 3, 1, 1, 127, 1}, {7, 5, 4, 3, 2, 1, -128, 2},
+  static const int shapes[][8] = {{6, 7, 8, 3, 1, 0, -128, 1}, {6, 7, 8, 3, 1, 1, 127, 1}, {7, 5, 4, 3, 2, 1, -128, 2},
                            {5, 6, 12, 3, 1, 1, 127, 2}, {5, 5, 4, 5, 1, 1, -128, 1}};
   for (const auto& s : shapes) {
     const int mismatches = DwMismatches(s[0], s[1], s[2], s[3], s[4], s[5], s[6], kTfLiteActNone, s[7]);
@@ -236,7 +236,8 @@ TF_LITE_MICRO_TEST(Int8Multiplier1AccumulatorsNearAndBeyondTwoToThe30MatchTheDef
 }
 
 TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathMatchesTheDefinition) {
-  // The 3x3 path through the zero-point-padded row buffer (50 words per row, bands of 15 input rows):
+  // The 3x3 path through the zero-point-padded row buffer (50 words per row, bands of 15 input rows;
+  // 8 words for inputs up to 8 columns with the padding, 93 rows):
   // rows of 1 to 48 pixels (48 fills the row: 50 words; 49 and 50 do not fit and take the general
   // path), heights crossing bands (stride 1: bands of 12 output rows in pairs, 13 for an odd last
   // band whose last pair overlaps the one before, a lone row for a height of 1; stride 2: 7),
@@ -244,7 +245,7 @@ TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathMatchesTheDefinition) {
   // point extremes, ReLU, biases at the SMMULR edge (bias mode 1) and beyond (2), shifts of 0
   // (scales 3).
   // {h, w, channels, stride, scales, input zero point, relu, bias mode}
-  const int shapes[][8] = {
+  static const int shapes[][8] = {
       {6, 48, 4, 1, 0, -128, 1, 0},  {5, 49, 4, 1, 0, 127, 0, 0},   {4, 50, 4, 2, 0, -128, 0, 1},
       {5, 48, 8, 2, 0, 127, 1, 1},   {5, 47, 4, 2, 0, 5, 0, 0},     {33, 18, 4, 1, 0, -128, 0, 1},
       {31, 9, 8, 2, 0, 127, 1, 0},   {30, 5, 12, 1, 0, -128, 1, 1}, {1, 1, 8, 1, 0, 127, 0, 0},
@@ -254,6 +255,12 @@ TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathMatchesTheDefinition) {
       {7, 6, 4, 2, 3, 127, 1, 1},    {5, 5, 8, 1, 1, 127, 0, 2},    {8, 8, 4, 2, 0, -128, 0, 2},
       {13, 6, 8, 1, 0, 127, 1, 0},   {14, 5, 4, 1, 0, -128, 0, 1},  {26, 3, 4, 1, 0, 127, 0, 0},
       {27, 4, 8, 1, 0, -128, 1, 1},  {1, 9, 4, 1, 0, 127, 1, 0},
+      // Narrow rows (up to 8 buffer words: whole images, up to 4 groups' at once; 20 channels: a batch
+      // of 4 groups and one of 1), and a wide image that fits whole (12 output rows).
+      {23, 5, 20, 1, 0, -128, 0, 0}, {6, 6, 20, 1, 0, 127, 1, 1},   {3, 3, 20, 1, 1, -128, 0, 1},
+      {6, 6, 20, 2, 0, -128, 1, 0},  {1, 6, 16, 1, 0, 127, 0, 0},   {90, 5, 4, 1, 0, 127, 1, 0},
+      {12, 12, 8, 1, 0, -128, 0, 1}, {12, 12, 12, 2, 0, 127, 1, 0}, {2, 5, 20, 2, 0, -128, 0, 2},
+      {24, 5, 20, 1, 0, 127, 1, 1},
   };
   for (const auto& s : shapes) {
     const int mismatches = DwMismatches(s[0], s[1], s[2], 3, s[3], s[4], s[5], s[6] != 0 ? kTfLiteActRelu : kTfLiteActNone,

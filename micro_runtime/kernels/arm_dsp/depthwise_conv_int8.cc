@@ -12,6 +12,8 @@
 //     product: about 2.4 instructions per MAC; several input channels: the
 //     portable one-channel-at-a-time loop.
 // Integer sums are exact, so outputs are bit-exact with the portable kernel.
+#include <type_traits>
+
 #include "micro_runtime/kernels/arm_dsp/dsp.h"
 #include "micro_runtime/kernels/depthwise_conv.h"
 
@@ -348,9 +350,14 @@ void EvalMult1(const DepthwiseOpData& d, const int8_t* input, const int8_t* filt
 inline int32_t Lo16s(uint32_t v) { return static_cast<int16_t>(v & 0xFFFFu); }
 inline int32_t Hi16s(uint32_t v) { return static_cast<int16_t>(v >> 16); }
 
-constexpr int kPadPitch = 200;                // bytes per buffer row: 50 input words
-constexpr int kPadWords = kPadPitch / 4;      // output rows up to (50 - 3) / stride + 1 pixels
-constexpr int kPadRows = 15;                  // rows per band (3000 bytes of stack)
+// Buffer rows of kPadWords words (output rows up to (50 - 3) / stride + 1
+// pixels), or of kNarrowWords for narrow layers (up to 8 input columns: KWS,
+// VWW's 6x6 and 3x3), whose whole images fit the buffer, several groups'
+// at once; the row pitch is the assembly's immediates.
+constexpr int kPadWords = 50;
+constexpr int kNarrowWords = 8;
+constexpr int kBufWords = 750;  // 3000 bytes of stack
+constexpr int kMaxBatch = 4;    // groups whose images the buffer holds at once
 
 // What the row loop reads, at fixed offsets (the assembly's immediates).
 struct PadCtx {
@@ -373,7 +380,7 @@ static_assert(__builtin_offsetof(PadCtx, taps) == 16 && __builtin_offsetof(PadCt
 #define MR_PT(F, F4, I)                                   \
   "ldr %[f], [%[ctx], #" #F "]\n"                         \
   "ldr %[g], [%[ctx], #" #F4 "]\n"                        \
-  "ldr %[x], [%[p], #" #I "]\n"                           \
+  "ldr %[x], [%[p], #" I "]\n"                            \
   "sxtb16 %[y], %[x], ror #8\n"                           \
   "sxtb16 %[x], %[x]\n"                                   \
   "smlabb %[a0], %[x], %[f], %[a0]\n"                     \
@@ -401,15 +408,16 @@ static_assert(__builtin_offsetof(PadCtx, taps) == 16 && __builtin_offsetof(PadCt
 // A band: ctx->rows rows of ctx->width (= n) output pixels; STEP: the input
 // bytes per pixel; CLAMP: MR_PAD_CLAMP, or nothing where the bounds are
 // int8's (SSAT's).
-#define MR_PAD_BAND(STEP, CLAMP)                           \
+#define MR_PAD_BAND(STEP, CLAMP, PB)                       \
   "1:\n"                                                   \
   "ldr %[a0], [%[ctx], #0]\n"                              \
   "ldr %[a1], [%[ctx], #4]\n"                              \
   "ldr %[a2], [%[ctx], #8]\n"                              \
   "ldr %[a3], [%[ctx], #12]\n"                             \
-  MR_PT(24, 28, 4) MR_PT(32, 36, 8)                        \
-  MR_PT(40, 44, 200) MR_PT(48, 52, 204) MR_PT(56, 60, 208) \
-  MR_PT(64, 68, 400) MR_PT(72, 76, 404) MR_PT(80, 84, 408) \
+  MR_PT(24, 28, "4") MR_PT(32, 36, "8")                    \
+  MR_PT(40, 44, PB) MR_PT(48, 52, PB "+4")                 \
+  MR_PT(56, 60, PB "+8") MR_PT(64, 68, "2*" PB)            \
+  MR_PT(72, 76, "2*" PB "+4") MR_PT(80, 84, "2*" PB "+8")  \
   "ldr %[f], [%[ctx], #16]\n"                              \
   "ldr %[g], [%[ctx], #20]\n"                              \
   "ldr %[x], [%[p]], #" STEP "\n"                          \
@@ -460,8 +468,8 @@ static_assert(__builtin_offsetof(PadCtx, taps) == 16 && __builtin_offsetof(PadCt
 // ctx->row_jump bytes more at each row's end; the four output bytes of the
 // pixels one after another at out, ostep bytes apart (the rows are
 // consecutive in the output).
-template <int kStride, bool kClamp>
-__attribute__((always_inline)) inline void PadBand(PadCtx& ctx, const dsp::ChannelRequant* rq,
+template <int kStride, bool kClamp, int kW>
+__attribute__((noinline)) void PadBand(PadCtx& ctx, const dsp::ChannelRequant* rq,
                                                    const Int8Requantizer& general, int c0, const uint32_t* p,
                                                    int8_t* out, int32_t ostep) {
 #if MR_DSP_ASM
@@ -472,21 +480,22 @@ __attribute__((always_inline)) inline void PadBand(PadCtx& ctx, const dsp::Chann
   uint32_t x, y, f, g;
   PadCtx* c = &ctx;
   int n = ctx.width;
-  if (kStride == 1 && kClamp) {
-    __asm__ volatile(MR_PAD_BAND("4", MR_PAD_CLAMP) MR_PAD_BAND_OPERANDS);
-  } else if (kStride == 1) {
-    __asm__ volatile(MR_PAD_BAND("4", "") MR_PAD_BAND_OPERANDS);
+  static_assert(kStride == 2 && (kW == kPadWords || kW == kNarrowWords), "stride 1 takes PairBand");
+  if (kW == kPadWords && kClamp) {
+    __asm__ volatile(MR_PAD_BAND("8", MR_PAD_CLAMP, "200") MR_PAD_BAND_OPERANDS);
+  } else if (kW == kPadWords) {
+    __asm__ volatile(MR_PAD_BAND("8", "", "200") MR_PAD_BAND_OPERANDS);
   } else if (kClamp) {
-    __asm__ volatile(MR_PAD_BAND("8", MR_PAD_CLAMP) MR_PAD_BAND_OPERANDS);
+    __asm__ volatile(MR_PAD_BAND("8", MR_PAD_CLAMP, "32") MR_PAD_BAND_OPERANDS);
   } else {
-    __asm__ volatile(MR_PAD_BAND("8", "") MR_PAD_BAND_OPERANDS);
+    __asm__ volatile(MR_PAD_BAND("8", "", "32") MR_PAD_BAND_OPERANDS);
   }
 #else
   for (; ctx.rows > 0; --ctx.rows) {
     for (int n = ctx.width; n > 0; --n, p += kStride, out += ostep) {
       int32_t a[4] = {ctx.bias[0], ctx.bias[1], ctx.bias[2], ctx.bias[3]};
       for (int t = 0; t < 9; ++t) {
-        const uint32_t w = p[(t / 3) * kPadWords + t % 3];
+        const uint32_t w = p[(t / 3) * kW + t % 3];
         const uint32_t x02 = dsp::Sxtb16(w), x13 = dsp::Sxtb16Ror8(w);
         a[0] = dsp::Smlabb(x02, ctx.taps[2 * t], a[0]);
         a[2] = dsp::Smlatt(x02, ctx.taps[2 * t], a[2]);
@@ -537,10 +546,10 @@ static_assert(sizeof(PairPass) == 68 && __builtin_offsetof(PairCtx, stash) == 13
 #if MR_DSP_ASM
 // Filter column KX of pass block B, input byte offset X: taps (0..2, KX)
 // with input rows 0..3.
-#define MR_PCOL(B, X, KX)                                   \
+#define MR_PCOL(B, X, KX, PB)                               \
   "ldr %[f], [%[ctx], #" B "+8+4*" KX "]\n"                 \
   "ldr %[xa], [%[p], #" X "+4*" KX "]\n"                    \
-  "ldr %[xb], [%[p], #" X "+200+4*" KX "]\n"                \
+  "ldr %[xb], [%[p], #" X "+" PB "+4*" KX "]\n"             \
   "sxtb16 %[xa], %[xa]\n"                                   \
   "sxtb16 %[xb], %[xb]\n"                                   \
   "smlabb %[al], %[xa], %[f], %[al]\n"                      \
@@ -548,14 +557,14 @@ static_assert(sizeof(PairPass) == 68 && __builtin_offsetof(PairCtx, stash) == 13
   "smlabb %[bl], %[xb], %[f], %[bl]\n"                      \
   "smlatt %[bh], %[xb], %[f], %[bh]\n"                      \
   "ldr %[f], [%[ctx], #" B "+8+4*(3+" KX ")]\n"             \
-  "ldr %[xa], [%[p], #" X "+400+4*" KX "]\n"                \
+  "ldr %[xa], [%[p], #" X "+2*" PB "+4*" KX "]\n"           \
   "sxtb16 %[xa], %[xa]\n"                                   \
   "smlabb %[al], %[xb], %[f], %[al]\n"                      \
   "smlatt %[ah], %[xb], %[f], %[ah]\n"                      \
   "smlabb %[bl], %[xa], %[f], %[bl]\n"                      \
   "smlatt %[bh], %[xa], %[f], %[bh]\n"                      \
   "ldr %[f], [%[ctx], #" B "+8+4*(6+" KX ")]\n"             \
-  "ldr %[xb], [%[p], #" X "+600+4*" KX "]\n"                \
+  "ldr %[xb], [%[p], #" X "+3*" PB "+4*" KX "]\n"           \
   "sxtb16 %[xb], %[xb]\n"                                   \
   "smlabb %[al], %[xa], %[f], %[al]\n"                      \
   "smlatt %[ah], %[xa], %[f], %[ah]\n"                      \
@@ -563,12 +572,12 @@ static_assert(sizeof(PairPass) == 68 && __builtin_offsetof(PairCtx, stash) == 13
   "smlatt %[bh], %[xb], %[f], %[bh]\n"
 // One pass: the window, then the four values requantized (as MR_RQ2), A's
 // two bytes at bytes 0 and 2 of al, B's of bl.
-#define MR_PPASS(B, X)                                      \
+#define MR_PPASS(B, X, PB)                                  \
   "ldr %[al], [%[ctx], #" B "+0]\n"                         \
   "ldr %[ah], [%[ctx], #" B "+4]\n"                         \
   "ldr %[bl], [%[ctx], #" B "+0]\n"                         \
   "ldr %[bh], [%[ctx], #" B "+4]\n"                         \
-  MR_PCOL(B, X, "0") MR_PCOL(B, X, "1") MR_PCOL(B, X, "2")  \
+  MR_PCOL(B, X, "0", PB) MR_PCOL(B, X, "1", PB) MR_PCOL(B, X, "2", PB) \
   "ldr %[xa], [%[ctx], #" B "+44]\n"                        \
   "ldr %[xb], [%[ctx], #" B "+48]\n"                        \
   "add %[f], %[xa], %[al], asr #31\n"                       \
@@ -608,12 +617,12 @@ static_assert(sizeof(PairPass) == 68 && __builtin_offsetof(PairCtx, stash) == 13
 // stored before A's (rowb 0: B is a row past the band, A's bytes stay).
 // Between pair rows the buffer and output pointers move by row_jump and
 // out_jump, before the last one by last_row_jump and last_out_jump.
-#define MR_PAIR_BAND(CLAMP)                                 \
+#define MR_PAIR_BAND(CLAMP, PB)                             \
   "1:\n"                                                    \
-  MR_PPASS("0", "0")                                        \
+  MR_PPASS("0", "0", PB)                                    \
   "str %[al], [%[ctx], #136]\n"                             \
   "str %[bl], [%[ctx], #140]\n"                             \
-  MR_PPASS("68", "1")                                       \
+  MR_PPASS("68", "1", PB)                                   \
   "ldr %[xa], [%[ctx], #136]\n"                             \
   "ldr %[xb], [%[ctx], #140]\n"                             \
   "orr %[al], %[xa], %[al], lsl #8\n"                       \
@@ -650,7 +659,7 @@ static_assert(sizeof(PairPass) == 68 && __builtin_offsetof(PairCtx, stash) == 13
 #endif
 
 // ctx.rows pair rows (>= 1) of ctx.width pixels: pair row j's A row is
-// buffer row 2 j (the windows at p + 2 j kPadWords + x; the last pair row's
+// buffer row 2 j (the windows at p + 2 j kW + x; the last pair row's
 // one row less where the band's rows are odd: its A row is the previous B
 // row, computed again), its outputs at out + (2 j width + x) ostep, B's rowb
 // bytes further (rowb = width * ostep; 0 for a band of one row, whose B lies
@@ -658,7 +667,7 @@ static_assert(sizeof(PairPass) == 68 && __builtin_offsetof(PairCtx, stash) == 13
 // exist but hold anything).
 // Out of line: one copy of the loop (the odd band's last row calls it too),
 // apart from the setup and copy code in the instruction cache.
-template <bool kClamp>
+template <bool kClamp, int kW>
 __attribute__((noinline)) void PairBand(PairCtx& ctx, const dsp::ChannelRequant* rq,
                                                     const Int8Requantizer& general, int c0, const uint32_t* p,
                                                     int8_t* out, int32_t ostep, int32_t rowb) {
@@ -670,20 +679,25 @@ __attribute__((noinline)) void PairBand(PairCtx& ctx, const dsp::ChannelRequant*
   uint32_t xa, xb, f;
   PairCtx* c = &ctx;
   int n = ctx.width;
-  if (kClamp) {
-    __asm__ volatile(MR_PAIR_BAND(MR_PAIR_CLAMP) MR_PAIR_BAND_OPERANDS);
+  static_assert(kW == kPadWords || kW == kNarrowWords, "the assembly's row pitches");
+  if (kW == kPadWords && kClamp) {
+    __asm__ volatile(MR_PAIR_BAND(MR_PAIR_CLAMP, "200") MR_PAIR_BAND_OPERANDS);
+  } else if (kW == kPadWords) {
+    __asm__ volatile(MR_PAIR_BAND("", "200") MR_PAIR_BAND_OPERANDS);
+  } else if (kClamp) {
+    __asm__ volatile(MR_PAIR_BAND(MR_PAIR_CLAMP, "32") MR_PAIR_BAND_OPERANDS);
   } else {
-    __asm__ volatile(MR_PAIR_BAND("") MR_PAIR_BAND_OPERANDS);
+    __asm__ volatile(MR_PAIR_BAND("", "32") MR_PAIR_BAND_OPERANDS);
   }
 #else
   for (; ctx.rows > 0; --ctx.rows) {
     for (int x = 0; x < ctx.width; ++x, ++p, out += ostep) {
       for (int pix = (rowb != 0 ? 1 : 0); pix >= 0; --pix) {
-        const uint32_t* w = p + pix * kPadWords;
+        const uint32_t* w = p + pix * kW;
         int32_t a[4];
         for (int j = 0; j < 4; ++j) a[j] = ctx.pass[j & 1].bias[j >> 1];
         for (int t = 0; t < 9; ++t) {
-          const uint32_t v = w[(t / 3) * kPadWords + t % 3];
+          const uint32_t v = w[(t / 3) * kW + t % 3];
           const uint32_t x02 = dsp::Sxtb16(v), x13 = dsp::Sxtb16Ror8(v);
           a[0] = dsp::Smlabb(x02, ctx.pass[0].taps[t], a[0]);
           a[2] = dsp::Smlatt(x02, ctx.pass[0].taps[t], a[2]);
@@ -703,13 +717,13 @@ __attribute__((noinline)) void PairBand(PairCtx& ctx, const dsp::ChannelRequant*
 }
 
 // rows rows of n words each into the buffer: row r's words from
-// s + r * in_row, s + r * in_row + ch, ... to dst + r * kPadWords (one channel
+// s + r * in_row, s + r * in_row + ch, ... to dst + r * pitch (one channel
 // group's input pixels of consecutive input rows).
 struct CopyJob {
   int32_t blocks;  // 0: n / 4
   int32_t tail;    // 4: n % 4
   int32_t skip_s;  // 8: in_row - n * ch
-  int32_t skip_d;  // 12: 4 * (kPadWords - n)
+  int32_t skip_d;  // 12: 4 * (pitch - n), the pitch in words
   int32_t rows;    // 16: rows left (counted down)
 };
 inline void CopyRows(uint32_t* dst, const int8_t* s, int32_t ch, CopyJob* job) {
@@ -785,9 +799,11 @@ bool Padded3x3Fits(const DepthwiseOpData& d) {
   return true;
 }
 
-template <int kStride, bool kClamp>
+// clamp: the activation bounds are not int8's (the row loops' variants).
+template <int kStride, int kW>
 void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter, const int32_t* bias,
-                   int8_t* output) {
+                   int8_t* output, bool clamp) {
+  using Ctx = typename std::conditional<kStride == 1, PairCtx, PadCtx>::type;
   const WindowGeometry& g = d.g;
   const Int8ChannelQuant& qd = d.q;
   const int ch = g.in_ch;
@@ -796,117 +812,148 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
   const uint32_t zp4 = dsp::Bytes4(-offset);
   const Int8Requantizer general(qd);
   // Buffer columns [0, cols) hold input columns -pad_w ..; those outside the
-  // input are the zero point for every group and band, written once.
+  // input are the zero point in every row, written once.
   const int cols = (g.out_w - 1) * kStride + 3;
   const int col_lo = g.pad_w < cols ? g.pad_w : cols;
   const int col_hi = g.pad_w + g.in_w < cols ? g.pad_w + g.in_w : cols;
-  // Output rows per band: stride 1 in pairs, whose last B (an odd band's)
-  // reads one buffer row past the band: (band - 1) + 3 + 1 <= kPadRows.
-  // Stride 1: 12, or 13 for the last band (odd: its last pair row overlaps).
-  const int band = kStride == 1 ? kPadRows - 3 : (kPadRows - 3) / kStride + 1;
-  uint32_t buf[kPadRows * kPadWords + 1];  // + 1: the second pass's last word read ends a byte past a row
-  for (int r = 0; r < kPadRows; ++r) {
-    for (int j = 0; j < col_lo; ++j) buf[r * kPadWords + j] = zp4;
-    for (int j = col_hi; j < cols; ++j) buf[r * kPadWords + j] = zp4;
+  constexpr int kRows = kBufWords / kW;
+  uint32_t buf[kRows * kW + 1];  // + 1: the second pass's last word read ends a byte past a row
+  for (int r = 0; r < kRows; ++r) {
+    for (int j = 0; j < col_lo; ++j) buf[r * kW + j] = zp4;
+    for (int j = col_hi; j < cols; ++j) buf[r * kW + j] = zp4;
   }
+  // Whole images where one (its rows, and one more that a lone row's B
+  // reads) fits: up to kMaxBatch groups' images at once, each phase (setup,
+  // copy, rows) looping over the batch so that its code stays in the
+  // instruction cache. Else one group at a time in bands of output rows:
+  // stride 1 in pairs, 12 rows or 13 for an odd last band (whose last pair
+  // row overlaps the one before; its B reads the band's last buffer row).
+  const int image_rows = (g.out_h - 1) * kStride + 3 + 1;
+  int batch = kRows / image_rows;
+  if (batch > kMaxBatch) batch = kMaxBatch;
+  const bool whole = batch >= 1;
+  if (!whole) batch = 1;
+  const int region = whole ? image_rows * kW : 0;  // words between the batch's images
+  const int band = whole ? g.out_h : (kStride == 1 ? kRows - 3 : (kRows - 3) / kStride + 1);
   const int ncopy = col_hi - col_lo;
   CopyJob job;
   job.blocks = ncopy / 4;
   job.tail = ncopy % 4;
   job.skip_s = in_row - ncopy * ch;
-  job.skip_d = 4 * (kPadWords - ncopy);
-  PadCtx ctx;    // stride 2
-  PairCtx pctx;  // stride 1
-  ctx.lo4 = pctx.lo4 = dsp::Bytes4(qd.act_min);
-  ctx.hi4 = pctx.hi4 = dsp::Bytes4(qd.act_max);
-  ctx.width = pctx.width = g.out_w;
-  ctx.row_jump = 4 * kStride * (kPadWords - g.out_w);
-  pctx.row_jump = 4 * (2 * kPadWords - g.out_w);
-  pctx.out_jump = g.out_w * ch;
-  dsp::ChannelRequant rq[4];  // the C form's constants
+  job.skip_d = 4 * (kW - ncopy);
+  Ctx ctxs[kMaxBatch];
+  for (int k = 0; k < batch; ++k) {
+    ctxs[k].lo4 = dsp::Bytes4(qd.act_min);
+    ctxs[k].hi4 = dsp::Bytes4(qd.act_max);
+    ctxs[k].width = g.out_w;
+    if constexpr (kStride == 1) {
+      ctxs[k].row_jump = 4 * (2 * kW - g.out_w);
+      ctxs[k].out_jump = g.out_w * ch;
+    } else {
+      ctxs[k].row_jump = 4 * kStride * (kW - g.out_w);
+    }
+  }
+  dsp::ChannelRequant rq[kMaxBatch][4];  // the C form's constants
   const int32_t ostep = ch;
   const int32_t round_base = 2 * qd.output_offset + 1;
   // The channels' multipliers and shifts (per tensor: one, step 0).
   const int cstep = qd.per_channel() ? 1 : 0;
   const int32_t* mults = qd.per_channel() ? qd.multipliers : &qd.multiplier;
   const int8_t* shifts = qd.per_channel() ? qd.shifts : &qd.shift;
+  const int groups = ch / 4;
   for (int b = 0; b < g.batches; ++b) {
     const int8_t* in_b = input + b * g.in_h * in_row;
     int8_t* out_b = output + b * g.out_h * g.out_w * ch;
-    for (int c0 = 0; c0 < ch; c0 += 4) {
-      // Doubled taps (|2 f| <= 256 fits the halfwords) and their sums per
-      // channel as halfwords (|sum| <= 9 * 256).
-      uint32_t s02 = 0, s13 = 0;
+    for (int g0 = 0; g0 < groups; g0 += batch) {
+      const int nk = groups - g0 < batch ? groups - g0 : batch;
+      for (int k = 0; k < nk; ++k) {
+        Ctx& ctx = ctxs[k];
+        const int c0 = 4 * (g0 + k);
+        // Doubled taps (|2 f| <= 256 fits the halfwords) and their sums per
+        // channel as halfwords (|sum| <= 9 * 256).
+        uint32_t s02 = 0, s13 = 0;
 #pragma GCC unroll 9
-      for (int t = 0; t < 9; ++t) {
-        const uint32_t w = dsp::Load4(filter + t * ch + c0);
-        const uint32_t f02 = dsp::Sxtb16(w), f13 = dsp::Sxtb16Ror8(w);
-        const uint32_t d02 = dsp::Sadd16(f02, f02), d13 = dsp::Sadd16(f13, f13);
-        if (kStride == 1) {
-          pctx.pass[0].taps[t] = d02;
-          pctx.pass[1].taps[t] = d13;
-        } else {
-          ctx.taps[2 * t] = d02;
-          ctx.taps[2 * t + 1] = d13;
+        for (int t = 0; t < 9; ++t) {
+          const uint32_t w = dsp::Load4(filter + t * ch + c0);
+          const uint32_t f02 = dsp::Sxtb16(w), f13 = dsp::Sxtb16Ror8(w);
+          const uint32_t d02 = dsp::Sadd16(f02, f02), d13 = dsp::Sadd16(f13, f13);
+          if constexpr (kStride == 1) {
+            ctx.pass[0].taps[t] = d02;
+            ctx.pass[1].taps[t] = d13;
+          } else {
+            ctx.taps[2 * t] = d02;
+            ctx.taps[2 * t + 1] = d13;
+          }
+          s02 = dsp::Sadd16(s02, d02);
+          s13 = dsp::Sadd16(s13, d13);
         }
-        s02 = dsp::Sadd16(s02, d02);
-        s13 = dsp::Sadd16(s13, d13);
-      }
-      const int32_t sum2[4] = {Lo16s(s02), Lo16s(s13), Hi16s(s02), Hi16s(s13)};
+        const int32_t sum2[4] = {Lo16s(s02), Lo16s(s13), Hi16s(s02), Hi16s(s13)};
 #pragma GCC unroll 4
-      for (int j = 0; j < 4; ++j) {
-        const int c = c0 + j;
-        const uint32_t b0 = bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u;
-        const int32_t bias2 = static_cast<int32_t>((b0 << 1) + static_cast<uint32_t>(offset) * static_cast<uint32_t>(sum2[j]));
-        const int right = -shifts[c * cstep];
-        const int32_t rb = static_cast<int32_t>(static_cast<uint32_t>(round_base) << right) >> 1;
-        const int32_t m = mults[c * cstep];
-        if (kStride == 1) {
-          PairPass& pp = pctx.pass[j & 1];  // channel j: pass j % 2, its low (j < 2) or high half
-          const int h = j >> 1;
-          pp.bias[h] = bias2;
-          pp.rq[2 * h] = rb;
-          pp.rq[2 * h + 1] = m;
-          pp.shift[h] = right;
-        } else {
-          ctx.bias[j] = bias2;
-          ctx.rq[2 * j] = rb;
-          ctx.rq[2 * j + 1] = m;
-          ctx.shift[j] = right;
-        }
+        for (int j = 0; j < 4; ++j) {
+          const int c = c0 + j;
+          const uint32_t b0 = bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u;
+          const int32_t bias2 =
+              static_cast<int32_t>((b0 << 1) + static_cast<uint32_t>(offset) * static_cast<uint32_t>(sum2[j]));
+          const int right = -shifts[c * cstep];
+          const int32_t rb = static_cast<int32_t>(static_cast<uint32_t>(round_base) << right) >> 1;
+          const int32_t m = mults[c * cstep];
+          if constexpr (kStride == 1) {
+            PairPass& pp = ctx.pass[j & 1];  // channel j: pass j % 2, its low (j < 2) or high half
+            const int h = j >> 1;
+            pp.bias[h] = bias2;
+            pp.rq[2 * h] = rb;
+            pp.rq[2 * h + 1] = m;
+            pp.shift[h] = right;
+          } else {
+            ctx.bias[j] = bias2;
+            ctx.rq[2 * j] = rb;
+            ctx.rq[2 * j + 1] = m;
+            ctx.shift[j] = right;
+          }
 #if !MR_DSP_ASM
-        rq[j] = dsp::LayerChannelRequant<dsp::kRight>(qd, c);
+          rq[k][j] = dsp::LayerChannelRequant<dsp::kRight>(qd, c);
 #endif
+        }
       }
-      const int8_t* in_c = in_b + c0 + (col_lo - g.pad_w) * ch;
       int nb = 0;
       for (int oy0 = 0; oy0 < g.out_h; oy0 += nb) {
         const int left = g.out_h - oy0;
-        nb = left <= band + (kStride == 1 ? 1 : 0) ? left : band;
+        nb = left <= band + (kStride == 1 && !whole ? 1 : 0) ? left : band;
         const int iy0 = oy0 * kStride - g.pad_h;
         const int rows = (nb - 1) * kStride + 3;
         // Rows outside the input: the zero point; those inside: one copy.
         const int r_lo = iy0 < 0 ? -iy0 : 0;
         const int r_hi = g.in_h - iy0 < rows ? g.in_h - iy0 : rows;
-        for (int r = 0; r < rows; ++r) {
-          if (r >= r_lo && r < r_hi) continue;
-          uint32_t* dst = buf + r * kPadWords + col_lo;
-          for (int j = 0; j < ncopy; ++j) dst[j] = zp4;
+        for (int k = 0; k < nk; ++k) {
+          uint32_t* img = buf + k * region;
+          for (int r = 0; r < rows; ++r) {
+            if (r >= r_lo && r < r_hi) continue;
+            uint32_t* dst = img + r * kW + col_lo;
+            for (int j = 0; j < ncopy; ++j) dst[j] = zp4;
+          }
+          if (r_hi > r_lo && ncopy > 0) {
+            job.rows = r_hi - r_lo;
+            CopyRows(img + r_lo * kW + col_lo, in_b + 4 * (g0 + k) + (col_lo - g.pad_w) * ch + (iy0 + r_lo) * in_row,
+                     ch, &job);
+          }
         }
-        if (r_hi > r_lo && ncopy > 0) {
-          job.rows = r_hi - r_lo;
-          CopyRows(buf + r_lo * kPadWords + col_lo, in_c + (iy0 + r_lo) * in_row, ch, &job);
-        }
-        int8_t* out = out_b + oy0 * g.out_w * ch + c0;
-        if (kStride == 1) {
-          pctx.rows = (nb + 1) / 2;
-          const bool odd = nb % 2 != 0;
-          pctx.last_row_jump = odd ? pctx.row_jump - 4 * kPadWords : pctx.row_jump;
-          pctx.last_out_jump = odd ? 0 : pctx.out_jump;
-          PairBand<kClamp>(pctx, rq, general, c0, buf, out, ostep, nb > 1 ? pctx.out_jump : 0);
-        } else {
-          ctx.rows = nb;
-          PadBand<kStride, kClamp>(ctx, rq, general, c0, buf, out, ostep);
+        for (int k = 0; k < nk; ++k) {
+          Ctx& ctx = ctxs[k];
+          const int c0 = 4 * (g0 + k);
+          int8_t* out = out_b + oy0 * g.out_w * ch + c0;
+          if constexpr (kStride == 1) {
+            ctx.rows = (nb + 1) / 2;
+            const bool odd = nb % 2 != 0;
+            ctx.last_row_jump = odd ? ctx.row_jump - 4 * kW : ctx.row_jump;
+            ctx.last_out_jump = odd ? 0 : ctx.out_jump;
+            const int32_t rowb = nb > 1 ? ctx.out_jump : 0;
+            clamp ? PairBand<true, kW>(ctx, rq[k], general, c0, buf + k * region, out, ostep, rowb)
+                  : PairBand<false, kW>(ctx, rq[k], general, c0, buf + k * region, out, ostep, rowb);
+          } else {
+            ctx.rows = nb;
+            clamp ? PadBand<kStride, true, kW>(ctx, rq[k], general, c0, buf + k * region, out, ostep)
+                  : PadBand<kStride, false, kW>(ctx, rq[k], general, c0, buf + k * region, out, ostep);
+          }
         }
       }
     }
@@ -1005,12 +1052,13 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
           // Without the activation clamp where its bounds are int8's (ReLU
           // with the output zero point -128: KWS's and VWW's layers).
           const bool clamp = d.q.act_min > -128 || d.q.act_max < 127;
+          const bool narrow = (d.g.out_w - 1) * d.g.stride_w + 3 <= kNarrowWords;
           if (d.g.stride_w == 1) {
-            clamp ? EvalPadded3x3<1, true>(d, input, filter, bias, output)
-                  : EvalPadded3x3<1, false>(d, input, filter, bias, output);
+            narrow ? EvalPadded3x3<1, kNarrowWords>(d, input, filter, bias, output, clamp)
+                   : EvalPadded3x3<1, kPadWords>(d, input, filter, bias, output, clamp);
           } else {
-            clamp ? EvalPadded3x3<2, true>(d, input, filter, bias, output)
-                  : EvalPadded3x3<2, false>(d, input, filter, bias, output);
+            narrow ? EvalPadded3x3<2, kNarrowWords>(d, input, filter, bias, output, clamp)
+                   : EvalPadded3x3<2, kPadWords>(d, input, filter, bias, output, clamp);
           }
           break;
         }
