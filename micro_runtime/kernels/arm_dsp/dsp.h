@@ -383,10 +383,21 @@ inline uint32_t Sat8(int32_t v) { return static_cast<uint32_t>(ClampInt32(v, -12
 #endif
 
 inline uint32_t PackClamp4(int32_t v0, int32_t v1, int32_t v2, int32_t v3, uint32_t lo4, uint32_t hi4) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  // Three bit-field inserts (the low byte of each saturated value; the upper
+  // bits of the first are overwritten in turn).
+  uint32_t p = Sat8(v0);
+  __asm__("bfi %0, %1, #8, #8\n"
+          "bfi %0, %2, #16, #8\n"
+          "bfi %0, %3, #24, #8\n"
+          : "+r"(p)
+          : "r"(Sat8(v1)), "r"(Sat8(v2)), "r"(Sat8(v3)));
+#else
   uint32_t p = Sat8(v0) & 0xFFu;
   p |= (Sat8(v1) & 0xFFu) << 8;
   p |= (Sat8(v2) & 0xFFu) << 16;
   p |= Sat8(v3) << 24;
+#endif
   return ClampBytes(p, lo4, hi4);
 }
 
