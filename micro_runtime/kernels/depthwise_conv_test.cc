@@ -155,8 +155,10 @@ int DwMismatches(int h, int w, int ch, int k, int stride, int scales, int32_t in
     for (int i = 0; i < k * k * ch; ++i) g_dw_filter[i] = static_cast<int8_t>(g_dw_random.Next(-2, 2));
     for (int c = 0; c < ch; ++c) g_dw_bias[c] = g_dw_random.Next(-40, 40);
   }
-  g_dw_scales[0] = static_cast<float>(ch);
-  for (int c = 1; c <= ch; ++c) g_dw_scales[c] = DwFilterScale(c, scales);
+  // Scales 4: one filter scale for every channel (per-tensor quantization).
+  const bool per_tensor = scales == 4;
+  g_dw_scales[0] = static_cast<float>(per_tensor ? 1 : ch);
+  for (int c = 1; c <= ch; ++c) g_dw_scales[c] = DwFilterScale(per_tensor ? 1 : c, scales);
   const int32_t in_dims[] = {4, 1, h, w, ch};
   const int32_t f_dims[] = {4, 1, k, k, ch};
   const int32_t b_dims[] = {1, ch};
@@ -188,7 +190,7 @@ int DwMismatches(int h, int w, int ch, int k, int stride, int scales, int32_t in
             acc += (g_dw_in[(iy * w + ix) * ch + c] - in_zp) * g_dw_filter[(fy * k + fx) * ch + c];
           }
         }
-        const double multiplier = static_cast<double>(in_scale) * static_cast<double>(g_dw_scales[c + 1]) /
+        const double multiplier = static_cast<double>(in_scale) * static_cast<double>(g_dw_scales[per_tensor ? 1 : c + 1]) /
                                   static_cast<double>(out_scale);
         int32_t expected = RequantizeInt8Reference(acc, multiplier, out_zp);
         if (expected < lo) expected = lo;
@@ -243,7 +245,7 @@ TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathMatchesTheDefinition) {
   // band whose last pair overlaps the one before, a lone row for a height of 1; stride 2: 7),
   // inputs 1 and 2 pixels wide or high (no interior pixel), 4, 8 and 12 channels, both input zero
   // point extremes, ReLU, biases at the SMMULR edge (bias mode 1) and beyond (2), shifts of 0
-  // (scales 3).
+  // (scales 3), one filter scale for all channels (scales 4).
   // {h, w, channels, stride, scales, input zero point, relu, bias mode}
   static const int shapes[][8] = {
       {6, 48, 4, 1, 0, -128, 1, 0},  {5, 49, 4, 1, 0, 127, 0, 0},   {4, 50, 4, 2, 0, -128, 0, 1},
@@ -260,7 +262,8 @@ TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathMatchesTheDefinition) {
       {23, 5, 20, 1, 0, -128, 0, 0}, {6, 6, 20, 1, 0, 127, 1, 1},   {3, 3, 20, 1, 1, -128, 0, 1},
       {6, 6, 20, 2, 0, -128, 1, 0},  {1, 6, 16, 1, 0, 127, 0, 0},   {90, 5, 4, 1, 0, 127, 1, 0},
       {12, 12, 8, 1, 0, -128, 0, 1}, {12, 12, 12, 2, 0, 127, 1, 0}, {2, 5, 20, 2, 0, -128, 0, 2},
-      {24, 5, 20, 1, 0, 127, 1, 1},
+      {24, 5, 20, 1, 0, 127, 1, 1},  {7, 9, 8, 1, 4, -128, 1, 0},   {9, 7, 12, 2, 4, 127, 0, 1},
+      {5, 5, 4, 1, 4, 3, 0, 0},
   };
   for (const auto& s : shapes) {
     const int mismatches = DwMismatches(s[0], s[1], s[2], 3, s[3], s[4], s[5], s[6] != 0 ? kTfLiteActRelu : kTfLiteActNone,

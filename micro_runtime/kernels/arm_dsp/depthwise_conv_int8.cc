@@ -784,19 +784,30 @@ inline void CopyRows(uint32_t* dst, const int8_t* s, int32_t ch, CopyJob* job) {
 #endif
 }
 
-// Whether EvalPadded3x3 takes the layer: 3x3, no dilation, equal strides 1 or
-// 2, rows that fit the buffer, kRight requantization with right shifts of at
-// least 1 and multipliers >= 0 (the sign argument above).
-bool Padded3x3Fits(const DepthwiseOpData& d) {
+// Whether EvalPadded3x3 takes the layer (multiplier 1, channels a multiple
+// of 4, input offset in [-128, 128]: checked by the caller): 3x3, no
+// dilation, equal strides 1 or 2, rows that fit the buffer, and what
+// dsp::LayerRequantKind calls kRight, checked here in one pass over the
+// channels (every Invoke: the general check costs ~100 instructions per
+// channel): every shift a right shift in [1, 22], every multiplier >= 0 (the
+// sign argument above; INT32_MIN excluded), the output zero point in int8,
+// accumulators below 2^30 (dsp::AccumulatorBound).
+bool Padded3x3Fits(const DepthwiseOpData& d, const int32_t* bias) {
   const WindowGeometry& g = d.g;
+  const Int8ChannelQuant& q = d.q;
   if (g.filter_h != 3 || g.filter_w != 3 || g.dilation_h != 1 || g.dilation_w != 1) return false;
   if (g.stride_w != g.stride_h || (g.stride_w != 1 && g.stride_w != 2)) return false;
   if (g.pad_w < 0 || g.pad_h < 0 || g.out_w < 1 || g.out_h < 1) return false;
   if ((g.out_w - 1) * g.stride_w + 3 > kPadWords) return false;
-  for (int c = 0; c < g.in_ch; ++c) {
-    if (d.q.multiplier_of(c) < 0 || d.q.shift_of(c) > -1) return false;
+  if (q.output_offset < -128 || q.output_offset > 127) return false;
+  const int n = q.per_channel() ? g.in_ch : 1;
+  const int32_t* mults = q.per_channel() ? q.multipliers : &q.multiplier;
+  const int8_t* shifts = q.per_channel() ? q.shifts : &q.shift;
+  for (int c = 0; c < n; ++c) {
+    const int shift = shifts[c];
+    if (mults[c] < 0 || shift > -1 || shift < -kMaxFastRightShift) return false;
   }
-  return true;
+  return dsp::AccumulatorBound(bias, g.in_ch, 9) < dsp::kSmmulrBound;
 }
 
 // clamp: the activation bounds are not int8's (the row loops' variants).
@@ -853,7 +864,11 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
       ctxs[k].row_jump = 4 * kStride * (kW - g.out_w);
     }
   }
+#if MR_DSP_ASM
+  dsp::ChannelRequant* const rq[kMaxBatch] = {};  // the C form's constants: none here
+#else
   dsp::ChannelRequant rq[kMaxBatch][4];  // the C form's constants
+#endif
   const int32_t ostep = ch;
   const int32_t round_base = 2 * qd.output_offset + 1;
   // The channels' multipliers and shifts (per tensor: one, step 0).
@@ -1045,23 +1060,23 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
     auto shared = [](const Window& w, int32_t o, int32_t* acc) { depthwise::AccumulateRest(w, o, true, kLanes, acc); };
     return depthwise::EvalInt8Blocks(d, input, filter, bias, output, own, shared);
   }
+  if (d.mult == 1 && d.g.in_ch % 4 == 0 && Padded3x3Fits(d, bias)) {
+    // Without the activation clamp where its bounds are int8's (ReLU with
+    // the output zero point -128: KWS's and VWW's layers).
+    const bool clamp = d.q.act_min > -128 || d.q.act_max < 127;
+    const bool narrow = (d.g.out_w - 1) * d.g.stride_w + 3 <= kNarrowWords;
+    if (d.g.stride_w == 1) {
+      narrow ? EvalPadded3x3<1, kNarrowWords>(d, input, filter, bias, output, clamp)
+             : EvalPadded3x3<1, kPadWords>(d, input, filter, bias, output, clamp);
+    } else {
+      narrow ? EvalPadded3x3<2, kNarrowWords>(d, input, filter, bias, output, clamp)
+             : EvalPadded3x3<2, kPadWords>(d, input, filter, bias, output, clamp);
+    }
+    return kTfLiteOk;
+  }
   if (d.mult == 1 && d.g.in_ch % 4 == 0 && d.g.filter_h * d.g.filter_w <= kMaxTaps) {
     switch (DepthwiseRequantKind(d, bias)) {
       case dsp::kRight:
-        if (Padded3x3Fits(d)) {
-          // Without the activation clamp where its bounds are int8's (ReLU
-          // with the output zero point -128: KWS's and VWW's layers).
-          const bool clamp = d.q.act_min > -128 || d.q.act_max < 127;
-          const bool narrow = (d.g.out_w - 1) * d.g.stride_w + 3 <= kNarrowWords;
-          if (d.g.stride_w == 1) {
-            narrow ? EvalPadded3x3<1, kNarrowWords>(d, input, filter, bias, output, clamp)
-                   : EvalPadded3x3<1, kPadWords>(d, input, filter, bias, output, clamp);
-          } else {
-            narrow ? EvalPadded3x3<2, kNarrowWords>(d, input, filter, bias, output, clamp)
-                   : EvalPadded3x3<2, kPadWords>(d, input, filter, bias, output, clamp);
-          }
-          break;
-        }
         EvalMult1<dsp::kRight>(d, input, filter, bias, output);
         break;
       case dsp::kPre:
