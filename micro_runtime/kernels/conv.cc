@@ -51,10 +51,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   g.filter_h = SizeOfDimension(t.filter, 1);
   g.filter_w = SizeOfDimension(t.filter, 2);
   TF_LITE_ENSURE_OK(context, PrepareWindowGeometry(kOp, t.input, t.output, params->padding, &g));
-  data->scratch = -1;
-  const size_t scratch = t.input->type == kTfLiteInt8 ? ConvInt8ScratchBytes(g) : 0;
-  if (scratch > 0) {
-    TF_LITE_ENSURE_OK(context, context->RequestOptionalScratchBufferInArena(context, scratch, &data->scratch));
+  for (int i = 0; i < 2; ++i) {
+    data->scratch[i] = -1;
+    const size_t scratch = t.input->type == kTfLiteInt8 ? ConvInt8ScratchBytes(g, i) : 0;
+    if (scratch > 0) {
+      TF_LITE_ENSURE_OK(context, context->RequestOptionalScratchBufferInArena(context, scratch, &data->scratch[i]));
+    }
   }
   return PrepareConvQuantization(kOp, context, t.input, t.filter, t.bias, t.output, params->activation, g.out_ch,
                                  &data->q);

@@ -13,17 +13,18 @@ namespace micro_runtime {
 struct ConvOpData {
   WindowGeometry g;
   Int8ChannelQuant q;  // int8, and the multipliers and shifts of int16 (16x8)
-  int scratch;         // optional scratch buffer of the int8 eval, or -1
+  int scratch[2];      // optional scratch buffers of the int8 eval, or -1
 };
 
-// Bytes of the optional scratch buffer the int8 eval can use for this layer
-// (0: none), requested in prepare with RequestOptionalScratchBufferInArena:
-// a working buffer larger than the kernel's stack buffer, used when the
-// arena had room for it below its high-water mark.
-size_t ConvInt8ScratchBytes(const WindowGeometry& g);
+// Bytes of optional scratch buffer `which` (0, 1) the int8 eval can use for
+// this layer (0: none), requested in prepare with
+// RequestOptionalScratchBufferInArena: working buffers larger than the
+// kernel's stack buffer, used when the arena had room for them below its
+// high-water mark (buffer 1 a smaller alternative where 0 did not fit).
+size_t ConvInt8ScratchBytes(const WindowGeometry& g, int which);
 
 // output = requantized conv of (input + input offset) with filter, + bias;
-// shapes and quantization from prepare; the optional scratch buffer
+// shapes and quantization from prepare; the optional scratch buffers
 // (data.scratch) from `context`.
 TfLiteStatus ConvEvalInt8(TfLiteContext* context, const ConvOpData& data, const int8_t* input, const int8_t* filter,
                           const int32_t* bias, int8_t* output);

@@ -419,7 +419,7 @@ inline PairFn SelectPair(const Int8ChannelQuant& q, int out_ch, const int32_t* b
 // one, in an optional scratch buffer of kTilePairs pairs
 // (ConvInt8ScratchBytes): measured on the L4R5 model, 8 pairs of IC's
 // 288-byte windows instead of 2 save about a third of those layers' cycles.
-constexpr int kTilePairs = 8;
+constexpr int kTilePairs = 12;
 constexpr int kQuadChunkBlocks = 32;
 
 // Blocks [0, nb) of four filter rows (f + k * n, k < 4) as halfword pairs:
@@ -594,10 +594,21 @@ inline TileFn SelectTile(const Int8ChannelQuant& q, int out_ch, const int32_t* b
   }
 }
 
-// A tile buffer: the optional scratch buffer when prepare got one (the tile,
-// then room for the unpacked filter: ScratchWords), else the stack's (out of
-// line, so only tile paths have it on the stack) and no filter room.
-inline int ScratchWords(int window) { return kTilePairs * window + 2 * window; }
+// A tile buffer: an optional scratch buffer when prepare got one (a tile of
+// kScratchPairs[i] pairs, then room for the unpacked filter: ScratchWords),
+// else the stack's (out of line, so only tile paths have it on the stack)
+// and no filter room. Two sizes are requested: the larger (fewer tiles, each
+// unpacking every filter quad once) where the arena has a gap for it, else
+// the smaller (IC's 576-byte windows: 12 pairs take 32 KB, more than any gap
+// beside its 8x8 layers' tensors).
+constexpr int kScratchPairs[2] = {kTilePairs, kTilePairs / 2};
+inline int ScratchWords(int window, int pairs) { return pairs * window + 2 * window; }
+
+// The optional scratch buffer granted (the larger first) and its pairs.
+struct TileScratch {
+  void* buffer;
+  int pairs;
+};
 
 template <typename Run>
 __attribute__((noinline)) void WithStackTile(Run run) {
@@ -606,17 +617,25 @@ __attribute__((noinline)) void WithStackTile(Run run) {
 }
 
 template <typename Run>
-inline void WithTile(void* scratch, int window, Run run) {
-  if (scratch != nullptr) {
-    uint32_t* words = static_cast<uint32_t*>(scratch);
-    run(words, kTilePairs * window, words + kTilePairs * window);
+inline void WithTile(const TileScratch& scratch, int window, Run run) {
+  if (scratch.buffer != nullptr) {
+    uint32_t* words = static_cast<uint32_t*>(scratch.buffer);
+    run(words, scratch.pairs * window, words + scratch.pairs * window);
   } else {
     WithStackTile(run);
   }
 }
 
 // Pixels per tile for windows of n bytes in a buffer of `words` words (at least 2: n <= words / 2).
-inline int TilePixels(int n, int words) { return 2 * (words / n < kTilePairs ? words / n : kTilePairs); }
+// Pixels per tile for windows of n bytes in a buffer of `words` words (at
+// least 2: n <= words / 2), balanced over the layer's `pixels`: as few tiles
+// as the buffer allows (each unpacks every filter quad once), equally full.
+inline int TilePixels(int n, int words, int pixels) {
+  const int most = 2 * (words / n < kTilePairs ? words / n : kTilePairs);
+  const int tiles = (pixels + most - 1) / most;
+  const int each = (pixels + tiles - 1) / tiles;
+  return each + (each & 1) < most ? each + (each & 1) : most;
+}
 
 // 1x1 convolutions with stride 1: output pixel i reads input pixel i (no
 // padding), so the pixels go straight through the input, without the window
@@ -624,14 +643,14 @@ inline int TilePixels(int n, int words) { return 2 * (words / n < kTilePairs ? w
 // in pairs (ChannelsOfPair). Each path has its own buffer (out of line, so
 // only one is on the stack).
 __attribute__((noinline)) void PointwiseTiles(const ConvOpData& data, const int8_t* input, const int8_t* filter,
-                                              const int32_t* bias, int8_t* output, void* scratch) {
+                                              const int32_t* bias, int8_t* output, const TileScratch& scratch) {
   const WindowGeometry& g = data.g;
   const int n = g.in_ch;
   const int out_ch = g.out_ch;
   const TileFn tile = SelectTile(data.q, out_ch, bias, n);
   const uint32_t off = dsp::Offset16x2(data.q.input_offset);
   WithTile(scratch, n, [&](uint32_t* buf, int words, uint32_t* wq) {
-    const int most = TilePixels(n, words);
+    const int most = TilePixels(n, words, g.batches * g.out_h * g.out_w);
     const int8_t* in = input;
     int8_t* out = output;
     for (int pixels = g.batches * g.out_h * g.out_w; pixels > 0;) {
@@ -752,7 +771,7 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
   // Output channels a multiple of 4: tiles of up to 8 pixel pairs (ChannelsOfTile); else pairs.
   const bool tiles = (out_ch & 3) == 0;
   const TileFn tile = tiles ? SelectTile(data.q, out_ch, bias, window) : nullptr;
-  const int most = tiles ? TilePixels(n4, kPairMax) : 2;
+  const int most = tiles ? TilePixels(n4, kPairMax, g.batches * g.out_h * g.out_w) : 2;
   uint32_t buf[kPairMax];  // pair t at buf + t * n4
   int8_t column[kSmallWindowMax];
   int ox_lo, ox_hi;
@@ -813,14 +832,14 @@ inline bool WindowTilesFit(const WindowGeometry& g, bool scratch) {
 }
 
 __attribute__((noinline)) void EvalWindowTiles(const ConvOpData& data, const int8_t* input, const int8_t* filter,
-                                               const int32_t* bias, int8_t* output, void* scratch) {
+                                               const int32_t* bias, int8_t* output, const TileScratch& scratch) {
   const WindowGeometry& g = data.g;
   const int out_ch = g.out_ch;
   const int window = g.filter_h * g.filter_w * g.in_ch;
   const uint32_t off = dsp::Offset16x2(data.q.input_offset);
   const TileFn tile = SelectTile(data.q, out_ch, bias, window);
   WithTile(scratch, window, [&](uint32_t* buf, int words, uint32_t* wq) {
-    const int most = TilePixels(window, words);
+    const int most = TilePixels(window, words, g.batches * g.out_h * g.out_w);
     int filled = 0;
     int8_t* tile_out = output;
     ForEachOutputPixel(g, [&](const WindowPos& p) {
@@ -914,18 +933,22 @@ inline bool PointwiseTilesFit(const WindowGeometry& g) {
 }
 }  // namespace
 
-size_t ConvInt8ScratchBytes(const WindowGeometry& g) {
+size_t ConvInt8ScratchBytes(const WindowGeometry& g, int which) {
   const int window = g.filter_h * g.filter_w * g.in_ch;
   const bool tiles = PointwiseTilesFit(g) || (!IsPointwise(g) && !SmallWindowFits(g) && WindowTilesFit(g, true));
-  // Only when the stack's tile holds fewer than kTilePairs pairs, or the
-  // window is longer than the stack's room for its unpacked filter.
-  if (!tiles || (kPairMax / window >= kTilePairs && window <= 4 * kQuadChunkBlocks)) return 0;
-  return static_cast<size_t>(ScratchWords(window)) * sizeof(uint32_t);
+  const int pairs = kScratchPairs[which & 1];
+  // Only when the stack's tile holds fewer pairs, or the window is longer
+  // than the stack's room for its unpacked filter.
+  if (!tiles || (kPairMax / window >= pairs && window <= 4 * kQuadChunkBlocks)) return 0;
+  return static_cast<size_t>(ScratchWords(window, pairs)) * sizeof(uint32_t);
 }
 
 TfLiteStatus ConvEvalInt8(TfLiteContext* context, const ConvOpData& data, const int8_t* input, const int8_t* filter,
                           const int32_t* bias, int8_t* output) {
-  void* scratch = data.scratch >= 0 ? context->GetScratchBuffer(context, data.scratch) : nullptr;
+  TileScratch scratch = {nullptr, 0};
+  for (int i = 0; i < 2 && scratch.buffer == nullptr; ++i) {
+    if (data.scratch[i] >= 0) scratch = {context->GetScratchBuffer(context, data.scratch[i]), kScratchPairs[i]};
+  }
   const WindowGeometry& g = data.g;
   const int out_ch = g.out_ch;
   const int window = g.filter_h * g.filter_w * g.in_ch;
@@ -936,7 +959,7 @@ TfLiteStatus ConvEvalInt8(TfLiteContext* context, const ConvOpData& data, const 
     PointwisePairs(data, pair, input, filter, bias, output);
   } else if (SmallWindowFits(g)) {
     EvalSmallWindow(data, pair, input, filter, bias, output);
-  } else if (WindowTilesFit(g, scratch != nullptr)) {
+  } else if (WindowTilesFit(g, scratch.buffer != nullptr)) {
     EvalWindowTiles(data, input, filter, bias, output, scratch);
   } else {
     EvalWindows(data, pair, input, filter, bias, output);
