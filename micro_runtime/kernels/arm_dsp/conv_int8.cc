@@ -242,20 +242,38 @@ inline void FillPairRun(uint32_t* buf, int slot, const int8_t* a, int n, uint32_
   buf += 2 * slot;
   const int blocks = n >> 2;
 #if MR_DSP_ASM
-  if (blocks > 0) {
-    const uint32_t* end = buf + 4 * blocks;
-    uint32_t w, t;
+  // Four blocks per pass: the four loads in a row (pipelined), each word's
+  // halves stored with two single-cycle STRs (STRD takes three); then the
+  // blocks left one at a time.
+  if (blocks >= 4) {
+    const int8_t* end4 = a + 16 * (blocks >> 2);
+    uint32_t x0, x1, x2, x3, t;
+#define MR_FILL_WORD(X, OFF)                              \
+  "sxtab16 %[t], %[off], %[" X "], ror #8\n"              \
+  "sxtab16 %[" X "], %[off], %[" X "]\n"                  \
+  "str %[" X "], [%[buf], #" #OFF "]\n"                   \
+  "str %[t], [%[buf], #(" #OFF " + 4)]\n"
     __asm__ volatile(
         "1:\n"
-        "ldr %[w], [%[a]], #4\n"
-        "sxtab16 %[t], %[off], %[w], ror #8\n"
-        "sxtab16 %[w], %[off], %[w]\n"
-        "strd %[w], %[t], [%[buf]], #16\n"
-        "cmp %[buf], %[end]\n"
+        "ldr %[x0], [%[a]]\n"
+        "ldr %[x1], [%[a], #4]\n"
+        "ldr %[x2], [%[a], #8]\n"
+        "ldr %[x3], [%[a], #12]\n"
+        MR_FILL_WORD("x0", 0) MR_FILL_WORD("x1", 16) MR_FILL_WORD("x2", 32) MR_FILL_WORD("x3", 48)
+        "add %[a], %[a], #16\n"
+        "add %[buf], %[buf], #64\n"
+        "cmp %[a], %[end]\n"
         "bne 1b\n"
-        : [a] "+r"(a), [buf] "+r"(buf), [w] "=&r"(w), [t] "=&r"(t)
-        : [off] "r"(off), [end] "r"(end)
+        : [a] "+r"(a), [buf] "+r"(buf), [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3),
+          [t] "=&r"(t)
+        : [off] "r"(off), [end] "r"(end4)
         : "cc", "memory");
+#undef MR_FILL_WORD
+  }
+  for (int i = 0; i < (blocks & 3); ++i, a += 4, buf += 4) {
+    const uint32_t w = dsp::Load4(a);
+    buf[0] = dsp::Sxtab16(off, w);
+    buf[1] = dsp::Sxtab16Ror8(off, w);
   }
 #else
   for (int i = 0; i < blocks; ++i, a += 4, buf += 4) {
