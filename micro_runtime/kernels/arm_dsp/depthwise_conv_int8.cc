@@ -784,6 +784,33 @@ inline void CopyRows(uint32_t* dst, const int8_t* s, int32_t ch, CopyJob* job) {
 #endif
 }
 
+// CopyRows for rows of at most kNarrowWords - 2 words: each row's loads one
+// after another (pipelined), then its stores, the count a constant per case.
+template <int kN>
+inline void CopyNarrowN(uint32_t* dst, const int8_t* s, int32_t ch, int32_t skip_s, int rows) {
+  for (; rows > 0; --rows, dst += kNarrowWords) {
+    uint32_t w[kN];
+#pragma GCC unroll 8
+    for (int i = 0; i < kN; ++i, s += ch) w[i] = dsp::Load4(s);
+#pragma GCC unroll 8
+    for (int i = 0; i < kN; ++i) dst[i] = w[i];
+    s += skip_s;
+  }
+}
+
+inline void CopyNarrow(uint32_t* dst, const int8_t* s, int32_t ch, int32_t skip_s, int n, int rows) {
+  switch (n) {
+    case 1: CopyNarrowN<1>(dst, s, ch, skip_s, rows); break;
+    case 2: CopyNarrowN<2>(dst, s, ch, skip_s, rows); break;
+    case 3: CopyNarrowN<3>(dst, s, ch, skip_s, rows); break;
+    case 4: CopyNarrowN<4>(dst, s, ch, skip_s, rows); break;
+    case 5: CopyNarrowN<5>(dst, s, ch, skip_s, rows); break;
+    case 6: CopyNarrowN<6>(dst, s, ch, skip_s, rows); break;
+    case 7: CopyNarrowN<7>(dst, s, ch, skip_s, rows); break;
+    default: CopyNarrowN<8>(dst, s, ch, skip_s, rows); break;
+  }
+}
+
 // Whether EvalPadded3x3 takes the layer (multiplier 1, channels a multiple
 // of 4, input offset in [-128, 128]: checked by the caller): 3x3, no
 // dilation, equal strides 1 or 2, rows that fit the buffer, and what
@@ -942,14 +969,20 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
         for (int k = 0; k < nk; ++k) {
           uint32_t* img = buf + k * region;
           for (int r = 0; r < rows; ++r) {
-            if (r >= r_lo && r < r_hi) continue;
+            if (r == r_lo && r_hi > r_lo) r = r_hi;  // the rows inside the input: copied below
+            if (r >= rows) break;
             uint32_t* dst = img + r * kW + col_lo;
             for (int j = 0; j < ncopy; ++j) dst[j] = zp4;
           }
           if (r_hi > r_lo && ncopy > 0) {
-            job.rows = r_hi - r_lo;
-            CopyRows(img + r_lo * kW + col_lo, in_b + 4 * (g0 + k) + (col_lo - g.pad_w) * ch + (iy0 + r_lo) * in_row,
-                     ch, &job);
+            uint32_t* dst = img + r_lo * kW + col_lo;
+            const int8_t* src = in_b + 4 * (g0 + k) + (col_lo - g.pad_w) * ch + (iy0 + r_lo) * in_row;
+            if constexpr (kW == kNarrowWords) {
+              CopyNarrow(dst, src, ch, job.skip_s, ncopy, r_hi - r_lo);
+            } else {
+              job.rows = r_hi - r_lo;
+              CopyRows(dst, src, ch, &job);
+            }
           }
         }
         for (int k = 0; k < nk; ++k) {
