@@ -386,6 +386,7 @@ TF_LITE_MICRO_TEST(Int8TilesWithAndWithoutTheOptionalScratchBufferMatchTheDefini
       {3, 5, 96, 8, 1, 1, 1, 1, 0, -7, false, 0},   {3, 3, 128, 4, 1, 1, 1, 1, 1, 127, false, 0},
       {5, 7, 16, 8, 3, 3, 1, 1, 2, -128, false, 0}, {5, 5, 32, 8, 3, 3, 1, 1, 0, 3, false, 1},
       {3, 3, 64, 4, 3, 3, 1, 1, 1, -128, false, 2}, {4, 5, 32, 8, 3, 3, 2, 2, 2, 5, true, 3},
+      {3, 3, 140, 4, 1, 1, 1, 1, 0, -7, false, 0},  // 35 blocks: the four-block loop and 3 more
   };
   for (int with_pool = 0; with_pool < 2; ++with_pool) {
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP

@@ -439,6 +439,7 @@ inline PairFn SelectPair(const Int8ChannelQuant& q, int out_ch, const int32_t* b
 // 288-byte windows instead of 2 save about a third of those layers' cycles.
 constexpr int kTilePairs = 12;
 constexpr int kQuadChunkBlocks = 32;
+constexpr int kUnroll4Blocks = 32;  // windows of at least 128 bytes: Dot4x2's four-block loop
 
 // Blocks [0, nb) of four filter rows (f + k * n, k < 4) as halfword pairs:
 // per block w[0..3] rows 0..3 bytes 0 and 2, w[4..7] bytes 1 and 3 (the
@@ -464,6 +465,7 @@ inline void UnpackQuad(const int8_t* f, int n, int nb, uint32_t* w) {
 // acc[k] += pixel A's dot with channel k, acc[4 + k] pixel B's (k < 4), over
 // `blocks` blocks of the pair buffer `buf` (per block A 0,2; A 1,3; B 0,2;
 // B 1,3) and of the unpacked filter `w` (UnpackQuad's order).
+template <bool kUnroll4>
 __attribute__((always_inline)) inline void Dot4x2(const uint32_t* buf, const uint32_t* w, int blocks,
                                                   int32_t* acc) {
   int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3], a4 = acc[4], a5 = acc[5], a6 = acc[6], a7 = acc[7];
@@ -490,8 +492,13 @@ __attribute__((always_inline)) inline void Dot4x2(const uint32_t* buf, const uin
 #define MR_OPERANDS                                                                                        \
   [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [a4] "+r"(a4), [a5] "+r"(a5), [a6] "+r"(a6), \
       [a7] "+r"(a7), [buf] "+r"(buf), [w] "+r"(w), [xa] "=&r"(xa), [xb] "=&r"(xb), [w0] "=&r"(w0), [w1] "=&r"(w1)
+  // kUnroll4: the blocks beyond a multiple of 4 first (one pass each), then
+  // four blocks per loop pass (the end check, a load from the stack, once
+  // per 4; for long windows: its loop is twice the size, and with the
+  // requantization beside it short windows' tiles no longer fit the L4R5's
+  // 1 KB instruction cache); else an odd block first, then two per pass.
   const uint32_t* end = buf + 4 * blocks;
-  if ((blocks & 1) != 0) {
+  if (!kUnroll4 && (blocks & 1) != 0) {
     __asm__ volatile(MR_HALF(0, 0) MR_HALF(4, 16)
                      "add %[buf], %[buf], #16\n"
                      "add %[w], %[w], #32\n"
@@ -499,11 +506,32 @@ __attribute__((always_inline)) inline void Dot4x2(const uint32_t* buf, const uin
                      :
                      : "memory");
   }
-  if (blocks >= 2) {
+  if (!kUnroll4 && blocks >= 2) {
     __asm__ volatile(
         "1:\n" MR_HALF(0, 0) MR_HALF(4, 16) MR_HALF(16, 32) MR_HALF(20, 48)
         "add %[buf], %[buf], #32\n"
         "add %[w], %[w], #64\n"
+        "ldr %[w0], %[end]\n"
+        "cmp %[buf], %[w0]\n"
+        "bne 1b\n"
+        : MR_OPERANDS
+        : [end] "m"(end)
+        : "cc", "memory");
+  }
+  for (int rest = kUnroll4 ? blocks & 3 : 0; rest > 0; --rest) {
+    __asm__ volatile(MR_HALF(0, 0) MR_HALF(4, 16)
+                     "add %[buf], %[buf], #16\n"
+                     "add %[w], %[w], #32\n"
+                     : MR_OPERANDS
+                     :
+                     : "memory");
+  }
+  if (kUnroll4 && blocks >= 4) {
+    __asm__ volatile(
+        "1:\n" MR_HALF(0, 0) MR_HALF(4, 16) MR_HALF(16, 32) MR_HALF(20, 48)
+        MR_HALF(32, 64) MR_HALF(36, 80) MR_HALF(48, 96) MR_HALF(52, 112)
+        "add %[buf], %[buf], #64\n"
+        "add %[w], %[w], #128\n"
         "ldr %[w0], %[end]\n"
         "cmp %[buf], %[w0]\n"
         "bne 1b\n"
@@ -578,7 +606,11 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
       UnpackQuad(f, n, blocks, wq);
       for (int t = 0; t < pairs; ++t) {
         int32_t acc[8] = {b[0], b[1], b[2], b[3], b[0], b[1], b[2], b[3]};
-        Dot4x2(buf + t * n, wq, blocks, acc);
+        if (blocks >= kUnroll4Blocks) {
+          Dot4x2<true>(buf + t * n, wq, blocks, acc);
+        } else {
+          Dot4x2<false>(buf + t * n, wq, blocks, acc);
+        }
         store(t, acc);
       }
       continue;
@@ -590,7 +622,7 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
     for (int c = 0; c < blocks; c += chunk) {
       const int nb = blocks - c < chunk ? blocks - c : chunk;
       UnpackQuad(f + 4 * c, n, nb, wq);
-      for (int t = 0; t < pairs; ++t) Dot4x2(buf + t * n + 4 * c, wq, nb, acc[t]);
+      for (int t = 0; t < pairs; ++t) Dot4x2<true>(buf + t * n + 4 * c, wq, nb, acc[t]);
     }
     for (int t = 0; t < pairs; ++t) store(t, acc[t]);
   }
