@@ -190,7 +190,8 @@ int DwMismatches(int h, int w, int ch, int k, int stride, int scales, int32_t in
             acc += (g_dw_in[(iy * w + ix) * ch + c] - in_zp) * g_dw_filter[(fy * k + fx) * ch + c];
           }
         }
-        const double multiplier = static_cast<double>(in_scale) * static_cast<double>(g_dw_scales[per_tensor ? 1 : c + 1]) /
+        const float filter_scale = g_dw_scales[per_tensor ? 1 : c + 1];
+        const double multiplier = static_cast<double>(in_scale) * static_cast<double>(filter_scale) /
                                   static_cast<double>(out_scale);
         int32_t expected = RequantizeInt8Reference(acc, multiplier, out_zp);
         if (expected < lo) expected = lo;
@@ -266,8 +267,8 @@ TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathMatchesTheDefinition) {
       {5, 5, 4, 1, 4, 3, 0, 0},
   };
   for (const auto& s : shapes) {
-    const int mismatches = DwMismatches(s[0], s[1], s[2], 3, s[3], s[4], s[5], s[6] != 0 ? kTfLiteActRelu : kTfLiteActNone,
-                                        s[7]);
+    const TfLiteFusedActivation act = s[6] != 0 ? kTfLiteActRelu : kTfLiteActNone;
+    const int mismatches = DwMismatches(s[0], s[1], s[2], 3, s[3], s[4], s[5], act, s[7]);
     if (mismatches != 0) {
       MicroPrintf("  shape %dx%dx%d s%d scales %d zp %d relu %d bias mode %d", s[0], s[1], s[2], s[3], s[4], s[5],
                   s[6], s[7]);

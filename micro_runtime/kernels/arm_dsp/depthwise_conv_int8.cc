@@ -11,6 +11,10 @@
 //     input word, each tap's value (+ offset) a halfword, SMLAxB / SMLAxT per
 //     product: about 2.4 instructions per MAC; several input channels: the
 //     portable one-channel-at-a-time loop.
+// Multiplier 1 with 3x3 windows, strides 1 or 2 and right-shift requantization
+// (KWS, VWW) takes the zero-point-padded buffer path below instead (every
+// pixel interior, whole rows in asm, requantization in 4 instructions per
+// value); other multiplier-1 layers EvalMult1.
 // Integer sums are exact, so outputs are bit-exact with the portable kernel.
 #include <type_traits>
 
@@ -330,8 +334,13 @@ void EvalMult1(const DepthwiseOpData& d, const int8_t* input, const int8_t* filt
 // copied into a stack buffer of fixed pitch with the padding filled with the
 // input zero point, so every output pixel is an interior one: its 9 taps are
 // at fixed offsets from one pointer (immediates), and one loop without
-// branches runs a whole output row (no border path beside it to share the
-// instruction cache with). The input offset is folded into the bias
+// branches runs a whole band (no border path beside it to share the
+// instruction cache with): stride 1 two pixels one above the other per pass
+// of two channels (PairBand, about 118 cycles per pixel and 4 channels on the
+// M4), stride 2 one pixel and 4 channels (PadBand, about 134). Narrow layers
+// (KWS, VWW's 6x6 and 3x3) take a buffer pitch of 8 words and whole images,
+// several groups at once (their setup and copy code apart from the loop's in
+// the 1 KB instruction cache of flash-based cores). The input offset is folded into the bias
 // (bias + offset * sum of the taps: a zero point in the padding contributes
 // zero, as the reference's skipped taps), so the input words are only
 // sign-extended, and the filter taps and the bias are doubled, so the sum is
