@@ -530,7 +530,7 @@ __attribute__((noinline)) void PadBand(PadCtx& ctx, const dsp::ChannelRequant* r
 // requantization constant serves both. Two passes per pair: channels 0, 2
 // (the input words' bytes 0, 2: SXTB16 of the word at p) and channels 1, 3
 // (bytes 1, 3: SXTB16 of the word at p + 1), each pass with its own block of
-// taps and constants; the first pass's bytes wait in the context.
+// taps and constants; the first pass's bytes wait in a register.
 struct PairPass {
   int32_t bias[2];   // +0: the channels' 2 * (bias + offset * sum of taps)
   uint32_t taps[9];  // +8: tap t = 3 ky + kx: the two channels' doubled taps as halfwords
@@ -539,7 +539,7 @@ struct PairPass {
 };
 struct PairCtx {
   PairPass pass[2];   // 0, 68
-  uint32_t stash[2];  // 136: the first pass's bytes of A and B
+  uint32_t spare[2];  // 136: unused (the offsets below are the assembly's)
   uint32_t lo4, hi4;  // 144, 148
   int32_t row_jump;   // 152: buffer bytes from a pair row's end to the next one's first window
   int32_t width;      // 156
@@ -547,7 +547,7 @@ struct PairCtx {
   int32_t out_jump;   // 164: output bytes from a pair row's end to the next one's start (B's row)
   int32_t last_row_jump, last_out_jump;  // 168, 172: the same before the last pair row
 };
-static_assert(sizeof(PairPass) == 68 && __builtin_offsetof(PairCtx, stash) == 136 &&
+static_assert(sizeof(PairPass) == 68 && __builtin_offsetof(PairCtx, spare) == 136 &&
                   __builtin_offsetof(PairCtx, lo4) == 144 && __builtin_offsetof(PairCtx, row_jump) == 152 &&
                   __builtin_offsetof(PairCtx, rows) == 160 && __builtin_offsetof(PairCtx, last_out_jump) == 172,
               "the assembly below addresses PairCtx by these offsets");
@@ -555,16 +555,25 @@ static_assert(sizeof(PairPass) == 68 && __builtin_offsetof(PairCtx, stash) == 13
 #if MR_DSP_ASM
 // Filter column KX of pass block B, input byte offset X: taps (0..2, KX)
 // with input rows 0..3.
-#define MR_PCOL(B, X, KX, PB)                               \
+// The first tap's four products: B's first (its accumulators start from A's,
+// the biases, so only A's are loaded), or in the usual order.
+#define MR_PMAC_FIRST                                       \
+  "smlabb %[bl], %[xb], %[f], %[al]\n"                      \
+  "smlatt %[bh], %[xb], %[f], %[ah]\n"                      \
+  "smlabb %[al], %[xa], %[f], %[al]\n"                      \
+  "smlatt %[ah], %[xa], %[f], %[ah]\n"
+#define MR_PMAC                                             \
+  "smlabb %[al], %[xa], %[f], %[al]\n"                      \
+  "smlatt %[ah], %[xa], %[f], %[ah]\n"                      \
+  "smlabb %[bl], %[xb], %[f], %[bl]\n"                      \
+  "smlatt %[bh], %[xb], %[f], %[bh]\n"
+#define MR_PCOL(B, X, KX, PB, MAC)                          \
   "ldr %[f], [%[ctx], #" B "+8+4*" KX "]\n"                 \
   "ldr %[xa], [%[p], #" X "+4*" KX "]\n"                    \
   "ldr %[xb], [%[p], #" X "+" PB "+4*" KX "]\n"             \
   "sxtb16 %[xa], %[xa]\n"                                   \
   "sxtb16 %[xb], %[xb]\n"                                   \
-  "smlabb %[al], %[xa], %[f], %[al]\n"                      \
-  "smlatt %[ah], %[xa], %[f], %[ah]\n"                      \
-  "smlabb %[bl], %[xb], %[f], %[bl]\n"                      \
-  "smlatt %[bh], %[xb], %[f], %[bh]\n"                      \
+  MAC                                                       \
   "ldr %[f], [%[ctx], #" B "+8+4*(3+" KX ")]\n"             \
   "ldr %[xa], [%[p], #" X "+2*" PB "+4*" KX "]\n"           \
   "sxtb16 %[xa], %[xa]\n"                                   \
@@ -584,9 +593,8 @@ static_assert(sizeof(PairPass) == 68 && __builtin_offsetof(PairCtx, stash) == 13
 #define MR_PPASS(B, X, PB)                                  \
   "ldr %[al], [%[ctx], #" B "+0]\n"                         \
   "ldr %[ah], [%[ctx], #" B "+4]\n"                         \
-  "ldr %[bl], [%[ctx], #" B "+0]\n"                         \
-  "ldr %[bh], [%[ctx], #" B "+4]\n"                         \
-  MR_PCOL(B, X, "0", PB) MR_PCOL(B, X, "1", PB) MR_PCOL(B, X, "2", PB) \
+  MR_PCOL(B, X, "0", PB, MR_PMAC_FIRST)                     \
+  MR_PCOL(B, X, "1", PB, MR_PMAC) MR_PCOL(B, X, "2", PB, MR_PMAC) \
   "ldr %[xa], [%[ctx], #" B "+44]\n"                        \
   "ldr %[xb], [%[ctx], #" B "+48]\n"                        \
   "add %[f], %[xa], %[al], asr #31\n"                       \
@@ -629,11 +637,10 @@ static_assert(sizeof(PairPass) == 68 && __builtin_offsetof(PairCtx, stash) == 13
 #define MR_PAIR_BAND(CLAMP, PB)                             \
   "1:\n"                                                    \
   MR_PPASS("0", "0", PB)                                    \
-  "str %[al], [%[ctx], #136]\n"                             \
-  "str %[bl], [%[ctx], #140]\n"                             \
+  "orr %[s], %[al], %[bl], lsl #8\n"                        \
   MR_PPASS("68", "1", PB)                                   \
-  "ldr %[xa], [%[ctx], #136]\n"                             \
-  "ldr %[xb], [%[ctx], #140]\n"                             \
+  "uxtb16 %[xa], %[s]\n"                                    \
+  "uxtb16 %[xb], %[s], ror #8\n"                            \
   "orr %[al], %[xa], %[al], lsl #8\n"                       \
   "orr %[bl], %[xb], %[bl], lsl #8\n"                       \
   CLAMP                                                     \
@@ -662,7 +669,7 @@ static_assert(sizeof(PairPass) == 68 && __builtin_offsetof(PairCtx, stash) == 13
 #define MR_PAIR_BAND_OPERANDS                                                                                  \
   : [al] "=&r"(al), [ah] "=&r"(ah), [bl] "=&r"(bl), [bh] "=&r"(bh), [p] "+r"(p), [out] "+r"(out),           \
     [n] "+r"(n), [xa] "=&r"(xa), [xb] "=&r"(xb), [f] "=&r"(f), [ctx] "+r"(c), [ostep] "+r"(ostep),          \
-    [rowb] "+r"(rowb)                                                                                          \
+    [rowb] "+r"(rowb), [s] "=&r"(s)                                                                            \
   :                                                                                                            \
   : "cc", "memory"
 #endif
@@ -685,7 +692,7 @@ __attribute__((noinline)) void PairBand(PairCtx& ctx, const dsp::ChannelRequant*
   (void)general;
   (void)c0;
   int32_t al, ah, bl, bh;
-  uint32_t xa, xb, f;
+  uint32_t xa, xb, f, s;  // s: the first pass's bytes, A's and B's interleaved
   PairCtx* c = &ctx;
   int n = ctx.width;
   static_assert(kW == kPadWords || kW == kNarrowWords, "the assembly's row pitches");
