@@ -11,6 +11,7 @@
 #include "micro_runtime/kernels/kernel_util.h"
 #include "micro_runtime/kernels/micro_ops.h"
 #include "micro_runtime/kernels/padding.h"
+#include "micro_runtime/kernels/pooling_int8.h"
 #include "micro_runtime/kernels/quantization_util.h"
 
 namespace micro_runtime {
@@ -206,6 +207,7 @@ TfLiteStatus EvalPool(bool average, TfLiteContext* context, TfLiteNode* node) {
   float* out_f = output->data.f;
   int8_t* out8 = output->data.int8;
   int16_t* out16 = output->data.i16;
+  if (average && type == kTfLiteInt8 && AveragePoolInt8(d->g, in8, out8, lo, hi)) return kTfLiteOk;
   int32_t out = 0;
   ForEachOutputPixel(d->g, [&](const WindowPos& p) {
     for (int c = 0; c < channels; ++c, ++out) {

@@ -115,6 +115,60 @@ void ExpectLimit(TfLiteStatus (*prepare)(const TfLiteRegistration&, const int32_
 
 }  // namespace
 
+namespace {
+
+// Random int8 average pools against the definition (windows clipped to the input, round half away
+// from zero, clamp): the DSP cores' four-channel form (channels a multiple of 4, up to 256 taps per
+// window: KWS's 25x5 global pool, a 16x16 window of -128s, the halfword lanes' extreme) and the loop
+// it leaves the rest to (272 taps; 6 channels), SAME padding with border windows, a ReLU clamp.
+int AveragePoolMismatches(int h, int w, int ch, int fh, int fw, int stride, bool same, int fill, bool relu) {
+  static int8_t input[17 * 16 * 4];  // the largest shape below
+  static int8_t out[17 * 16 * 4];
+  uint32_t seed = 12345u + static_cast<uint32_t>(h * 131 + w * 17 + ch * 7 + fh);
+  for (int i = 0; i < h * w * ch; ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    const int r = static_cast<int>(seed >> 24);
+    input[i] = static_cast<int8_t>(fill != 0 ? fill : (r < 32 ? -128 : (r > 224 ? 127 : r - 128)));
+  }
+  const int oh = same ? (h + stride - 1) / stride : (h - fh) / stride + 1;
+  const int ow = same ? (w + stride - 1) / stride : (w - fw) / stride + 1;
+  const int32_t in_dims[] = {4, 1, h, w, ch};
+  const int32_t out_dims[] = {4, 1, oh, ow, ch};
+  const int32_t zp = 3;
+  TfLiteTensor t[2] = {CreateQuantizedTensor(input, IntArrayFromInts(in_dims), 0.5f, zp),
+                       CreateQuantizedTensor(out, IntArrayFromInts(out_dims), 0.5f, zp)};
+  const TfLitePoolParams params = {same ? kTfLitePaddingSame : kTfLitePaddingValid, stride, stride, fw, fh,
+                                   relu ? kTfLiteActRelu : kTfLiteActNone};
+  KernelRunner runner(Register_AVERAGE_POOL_2D(), t, 2, IntArrayFromInts(kInputs), IntArrayFromInts(kOutputs),
+                      &params);
+  if (runner.InitAndPrepare() != kTfLiteOk || runner.Invoke() != kTfLiteOk) return -1;
+  const int pad_h = same && (oh - 1) * stride + fh > h ? ((oh - 1) * stride + fh - h) / 2 : 0;
+  const int pad_w = same && (ow - 1) * stride + fw > w ? ((ow - 1) * stride + fw - w) / 2 : 0;
+  int mismatches = 0;
+  for (int oy = 0; oy < oh; ++oy) {
+    for (int ox = 0; ox < ow; ++ox) {
+      for (int c = 0; c < ch; ++c) {
+        int32_t sum = 0, count = 0;
+        for (int y = oy * stride - pad_h; y < oy * stride - pad_h + fh; ++y) {
+          for (int x = ox * stride - pad_w; x < ox * stride - pad_w + fw; ++x) {
+            if (y < 0 || y >= h || x < 0 || x >= w) continue;
+            sum += input[(y * w + x) * ch + c];
+            ++count;
+          }
+        }
+        int32_t v = count == 0 ? 0 : (sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count);
+        if (relu && v < zp) v = zp;
+        if (v < -128) v = -128;
+        if (v > 127) v = 127;
+        if (out[(oy * ow + ox) * ch + c] != v) ++mismatches;
+      }
+    }
+  }
+  return mismatches;
+}
+
+}  // namespace
+
 TF_LITE_MICRO_TESTS_BEGIN
 
 TF_LITE_MICRO_TEST(AverageFloatSame) { RunFloat<AvgFloatSame>(Register_AVERAGE_POOL_2D()); }
@@ -285,6 +339,22 @@ TF_LITE_MICRO_TEST(AverageInt8RoundsHalfAwayFromZero) {
   TF_LITE_MICRO_EXPECT_EQ(-2, static_cast<int>(out[1]));
   TF_LITE_MICRO_EXPECT_EQ(1, static_cast<int>(out[2]));
   TF_LITE_MICRO_EXPECT_EQ(-1, static_cast<int>(out[3]));
+}
+
+TF_LITE_MICRO_TEST(AverageInt8PoolsMatchTheDefinition) {
+  // {h, w, channels, fh, fw, stride, same, fill, relu}
+  const int shapes[][9] = {{25, 5, 8, 25, 5, 1, 0, 0, 0},   {16, 16, 4, 16, 16, 1, 0, -128, 0},
+                           {16, 16, 4, 16, 16, 1, 0, 127, 1}, {17, 16, 4, 17, 16, 1, 0, 0, 0},
+                           {7, 9, 8, 3, 3, 2, 1, 0, 1},       {6, 5, 6, 3, 3, 1, 1, 0, 0},
+                           {5, 7, 12, 2, 3, 1, 0, 0, 0}};
+  for (const auto& s : shapes) {
+    const int mismatches = AveragePoolMismatches(s[0], s[1], s[2], s[3], s[4], s[5], s[6] != 0, s[7], s[8] != 0);
+    if (mismatches != 0) {
+      MicroPrintf("  %dx%dx%d window %dx%d stride %d same %d fill %d relu %d", s[0], s[1], s[2], s[3], s[4], s[5],
+                  s[6], s[7], s[8]);
+    }
+    TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+  }
 }
 
 TF_LITE_MICRO_TEST(RejectsBadTypesAndShapes) {
