@@ -888,19 +888,48 @@ __attribute__((noinline)) void EvalWindowTiles(const ConvOpData& data, const int
   const int window = g.filter_h * g.filter_w * g.in_ch;
   const uint32_t off = dsp::Offset16x2(data.q.input_offset);
   const TileFn tile = SelectTile(data.q, out_ch, bias, window);
+  const int pixels = g.batches * g.out_h * g.out_w;
   WithTile(scratch, window, [&](uint32_t* buf, int words, uint32_t* wq) {
-    const int most = TilePixels(window, words, g.batches * g.out_h * g.out_w);
-    int filled = 0;
-    int8_t* tile_out = output;
-    ForEachOutputPixel(g, [&](const WindowPos& p) {
-      FillPairWindow(g, p, input + p.in_offset, off, filled & 1, buf + (filled >> 1) * window);
-      if (++filled == most) {
-        tile(data, buf, filled, window, filter, bias, tile_out, wq);
-        tile_out += filled * out_ch;
-        filled = 0;
+    // Without the scratch buffer (a layer at the arena's peak: IC's second
+    // 32x32 convolution), the output's own tail is a tile of kTilePairs pairs
+    // until the outputs reach it: the pixels before `tail_end` write below
+    // it; the rest take the stack's tile.
+    uint32_t* cur = buf;
+    int cur_words = words;
+    int tail_end = 0;
+    if (words < kTilePairs * window) {
+      const uintptr_t end = reinterpret_cast<uintptr_t>(output + static_cast<ptrdiff_t>(pixels) * out_ch);
+      const uintptr_t start = (end - static_cast<uintptr_t>(kTilePairs * window) * 4u) & ~uintptr_t{3};
+      const uintptr_t base = reinterpret_cast<uintptr_t>(output);
+      const int before = end > base + static_cast<uintptr_t>(kTilePairs * window) * 4u
+                             ? static_cast<int>((start - base) / static_cast<uintptr_t>(out_ch))
+                             : 0;
+      if (before >= 4 * kTilePairs) {  // worth it: at least two full tiles
+        cur = reinterpret_cast<uint32_t*>(start);
+        cur_words = kTilePairs * window;
+        tail_end = before;
       }
+    }
+    int most = TilePixels(window, cur_words, tail_end > 0 ? tail_end : pixels);
+    int filled = 0;
+    int index = 0;
+    int8_t* tile_out = output;
+    auto flush = [&]() {
+      if (filled == 0) return;
+      tile(data, cur, filled, window, filter, bias, tile_out, wq);
+      tile_out += filled * out_ch;
+      filled = 0;
+    };
+    ForEachOutputPixel(g, [&](const WindowPos& p) {
+      if (index++ == tail_end && cur != buf) {  // the outputs reach the tail: the stack's tile from here
+        flush();
+        cur = buf;
+        most = TilePixels(window, words, pixels - tail_end);
+      }
+      FillPairWindow(g, p, input + p.in_offset, off, filled & 1, cur + (filled >> 1) * window);
+      if (++filled == most) flush();
     });
-    if (filled > 0) tile(data, buf, filled, window, filter, bias, tile_out, wq);
+    flush();
   });
 }
 
