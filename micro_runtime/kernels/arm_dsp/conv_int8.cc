@@ -651,7 +651,7 @@ inline TileFn SelectTile(const Int8ChannelQuant& q, int out_ch, const int32_t* b
 // unpacking every filter quad once) where the arena has a gap for it, else
 // the smaller (IC's 576-byte windows: 12 pairs take 32 KB, more than any gap
 // beside its 8x8 layers' tensors).
-constexpr int kScratchPairs[2] = {kTilePairs, kTilePairs / 2};
+constexpr int kScratchPairs[2] = {kTilePairs, kTilePairs * 2 / 3};
 inline int ScratchWords(int window, int pairs) { return pairs * window + 2 * window; }
 
 // The optional scratch buffer granted (the larger first) and its pairs.
