@@ -337,7 +337,9 @@ void EvalMult1(const DepthwiseOpData& d, const int8_t* input, const int8_t* filt
 // branches runs a whole band (no border path beside it to share the
 // instruction cache with): stride 1 two pixels one above the other per pass
 // of two channels (PairBand, about 118 cycles per pixel and 4 channels on the
-// M4), stride 2 one pixel and 4 channels (PadBand, about 134). Narrow layers
+// M4), stride 2 two pixels side by side (HPairBand, about 123; rows of an
+// odd number of pixels or the narrow pitch: one pixel and 4 channels per
+// pass, PadBand, about 134). Narrow layers
 // (KWS, VWW's 6x6 and 3x3) take a buffer pitch of 8 words and whole images,
 // several groups at once (their setup and copy code apart from the loop's in
 // the 1 KB instruction cache of flash-based cores). The input offset is folded into the bias
@@ -588,13 +590,9 @@ static_assert(sizeof(PairPass) == 68 && __builtin_offsetof(PairCtx, spare) == 13
   "smlatt %[ah], %[xa], %[f], %[ah]\n"                      \
   "smlabb %[bl], %[xb], %[f], %[bl]\n"                      \
   "smlatt %[bh], %[xb], %[f], %[bh]\n"
-// One pass: the window, then the four values requantized (as MR_RQ2), A's
-// two bytes at bytes 0 and 2 of al, B's of bl.
-#define MR_PPASS(B, X, PB)                                  \
-  "ldr %[al], [%[ctx], #" B "+0]\n"                         \
-  "ldr %[ah], [%[ctx], #" B "+4]\n"                         \
-  MR_PCOL(B, X, "0", PB, MR_PMAC_FIRST)                     \
-  MR_PCOL(B, X, "1", PB, MR_PMAC) MR_PCOL(B, X, "2", PB, MR_PMAC) \
+// The four values of a pass requantized (as MR_RQ2), A's two bytes at bytes
+// 0 and 2 of al, B's of bl.
+#define MR_PRQ(B)                                           \
   "ldr %[xa], [%[ctx], #" B "+44]\n"                        \
   "ldr %[xb], [%[ctx], #" B "+48]\n"                        \
   "add %[f], %[xa], %[al], asr #31\n"                       \
@@ -621,6 +619,14 @@ static_assert(sizeof(PairPass) == 68 && __builtin_offsetof(PairCtx, spare) == 13
   "pkhbt %[bl], %[bl], %[bh], lsl #16\n"                    \
   "uxtb16 %[al], %[al]\n"                                   \
   "uxtb16 %[bl], %[bl]\n"
+// One pass: the window, then the four values requantized (as MR_RQ2), A's
+// two bytes at bytes 0 and 2 of al, B's of bl.
+#define MR_PPASS(B, X, PB)                                  \
+  "ldr %[al], [%[ctx], #" B "+0]\n"                         \
+  "ldr %[ah], [%[ctx], #" B "+4]\n"                         \
+  MR_PCOL(B, X, "0", PB, MR_PMAC_FIRST)                     \
+  MR_PCOL(B, X, "1", PB, MR_PMAC) MR_PCOL(B, X, "2", PB, MR_PMAC) \
+  MR_PRQ(B)
 #define MR_PAIR_CLAMP1(R)                                   \
   "ssub8 %[f], %[" R "], %[xa]\n"                           \
   "sel %[" R "], %[" R "], %[xa]\n"                         \
@@ -728,6 +734,120 @@ __attribute__((noinline)) void PairBand(PairCtx& ctx, const dsp::ChannelRequant*
     }
     p += (ctx.rows == 2 ? ctx.last_row_jump : ctx.row_jump) / 4;
     out += ctx.rows == 2 ? ctx.last_out_jump : ctx.out_jump;
+  }
+#endif
+}
+
+// ---- Stride 2: two pixels side by side, two channels at a time ----
+//
+// As PairBand, with B the pixel right of A (its window two input columns
+// on): A's third column is B's first, loaded once (8 loads per row for 12
+// MACs instead of 9). Rows of an even number of pixels; the context is a
+// PairCtx (row_jump between rows; no row of B apart: B's bytes follow A's).
+#if MR_DSP_ASM
+// Filter row KY of pass block B, input byte offset X, input row offset R.
+#define MR_HROW(B, X, R, KY, MAC)                           \
+  "ldr %[f], [%[ctx], #" B "+8+4*(3*" KY ")]\n"             \
+  "ldr %[xa], [%[p], #" X "+" R "]\n"                       \
+  "ldr %[xb], [%[p], #" X "+" R "+8]\n"                     \
+  "sxtb16 %[xa], %[xa]\n"                                   \
+  "sxtb16 %[xb], %[xb]\n"                                   \
+  MAC                                                       \
+  "ldr %[f], [%[ctx], #" B "+8+4*(3*" KY "+1)]\n"           \
+  "ldr %[xa], [%[p], #" X "+" R "+4]\n"                     \
+  "ldr %[xc], [%[p], #" X "+" R "+12]\n"                    \
+  "sxtb16 %[xa], %[xa]\n"                                   \
+  "sxtb16 %[xc], %[xc]\n"                                   \
+  "smlabb %[al], %[xa], %[f], %[al]\n"                      \
+  "smlatt %[ah], %[xa], %[f], %[ah]\n"                      \
+  "smlabb %[bl], %[xc], %[f], %[bl]\n"                      \
+  "smlatt %[bh], %[xc], %[f], %[bh]\n"                      \
+  "ldr %[f], [%[ctx], #" B "+8+4*(3*" KY "+2)]\n"           \
+  "ldr %[xa], [%[p], #" X "+" R "+16]\n"                    \
+  "sxtb16 %[xa], %[xa]\n"                                   \
+  "smlabb %[al], %[xb], %[f], %[al]\n"                      \
+  "smlatt %[ah], %[xb], %[f], %[ah]\n"                      \
+  "smlabb %[bl], %[xa], %[f], %[bl]\n"                      \
+  "smlatt %[bh], %[xa], %[f], %[bh]\n"
+#define MR_HPASS(B, X)                                      \
+  "ldr %[al], [%[ctx], #" B "+0]\n"                         \
+  "ldr %[ah], [%[ctx], #" B "+4]\n"                         \
+  MR_HROW(B, X, "0", "0", MR_PMAC_FIRST)                    \
+  MR_HROW(B, X, "200", "1", MR_PMAC)                        \
+  MR_HROW(B, X, "400", "2", MR_PMAC)                        \
+  MR_PRQ(B)
+// ctx->rows rows of n = ctx->width pairs.
+#define MR_HPAIR_BAND(CLAMP)                                \
+  "1:\n"                                                    \
+  MR_HPASS("0", "0")                                        \
+  "orr %[s], %[al], %[bl], lsl #8\n"                        \
+  MR_HPASS("68", "1")                                       \
+  "uxtb16 %[xa], %[s]\n"                                    \
+  "uxtb16 %[xb], %[s], ror #8\n"                            \
+  "orr %[al], %[xa], %[al], lsl #8\n"                       \
+  "orr %[bl], %[xb], %[bl], lsl #8\n"                       \
+  CLAMP                                                     \
+  "str %[bl], [%[out], %[ostep]]\n"                         \
+  "str %[al], [%[out]]\n"                                   \
+  "add %[out], %[out], %[ostep], lsl #1\n"                  \
+  "add %[p], %[p], #16\n"                                   \
+  "subs %[n], %[n], #1\n"                                   \
+  "bne 1b\n"                                                \
+  "ldr %[xa], [%[ctx], #152]\n"                             \
+  "ldr %[n], [%[ctx], #156]\n"                              \
+  "ldr %[xb], [%[ctx], #160]\n"                             \
+  "add %[p], %[p], %[xa]\n"                                 \
+  "subs %[xb], %[xb], #1\n"                                 \
+  "str %[xb], [%[ctx], #160]\n"                             \
+  "bne 1b\n"
+#define MR_HPAIR_BAND_OPERANDS                                                                                 \
+  : [al] "=&r"(al), [ah] "=&r"(ah), [bl] "=&r"(bl), [bh] "=&r"(bh), [p] "+r"(p), [out] "+r"(out),           \
+    [n] "+r"(n), [xa] "=&r"(xa), [xb] "=&r"(xb), [xc] "=&r"(xc), [f] "=&r"(f), [ctx] "+r"(c),               \
+    [ostep] "+r"(ostep), [s] "=&r"(s)                                                                          \
+  :                                                                                                            \
+  : "cc", "memory"
+#endif
+
+// ctx.rows rows (>= 1) of 2 ctx.width pixels (the wide pitch): pixel pair
+// x's windows at p + 4 x and p + 4 x + 2 words, its outputs at
+// out + 2 x ostep and out + (2 x + 1) ostep; ctx.row_jump bytes on to the
+// next row's first window, whose outputs follow.
+template <bool kClamp>
+__attribute__((noinline)) void HPairBand(PairCtx& ctx, const dsp::ChannelRequant* rq,
+                                         const Int8Requantizer& general, int c0, const uint32_t* p, int8_t* out,
+                                         int32_t ostep) {
+#if MR_DSP_ASM
+  (void)rq;
+  (void)general;
+  (void)c0;
+  int32_t al, ah, bl, bh;
+  uint32_t xa, xb, xc, f, s;
+  PairCtx* c = &ctx;
+  int n = ctx.width;
+  if (kClamp) {
+    __asm__ volatile(MR_HPAIR_BAND(MR_PAIR_CLAMP) MR_HPAIR_BAND_OPERANDS);
+  } else {
+    __asm__ volatile(MR_HPAIR_BAND("") MR_HPAIR_BAND_OPERANDS);
+  }
+#else
+  for (; ctx.rows > 0; --ctx.rows) {
+    for (int x = 0; x < 2 * ctx.width; ++x, p += 2, out += ostep) {
+      int32_t a[4];
+      for (int j = 0; j < 4; ++j) a[j] = ctx.pass[j & 1].bias[j >> 1];
+      for (int t = 0; t < 9; ++t) {
+        const uint32_t v = p[(t / 3) * kPadWords + t % 3];
+        const uint32_t x02 = dsp::Sxtb16(v), x13 = dsp::Sxtb16Ror8(v);
+        a[0] = dsp::Smlabb(x02, ctx.pass[0].taps[t], a[0]);
+        a[2] = dsp::Smlatt(x02, ctx.pass[0].taps[t], a[2]);
+        a[1] = dsp::Smlabb(x13, ctx.pass[1].taps[t], a[1]);
+        a[3] = dsp::Smlatt(x13, ctx.pass[1].taps[t], a[3]);
+      }
+      int32_t v[4];
+      for (int j = 0; j < 4; ++j) v[j] = dsp::RequantizeShifted<dsp::kRight>(a[j] >> 1, rq[j], general, c0 + j);
+      dsp::Store4(out, dsp::PackClamp4(v[0], v[1], v[2], v[3], kClamp ? ctx.lo4 : 0x80808080u,
+                                       kClamp ? ctx.hi4 : 0x7F7F7F7Fu));
+    }
+    p += ctx.row_jump / 4;
   }
 #endif
 }
@@ -857,7 +977,6 @@ bool Padded3x3Fits(const DepthwiseOpData& d, const int32_t* bias) {
 template <int kStride, int kW>
 void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter, const int32_t* bias,
                    int8_t* output, bool clamp) {
-  using Ctx = typename std::conditional<kStride == 1, PairCtx, PadCtx>::type;
   const WindowGeometry& g = d.g;
   const Int8ChannelQuant& qd = d.q;
   const int ch = g.in_ch;
@@ -895,16 +1014,29 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
   job.tail = ncopy % 4;
   job.skip_s = in_row - ncopy * ch;
   job.skip_d = 4 * (kW - ncopy);
-  Ctx ctxs[kMaxBatch];
+  // Stride 1: pixels in vertical pairs (PairBand); stride 2 on the wide
+  // pitch with rows of an even number of pixels: in horizontal pairs
+  // (HPairBand); else one at a time (PadBand).
+  const bool hpairs = kStride == 2 && kW == kPadWords && g.out_w % 2 == 0;
+  const bool pairs = kStride == 1 || hpairs;
+  union {
+    PairCtx pair[kMaxBatch];
+    PadCtx pad[kMaxBatch];
+  } ctxs;
   for (int k = 0; k < batch; ++k) {
-    ctxs[k].lo4 = dsp::Bytes4(qd.act_min);
-    ctxs[k].hi4 = dsp::Bytes4(qd.act_max);
-    ctxs[k].width = g.out_w;
-    if constexpr (kStride == 1) {
-      ctxs[k].row_jump = 4 * (2 * kW - g.out_w);
-      ctxs[k].out_jump = g.out_w * ch;
+    if (pairs) {
+      PairCtx& c = ctxs.pair[k];
+      c.lo4 = dsp::Bytes4(qd.act_min);
+      c.hi4 = dsp::Bytes4(qd.act_max);
+      c.width = kStride == 1 ? g.out_w : g.out_w / 2;
+      c.row_jump = kStride == 1 ? 4 * (2 * kW - g.out_w) : 4 * (2 * kW - 2 * g.out_w);
+      c.out_jump = kStride == 1 ? g.out_w * ch : 0;
     } else {
-      ctxs[k].row_jump = 4 * kStride * (kW - g.out_w);
+      PadCtx& c = ctxs.pad[k];
+      c.lo4 = dsp::Bytes4(qd.act_min);
+      c.hi4 = dsp::Bytes4(qd.act_max);
+      c.width = g.out_w;
+      c.row_jump = 4 * kStride * (kW - g.out_w);
     }
   }
 #if MR_DSP_ASM
@@ -925,7 +1057,8 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
     for (int g0 = 0; g0 < groups; g0 += batch) {
       const int nk = groups - g0 < batch ? groups - g0 : batch;
       for (int k = 0; k < nk; ++k) {
-        Ctx& ctx = ctxs[k];
+        PairCtx& pc = ctxs.pair[k];
+        PadCtx& ctx = ctxs.pad[k];
         const int c0 = 4 * (g0 + k);
         // Doubled taps (|2 f| <= 256 fits the halfwords) and their sums per
         // channel as halfwords (|sum| <= 9 * 256).
@@ -935,9 +1068,9 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
           const uint32_t w = dsp::Load4(filter + t * ch + c0);
           const uint32_t f02 = dsp::Sxtb16(w), f13 = dsp::Sxtb16Ror8(w);
           const uint32_t d02 = dsp::Sadd16(f02, f02), d13 = dsp::Sadd16(f13, f13);
-          if constexpr (kStride == 1) {
-            ctx.pass[0].taps[t] = d02;
-            ctx.pass[1].taps[t] = d13;
+          if (pairs) {
+            pc.pass[0].taps[t] = d02;
+            pc.pass[1].taps[t] = d13;
           } else {
             ctx.taps[2 * t] = d02;
             ctx.taps[2 * t + 1] = d13;
@@ -955,8 +1088,8 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
           const int right = -shifts[c * cstep];
           const int32_t rb = static_cast<int32_t>(static_cast<uint32_t>(round_base) << right) >> 1;
           const int32_t m = mults[c * cstep];
-          if constexpr (kStride == 1) {
-            PairPass& pp = ctx.pass[j & 1];  // channel j: pass j % 2, its low (j < 2) or high half
+          if (pairs) {
+            PairPass& pp = pc.pass[j & 1];  // channel j: pass j % 2, its low (j < 2) or high half
             const int h = j >> 1;
             pp.bias[h] = bias2;
             pp.rq[2 * h] = rb;
@@ -1002,10 +1135,10 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
           }
         }
         for (int k = 0; k < nk; ++k) {
-          Ctx& ctx = ctxs[k];
           const int c0 = 4 * (g0 + k);
           int8_t* out = out_b + oy0 * g.out_w * ch + c0;
           if constexpr (kStride == 1) {
+            PairCtx& ctx = ctxs.pair[k];
             ctx.rows = (nb + 1) / 2;
             const bool odd = nb % 2 != 0;
             ctx.last_row_jump = odd ? ctx.row_jump - 4 * kW : ctx.row_jump;
@@ -1013,7 +1146,13 @@ void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* 
             const int32_t rowb = nb > 1 ? ctx.out_jump : 0;
             clamp ? PairBand<true, kW>(ctx, rq[k], general, c0, buf + k * region, out, ostep, rowb)
                   : PairBand<false, kW>(ctx, rq[k], general, c0, buf + k * region, out, ostep, rowb);
+          } else if (hpairs) {
+            PairCtx& ctx = ctxs.pair[k];
+            ctx.rows = nb;
+            clamp ? HPairBand<true>(ctx, rq[k], general, c0, buf + k * region, out, ostep)
+                  : HPairBand<false>(ctx, rq[k], general, c0, buf + k * region, out, ostep);
           } else {
+            PadCtx& ctx = ctxs.pad[k];
             ctx.rows = nb;
             clamp ? PadBand<kStride, true, kW>(ctx, rq[k], general, c0, buf + k * region, out, ostep)
                   : PadBand<kStride, false, kW>(ctx, rq[k], general, c0, buf + k * region, out, ostep);
