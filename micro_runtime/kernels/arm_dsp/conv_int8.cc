@@ -498,7 +498,7 @@ __attribute__((always_inline)) inline void Dot4x2(const uint32_t* buf, const uin
   // requantization beside it short windows' tiles no longer fit the L4R5's
   // 1 KB instruction cache); else an odd block first, then two per pass.
   const uint32_t* end = buf + 4 * blocks;
-  if (!kUnroll4 && (blocks & 1) != 0) {
+  for (int rest = blocks & (kUnroll4 ? 3 : 1); rest > 0; --rest) {
     __asm__ volatile(MR_HALF(0, 0) MR_HALF(4, 16)
                      "add %[buf], %[buf], #16\n"
                      "add %[w], %[w], #32\n"
@@ -506,39 +506,25 @@ __attribute__((always_inline)) inline void Dot4x2(const uint32_t* buf, const uin
                      :
                      : "memory");
   }
-  if (!kUnroll4 && blocks >= 2) {
-    __asm__ volatile(
-        "1:\n" MR_HALF(0, 0) MR_HALF(4, 16) MR_HALF(16, 32) MR_HALF(20, 48)
-        "add %[buf], %[buf], #32\n"
-        "add %[w], %[w], #64\n"
-        "ldr %[w0], %[end]\n"
-        "cmp %[buf], %[w0]\n"
-        "bne 1b\n"
-        : MR_OPERANDS
-        : [end] "m"(end)
-        : "cc", "memory");
-  }
-  for (int rest = kUnroll4 ? blocks & 3 : 0; rest > 0; --rest) {
-    __asm__ volatile(MR_HALF(0, 0) MR_HALF(4, 16)
-                     "add %[buf], %[buf], #16\n"
-                     "add %[w], %[w], #32\n"
-                     : MR_OPERANDS
-                     :
-                     : "memory");
-  }
+#define MR_LOOP_END(BUF, W)                 \
+  "add %[buf], %[buf], #" #BUF "\n"         \
+  "add %[w], %[w], #" #W "\n"               \
+  "ldr %[w0], %[end]\n"                     \
+  "cmp %[buf], %[w0]\n"                     \
+  "bne 1b\n"
   if (kUnroll4 && blocks >= 4) {
-    __asm__ volatile(
-        "1:\n" MR_HALF(0, 0) MR_HALF(4, 16) MR_HALF(16, 32) MR_HALF(20, 48)
-        MR_HALF(32, 64) MR_HALF(36, 80) MR_HALF(48, 96) MR_HALF(52, 112)
-        "add %[buf], %[buf], #64\n"
-        "add %[w], %[w], #128\n"
-        "ldr %[w0], %[end]\n"
-        "cmp %[buf], %[w0]\n"
-        "bne 1b\n"
-        : MR_OPERANDS
-        : [end] "m"(end)
-        : "cc", "memory");
+    __asm__ volatile("1:\n" MR_HALF(0, 0) MR_HALF(4, 16) MR_HALF(16, 32) MR_HALF(20, 48) MR_HALF(32, 64)
+                         MR_HALF(36, 80) MR_HALF(48, 96) MR_HALF(52, 112) MR_LOOP_END(64, 128)
+                     : MR_OPERANDS
+                     : [end] "m"(end)
+                     : "cc", "memory");
+  } else if (!kUnroll4 && blocks >= 2) {
+    __asm__ volatile("1:\n" MR_HALF(0, 0) MR_HALF(4, 16) MR_HALF(16, 32) MR_HALF(20, 48) MR_LOOP_END(32, 64)
+                     : MR_OPERANDS
+                     : [end] "m"(end)
+                     : "cc", "memory");
   }
+#undef MR_LOOP_END
 #undef MR_HALF
 #undef MR_OPERANDS
 #else
