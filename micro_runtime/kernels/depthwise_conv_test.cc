@@ -130,12 +130,12 @@ int32_t DwBias(int c, int taps, int mode) {
 }
 
 int DwMismatches(int h, int w, int ch, int k, int stride, int scales, int32_t in_zp, TfLiteFusedActivation act,
-                 int bias_mode = 0) {
+                 int bias_mode = 0, bool valid = false) {
   const int32_t out_zp = -3;
   const float in_scale = 0.05f;
   const float out_scale = 0.4f;
-  const int oh = (h + stride - 1) / stride;
-  const int ow = (w + stride - 1) / stride;
+  const int oh = valid ? (h - k) / stride + 1 : (h + stride - 1) / stride;
+  const int ow = valid ? (w - k) / stride + 1 : (w + stride - 1) / stride;
   for (int i = 0; i < h * w * ch; ++i) {
     const int32_t r = g_dw_random.Next(0, 9);
     g_dw_in[i] = static_cast<int8_t>(r == 0 ? -128 : (r == 1 ? 127 : g_dw_random.Next(-128, 127)));
@@ -169,14 +169,14 @@ int DwMismatches(int h, int w, int ch, int k, int stride, int scales, int32_t in
       CreateTensor(g_dw_bias, IntArrayFromInts(b_dims), true),
       CreateQuantizedTensor(g_dw_out, IntArrayFromInts(out_dims), out_scale, out_zp),
   };
-  TfLiteDepthwiseConvParams params = {kTfLitePaddingSame, stride, stride, 1, act, 1, 1};
+  TfLiteDepthwiseConvParams params = {valid ? kTfLitePaddingValid : kTfLitePaddingSame, stride, stride, 1, act, 1, 1};
   KernelRunner runner(Register_DEPTHWISE_CONV_2D(), tensors, 4, FilterOpInputs(BiasForm::kPresent),
                       FilterOpOutputs(), &params);
   if (runner.InitAndPrepare() != kTfLiteOk || runner.Invoke() != kTfLiteOk) return -1;
   // ReLU: outputs below the zero point clamp to it (the activation range inside int8).
   const int32_t lo = act == kTfLiteActRelu ? out_zp : -128;
-  const int pad_h = ((oh - 1) * stride + k - h) / 2 > 0 ? ((oh - 1) * stride + k - h) / 2 : 0;
-  const int pad_w = ((ow - 1) * stride + k - w) / 2 > 0 ? ((ow - 1) * stride + k - w) / 2 : 0;
+  const int pad_h = !valid && ((oh - 1) * stride + k - h) / 2 > 0 ? ((oh - 1) * stride + k - h) / 2 : 0;
+  const int pad_w = !valid && ((ow - 1) * stride + k - w) / 2 > 0 ? ((ow - 1) * stride + k - w) / 2 : 0;
   int mismatches = 0;
   for (int oy = 0; oy < oh; ++oy) {
     for (int ox = 0; ox < ow; ++ox) {
@@ -273,6 +273,20 @@ TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathMatchesTheDefinition) {
       MicroPrintf("  shape %dx%dx%d s%d scales %d zp %d relu %d bias mode %d", s[0], s[1], s[2], s[3], s[4], s[5],
                   s[6], s[7]);
     }
+    TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+  }
+}
+
+TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathValidPaddingMatchesTheDefinition) {
+  // VALID padding: no zero-point columns or rows; input columns and rows past the last window unused
+  // (stride 2 over even sizes), narrow and wide pitches, pairs and single pixels.
+  // {h, w, channels, stride, relu}
+  static const int shapes[][5] = {{7, 7, 8, 1, 0}, {8, 9, 4, 2, 1}, {6, 6, 12, 2, 0}, {5, 20, 4, 1, 1},
+                                  {10, 22, 8, 2, 0}, {3, 3, 4, 1, 1}, {4, 12, 8, 2, 1}};
+  for (const auto& s : shapes) {
+    const TfLiteFusedActivation act = s[4] != 0 ? kTfLiteActRelu : kTfLiteActNone;
+    const int mismatches = DwMismatches(s[0], s[1], s[2], 3, s[3], 0, -128, act, 0, true);
+    if (mismatches != 0) MicroPrintf("  shape %dx%dx%d s%d relu %d", s[0], s[1], s[2], s[3], s[4]);
     TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
   }
 }
