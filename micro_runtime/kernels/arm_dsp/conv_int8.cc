@@ -438,7 +438,14 @@ inline PairFn SelectPair(const Int8ChannelQuant& q, int out_ch, const int32_t* b
 // (ConvInt8ScratchBytes): measured on the L4R5 model, 8 pairs of IC's
 // 288-byte windows instead of 2 save about a third of those layers' cycles.
 constexpr int kTilePairs = 12;
+#if defined(MICRO_RUNTIME_COVERAGE)
+// A coverage build's frames are larger (gcov's counters, the C forms): a
+// smaller unpacked-filter buffer keeps the kernel tests inside their boards'
+// stacks (windows of more blocks take the chunked path).
+constexpr int kQuadChunkBlocks = 8;
+#else
 constexpr int kQuadChunkBlocks = 36;
+#endif
 constexpr int kUnroll4Blocks = 32;  // windows of at least 128 bytes: Dot4x2's four-block loop
 
 // Blocks [0, nb) of four filter rows (f + k * n, k < 4) as halfword pairs:
