@@ -446,7 +446,7 @@ constexpr int kQuadChunkBlocks = 8;
 #else
 constexpr int kQuadChunkBlocks = 36;
 #endif
-constexpr int kUnroll4Blocks = 32;  // windows of at least 128 bytes: Dot4x2's four-block loop
+constexpr int kUnroll4Blocks = 16;  // windows of at least 128 bytes: Dot4x2's four-block loop
 
 // Blocks [0, nb) of four filter rows (f + k * n, k < 4) as halfword pairs:
 // per block w[0..3] rows 0..3 bytes 0 and 2, w[4..7] bytes 1 and 3 (the
