@@ -104,12 +104,16 @@ __attribute__((optimize("no-tree-loop-distribute-patterns"))) inline void FillCo
   const int before = p.fx0 * in_ch;
   const int valid = p.nx * in_ch;
   const int in_step_y = g.dilation_h * g.in_w * in_ch;
+  const uint32_t zp4 = dsp::Bytes4(zp);
   for (int fy = 0; fy < g.filter_h; ++fy, col += row_len) {
-    if (fy < p.fy0 || fy >= p.fy1) {
-      for (int i = 0; i < row_len; ++i) col[i] = zp;
+    if (fy < p.fy0 || fy >= p.fy1) {  // a row outside the input: zero points, a word at a time
+      int i = 0;
+      for (; i + 4 <= row_len; i += 4) dsp::Store4(col + i, zp4);
+      for (; i < row_len; ++i) col[i] = zp;
       continue;
     }
     int i = 0;
+    for (; i + 4 <= before; i += 4) dsp::Store4(col + i, zp4);
     for (; i < before; ++i) col[i] = zp;
     int j = 0;
     for (; j + 4 <= valid; j += 4) {
@@ -117,7 +121,8 @@ __attribute__((optimize("no-tree-loop-distribute-patterns"))) inline void FillCo
       __builtin_memcpy(col + i + j, &w, 4);
     }
     for (; j < valid; ++j) col[i + j] = in_win[j];
-    for (i += valid; i < row_len; ++i) col[i] = zp;
+    for (i += valid; i + 4 <= row_len; i += 4) dsp::Store4(col + i, zp4);
+    for (; i < row_len; ++i) col[i] = zp;
     in_win += in_step_y;
   }
 }
