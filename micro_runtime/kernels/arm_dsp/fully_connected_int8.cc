@@ -189,6 +189,10 @@ inline void DotGroups(uint32_t* buf, int32_t blocks, const int8_t* f, int32_t n,
   "b 2b\n"                                      \
   "5:\n"
   if (kFused) {
+#define MR_FC_OPERANDS                                                                                    \
+  [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [in] "+r"(in), [f0] "+r"(f0), [count] "+r"(count), \
+      [n] "+r"(stride), [n3] "+r"(stride3), [x02] "=&r"(x02), [x13] "=&r"(x13), [wa] "=&r"(wa), [wb] "=&r"(wb),   \
+      [t] "=&r"(t)
 #define MR_FC_OUT_OFFSET "44"
     __asm__ volatile(
         MR_FC_LOOP
@@ -213,9 +217,7 @@ inline void DotGroups(uint32_t* buf, int32_t blocks, const int8_t* f, int32_t n,
         "str %[a0], [%[t]], #4\n"
         "add %[f0], %[f0], %[a1]\n"
         MR_FC_NEXT_GROUP
-        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [in] "+r"(in), [f0] "+r"(f0),
-          [count] "+r"(count), [n] "+r"(stride), [n3] "+r"(stride3), [x02] "=&r"(x02), [x13] "=&r"(x13),
-          [wa] "=&r"(wa), [wb] "=&r"(wb), [t] "=&r"(t)
+        : MR_FC_OPERANDS
         :
         : "cc", "memory");
 #undef MR_FC_OUT_OFFSET
@@ -231,14 +233,13 @@ inline void DotGroups(uint32_t* buf, int32_t blocks, const int8_t* f, int32_t n,
         "stmia %[t]!, {%[a0], %[a1], %[a2], %[a3]}\n"
         "add %[f0], %[f0], %[x02]\n"
         MR_FC_NEXT_GROUP
-        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [in] "+r"(in), [f0] "+r"(f0),
-          [count] "+r"(count), [n] "+r"(stride), [n3] "+r"(stride3), [x02] "=&r"(x02), [x13] "=&r"(x13),
-          [wa] "=&r"(wa), [wb] "=&r"(wb), [t] "=&r"(t)
+        : MR_FC_OPERANDS
         :
         : "cc", "memory");
 #undef MR_FC_OUT_OFFSET
   }
 #undef MR_FC_LOOP
+#undef MR_FC_OPERANDS
 #undef MR_FC_NEXT_GROUP
 #else
   for (int32_t g = 0; g < groups; ++g, f += 4 * n, init += 4) {
