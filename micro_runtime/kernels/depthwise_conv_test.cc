@@ -130,8 +130,7 @@ int32_t DwBias(int c, int taps, int mode) {
 }
 
 int DwMismatches(int h, int w, int ch, int k, int stride, int scales, int32_t in_zp, TfLiteFusedActivation act,
-                 int bias_mode = 0, bool valid = false) {
-  const int32_t out_zp = -3;
+                 int bias_mode = 0, bool valid = false, int32_t out_zp = -3) {
   const float in_scale = 0.05f;
   const float out_scale = 0.4f;
   const int oh = valid ? (h - k) / stride + 1 : (h + stride - 1) / stride;
@@ -287,6 +286,31 @@ TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathValidPaddingMatchesTheDefiniti
     const TfLiteFusedActivation act = s[4] != 0 ? kTfLiteActRelu : kTfLiteActNone;
     const int mismatches = DwMismatches(s[0], s[1], s[2], 3, s[3], 0, -128, act, 0, true);
     if (mismatches != 0) MicroPrintf("  shape %dx%dx%d s%d relu %d", s[0], s[1], s[2], s[3], s[4]);
+    TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+  }
+}
+
+TF_LITE_MICRO_TEST(Int8Multiplier1ChannelPlanesPathMatchesTheDefinition) {
+  // Stride 1 with the output zero point -128 (ReLU or none: int8's bounds) and rows of up to 6 pixels:
+  // the channel-plane path (two pixel columns per pass, an odd last column, an odd last row of single
+  // pixels), SAME and VALID padding, heights 1 to 44 (the buffer's most; 45 takes the pair path),
+  // both input zero point extremes, biases at the SMMULR edge, one filter scale for all channels.
+  // {h, w, channels, scales, input zero point, relu, bias mode, valid}
+  static const int shapes[][8] = {
+      {25, 5, 8, 0, -128, 1, 0, 0}, {25, 5, 4, 0, 127, 0, 1, 0},  {24, 6, 12, 0, -128, 0, 0, 0},
+      {1, 1, 4, 0, 127, 1, 0, 0},   {1, 6, 8, 0, -128, 0, 1, 0},  {2, 1, 4, 0, 127, 0, 0, 0},
+      {3, 2, 20, 0, -128, 1, 0, 0}, {5, 3, 8, 4, 127, 1, 0, 0},   {6, 4, 4, 0, -7, 0, 1, 0},
+      {44, 5, 4, 0, 127, 1, 0, 0},  {45, 5, 4, 0, -128, 0, 0, 0}, {7, 7, 8, 0, -128, 1, 0, 0},
+      {9, 8, 4, 0, 127, 0, 0, 1},   {8, 7, 8, 4, -128, 1, 1, 1},  {3, 3, 4, 0, 5, 0, 0, 1},
+      {12, 5, 16, 0, 127, 0, 0, 0},
+  };
+  for (const auto& s : shapes) {
+    const TfLiteFusedActivation act = s[5] != 0 ? kTfLiteActRelu : kTfLiteActNone;
+    const int mismatches = DwMismatches(s[0], s[1], s[2], 3, 1, s[3], s[4], act, s[6], s[7] != 0, -128);
+    if (mismatches != 0) {
+      MicroPrintf("  shape %dx%dx%d scales %d zp %d relu %d bias mode %d valid %d", s[0], s[1], s[2], s[3], s[4],
+                  s[5], s[6], s[7]);
+    }
     TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
   }
 }

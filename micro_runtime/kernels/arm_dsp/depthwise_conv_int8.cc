@@ -973,6 +973,342 @@ bool Padded3x3Fits(const DepthwiseOpData& d, const int32_t* bias) {
   return dsp::AccumulatorBound(bias, g.in_ch, 9) < dsp::kSmmulrBound;
 }
 
+// ---- Stride 1, ReLU to the output zero point -128: channel planes ----
+//
+// Per group of four channels the whole padded image is converted into four
+// channel planes of sign-extended halfword pairs, one word per two input rows:
+// V(j, i) = (row 2 j, row 2 j + 1) of buffer column i (buffer rows and
+// columns: input rows and columns minus the padding, the zero point outside
+// the input), the four channels' words of a cell side by side (16 bytes per
+// cell, kPlaneWords cells per pair row). Then one channel at a time, its nine
+// taps (doubled, as halfword pairs) in six registers for the whole image:
+// pixels A (y = 2 j) and B (y = 2 j + 1) of a column x read V(j, x + kx) and
+// V(j + 1, x + kx) per filter column kx:
+//   A += V(j) . (f0, f1) [SMLAD] + V(j + 1).lo f2 [SMLABT]
+//   B += V(j).hi f0 [SMLATB] + V(j + 1) . (f1, f2) [SMLAD]
+// 18 MACs in 12 instructions and 6 loads per pair, two columns per pass (8
+// loads for 2 pairs; the requantization constants loaded once per pass); an
+// odd last row takes A alone. With the output zero point -128 and no
+// activation clamp beyond int8's, the reference's sign fix of the rounding
+// shift cannot show (a negative doubling high product gives a value at most
+// the zero point both ways, clamped to -128), so the requantization is
+// SMMLAR (rb as the addend), ASR, SSAT.
+constexpr int kPlaneWords = 8;  // cells per pair row: output rows of up to 6 pixels (KWS, VWW's 6x6, 3x3)
+
+// Layer words, then per channel: bias2, rb, m, shift, G0, G0', G1, G1', G2, G2'.
+struct PlaneLayer {
+  int32_t rowb;      // 0: output bytes per output row (B's store offset)
+  int32_t ostep;     // 4: output bytes per pixel
+  int32_t row_jump;  // 8: plane bytes from a pair row's end to the next one's start
+  int32_t doubles;   // 12: width / 2
+  int32_t odd;       // 16: width % 2
+  int32_t pairs;     // 20: output rows / 2
+  int32_t single;    // 24: output rows % 2 (a last row of A alone)
+  int32_t width;     // 28
+};
+constexpr int kPlaneChanWords = 10;
+struct PlaneCtx {
+  PlaneLayer layer;
+  int32_t chan[4][kPlaneChanWords];
+};
+static_assert(sizeof(PlaneLayer) == 32 && sizeof(PlaneCtx) == 32 + 160, "the assembly's offsets");
+
+#if MR_DSP_ASM
+// Pair of pixel columns: filter column registers G (A's (f0, f1)) and H (B's (f1, f2)).
+#define MR_VMAC(A, B, G, H, INIT)                           \
+  "smlatb " B ", r2, " G ", " INIT "\n"                     \
+  "smlad " B ", r3, " H ", " B "\n"                         \
+  "smlad " A ", r2, " G ", " A "\n"                         \
+  "smlabt " A ", r3, " H ", " A "\n"
+#define MR_VLOAD(X, PB)                                     \
+  "ldr r2, [r0, #" X "]\n"                                  \
+  "ldr r3, [r0, #" PB "+" X "]\n"
+// r0 plane cursor, r1 output cursor, r2/r3 input words, r4..r7 accumulators
+// (A, B of the first column, A, B of the second), r8..r12, lr the taps.
+// Stack: 0 bias2, 4 rb, 8 m, 12 shift, 16.. the PlaneLayer, 48 rows left,
+// 52 the row's end of double passes, 56 next channel's words, 60 plane, 64
+// output, 68 channels left.
+#define MR_PLANE_BODY(PB)                                   \
+  "push {r4-r11, lr}\n"                                     \
+  "sub sp, sp, #72\n"                                       \
+  "ldm r0!, {r4-r11}\n"                                     \
+  "add r12, sp, #16\n"                                      \
+  "stm r12, {r4-r11}\n"                                     \
+  "str r0, [sp, #56]\n"                                     \
+  "str r1, [sp, #60]\n"                                     \
+  "str r2, [sp, #64]\n"                                     \
+  "str r3, [sp, #68]\n"                                     \
+  "5:\n"                                                    \
+  "ldr r0, [sp, #56]\n"                                     \
+  "ldm r0!, {r4-r7}\n"                                      \
+  "mov r12, sp\n"                                           \
+  "stm r12, {r4-r7}\n"                                      \
+  "ldm r0!, {r8-r12, lr}\n"                                 \
+  "str r0, [sp, #56]\n"                                     \
+  "ldr r0, [sp, #60]\n"                                     \
+  "ldr r1, [sp, #64]\n"                                     \
+  "ldr r2, [sp, #36]\n"                                     \
+  "cmp r2, #0\n"                                            \
+  "beq 7f\n"                                                \
+  "str r2, [sp, #48]\n"                                     \
+  "1:\n"                                                    \
+  "ldr r2, [sp, #28]\n"                                     \
+  "add r2, r0, r2, lsl #5\n"                                \
+  "str r2, [sp, #52]\n"                                     \
+  "cmp r2, r0\n"                                            \
+  "beq 3f\n"                                                \
+  "2:\n"                                                    \
+  "ldr r4, [sp, #0]\n"                                      \
+  "ldr r6, [sp, #0]\n"                                      \
+  MR_VLOAD("0", PB)                                         \
+  MR_VMAC("r4", "r5", "r8", "r9", "r4")                     \
+  MR_VLOAD("16", PB)                                        \
+  MR_VMAC("r6", "r7", "r8", "r9", "r6")                     \
+  MR_VMAC("r4", "r5", "r10", "r11", "r5")                   \
+  MR_VLOAD("32", PB)                                        \
+  MR_VMAC("r6", "r7", "r10", "r11", "r7")                   \
+  MR_VMAC("r4", "r5", "r12", "lr", "r5")                    \
+  MR_VLOAD("48", PB)                                        \
+  MR_VMAC("r6", "r7", "r12", "lr", "r7")                    \
+  "ldr r2, [sp, #4]\n"                                      \
+  "ldr r3, [sp, #8]\n"                                      \
+  "smmlar r4, r4, r3, r2\n"                                 \
+  "smmlar r5, r5, r3, r2\n"                                 \
+  "smmlar r6, r6, r3, r2\n"                                 \
+  "smmlar r7, r7, r3, r2\n"                                 \
+  "ldr r2, [sp, #12]\n"                                     \
+  "ldr r3, [sp, #16]\n"                                     \
+  "asr r4, r4, r2\n"                                        \
+  "asr r5, r5, r2\n"                                        \
+  "asr r6, r6, r2\n"                                        \
+  "asr r7, r7, r2\n"                                        \
+  "ssat r4, #8, r4\n"                                       \
+  "ssat r5, #8, r5\n"                                       \
+  "ssat r6, #8, r6\n"                                       \
+  "ssat r7, #8, r7\n"                                       \
+  "ldr r2, [sp, #20]\n"                                     \
+  "strb r5, [r1, r3]\n"                                     \
+  "strb r4, [r1]\n"                                         \
+  "add r1, r1, r2\n"                                        \
+  "add r0, r0, #32\n"                                       \
+  "strb r6, [r1]\n"                                         \
+  "strb r7, [r1, r3]\n"                                     \
+  "add r1, r1, r2\n"                                        \
+  "ldr r2, [sp, #52]\n"                                     \
+  "cmp r0, r2\n"                                            \
+  "bne 2b\n"                                                \
+  "3:\n"                                                    \
+  "ldr r2, [sp, #32]\n"                                     \
+  "cmp r2, #0\n"                                            \
+  "beq 6f\n"                                                \
+  "ldr r4, [sp, #0]\n"                                      \
+  MR_VLOAD("0", PB)                                         \
+  MR_VMAC("r4", "r5", "r8", "r9", "r4")                     \
+  MR_VLOAD("16", PB)                                        \
+  MR_VMAC("r4", "r5", "r10", "r11", "r5")                   \
+  MR_VLOAD("32", PB)                                        \
+  MR_VMAC("r4", "r5", "r12", "lr", "r5")                    \
+  "ldr r2, [sp, #4]\n"                                      \
+  "ldr r3, [sp, #8]\n"                                      \
+  "smmlar r4, r4, r3, r2\n"                                 \
+  "smmlar r5, r5, r3, r2\n"                                 \
+  "ldr r2, [sp, #12]\n"                                     \
+  "ldr r3, [sp, #16]\n"                                     \
+  "asr r4, r4, r2\n"                                        \
+  "asr r5, r5, r2\n"                                        \
+  "ssat r4, #8, r4\n"                                       \
+  "ssat r5, #8, r5\n"                                       \
+  "ldr r2, [sp, #20]\n"                                     \
+  "strb r5, [r1, r3]\n"                                     \
+  "strb r4, [r1]\n"                                         \
+  "add r1, r1, r2\n"                                        \
+  "add r0, r0, #16\n"                                       \
+  "6:\n"                                                    \
+  "ldr r2, [sp, #24]\n"                                     \
+  "ldr r3, [sp, #16]\n"                                     \
+  "add r0, r0, r2\n"                                        \
+  "add r1, r1, r3\n"                                        \
+  "ldr r2, [sp, #48]\n"                                     \
+  "subs r2, r2, #1\n"                                       \
+  "str r2, [sp, #48]\n"                                     \
+  "bne 1b\n"                                                \
+  "7:\n"                                                    \
+  "ldr r2, [sp, #40]\n"                                     \
+  "cmp r2, #0\n"                                            \
+  "beq 8f\n"                                                \
+  "ldr r6, [sp, #44]\n"                                     \
+  "ldr r7, [sp, #20]\n"                                     \
+  "4:\n"                                                    \
+  "ldr r4, [sp, #0]\n"                                      \
+  MR_VLOAD("0", PB)                                         \
+  "smlad r4, r2, r8, r4\n"                                  \
+  "smlabt r4, r3, r9, r4\n"                                 \
+  MR_VLOAD("16", PB)                                        \
+  "smlad r4, r2, r10, r4\n"                                 \
+  "smlabt r4, r3, r11, r4\n"                                \
+  MR_VLOAD("32", PB)                                        \
+  "smlad r4, r2, r12, r4\n"                                 \
+  "smlabt r4, r3, lr, r4\n"                                 \
+  "ldr r2, [sp, #4]\n"                                      \
+  "ldr r3, [sp, #8]\n"                                      \
+  "smmlar r4, r4, r3, r2\n"                                 \
+  "ldr r2, [sp, #12]\n"                                     \
+  "asr r4, r4, r2\n"                                        \
+  "ssat r4, #8, r4\n"                                       \
+  "strb r4, [r1]\n"                                         \
+  "add r1, r1, r7\n"                                        \
+  "add r0, r0, #16\n"                                       \
+  "subs r6, r6, #1\n"                                       \
+  "bne 4b\n"                                                \
+  "8:\n"                                                    \
+  "ldr r0, [sp, #60]\n"                                     \
+  "adds r0, r0, #4\n"                                       \
+  "str r0, [sp, #60]\n"                                     \
+  "ldr r1, [sp, #64]\n"                                     \
+  "adds r1, r1, #1\n"                                       \
+  "str r1, [sp, #64]\n"                                     \
+  "ldr r2, [sp, #68]\n"                                     \
+  "subs r2, r2, #1\n"                                       \
+  "str r2, [sp, #68]\n"                                     \
+  "bne 5b\n"                                                \
+  "add sp, sp, #72\n"                                       \
+  "pop {r4-r11, pc}\n"
+
+// nch channels (their planes 4 bytes apart from `planes`, outputs 1 byte apart from `out`).
+__attribute__((naked, noinline)) void PlaneChannels(const PlaneCtx* /*ctx*/, const uint32_t* /*planes*/,
+                                                   int8_t* /*out*/, int /*nch*/) {
+  __asm__ volatile(MR_PLANE_BODY("128"));
+}
+static_assert(kPlaneWords * 16 == 128, "the assembly's pair row pitch");
+#else
+inline int32_t PlaneRequant(int32_t a, const int32_t* c) {
+  const int64_t p = static_cast<int64_t>(a) * c[2] + (static_cast<int64_t>(c[1]) << 32) + (int64_t{1} << 31);
+  const int32_t t = static_cast<int32_t>(p >> 32) >> c[3];
+  return t < -128 ? -128 : (t > 127 ? 127 : t);
+}
+
+void PlaneChannels(const PlaneCtx* ctx, const uint32_t* planes, int8_t* out, int nch) {
+  const PlaneLayer& l = ctx->layer;
+  for (int k = 0; k < nch; ++k) {
+    const int32_t* c = ctx->chan[k];
+    const uint32_t* g = reinterpret_cast<const uint32_t*>(c + 4);
+    const int rows = 2 * l.pairs + l.single;
+    for (int y = 0; y < rows; ++y) {
+      const uint32_t* v = planes + k + (y / 2) * 4 * kPlaneWords;  // V(j, 0) of the pair row
+      for (int x = 0; x < l.width; ++x) {
+        int32_t a = c[0];
+        for (int kx = 0; kx < 3; ++kx) {
+          const uint32_t v0 = v[4 * (x + kx)], v1 = v[4 * (x + kx) + 4 * kPlaneWords];
+          if (y % 2 == 0) {
+            a = dsp::Smlabt(v1, g[2 * kx + 1], dsp::Smlad(v0, g[2 * kx], a));
+          } else {
+            a = dsp::Smlad(v1, g[2 * kx + 1], dsp::Smlatb(v0, g[2 * kx], a));
+          }
+        }
+        out[y * l.rowb + x * l.ostep + k] = static_cast<int8_t>(PlaneRequant(a, c));
+      }
+    }
+  }
+}
+#endif
+
+// Whether EvalPlanes takes a layer Padded3x3Fits takes: stride 1, the output
+// zero point -128 with int8's bounds, rows of up to kPlaneWords - 2 pixels,
+// four planes of the whole image in the buffer.
+bool PlanesFit(const DepthwiseOpData& d, bool clamp) {
+  const WindowGeometry& g = d.g;
+  if (g.stride_w != 1 || clamp || d.q.output_offset != -128) return false;
+  if (g.out_w + 2 > kPlaneWords) return false;
+  const int np = (g.out_h + 1) / 2 + 1;
+  return 4 * np * kPlaneWords <= kBufWords;
+}
+
+void EvalPlanes(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter, const int32_t* bias,
+                int8_t* output) {
+  const WindowGeometry& g = d.g;
+  const Int8ChannelQuant& qd = d.q;
+  const int ch = g.in_ch;
+  const int in_row = g.in_w * ch;
+  const int32_t offset = qd.input_offset;
+  const uint32_t zp4 = dsp::Bytes4(-offset);
+  const uint32_t zp2 = dsp::Sxtb16(zp4);
+  const int np = (g.out_h + 1) / 2 + 1;
+  const int cols = g.out_w + 2;
+  const int col_lo = g.pad_w < cols ? g.pad_w : cols;
+  const int col_hi = g.pad_w + g.in_w < cols ? g.pad_w + g.in_w : cols;
+  const int ncopy = col_hi - col_lo;
+  uint32_t buf[4 * 23 * kPlaneWords];
+  static_assert(sizeof(buf) <= 4 * kBufWords, "the stack budget");
+  for (int j = 0; j < np; ++j) {
+    for (int i = 0; i < cols; ++i) {
+      if (i == col_lo && ncopy > 0) i = col_hi;
+      if (i >= cols) break;
+      for (int k = 0; k < 4; ++k) buf[(j * kPlaneWords + i) * 4 + k] = zp2;
+    }
+  }
+  PlaneCtx ctx;
+  PlaneLayer& l = ctx.layer;
+  l.ostep = ch;
+  l.rowb = g.out_w * ch;
+  l.width = g.out_w;
+  l.row_jump = 16 * (kPlaneWords - g.out_w);
+  l.doubles = g.out_w / 2;
+  l.odd = g.out_w % 2;
+  l.pairs = g.out_h / 2;
+  l.single = g.out_h % 2;
+  const int32_t round_base = 2 * qd.output_offset + 1;
+  const int cstep = qd.per_channel() ? 1 : 0;
+  const int32_t* mults = qd.per_channel() ? qd.multipliers : &qd.multiplier;
+  const int8_t* shifts = qd.per_channel() ? qd.shifts : &qd.shift;
+  for (int b = 0; b < g.batches; ++b) {
+    const int8_t* in_b = input + b * g.in_h * in_row;
+    int8_t* out_b = output + b * g.out_h * g.out_w * ch;
+    for (int c0 = 0; c0 < ch; c0 += 4) {
+      for (int k = 0; k < 4; ++k) {
+        const int c = c0 + k;
+        int32_t* w = ctx.chan[k];
+        int32_t f[9];
+        int32_t sum2 = 0;
+        for (int t = 0; t < 9; ++t) {
+          f[t] = 2 * filter[t * ch + c];
+          sum2 += f[t];
+        }
+        for (int kx = 0; kx < 3; ++kx) {
+          w[4 + 2 * kx] = static_cast<int32_t>((static_cast<uint32_t>(f[kx]) & 0xFFFFu) |
+                                               (static_cast<uint32_t>(f[3 + kx]) << 16));
+          w[5 + 2 * kx] = static_cast<int32_t>((static_cast<uint32_t>(f[3 + kx]) & 0xFFFFu) |
+                                               (static_cast<uint32_t>(f[6 + kx]) << 16));
+        }
+        const uint32_t b0 = bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u;
+        w[0] = static_cast<int32_t>((b0 << 1) + static_cast<uint32_t>(offset) * static_cast<uint32_t>(sum2));
+        const int right = -shifts[c * cstep];
+        w[1] = static_cast<int32_t>(static_cast<uint32_t>(round_base) << right) >> 1;
+        w[2] = mults[c * cstep];
+        w[3] = right;
+      }
+      // The pair rows: input rows 2 j - pad_h and the next (the zero point outside).
+      const int8_t* src = in_b + c0 + (col_lo - g.pad_w) * ch;
+      for (int j = 0; j < np && ncopy > 0; ++j) {
+        const int r0 = 2 * j - g.pad_h, r1 = r0 + 1;
+        const bool v0 = r0 >= 0 && r0 < g.in_h, v1 = r1 >= 0 && r1 < g.in_h;
+        const int8_t* s0 = v0 ? src + r0 * in_row : reinterpret_cast<const int8_t*>(&zp4);
+        const int8_t* s1 = v1 ? src + r1 * in_row : reinterpret_cast<const int8_t*>(&zp4);
+        const int st0 = v0 ? ch : 0, st1 = v1 ? ch : 0;
+        uint32_t* dst = buf + (j * kPlaneWords + col_lo) * 4;
+        for (int i = 0; i < ncopy; ++i, s0 += st0, s1 += st1, dst += 4) {
+          const uint32_t w0 = dsp::Load4(s0), w1 = dsp::Load4(s1);
+          const uint32_t lo = (w0 & 0xFFFFu) | (w1 << 16), hi = (w1 & 0xFFFF0000u) | (w0 >> 16);
+          dst[0] = dsp::Sxtb16(lo);
+          dst[1] = dsp::Sxtb16Ror8(lo);
+          dst[2] = dsp::Sxtb16(hi);
+          dst[3] = dsp::Sxtb16Ror8(hi);
+        }
+      }
+      PlaneChannels(&ctx, buf, out_b + c0, 4);
+    }
+  }
+}
+
 // clamp: the activation bounds are not int8's (the row loops' variants).
 template <int kStride, int kW>
 void EvalPadded3x3(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter, const int32_t* bias,
@@ -1253,7 +1589,9 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
     // the output zero point -128: KWS's and VWW's layers).
     const bool clamp = d.q.act_min > -128 || d.q.act_max < 127;
     const bool narrow = (d.g.out_w - 1) * d.g.stride_w + 3 <= kNarrowWords;
-    if (d.g.stride_w == 1) {
+    if (PlanesFit(d, clamp)) {
+      EvalPlanes(d, input, filter, bias, output);
+    } else if (d.g.stride_w == 1) {
       narrow ? EvalPadded3x3<1, kNarrowWords>(d, input, filter, bias, output, clamp)
              : EvalPadded3x3<1, kPadWords>(d, input, filter, bias, output, clamp);
     } else {
