@@ -1212,6 +1212,44 @@ void PlaneChannels(const PlaneCtx* ctx, const uint32_t* planes, int8_t* out, int
 }
 #endif
 
+// n cells (n >= 1) of a pair row: the words at s0 and s1 (rows 2 j, 2 j + 1;
+// st0, st1 bytes on per cell) as the four channels' halfword pairs.
+inline void CopyPairRow(uint32_t* d, const int8_t* s0, const int8_t* s1, int32_t st0, int32_t st1, int n) {
+#if MR_DSP_ASM
+  uint32_t w0, w1, t;
+  __asm__ volatile(
+      "1:\n"
+      "ldr %[w0], [%[s0]]\n"
+      "ldr %[w1], [%[s1]]\n"
+      "add %[s0], %[s0], %[st0]\n"
+      "add %[s1], %[s1], %[st1]\n"
+      "pkhbt %[t], %[w0], %[w1], lsl #16\n"
+      "pkhtb %[w1], %[w1], %[w0], asr #16\n"
+      "sxtb16 %[w0], %[t]\n"
+      "sxtb16 %[t], %[t], ror #8\n"
+      "str %[w0], [%[d]], #16\n"
+      "str %[t], [%[d], #-12]\n"
+      "sxtb16 %[w0], %[w1]\n"
+      "sxtb16 %[w1], %[w1], ror #8\n"
+      "str %[w0], [%[d], #-8]\n"
+      "str %[w1], [%[d], #-4]\n"
+      "subs %[n], %[n], #1\n"
+      "bne 1b\n"
+      : [d] "+r"(d), [s0] "+r"(s0), [s1] "+r"(s1), [n] "+r"(n), [w0] "=&r"(w0), [w1] "=&r"(w1), [t] "=&r"(t)
+      : [st0] "r"(st0), [st1] "r"(st1)
+      : "cc", "memory");
+#else
+  for (; n > 0; --n, s0 += st0, s1 += st1, d += 4) {
+    const uint32_t w0 = dsp::Load4(s0), w1 = dsp::Load4(s1);
+    const uint32_t lo = (w0 & 0xFFFFu) | (w1 << 16), hi = (w1 & 0xFFFF0000u) | (w0 >> 16);
+    d[0] = dsp::Sxtb16(lo);
+    d[1] = dsp::Sxtb16Ror8(lo);
+    d[2] = dsp::Sxtb16(hi);
+    d[3] = dsp::Sxtb16Ror8(hi);
+  }
+#endif
+}
+
 // Whether EvalPlanes takes a layer Padded3x3Fits takes: stride 1, the output
 // zero point -128 with int8's bounds, rows of up to kPlaneWords - 2 pixels,
 // four planes of the whole image in the buffer.
@@ -1264,23 +1302,32 @@ void EvalPlanes(const DepthwiseOpData& d, const int8_t* input, const int8_t* fil
     const int8_t* in_b = input + b * g.in_h * in_row;
     int8_t* out_b = output + b * g.out_h * g.out_w * ch;
     for (int c0 = 0; c0 < ch; c0 += 4) {
+      // Doubled taps of the four channels as halfwords (channels 0, 2: e; 1, 3: o) and their sums.
+      uint32_t e[9], o[9], se = 0, so = 0;
+#pragma GCC unroll 9
+      for (int t = 0; t < 9; ++t) {
+        const uint32_t w = dsp::Load4(filter + t * ch + c0);
+        const uint32_t e1 = dsp::Sxtb16(w), o1 = dsp::Sxtb16Ror8(w);
+        e[t] = dsp::Sadd16(e1, e1);
+        o[t] = dsp::Sadd16(o1, o1);
+        se = dsp::Sadd16(se, e[t]);
+        so = dsp::Sadd16(so, o[t]);
+      }
+      const int32_t sum2[4] = {Lo16s(se), Lo16s(so), Hi16s(se), Hi16s(so)};
+#pragma GCC unroll 4
       for (int k = 0; k < 4; ++k) {
         const int c = c0 + k;
         int32_t* w = ctx.chan[k];
-        int32_t f[9];
-        int32_t sum2 = 0;
-        for (int t = 0; t < 9; ++t) {
-          f[t] = 2 * filter[t * ch + c];
-          sum2 += f[t];
-        }
+        const uint32_t* h = (k & 1) != 0 ? o : e;
+#pragma GCC unroll 3
         for (int kx = 0; kx < 3; ++kx) {
-          w[4 + 2 * kx] = static_cast<int32_t>((static_cast<uint32_t>(f[kx]) & 0xFFFFu) |
-                                               (static_cast<uint32_t>(f[3 + kx]) << 16));
-          w[5 + 2 * kx] = static_cast<int32_t>((static_cast<uint32_t>(f[3 + kx]) & 0xFFFFu) |
-                                               (static_cast<uint32_t>(f[6 + kx]) << 16));
+          // Channel k's halfword of taps kx, 3 + kx, 6 + kx: (row 0, row 1) and (row 1, row 2).
+          const uint32_t r0 = h[kx], r1 = h[3 + kx], r2 = h[6 + kx];
+          w[4 + 2 * kx] = static_cast<int32_t>(k < 2 ? (r0 & 0xFFFFu) | (r1 << 16) : (r0 >> 16) | (r1 & 0xFFFF0000u));
+          w[5 + 2 * kx] = static_cast<int32_t>(k < 2 ? (r1 & 0xFFFFu) | (r2 << 16) : (r1 >> 16) | (r2 & 0xFFFF0000u));
         }
         const uint32_t b0 = bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u;
-        w[0] = static_cast<int32_t>((b0 << 1) + static_cast<uint32_t>(offset) * static_cast<uint32_t>(sum2));
+        w[0] = static_cast<int32_t>((b0 << 1) + static_cast<uint32_t>(offset) * static_cast<uint32_t>(sum2[k]));
         const int right = -shifts[c * cstep];
         w[1] = static_cast<int32_t>(static_cast<uint32_t>(round_base) << right) >> 1;
         w[2] = mults[c * cstep];
@@ -1294,15 +1341,7 @@ void EvalPlanes(const DepthwiseOpData& d, const int8_t* input, const int8_t* fil
         const int8_t* s0 = v0 ? src + r0 * in_row : reinterpret_cast<const int8_t*>(&zp4);
         const int8_t* s1 = v1 ? src + r1 * in_row : reinterpret_cast<const int8_t*>(&zp4);
         const int st0 = v0 ? ch : 0, st1 = v1 ? ch : 0;
-        uint32_t* dst = buf + (j * kPlaneWords + col_lo) * 4;
-        for (int i = 0; i < ncopy; ++i, s0 += st0, s1 += st1, dst += 4) {
-          const uint32_t w0 = dsp::Load4(s0), w1 = dsp::Load4(s1);
-          const uint32_t lo = (w0 & 0xFFFFu) | (w1 << 16), hi = (w1 & 0xFFFF0000u) | (w0 >> 16);
-          dst[0] = dsp::Sxtb16(lo);
-          dst[1] = dsp::Sxtb16Ror8(lo);
-          dst[2] = dsp::Sxtb16(hi);
-          dst[3] = dsp::Sxtb16Ror8(hi);
-        }
+        CopyPairRow(buf + (j * kPlaneWords + col_lo) * 4, s0, s1, st0, st1, ncopy);
       }
       PlaneChannels(&ctx, buf, out_b + c0, 4);
     }
