@@ -1058,10 +1058,12 @@ static_assert(sizeof(PlaneLayer) == 32 && sizeof(PlaneCtx) == 32 + 160, "the ass
   "cmp r2, r0\n"                                            \
   "beq 3f\n"                                                \
   "2:\n"                                                    \
-  "ldr r4, [sp, #0]\n"                                      \
   "ldr r6, [sp, #0]\n"                                      \
   MR_VLOAD("0", PB)                                         \
-  MR_VMAC("r4", "r5", "r8", "r9", "r4")                     \
+  "smlatb r5, r2, r8, r6\n"                                 \
+  "smlad r5, r3, r9, r5\n"                                  \
+  "smlad r4, r2, r8, r6\n"                                  \
+  "smlabt r4, r3, r9, r4\n"                                 \
   MR_VLOAD("16", PB)                                        \
   MR_VMAC("r6", "r7", "r8", "r9", "r6")                     \
   MR_VMAC("r4", "r5", "r10", "r11", "r5")                   \
