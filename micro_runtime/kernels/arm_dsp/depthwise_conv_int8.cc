@@ -479,6 +479,31 @@ static_assert(__builtin_offsetof(PadCtx, taps) == 16 && __builtin_offsetof(PadCt
 // ctx->row_jump bytes more at each row's end; the four output bytes of the
 // pixels one after another at out, ostep bytes apart (the rows are
 // consecutive in the output).
+#if !MR_DSP_ASM
+// The C forms of the padded-buffer loops: a 3x3 window at p (rows `pitch`
+// words apart) added to a[0..3], the doubled taps t = 3 ky + kx of channels
+// 0, 2 at t02[t * step] and of channels 1, 3 at t13[t * step].
+inline void Window3x3C(const uint32_t* p, int pitch, const uint32_t* t02, const uint32_t* t13, int step, int32_t* a) {
+  for (int t = 0; t < 9; ++t) {
+    const uint32_t w = p[(t / 3) * pitch + t % 3];
+    const uint32_t x02 = dsp::Sxtb16(w), x13 = dsp::Sxtb16Ror8(w);
+    a[0] = dsp::Smlabb(x02, t02[t * step], a[0]);
+    a[2] = dsp::Smlatt(x02, t02[t * step], a[2]);
+    a[1] = dsp::Smlabb(x13, t13[t * step], a[1]);
+    a[3] = dsp::Smlatt(x13, t13[t * step], a[3]);
+  }
+}
+
+// Four channels' doubled sums requantized and stored as one word (without
+// `clamp` the bounds are int8's: PackClamp4's saturation alone).
+inline void StoreDoubled4(const int32_t* a, const dsp::ChannelRequant* rq, const Int8Requantizer& general, int c0,
+                          bool clamp, uint32_t lo4, uint32_t hi4, int8_t* out) {
+  int32_t v[4];
+  for (int j = 0; j < 4; ++j) v[j] = dsp::RequantizeShifted<dsp::kRight>(a[j] >> 1, rq[j], general, c0 + j);
+  dsp::Store4(out, dsp::PackClamp4(v[0], v[1], v[2], v[3], clamp ? lo4 : 0x80808080u, clamp ? hi4 : 0x7F7F7F7Fu));
+}
+#endif
+
 template <int kStride, bool kClamp, int kW>
 __attribute__((noinline)) void PadBand(PadCtx& ctx, const dsp::ChannelRequant* rq,
                                                    const Int8Requantizer& general, int c0, const uint32_t* p,
@@ -505,19 +530,8 @@ __attribute__((noinline)) void PadBand(PadCtx& ctx, const dsp::ChannelRequant* r
   for (; ctx.rows > 0; --ctx.rows) {
     for (int n = ctx.width; n > 0; --n, p += kStride, out += ostep) {
       int32_t a[4] = {ctx.bias[0], ctx.bias[1], ctx.bias[2], ctx.bias[3]};
-      for (int t = 0; t < 9; ++t) {
-        const uint32_t w = p[(t / 3) * kW + t % 3];
-        const uint32_t x02 = dsp::Sxtb16(w), x13 = dsp::Sxtb16Ror8(w);
-        a[0] = dsp::Smlabb(x02, ctx.taps[2 * t], a[0]);
-        a[2] = dsp::Smlatt(x02, ctx.taps[2 * t], a[2]);
-        a[1] = dsp::Smlabb(x13, ctx.taps[2 * t + 1], a[1]);
-        a[3] = dsp::Smlatt(x13, ctx.taps[2 * t + 1], a[3]);
-      }
-      int32_t v[4];
-      for (int j = 0; j < 4; ++j) v[j] = dsp::RequantizeShifted<dsp::kRight>(a[j] >> 1, rq[j], general, c0 + j);
-      // Without kClamp the bounds are int8's: PackClamp4's saturation alone.
-      dsp::Store4(out, dsp::PackClamp4(v[0], v[1], v[2], v[3], kClamp ? ctx.lo4 : 0x80808080u,
-                                       kClamp ? ctx.hi4 : 0x7F7F7F7Fu));
+      Window3x3C(p, kW, ctx.taps, ctx.taps + 1, 2, a);
+      StoreDoubled4(a, rq, general, c0, kClamp, ctx.lo4, ctx.hi4, out);
     }
     p += ctx.row_jump / 4;
   }
@@ -834,18 +848,8 @@ __attribute__((noinline)) void HPairBand(PairCtx& ctx, const dsp::ChannelRequant
     for (int x = 0; x < 2 * ctx.width; ++x, p += 2, out += ostep) {
       int32_t a[4];
       for (int j = 0; j < 4; ++j) a[j] = ctx.pass[j & 1].bias[j >> 1];
-      for (int t = 0; t < 9; ++t) {
-        const uint32_t v = p[(t / 3) * kPadWords + t % 3];
-        const uint32_t x02 = dsp::Sxtb16(v), x13 = dsp::Sxtb16Ror8(v);
-        a[0] = dsp::Smlabb(x02, ctx.pass[0].taps[t], a[0]);
-        a[2] = dsp::Smlatt(x02, ctx.pass[0].taps[t], a[2]);
-        a[1] = dsp::Smlabb(x13, ctx.pass[1].taps[t], a[1]);
-        a[3] = dsp::Smlatt(x13, ctx.pass[1].taps[t], a[3]);
-      }
-      int32_t v[4];
-      for (int j = 0; j < 4; ++j) v[j] = dsp::RequantizeShifted<dsp::kRight>(a[j] >> 1, rq[j], general, c0 + j);
-      dsp::Store4(out, dsp::PackClamp4(v[0], v[1], v[2], v[3], kClamp ? ctx.lo4 : 0x80808080u,
-                                       kClamp ? ctx.hi4 : 0x7F7F7F7Fu));
+      Window3x3C(p, kPadWords, ctx.pass[0].taps, ctx.pass[1].taps, 1, a);
+      StoreDoubled4(a, rq, general, c0, kClamp, ctx.lo4, ctx.hi4, out);
     }
     p += ctx.row_jump / 4;
   }
