@@ -339,8 +339,8 @@ def _fmt(value: int | None) -> str:
     return "n/a" if value is None else f"{value:,}"
 
 
-def _ratio(ours: int | None, theirs: int | None) -> str:
-    return f"{ours / theirs:.2f}x" if ours and theirs else "n/a"
+def _ratio(ours: int | None, theirs: int | None, decimals: int = 2) -> str:
+    return f"{ours / theirs:.{decimals}f}x" if ours and theirs else "n/a"
 
 
 def render_arena(results: list[Result]) -> str:
@@ -382,7 +382,7 @@ def render_cycles(results: list[Result]) -> str:
         per_mac = f"{ours / macs:.2f}" if macs else "n/a"
         lines.append(f"| {r.model} | {r.board} | {_fmt(ours)} | {ours / r.clock_hz * 1e3:.2f} ms at "
                      f"{r.clock_hz / 1e6:g} MHz | {_fmt(r.first)} | {per_mac} | {_mcycles(xcube9)} | "
-                     f"{_mcycles(xcube10)} | {_mcycles(plumerai)} | {_ratio(ours, best)} |")
+                     f"{_mcycles(xcube10)} | {_mcycles(plumerai)} | {_ratio(ours, best, 3)} |")
     return "\n".join(lines) if len(lines) > 2 else ""
 
 

@@ -66,7 +66,7 @@ def test_estimated_cycles_per_invoke_beside_the_published_engines() -> None:
     table = target_bench.render_cycles([plain, l4r5])
     best = min(v for v in target_bench.PUBLISHED["cortex-m4"]["ad"] if v)
     assert f"| ad | nucleo_l4r5zi_timing | {l4r5.cycles[0]:,} |" in table
-    assert f"| 0.63 M | 0.58 M | 0.49 M | {l4r5.cycles[0] / best:.2f}x |" in table
+    assert f"| 0.63 M | 0.58 M | 0.49 M | {l4r5.cycles[0] / best:.3f}x |" in table
     assert f"| ad | netduinoplus2 | {plain.cycles[0]:,} |" in table  # no published figure for this board
 
 
