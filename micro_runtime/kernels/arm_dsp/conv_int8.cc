@@ -1,24 +1,27 @@
 // CONV_2D int8 eval for cores with the DSP extension (replaces
 // kernels/conv_int8.cc under the arm_dsp tag; prepare and op data are conv.cc's).
 //
-// Per output pixel, four output channels at a time: a window (or window row)
-// is one contiguous run of input bytes dotted with four filter rows (dsp.h's
-// DotRows4). Four input bytes are loaded as one word and unpacked once into
-// two halfword pairs with the input offset added in the same instruction
-// (SXTAB16, SXTAB16 ROR #8: bytes 0,2 and 1,3); each channel's filter word is
-// unpacked with SXTB16, so two SMLADs do its four multiply-accumulates: 1
-// input load + 2 unpacks shared by 4 channels, then 5 instructions per channel
-// per 4 MACs. No per-channel state beyond the requantization is kept.
-// Windows are dotted as one run of FH * FW * IC bytes when they can be:
-// straight from the input when the whole window is one run there (1x1
-// convolutions, or rows that follow each other), else, for windows of at most
-// kColumnMax bytes, from a stack copy with the taps outside the input set to
-// the zero point ((zp + offset) * f = 0, so border windows cost the same as
-// full ones, and short rows such as KWS's first layer, 4 bytes, cost no
-// per-row call). Larger windows and dilated rows go row by row (or tap by
-// tap) over the valid taps.
-// Integer sums are exact and wrap like the portable kernel's, so the outputs
-// are bit-exact with it in any summation order.
+// The paths, chosen per layer in ConvEvalInt8:
+//  - tiles (ChannelsOfTile, the hot path): the windows of up to 24
+//    consecutive output pixels unpacked into halfword pairs with the input
+//    offset (pair buffers), four output channels' filter rows unpacked once
+//    per tile, and Dot4x2 per pixel pair: 16 SMLADs per 4 window bytes for 8
+//    outputs. 1x1 stride-1 layers (PointwiseTiles), windows of whole words
+//    (EvalWindowTiles: IC's 3x3 layers, border windows with zero taps) and
+//    windows over 1-3 input channels in a permuted order (EvalSmallWindow:
+//    the models' first layers); output channels a multiple of 4. The tile is
+//    an optional scratch buffer when prepare got one (ConvInt8ScratchBytes),
+//    else the stack's, or for windows the output tensor's own tail until the
+//    outputs reach it.
+//  - pixel pairs (ChannelsOfPair, DotPair2): the same layers with other
+//    output channel counts, and windows of whole words up to kPairMax bytes.
+//  - single pixels (ChannelsOfColumn, Channels): dilated windows and the
+//    rest, a window (or window row) dotted with four filter rows at a time
+//    (dsp.h's DotRows4), border windows through a zero-point column.
+// Requantization: dsp.h's RequantizeShifted per layer kind (kRight/kPre with
+// one SMMULR where the accumulators provably stay below 2^30). Integer sums
+// are exact and wrap like the portable kernel's, so the outputs are
+// bit-exact with it in any summation order.
 #include "micro_runtime/kernels/arm_dsp/dsp.h"
 #include "micro_runtime/kernels/conv.h"
 
