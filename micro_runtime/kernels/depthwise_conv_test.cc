@@ -114,6 +114,8 @@ float DwFilterScale(int c, int scales) {
   if (scales == 2 && c % 3 == 1) return 0.9f * static_cast<float>(c);
   // Effective scale 0.05 * 6 / 0.4 = 0.75: a multiplier with shift 0 (no right shift) beside right shifts.
   if (scales == 3 && c % 4 == 1) return 6.0f;
+  // A scale ratio below 2^-32: no multiplier (0, shift 0: output = zero point), beside right shifts.
+  if (scales == 5 && c % 2 == 1) return 1e-12f;
   return 0.01f + 0.003f * static_cast<float>(c);
 }
 
@@ -245,7 +247,7 @@ TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathMatchesTheDefinition) {
   // band whose last pair overlaps the one before, a lone row for a height of 1; stride 2: 7),
   // inputs 1 and 2 pixels wide or high (no interior pixel), 4, 8 and 12 channels, both input zero
   // point extremes, ReLU, biases at the SMMULR edge (bias mode 1) and beyond (2), shifts of 0
-  // (scales 3), one filter scale for all channels (scales 4).
+  // (scales 3), one filter scale for all channels (scales 4), dead channels (scales 5).
   // {h, w, channels, stride, scales, input zero point, relu, bias mode}
   static const int shapes[][8] = {
       {6, 48, 4, 1, 0, -128, 1, 0},  {5, 49, 4, 1, 0, 127, 0, 0},   {4, 50, 4, 2, 0, -128, 0, 1},
@@ -264,6 +266,9 @@ TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathMatchesTheDefinition) {
       {12, 12, 8, 1, 0, -128, 0, 1}, {12, 12, 12, 2, 0, 127, 1, 0}, {2, 5, 20, 2, 0, -128, 0, 2},
       {24, 5, 20, 1, 0, 127, 1, 1},  {7, 9, 8, 1, 4, -128, 1, 0},   {9, 7, 12, 2, 4, 127, 0, 1},
       {5, 5, 4, 1, 4, 3, 0, 0},
+      // Dead channels (scales 5: multiplier 0) beside live ones: the 3x3 paths refuse them, the general
+      // channel-major path keeps the fast requantization (exact for them: the product is 0).
+      {6, 7, 8, 1, 5, -128, 0, 0},   {7, 6, 12, 2, 5, 127, 1, 0},
   };
   for (const auto& s : shapes) {
     const TfLiteFusedActivation act = s[6] != 0 ? kTfLiteActRelu : kTfLiteActNone;

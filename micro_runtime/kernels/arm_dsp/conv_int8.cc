@@ -413,16 +413,8 @@ using PairFn = void (*)(const ConvOpData&, const uint32_t*, const int8_t*, const
 
 // The ChannelsOfPair instance for the layer's quantization.
 inline PairFn SelectPair(const Int8ChannelQuant& q, int out_ch, const int32_t* bias, int32_t window) {
-  switch (dsp::LayerRequantKind(q, out_ch, dsp::AccumulatorBound(bias, out_ch, window, &q))) {
-    case dsp::kRight:
-      return ChannelsOfPair<dsp::kRight>;
-    case dsp::kPre:
-      return ChannelsOfPair<dsp::kPre>;
-    case dsp::kWide:
-      return ChannelsOfPair<dsp::kWide>;
-    default:
-      return ChannelsOfPair<dsp::kAny>;
-  }
+  return dsp::ForKind(dsp::LayerRequantKind(q, out_ch, dsp::AccumulatorBound(bias, out_ch, window, &q)),
+                      [](auto tag) -> PairFn { return ChannelsOfPair<decltype(tag)::kKind>; });
 }
 
 // ---- Tiles: several pixel pairs, four channels x two pixels per pass ----
@@ -710,16 +702,8 @@ using TileFn = void (*)(const ConvOpData&, const uint32_t*, int, int, const int8
                        uint32_t*);
 
 inline TileFn SelectTile(const Int8ChannelQuant& q, int out_ch, const int32_t* bias, int32_t taps) {
-  switch (dsp::LayerRequantKind(q, out_ch, dsp::AccumulatorBound(bias, out_ch, taps, &q))) {
-    case dsp::kRight:
-      return ChannelsOfTile<dsp::kRight>;
-    case dsp::kPre:
-      return ChannelsOfTile<dsp::kPre>;
-    case dsp::kWide:
-      return ChannelsOfTile<dsp::kWide>;
-    default:
-      return ChannelsOfTile<dsp::kAny>;
-  }
+  return dsp::ForKind(dsp::LayerRequantKind(q, out_ch, dsp::AccumulatorBound(bias, out_ch, taps, &q)),
+                      [](auto tag) -> TileFn { return ChannelsOfTile<decltype(tag)::kKind>; });
 }
 
 // A tile buffer: an optional scratch buffer when prepare got one (a tile of

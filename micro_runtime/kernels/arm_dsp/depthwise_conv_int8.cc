@@ -1600,24 +1600,6 @@ __attribute__((noinline)) void EvalSharedAdjacent(const DepthwiseOpData& d, cons
 }
 }  // namespace
 
-namespace {
-
-// dsp::LayerRequantKind, except that a channel with shift 0 (a multiplier of
-// [0.5, 1) times 2^31: no right shift, so no rounding fix, which kRight, kPre
-// and kWide apply to every channel) makes the layer kAny, whose constants
-// (MakeChannelRequant) leave the fix out there.
-dsp::RequantKind DepthwiseRequantKind(const DepthwiseOpData& d, const int32_t* bias) {
-  const int ch = d.g.in_ch;
-  const dsp::RequantKind kind =
-      dsp::LayerRequantKind(d.q, ch, dsp::AccumulatorBound(bias, ch, d.g.filter_h * d.g.filter_w));
-  if (kind == dsp::kAny) return kind;
-  for (int c = 0; c < ch; ++c) {
-    if (d.q.shift_of(c) == 0) return dsp::kAny;
-  }
-  return kind;
-}
-
-}  // namespace
 
 TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter,
                                const int32_t* bias, int8_t* output) {
@@ -1646,20 +1628,9 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
     return kTfLiteOk;
   }
   if (d.mult == 1 && d.g.in_ch % 4 == 0 && d.g.filter_h * d.g.filter_w <= kMaxTaps) {
-    switch (DepthwiseRequantKind(d, bias)) {
-      case dsp::kRight:
-        EvalMult1<dsp::kRight>(d, input, filter, bias, output);
-        break;
-      case dsp::kPre:
-        EvalMult1<dsp::kPre>(d, input, filter, bias, output);
-        break;
-      case dsp::kWide:
-        EvalMult1<dsp::kWide>(d, input, filter, bias, output);
-        break;
-      default:
-        EvalMult1<dsp::kAny>(d, input, filter, bias, output);
-        break;
-    }
+    const int ch = d.g.in_ch;
+    dsp::ForKind(dsp::LayerRequantKind(d.q, ch, dsp::AccumulatorBound(bias, ch, d.g.filter_h * d.g.filter_w, &d.q)),
+                 [&](auto tag) { EvalMult1<decltype(tag)::kKind>(d, input, filter, bias, output); });
     return kTfLiteOk;
   }
   if (d.mult > 1 && d.g.in_ch == 1 && d.g.dilation_w == 1 && d.g.out_ch % 4 == 0 && d.q.fast_requantize()) {

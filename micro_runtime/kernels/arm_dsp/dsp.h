@@ -333,6 +333,28 @@ inline int32_t DoublingHighMulSmall(int32_t a, int32_t m) {
 #endif
 }
 
+// A layer's kind as a type, for picking a kernel template's instance:
+// ForKind(kind, pick) returns pick(KindTag<kind>()), e.g.
+//   ForKind(kind, [](auto tag) { return Kernel<decltype(tag)::kKind>; })
+template <RequantKind K>
+struct KindTag {
+  static constexpr RequantKind kKind = K;
+};
+
+template <typename Pick>
+inline auto ForKind(RequantKind kind, Pick pick) -> decltype(pick(KindTag<kRight>())) {
+  switch (kind) {
+    case kRight:
+      return pick(KindTag<kRight>());
+    case kPre:
+      return pick(KindTag<kPre>());
+    case kWide:
+      return pick(KindTag<kWide>());
+    default:
+      return pick(KindTag<kAny>());
+  }
+}
+
 // The requantized value before the activation clamp (t >> r' above); for a
 // kAny layer's channel on the general path, Int8Requantizer's int8 result
 // (inside int8, so PackClamp4's saturation and clamp leave it as it is).
