@@ -58,19 +58,26 @@ void* KernelRunner::AllocatePersistent(TfLiteContext* context, size_t bytes) {
   return static_cast<KernelRunner*>(context->impl)->Allocate(bytes);
 }
 
+bool KernelRunner::ScratchFull() const {
+  if (scratch_count_ < kMaxScratchBuffers) return false;
+  MicroPrintf("KernelRunner: more than %d scratch buffers requested", kMaxScratchBuffers);
+  return true;
+}
+
+TfLiteStatus KernelRunner::AddScratch(void* p, int* index) {
+  scratch_[scratch_count_] = p;
+  *index = scratch_count_++;
+  return kTfLiteOk;
+}
+
 TfLiteStatus KernelRunner::RequestScratch(TfLiteContext* context, size_t bytes, int* index) {
   KernelRunner* self = static_cast<KernelRunner*>(context->impl);
-  if (self->scratch_count_ >= kMaxScratchBuffers) {
-    MicroPrintf("KernelRunner: more than %d scratch buffers requested", kMaxScratchBuffers);
-    return kTfLiteError;
-  }
+  if (self->ScratchFull()) return kTfLiteError;
   // Scratch buffers simply get their own region: a single-node run has no
   // other op to share it with.
   void* p = self->Allocate(bytes);
   if (p == nullptr) return kTfLiteError;
-  self->scratch_[self->scratch_count_] = p;
-  *index = self->scratch_count_++;
-  return kTfLiteOk;
+  return self->AddScratch(p, index);
 }
 
 namespace {
@@ -85,19 +92,14 @@ void KernelRunner::SetOptionalScratchPool(void* pool, size_t bytes) {
 
 TfLiteStatus KernelRunner::RequestOptionalScratch(TfLiteContext* context, size_t bytes, int* index) {
   KernelRunner* self = static_cast<KernelRunner*>(context->impl);
-  if (self->scratch_count_ >= kMaxScratchBuffers) {
-    MicroPrintf("KernelRunner: more than %d scratch buffers requested", kMaxScratchBuffers);
-    return kTfLiteError;
-  }
+  if (self->ScratchFull()) return kTfLiteError;
   const size_t start = (self->pool_used_ + 15u) & ~static_cast<size_t>(15u);
   void* p = nullptr;
   if (g_pool != nullptr && start <= g_pool_bytes && bytes <= g_pool_bytes - start) {
     p = g_pool + start;
     self->pool_used_ = start + bytes;
   }
-  self->scratch_[self->scratch_count_] = p;
-  *index = self->scratch_count_++;
-  return kTfLiteOk;
+  return self->AddScratch(p, index);
 }
 
 void* KernelRunner::GetScratch(TfLiteContext* context, int index) {

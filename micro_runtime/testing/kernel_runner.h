@@ -58,6 +58,10 @@ class KernelRunner {
   static TfLiteStatus RequestOptionalScratch(TfLiteContext* context, size_t bytes, int* index);
   static void* GetScratch(TfLiteContext* context, int index);
   void* Allocate(size_t bytes);
+  // Whether every scratch slot is taken (logged); the next slot's buffer p
+  // (nullptr: an optional one without room) and its index.
+  bool ScratchFull() const;
+  TfLiteStatus AddScratch(void* p, int* index);
 
   TfLiteRegistration registration_;
   TfLiteContext context_;
