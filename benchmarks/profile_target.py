@@ -42,16 +42,19 @@ def build_plugin() -> Path:
     return PROFILE_SO
 
 
-def functions(elf: Path, nm: str) -> tuple[list[int], list[str]]:
-    out = subprocess.run([nm, "-C", "--defined-only", "-n", str(elf)], capture_output=True, text=True,
+def functions(elf: Path, nm: str) -> tuple[list[int], list[str], list[int]]:
+    """The ELF's functions by address: starts, names and sizes (0 where nm knows none)."""
+    out = subprocess.run([nm, "-C", "--defined-only", "-n", "-S", str(elf)], capture_output=True, text=True,
                          check=True).stdout
-    starts, names = [], []
+    starts, names, sizes = [], [], []
     for line in out.splitlines():
-        parts = line.split(maxsplit=2)
-        if len(parts) == 3 and parts[1] in "tTwW":
+        parts = line.split(maxsplit=3)
+        sized = len(parts) == 4 and parts[2] in "tTwW"
+        if sized or (len(parts) == 3 and parts[1] in "tTwW"):
             starts.append(int(parts[0], 16) & ~1)
-            names.append(parts[2])
-    return starts, names
+            names.append(parts[3] if sized else parts[2])
+            sizes.append(int(parts[1], 16) if sized else 0)
+    return starts, names, sizes
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         proc = subprocess.run(argv_q, stdin=subprocess.DEVNULL, capture_output=True, timeout=1200)
         cases = len(parse_runner_log(proc.stdout.decode("utf-8", errors="replace"))["cases"])
         counts = [(int(a, 16), int(c)) for a, c in (line.split() for line in out.read_text().splitlines())]
-    starts, names = functions(elf, board.tool("nm"))
+    starts, names, sizes = functions(elf, board.tool("nm"))
     per_fn: Counter[str] = Counter()
     for addr, count in counts:
         i = bisect.bisect_right(starts, addr) - 1
@@ -92,8 +95,11 @@ def main(argv: list[str] | None = None) -> int:
     for name, count in per_fn.most_common(args.top):
         print(f"{count // max(cases, 1):>12,} {100 * count / total:5.1f}%  {name[:110]}")
     if args.cycles:
-        function_cycles(args.model, args.timing_board, elf, board.tool("nm"),
-                        [name for name, _ in per_fn.most_common(args.cycles)])
+        ranges: dict[str, tuple[int, int]] = {}
+        for start, name, size in zip(starts, names, sizes, strict=True):
+            if size:
+                ranges.setdefault(name, (start, start + size))  # a name twice (static functions): the first
+        function_cycles(args.model, args.timing_board, ranges, [name for name, _ in per_fn.most_common(args.cycles)])
     if args.annotate:
         chosen = [name for name, _ in per_fn.most_common() if args.annotate in name]
         if not chosen:
@@ -103,19 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def function_cycles(model: str, timing_board: str, elf: Path, nm: str, names: list[str]) -> None:
+def function_cycles(model: str, timing_board: str, ranges: dict[str, tuple[int, int]], names: list[str]) -> None:
     """Estimated cycles per Invoke spent in each named function (inlined code counts as its caller's):
-    target_bench's measurement with and without the function's address range."""
+    target_bench's measurement with and without the function's address range [low, high)."""
     from benchmarks.target_bench import measure
-
-    out = subprocess.run([nm, "-C", "--defined-only", "-n", "-S", str(elf)], capture_output=True, text=True,
-                         check=True).stdout
-    ranges: dict[str, tuple[int, int]] = {}
-    for line in out.splitlines():
-        parts = line.split(maxsplit=3)
-        if len(parts) == 4 and parts[2] in "tTwW":
-            low = int(parts[0], 16) & ~1
-            ranges.setdefault(parts[3], (low, low + int(parts[1], 16)))
 
     def per_invoke(skips: list[tuple[int, int]]) -> float:
         cycles = measure(model, timing_board, skips=skips).cycles
