@@ -89,24 +89,32 @@ def plain_and_handshake_builds() -> tuple[Path, Path]:
     return plain, variant
 
 
-def _read_after_a_late_open(elf: Path, board: Any, late_s: float = 0.06) -> bytes:
+def _read_after_a_late_open(elf: Path, board: Any, late_s: float = 0.06) -> tuple[bytes, float]:
     """Starts ``elf`` with nobody on the UART (as while a USB serial port re-enumerates after reset),
-    connects ``late_s`` later and pokes like the serial runner until the firmware talks; what it heard.
+    connects ``late_s`` later and pokes like the serial runner until the firmware talks; what it
+    heard, and how late (seconds after the start began) the port really opened.
 
     QEMU drops what the UART sends while no client is connected. (The firmware's 2 s handshake
     window is about 0.2 s under QEMU: the bluepill's tick rate assumes its 8 MHz clock.)
     """
+    began = time.monotonic()
     assert load_and_go(elf, board.gdb_address) is None
     time.sleep(late_s)
     data = b""
     with socket.create_connection(("127.0.0.1", board.serial_port), timeout=0.02) as uart:
+        opened_after = time.monotonic() - began
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline and not DONE_PASSED.search(data):
             if not data:
                 uart.sendall(HANDSHAKE_BYTE)
             with contextlib.suppress(TimeoutError):
                 data += uart.recv(4096)
-    return data
+    return data, opened_after
+
+
+# The handshake window under QEMU is about 0.2 s of host time; a port that opened later than this
+# (a loaded CI machine descheduled the test) says nothing about the handshake, so that try is redone.
+WINDOW_UNDER_QEMU_S = 0.15
 
 
 def test_handshake_build_loses_nothing_when_the_port_opens_late(
@@ -120,10 +128,17 @@ def test_handshake_build_loses_nothing_when_the_port_opens_late(
     start = sign(0, "START micro_test 2").encode()
     first_test = sign(1, "BEGIN ShapesAndTypes").encode()
     with start_qemu_board(str(qemu["machine"]), int(qemu.get("serial", 0)), tmp_path) as board:
-        lost = _read_after_a_late_open(plain, board)
+        lost, _ = _read_after_a_late_open(plain, board)
     assert first_test not in lost  # without the handshake the start of the log is gone
-    with start_qemu_board(str(qemu["machine"]), int(qemu.get("serial", 0)), tmp_path) as board:
-        kept = _read_after_a_late_open(variant, board)
+    tries: list[float] = []
+    for _ in range(4):
+        with start_qemu_board(str(qemu["machine"]), int(qemu.get("serial", 0)), tmp_path) as board:
+            kept, opened_after = _read_after_a_late_open(variant, board)
+        tries.append(round(opened_after, 3))
+        if opened_after <= WINDOW_UNDER_QEMU_S:
+            break
+    else:
+        pytest.fail(f"the UART never opened inside the handshake window (opened after {tries} s): machine too loaded")
     # The firmware waited for the byte, then printed the marker and every line: no record is missing.
     assert kept.startswith(START_MARKER.encode() + b"\r\n" + start + b"\r\n" + first_test), kept[:200]
     assert DONE_PASSED.search(kept)
