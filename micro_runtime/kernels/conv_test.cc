@@ -68,9 +68,25 @@ TestRandom g_random(2024u);
 // shifts of a few bits); 1 every other channel tiny (right shifts beyond 22,
 // the DSP kernels' pre-shifted requantization); 2 tiny, large (a left shift)
 // and ordinary channels mixed (their per-channel general form); 3 every other
-// channel dead (multiplier 0, as VWW's late layers have).
+// channel dead (multiplier 0, as VWW's late layers have); 4 and 5 nearly dead
+// channels (NearlyDead) beside ordinary ones.
+//
+// Nearly dead (VWW's late layers): a scale ratio just above 2^-31 with a bias
+// near 2^30, by channel c % 5 (with BiasOf's modes 5 and 6): 0 ordinary (every
+// other group right shifts beyond 22); 1 and 2 ratio 6e-10 with biases +-(2^30
+// + 128): every output is the zero point +-1; 3 ratio 3e-9, bias 2^30 - 100:
+// every output zp + 3; 4 (mode 5 only) ratio 2.5 / (2^30 + 128), bias 2^30 +
+// 128: the outputs straddle zp + 2.5, so they depend on the input.
+// The scale ratio here is in_scale / out_scale = 1/8 times the filter's.
+int NearlyDead(int c, int scales) { return scales == 4 ? c % 4 : c % 5; }
 float FilterScale(int c, int scales) {
   const float ordinary = 0.01f + 0.003f * static_cast<float>(c);
+  if (scales == 4 || scales == 5) {
+    const int kind = NearlyDead(c - 1, scales);  // g_scales[c] is channel c - 1's
+    const float ratio[] = {0.0f, 6e-10f, 6e-10f, 3e-9f, 2.5f / 1073741952.0f};
+    if (kind != 0) return 8.0f * ratio[kind];
+    return ((c - 1) / 5) % 2 == 0 ? ordinary : 3e-8f * static_cast<float>(c);
+  }
   if (scales == 3 && c % 2 == 1) return 1e-12f;  // a scale ratio below 2^-32: no multiplier (0)
   if (scales == 1 && c % 2 == 0) return 3e-8f * static_cast<float>(c);
   if (scales == 2 && c % 3 == 0) return 2e-9f * static_cast<float>(c);
@@ -103,6 +119,11 @@ int32_t BiasOf(int c, int taps, int mode, TestRandom& random) {
   if (mode == 4) {                    // about 2^30 on the channels scales mode 3 kills, small on the others
     if (c % 2 != 0) return small;
     return small < 0 ? -(int32_t{1} << 30) - 128 : (int32_t{1} << 30) + 128;
+  }
+  if (mode == 5 || mode == 6) {  // scales modes 4 and 5's nearly dead channels (NearlyDead)
+    const int32_t big[] = {small, (int32_t{1} << 30) + 128, -(int32_t{1} << 30) - 128, (int32_t{1} << 30) - 100,
+                           (int32_t{1} << 30) + 128};
+    return big[NearlyDead(c, mode - 1)];
   }
   const int32_t reach = taps * 255 * 128;
   const int32_t most = mode == 1 ? (int32_t{1} << 30) - 1 - reach : INT32_MAX - reach;
@@ -415,13 +436,23 @@ TF_LITE_MICRO_TEST(Int8AccumulatorsNearAndBeyondTwoToThe30MatchTheDefinition) {
   // Biases whose accumulators reach just below 2^30 (the DSP kernels requantize with SMMULR on the
   // doubled accumulator) and beyond it (their 64-bit form: VWW's nearly-dead channels have such
   // biases), through the pointwise tiles, the pixel pairs, the few-channel windows and the general
-  // windows, with ordinary and beyond-22 right shifts.
+  // windows, with ordinary and beyond-22 right shifts. Then nearly dead channels (NearlyDead):
+  // accumulators beyond 2^30 whose outputs are one value for any input (prepare finds them; the DSP
+  // kernels keep their one-multiply requantization for the rest of the layer) beside ordinary ones,
+  // and with a channel whose outputs do depend on the input (the layer keeps the 64-bit form):
+  // pointwise tiles of 4 and 16 blocks with odd pixel counts, 3x3 window tiles, pixel pairs (7
+  // channels), few input channels.
   // {h, w, in_ch, out_ch, kh, kw, sh, sw, scales, in_zp, valid, bias_mode}
   const ConvShape shapes[] = {
       {3, 5, 16, 8, 1, 1, 1, 1, 1, -128, false, 1}, {3, 5, 16, 8, 1, 1, 1, 1, 1, 127, false, 2},
       {3, 3, 8, 7, 1, 1, 1, 1, 0, -128, false, 1},  {3, 3, 8, 7, 1, 1, 1, 1, 1, -128, false, 2},
       {7, 7, 3, 5, 3, 3, 2, 2, 1, -128, false, 1},  {7, 7, 3, 5, 3, 3, 2, 2, 1, 127, false, 2},
       {5, 5, 8, 5, 3, 3, 1, 1, 0, -128, false, 1},  {6, 6, 8, 7, 3, 3, 2, 2, 1, -128, false, 2},
+      {3, 5, 16, 8, 1, 1, 1, 1, 4, -7, false, 5},   {3, 3, 64, 8, 1, 1, 1, 1, 4, -128, false, 5},
+      {2, 5, 64, 12, 1, 1, 1, 1, 4, 127, false, 5}, {5, 5, 8, 8, 3, 3, 1, 1, 4, -128, false, 5},
+      {3, 3, 8, 7, 1, 1, 1, 1, 4, 127, false, 5},   {7, 7, 3, 8, 3, 3, 2, 2, 4, -128, false, 5},
+      {3, 5, 16, 10, 1, 1, 1, 1, 5, -7, false, 6},  {3, 3, 64, 10, 1, 1, 1, 1, 5, 127, false, 6},
+      {5, 5, 8, 5, 3, 3, 1, 1, 5, -128, false, 6},  {7, 7, 3, 10, 3, 3, 2, 2, 5, 127, false, 6},
   };
   for (const ConvShape& s : shapes) {
     const int mismatches = ConvMismatches(s);

@@ -116,6 +116,9 @@ float DwFilterScale(int c, int scales) {
   if (scales == 3 && c % 4 == 1) return 6.0f;
   // A scale ratio below 2^-32: no multiplier (0, shift 0: output = zero point), beside right shifts.
   if (scales == 5 && c % 2 == 1) return 1e-12f;
+  // Nearly dead channels (with DwBias mode 3): scale ratios (filter scale / 8) of 6e-10 and 3e-9 with
+  // biases near 2^30, so every output of such a channel is one value, beside ordinary channels.
+  if (scales == 6 && (c - 1) % 4 != 0) return (c - 1) % 4 == 3 ? 8 * 3e-9f : 8 * 6e-10f;
   return 0.01f + 0.003f * static_cast<float>(c);
 }
 
@@ -125,6 +128,11 @@ float DwFilterScale(int c, int scales) {
 int32_t DwBias(int c, int taps, int mode) {
   const int32_t small = g_dw_random.Next(-3000, 3000);
   if (mode == 0) return small;
+  if (mode == 3) {  // DwFilterScale's scales 6: zp + 1, zp - 1, zp + 3 whatever the input
+    const int32_t nearly_dead[] = {small, (int32_t{1} << 30) + 128, -(int32_t{1} << 30) - 128,
+                                   (int32_t{1} << 30) - 100};
+    return nearly_dead[c % 4];
+  }
   const int32_t reach = taps * 255 * 128;
   const int32_t most = mode == 1 ? (int32_t{1} << 30) - 1 - reach : INT32_MAX - reach;
   const int32_t b = most - (small < 0 ? -small : small);
@@ -225,10 +233,12 @@ TF_LITE_MICRO_TEST(Int8Multiplier1ShapesAndRequantizationFormsMatchTheDefinition
 
 TF_LITE_MICRO_TEST(Int8Multiplier1AccumulatorsNearAndBeyondTwoToThe30MatchTheDefinition) {
   // Biases whose accumulators reach just below 2^30 (SMMULR on the doubled accumulator) and beyond
-  // (the 64-bit form), ordinary and beyond-22 right shifts, both input zero point extremes.
+  // (the 64-bit form), ordinary and beyond-22 right shifts, both input zero point extremes; nearly
+  // dead channels (accumulators beyond 2^30, one output value whatever the input) beside ordinary ones.
   // {h, w, channels, k, stride, scales, input zero point, bias mode}
   static const int shapes[][8] = {{6, 7, 8, 3, 1, 0, -128, 1}, {6, 7, 8, 3, 1, 1, 127, 1}, {7, 5, 4, 3, 2, 1, -128, 2},
-                           {5, 6, 12, 3, 1, 1, 127, 2}, {5, 5, 4, 5, 1, 1, -128, 1}};
+                           {5, 6, 12, 3, 1, 1, 127, 2}, {5, 5, 4, 5, 1, 1, -128, 1}, {6, 7, 8, 3, 1, 6, -128, 3},
+                           {5, 6, 12, 3, 1, 6, 127, 3},  {7, 5, 4, 3, 2, 6, -128, 3}, {9, 8, 16, 3, 1, 6, 127, 3}};
   for (const auto& s : shapes) {
     const int mismatches = DwMismatches(s[0], s[1], s[2], s[3], s[4], s[5], s[6], kTfLiteActNone, s[7]);
     if (mismatches != 0) {

@@ -272,6 +272,82 @@ TfLiteStatus CheckAccumulatorRange(const char* op_name, const TfLiteTensor* inpu
   return kTfLiteOk;
 }
 
+#if MICRO_RUNTIME_CONSTANT_CHANNELS
+// Int8ChannelQuant's constant channels and accumulator reach for an int8
+// layer with constant weights (and bias, if any), once q's multipliers,
+// shifts and activation range are made. A channel's accumulator range is
+// exact for any input: bias + lo * P + hi * N up to bias + hi * P + lo * N,
+// with P and N the sums of its positive and negative weights and [lo, hi] the
+// int8 range minus the input zero point (a padded tap adds 0, inside it). A
+// channel whose range reaches 2^30 in magnitude is constant when the
+// reference requantization gives the same output at both ends: with a
+// multiplier >= 0 and a right shift (rounding half away from zero), the zero
+// point and the clamp, it never decreases as the accumulator grows. No
+// overflow: CheckAccumulatorRange bounds every accumulator by 2^31 - 1.
+// Per-channel filters only (a per-tensor layer's kernels requantize every
+// channel with channel 0's constants).
+static TfLiteStatus FindConstantChannels(TfLiteContext* context, const TfLiteTensor* input,
+                                         const TfLiteTensor* filter, const TfLiteTensor* bias, int channels,
+                                         int channel_dim, Int8ChannelQuant* q) {
+  q->constant_mask = nullptr;
+  q->constant_values = nullptr;
+  q->reach = -1;
+  const bool int32_bias = bias != nullptr && bias->is_constant && bias->type == kTfLiteInt32;
+  if (!filter->is_constant || filter->type != kTfLiteInt8 || (bias != nullptr && !int32_bias)) return kTfLiteOk;
+  const int64_t lo = -128 - static_cast<int64_t>(input->params.zero_point);
+  const int64_t hi = 127 - static_cast<int64_t>(input->params.zero_point);
+  int64_t inner = 1;
+  int64_t outer = 1;
+  for (int d = 0; d < NumDimensions(filter); ++d) {
+    if (d < channel_dim) outer *= SizeOfDimension(filter, d);
+    if (d > channel_dim) inner *= SizeOfDimension(filter, d);
+  }
+  const int words = (channels + 31) >> 5;
+  uint32_t* mask = nullptr;
+  int8_t* values = nullptr;
+  int64_t layer_reach = 0;
+  for (int c = 0; c < channels; ++c) {
+    const int32_t m = q->multiplier_of(c);
+    if (m == 0) continue;  // the output is the zero point whatever the accumulator
+    int32_t positive = 0;
+    int32_t negative = 0;
+    for (int64_t o = 0; o < outer; ++o) {
+      const int8_t* w = filter->data.int8 + (o * channels + c) * inner;
+      for (int64_t i = 0; i < inner; ++i) (w[i] < 0 ? negative : positive) += w[i];
+    }
+    const int64_t b = bias != nullptr ? bias->data.i32[c] : 0;
+    const int64_t least = b + lo * positive + hi * negative;
+    const int64_t most = b + hi * positive + lo * negative;
+    const int64_t reach = -least > most ? -least : most;
+    const int shift = q->shift_of(c);
+    if (q->per_channel() && reach >= (int64_t{1} << 30) && m > 0 && shift <= 0) {
+      auto out = [&](int64_t acc) {
+        const int32_t v = MultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), m, shift) + q->output_offset;
+        return v < q->act_min ? q->act_min : (v > q->act_max ? q->act_max : v);
+      };
+      const int32_t value = out(least);
+      if (out(most) == value) {
+        if (mask == nullptr) {  // the first constant channel: the table, a bit and a byte per channel
+          mask = static_cast<uint32_t*>(context->AllocatePersistentBuffer(
+              context, static_cast<size_t>(words) * sizeof(uint32_t) + static_cast<size_t>(channels)));
+          if (mask == nullptr) return kTfLiteError;
+          for (int i = 0; i < words; ++i) mask[i] = 0;
+          values = reinterpret_cast<int8_t*>(mask + words);
+        }
+        mask[c >> 5] |= 1u << (c & 31);
+        values[c] = static_cast<int8_t>(value);
+        continue;
+      }
+    }
+    if (reach > layer_reach) layer_reach = reach;
+  }
+  q->constant_mask = mask;
+  q->constant_values = values;
+  q->reach = static_cast<int32_t>(layer_reach);  // <= 2^31 - 1: CheckAccumulatorRange
+  return kTfLiteOk;
+}
+#endif
+
 TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context,
                                      const TfLiteTensor* input, const TfLiteTensor* filter,
                                      const TfLiteTensor* bias, const TfLiteTensor* output,
@@ -294,6 +370,11 @@ TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context
   }
   q->multipliers = nullptr;
   q->shifts = nullptr;
+#if MICRO_RUNTIME_CONSTANT_CHANNELS
+  q->constant_mask = nullptr;
+  q->constant_values = nullptr;
+  q->reach = -1;
+#endif
   q->multiplier = 0;
   q->shift = 0;
   q->flags = 0;
@@ -350,6 +431,9 @@ TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context
   q->act_min = static_cast<int8_t>(act_min);
   q->act_max = static_cast<int8_t>(act_max);
   if (fast) q->flags = static_cast<uint8_t>(q->flags | Int8ChannelQuant::kFastRequantize);
+#if MICRO_RUNTIME_CONSTANT_CHANNELS
+  TF_LITE_ENSURE_OK(context, FindConstantChannels(context, input, filter, bias, channels, channel_dim, q));
+#endif
   return kTfLiteOk;
 }
 

@@ -57,6 +57,15 @@ TfLiteStatus CheckFilterOpTypes(const char* op_name, const TfLiteTensor* input,
 // FULLY_CONNECTED). A per-tensor filter scale needs one multiplier and shift,
 // held here; only a per-channel filter gets arrays in the arena (an int32
 // multiplier and an int8 shift per output channel, one allocation).
+// Builds for cores with the DSP extension find the constant channels of a
+// layer (Int8ChannelQuant::constants), for the arm_dsp kernels' one-multiply
+// requantization; other builds neither compute nor store them.
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#define MICRO_RUNTIME_CONSTANT_CHANNELS 1
+#else
+#define MICRO_RUNTIME_CONSTANT_CHANNELS 0
+#endif
+
 struct Int8ChannelQuant {
   const int32_t* multipliers;  // per output channel; nullptr for a per-tensor filter
   const int8_t* shifts;        // per output channel; nullptr for a per-tensor filter
@@ -73,6 +82,28 @@ struct Int8ChannelQuant {
   // channel's shift is in [-kMaxFastRightShift, -1] (right shift only), no
   // multiplier is INT32_MIN and the output zero point is in [-128, 127].
   static constexpr uint8_t kFastRequantize = 2u;
+
+#if MICRO_RUNTIME_CONSTANT_CHANNELS
+  // Output channels whose accumulator can reach 2^30 in magnitude yet whose
+  // output is one value for every input (VWW's nearly-dead channels: a bias
+  // near 2^30 times a scale ratio near 2^-32), found by prepare from the
+  // weights, the bias and the input zero point: bit c % 32 of
+  // constant_mask[c / 32], the value constant_values[c] (nullptr: none).
+  // The reference requantization of the true multiplier gives that value for
+  // every accumulator the channel can reach; kernels may use it instead
+  // (dsp::LayerChannelRequant).
+  const uint32_t* constant_mask;
+  const int8_t* constant_values;
+  // The largest |accumulator| any other channel with a multiplier can reach
+  // (the same exact ranges); -1: not known (weights or bias not constant).
+  int32_t reach;
+  bool constant(int c) const {
+    return constant_mask != nullptr && ((constant_mask[c >> 5] >> (c & 31)) & 1u) != 0;
+  }
+#else
+  static constexpr const int8_t* constant_values = nullptr;
+  bool constant(int) const { return false; }
+#endif
 
   bool per_channel() const { return (flags & kPerChannel) != 0; }
   bool fast_requantize() const { return (flags & kFastRequantize) != 0; }

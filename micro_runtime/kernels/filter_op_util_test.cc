@@ -162,4 +162,72 @@ TF_LITE_MICRO_TEST(RequantizeInt16ByBiasType) {
   TF_LITE_MICRO_EXPECT_TRUE(e.int32_accumulator);
 }
 
+#if MICRO_RUNTIME_CONSTANT_CHANNELS
+// DSP cores: prepare marks the channels whose accumulators reach 2^30 yet whose
+// output is one value for any input, and gives the exact reach of the others.
+// Input zero point -128: an input minus it lies in [0, 255]; every channel's
+// weights {100, -50, 20, 0} reach bias - 12750 up to bias + 30600.
+TF_LITE_MICRO_TEST(ConstantChannelsAndExactReach) {
+  const int32_t in_dims[] = {2, 1, 4};
+  const int32_t f_dims[] = {2, 5, 4};
+  const int32_t b_dims[] = {1, 5};
+  const int32_t out_dims[] = {2, 1, 5};
+  int8_t in[4];
+  int8_t w[20];
+  for (int c = 0; c < 5; ++c) {
+    w[4 * c] = 100;
+    w[4 * c + 1] = -50;
+    w[4 * c + 2] = 20;
+    w[4 * c + 3] = 0;
+  }
+  int8_t out[5];
+  const int32_t big = (int32_t{1} << 30) + 128;
+  // 0: +2^30 at a ratio of 6e-10 (zp + 0.64: zp + 1 throughout); 1: its negative (zp - 1); 2: a ratio
+  // that puts zp + 2.5 inside the range (depends on the input); 3: ordinary; 4: +2^30 - 12750 whose
+  // range just reaches 2^30 and rounds to zp + 1 at both ends (a ratio of 1e-9: 1.0737 + 0.00003).
+  int32_t b[5] = {big, -big, big, 1000, (int32_t{1} << 30) - 12750};
+  // Filter scales: ratio * 8 (input 0.05, output 0.4); g[0] is the count.
+  float scales[6] = {5.0f, 8 * 6e-10f, 8 * 6e-10f, 8 * 2.5f / 1073741952.0f, 8 * 0.01f, 8 * 1e-9f};
+  TfLiteTensor input = CreateQuantizedTensor(in, IntArrayFromInts(in_dims), 0.05f, -128);
+  TfLiteTensor filter = CreatePerChannelQuantizedTensor(w, IntArrayFromInts(f_dims), FloatArrayFromFloats(scales), 0);
+  filter.is_constant = true;
+  TfLiteTensor bias = CreateTensor(b, IntArrayFromInts(b_dims), true);
+  TfLiteTensor output = CreateQuantizedTensor(out, IntArrayFromInts(out_dims), 0.4f, 5);
+  const int32_t list[] = {1, 0};
+  const TfLiteRegistration reg = {nullptr, nullptr, nullptr, nullptr};
+  TfLiteTensor tensors[] = {input};
+  KernelRunner runner(reg, tensors, 1, IntArrayFromInts(list), IntArrayFromInts(list), nullptr);
+  Int8ChannelQuant q{};
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareInt8ChannelQuant("TEST", runner.context(), &input, &filter, &bias,
+                                                             &output, kTfLiteActNone, 5, 0, 0u, &q));
+  TF_LITE_MICRO_EXPECT_TRUE(q.constant(0));
+  TF_LITE_MICRO_EXPECT_EQ(6, static_cast<int>(q.constant_values[0]));
+  TF_LITE_MICRO_EXPECT_TRUE(q.constant(1));
+  TF_LITE_MICRO_EXPECT_EQ(4, static_cast<int>(q.constant_values[1]));
+  TF_LITE_MICRO_EXPECT_FALSE(q.constant(2));
+  TF_LITE_MICRO_EXPECT_FALSE(q.constant(3));
+  TF_LITE_MICRO_EXPECT_TRUE(q.constant(4));
+  TF_LITE_MICRO_EXPECT_EQ(6, static_cast<int>(q.constant_values[4]));
+  // Each constant value is the reference requantization at both ends of its channel's range.
+  const int constant_channels[] = {0, 1, 4};
+  for (int c : constant_channels) {
+    TF_LITE_MICRO_EXPECT_EQ(q.constant_values[c], RequantizeToInt8(q, b[c] - 12750, c));
+    TF_LITE_MICRO_EXPECT_EQ(q.constant_values[c], RequantizeToInt8(q, b[c] + 30600, c));
+  }
+  TF_LITE_MICRO_EXPECT_EQ(big + 30600, q.reach);  // channel 2's: the constant ones left out
+  // Channel 4 a little further up: its range straddles zp + 1.5 (1.0737 * 1.397 = 1.5): no longer constant.
+  b[4] = 1500000000;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareInt8ChannelQuant("TEST", runner.context(), &input, &filter, &bias,
+                                                             &output, kTfLiteActNone, 5, 0, 0u, &q));
+  TF_LITE_MICRO_EXPECT_FALSE(q.constant(4));
+  TF_LITE_MICRO_EXPECT_EQ(1500000000 + 30600, q.reach);
+  // Weights not constant: nothing known.
+  filter.is_constant = false;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareInt8ChannelQuant("TEST", runner.context(), &input, &filter, &bias,
+                                                             &output, kTfLiteActNone, 5, 0, 0u, &q));
+  TF_LITE_MICRO_EXPECT_FALSE(q.constant(0));
+  TF_LITE_MICRO_EXPECT_EQ(-1, q.reach);
+}
+#endif
+
 TF_LITE_MICRO_TESTS_END

@@ -22,6 +22,8 @@
 // one SMMULR where the accumulators provably stay below 2^30). Integer sums
 // are exact and wrap like the portable kernel's, so the outputs are
 // bit-exact with it in any summation order.
+#include <cstddef>
+
 #include "micro_runtime/kernels/arm_dsp/dsp.h"
 #include "micro_runtime/kernels/conv.h"
 
@@ -546,18 +548,10 @@ inline void UnpackQuad(const int8_t* f, int n, int nb, uint32_t* w) {
 #endif
 }
 
-// acc[k] += pixel A's dot with channel k, acc[4 + k] pixel B's (k < 4), over
-// `blocks` blocks of the pair buffer `buf` (per block A 0,2; A 1,3; B 0,2;
-// B 1,3) and of the unpacked filter `w` (UnpackQuad's order).
-template <bool kUnroll4>
-__attribute__((always_inline)) inline void Dot4x2(const uint32_t* buf, const uint32_t* w, int blocks,
-                                                  int32_t* acc) {
-  int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3], a4 = acc[4], a5 = acc[5], a6 = acc[6], a7 = acc[7];
 #if MR_DSP_ASM
-  // 14 registers: 8 sums, 2 input and 2 filter words, 2 pointers; the loop
-  // end is read from the stack once per two blocks. Loads go in runs of up
-  // to four (each after the first pipelined) at immediate offsets.
-  uint32_t xa, xb, w0, w1;
+// Half a block of Dot4x2 (input words XOFF of pixels A and B, filter words
+// WOFF..WOFF+15 of four channels): 6 loads, 8 SMLADs into a0..a7. Operands:
+// a0..a7, xa, xb, w0, w1, buf, w.
 #define MR_HALF(XOFF, WOFF)                                  \
   "ldr %[xa], [%[buf], #" #XOFF "]\n"                        \
   "ldr %[xb], [%[buf], #(" #XOFF " + 8)]\n"                  \
@@ -573,6 +567,23 @@ __attribute__((always_inline)) inline void Dot4x2(const uint32_t* buf, const uin
   "smlad %[a6], %[w0], %[xb], %[a6]\n"                       \
   "smlad %[a3], %[w1], %[xa], %[a3]\n"                       \
   "smlad %[a7], %[w1], %[xb], %[a7]\n"
+// Two and four blocks (buf advanced 16 bytes, w 32 per block).
+#define MR_DOT2 MR_HALF(0, 0) MR_HALF(4, 16) MR_HALF(16, 32) MR_HALF(20, 48)
+#define MR_DOT4 MR_DOT2 MR_HALF(32, 64) MR_HALF(36, 80) MR_HALF(48, 96) MR_HALF(52, 112)
+#endif
+
+// acc[k] += pixel A's dot with channel k, acc[4 + k] pixel B's (k < 4), over
+// `blocks` blocks of the pair buffer `buf` (per block A 0,2; A 1,3; B 0,2;
+// B 1,3) and of the unpacked filter `w` (UnpackQuad's order).
+template <bool kUnroll4>
+__attribute__((always_inline)) inline void Dot4x2(const uint32_t* buf, const uint32_t* w, int blocks,
+                                                  int32_t* acc) {
+  int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3], a4 = acc[4], a5 = acc[5], a6 = acc[6], a7 = acc[7];
+#if MR_DSP_ASM
+  // 14 registers: 8 sums, 2 input and 2 filter words, 2 pointers; the loop
+  // end is read from the stack once per two blocks. Loads go in runs of up
+  // to four (each after the first pipelined) at immediate offsets.
+  uint32_t xa, xb, w0, w1;
 #define MR_OPERANDS                                                                                        \
   [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [a4] "+r"(a4), [a5] "+r"(a5), [a6] "+r"(a6), \
       [a7] "+r"(a7), [buf] "+r"(buf), [w] "+r"(w), [xa] "=&r"(xa), [xb] "=&r"(xb), [w0] "=&r"(w0), [w1] "=&r"(w1)
@@ -597,19 +608,17 @@ __attribute__((always_inline)) inline void Dot4x2(const uint32_t* buf, const uin
   "cmp %[buf], %[w0]\n"                     \
   "bne 1b\n"
   if (kUnroll4 && blocks >= 4) {
-    __asm__ volatile("1:\n" MR_HALF(0, 0) MR_HALF(4, 16) MR_HALF(16, 32) MR_HALF(20, 48) MR_HALF(32, 64)
-                         MR_HALF(36, 80) MR_HALF(48, 96) MR_HALF(52, 112) MR_LOOP_END(64, 128)
+    __asm__ volatile("1:\n" MR_DOT4 MR_LOOP_END(64, 128)
                      : MR_OPERANDS
                      : [end] "m"(end)
                      : "cc", "memory");
   } else if (!kUnroll4 && blocks >= 2) {
-    __asm__ volatile("1:\n" MR_HALF(0, 0) MR_HALF(4, 16) MR_HALF(16, 32) MR_HALF(20, 48) MR_LOOP_END(32, 64)
+    __asm__ volatile("1:\n" MR_DOT2 MR_LOOP_END(32, 64)
                      : MR_OPERANDS
                      : [end] "m"(end)
                      : "cc", "memory");
   }
 #undef MR_LOOP_END
-#undef MR_HALF
 #undef MR_OPERANDS
 #else
   for (int i = 0; i < blocks; ++i, buf += 4, w += 8) {
@@ -632,6 +641,171 @@ __attribute__((always_inline)) inline void Dot4x2(const uint32_t* buf, const uin
   acc[6] = a6;
   acc[7] = a7;
 }
+
+#if MR_DSP_ASM
+// One 4-channel group's whole pixel pairs of a tile for a kRight or kPre
+// layer, in one loop of assembly: per pair the sums start at the biases,
+// Dot4x2's blocks run (the odd blocks first, then two or four per pass), and
+// the eight sums are requantized in registers (RequantizeShifted's SMMULR
+// form: doubled, SMMULR, the rounding fix, [>> pre], +sat rb, >> right, SSAT)
+// and stored as two words (PackClamp4). Fields at the offsets the assembly
+// reads (static_asserts below); the loop's own state (this struct's address,
+// the pair's end and its odd blocks' end) on the stack, so the 14 registers
+// are the dot's.
+struct PairRun {
+  const uint32_t* buf;  // 0: the first pair's buffer, then each next pair's
+  const uint32_t* wq;   // 4: the unpacked filter (UnpackQuad)
+  uint32_t span;        // 8: bytes of one pair's buffer (16 per block)
+  uint32_t rest;        // 12: bytes of the blocks before the unrolled loop
+  int8_t* out;          // 16: pixel A's output of the next pair (channel oc)
+  int32_t out_ch;       // 20
+  int32_t pairs;        // 24: pairs left (>= 1)
+  uint32_t lo4;         // 28: Bytes4 of the activation bounds
+  uint32_t hi4;         // 32
+  int32_t bias[4];      // 36
+  int32_t m[4];         // 52
+  int32_t rb[4];        // 68
+  int32_t shift[4];     // 84: right | pre << 8 (ASR takes the low byte)
+};
+static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && offsetof(PairRun, rb) == 68 &&
+                  offsetof(PairRun, shift) == 84 && offsetof(PairRun, hi4) == 32,
+              "PairRun's offsets are the assembly's");
+
+// Channel C's two sums (aC: pixel A, aC4: pixel B) requantized to int8 values.
+#define MR_REQUANT(C, C4, K, PRE)                  \
+  "ldr %[xa], [%[w], #(52 + 4 * " #K ")]\n"        \
+  "ldr %[xb], [%[w], #(68 + 4 * " #K ")]\n"        \
+  "ldr %[w0], [%[w], #(84 + 4 * " #K ")]\n"        \
+  "add %[" #C "], %[" #C "]\n"                     \
+  "add %[" #C4 "], %[" #C4 "]\n"                   \
+  "smmulr %[" #C "], %[" #C "], %[xa]\n"           \
+  "smmulr %[" #C4 "], %[" #C4 "], %[xa]\n"         \
+  "sub %[" #C "], %[" #C "], %[" #C "], lsr #31\n" \
+  "sub %[" #C4 "], %[" #C4 "], %[" #C4 "], lsr #31\n" PRE(C, C4) \
+  "qadd %[" #C "], %[" #C "], %[xb]\n"             \
+  "qadd %[" #C4 "], %[" #C4 "], %[xb]\n"           \
+  "asrs %[" #C "], %[" #C "], %[w0]\n"              \
+  "asrs %[" #C4 "], %[" #C4 "], %[w0]\n"            \
+  "ssat %[" #C "], #8, %[" #C "]\n"                \
+  "ssat %[" #C4 "], #8, %[" #C4 "]\n"
+#define MR_NO_PRE(C, C4)
+#define MR_PRE(C, C4)                              \
+  "lsr %[w1], %[w0], #8\n"                         \
+  "asrs %[" #C "], %[" #C "], %[w1]\n"              \
+  "asrs %[" #C4 "], %[" #C4 "], %[w1]\n"
+// Four int8 values (SSAT'ed, in A, B, C, D) as one word in A, clamped to [lo4, hi4] (xa, xb).
+#define MR_PACK_CLAMP(A, B, C, D)                  \
+  "bfi %[" #A "], %[" #B "], #8, #8\n"             \
+  "bfi %[" #A "], %[" #C "], #16, #8\n"            \
+  "bfi %[" #A "], %[" #D "], #24, #8\n"            \
+  "ssub8 %[w0], %[" #A "], %[xa]\n"                \
+  "sel %[" #A "], %[" #A "], %[xa]\n"              \
+  "ssub8 %[w0], %[xb], %[" #A "]\n"                \
+  "sel %[" #A "], %[" #A "], %[xb]\n"
+
+// The registers are fixed so that the loads, pointer steps and compares take
+// the 16-bit encodings (low registers r0-r5, immediate offsets below 128): the
+// loop then fits the L4R5's 1 KB instruction cache beside UnpackQuad.
+template <bool kUnroll4, bool kPre>
+__attribute__((noinline)) void PairsInAsm(PairRun* run) {
+  register uint32_t xa asm("r0");
+  register uint32_t xb asm("r1");
+  register uint32_t w0 asm("r2");
+  register uint32_t w1 asm("r3");
+  register const uint32_t* buf asm("r4");
+  register void* w asm("r5") = run;
+  register int32_t a0 asm("r6");
+  register int32_t a1 asm("r7");
+  register int32_t a2 asm("r8");
+  register int32_t a3 asm("r9");
+  register int32_t a4 asm("r10");
+  register int32_t a5 asm("r11");
+  register int32_t a6 asm("r12");
+  register int32_t a7 asm("lr");
+#define MR_REQUANT_ALL(PRE)                                                                   \
+  MR_REQUANT(a0, a4, 0, PRE) MR_REQUANT(a1, a5, 1, PRE) MR_REQUANT(a2, a6, 2, PRE) \
+      MR_REQUANT(a3, a7, 3, PRE)
+#define MR_PAIRS_ASM(DOT, BYTES, PRE)                                                         \
+  __asm__ volatile(                                                                          \
+      "sub sp, sp, #16\n"                                                                    \
+      "str %[w], [sp]\n"                                                                     \
+      "1:\n"                                                                                 \
+      "ldr %[w], [sp]\n"                                                                     \
+      "ldr %[buf], [%[w], #0]\n"                                                             \
+      "ldr %[w0], [%[w], #8]\n"                                                              \
+      "ldr %[w1], [%[w], #12]\n"                                                             \
+      "ldr %[a0], [%[w], #36]\n"                                                             \
+      "ldr %[a1], [%[w], #40]\n"                                                             \
+      "ldr %[a2], [%[w], #44]\n"                                                             \
+      "ldr %[a3], [%[w], #48]\n"                                                             \
+      "ldr %[w], [%[w], #4]\n"                                                               \
+      "adds %[w0], %[buf], %[w0]\n"                                                          \
+      "adds %[w1], %[buf], %[w1]\n"                                                          \
+      "str %[w0], [sp, #4]\n"                                                                \
+      "str %[w1], [sp, #8]\n"                                                                \
+      "mov %[a4], %[a0]\n"                                                                   \
+      "mov %[a5], %[a1]\n"                                                                   \
+      "mov %[a6], %[a2]\n"                                                                   \
+      "mov %[a7], %[a3]\n"                                                                   \
+      "cmp %[buf], %[w1]\n"                                                                  \
+      "beq 3f\n"                                                                             \
+      "2:\n" MR_HALF(0, 0) MR_HALF(4, 16)                                                    \
+      "adds %[buf], %[buf], #16\n"                                                           \
+      "adds %[w], %[w], #32\n"                                                               \
+      "ldr %[w0], [sp, #8]\n"                                                                \
+      "cmp %[buf], %[w0]\n"                                                                  \
+      "bne 2b\n"                                                                             \
+      "3:\n"                                                                                 \
+      "ldr %[w0], [sp, #4]\n"                                                                \
+      "cmp %[buf], %[w0]\n"                                                                  \
+      "beq 5f\n"                                                                             \
+      "4:\n" DOT                                                                             \
+      "adds %[buf], %[buf], #" #BYTES "\n"                                                   \
+      "adds %[w], %[w], #(2 * " #BYTES ")\n"                                                 \
+      "ldr %[w0], [sp, #4]\n"                                                                \
+      "cmp %[buf], %[w0]\n"                                                                  \
+      "bne 4b\n"                                                                             \
+      "5:\n"                                                                                 \
+      "ldr %[w], [sp]\n"                                                                     \
+      "str %[buf], [%[w], #0]\n" MR_REQUANT_ALL(PRE)                                         \
+      "ldrd %[xa], %[xb], [%[w], #28]\n" MR_PACK_CLAMP(a0, a1, a2, a3)                       \
+      MR_PACK_CLAMP(a4, a5, a6, a7)                                                          \
+      "ldrd %[xa], %[xb], [%[w], #16]\n"                                                     \
+      "str %[a0], [%[xa]]\n"                                                                 \
+      "str %[a4], [%[xa], %[xb]]\n"                                                          \
+      "add %[xa], %[xa], %[xb], lsl #1\n"                                                    \
+      "str %[xa], [%[w], #16]\n"                                                             \
+      "ldr %[xb], [%[w], #24]\n"                                                             \
+      "subs %[xb], %[xb], #1\n"                                                              \
+      "str %[xb], [%[w], #24]\n"                                                             \
+      "bne 1b\n"                                                                             \
+      "add sp, sp, #16\n"                                                                    \
+      : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [a4] "=&r"(a4),     \
+        [a5] "=&r"(a5), [a6] "=&r"(a6), [a7] "=&r"(a7), [buf] "=&r"(buf), [w] "+r"(w),       \
+        [xa] "=&r"(xa), [xb] "=&r"(xb), [w0] "=&r"(w0), [w1] "=&r"(w1)                       \
+      :                                                                                      \
+      : "cc", "memory")
+  if (kUnroll4) {
+    if (kPre) {
+      MR_PAIRS_ASM(MR_DOT4, 64, MR_PRE);
+    } else {
+      MR_PAIRS_ASM(MR_DOT4, 64, MR_NO_PRE);
+    }
+  } else {
+    if (kPre) {
+      MR_PAIRS_ASM(MR_DOT2, 32, MR_PRE);
+    } else {
+      MR_PAIRS_ASM(MR_DOT2, 32, MR_NO_PRE);
+    }
+  }
+#undef MR_PAIRS_ASM
+#undef MR_REQUANT_ALL
+}
+#undef MR_PACK_CLAMP
+#undef MR_PRE
+#undef MR_NO_PRE
+#undef MR_REQUANT
+#endif
 
 // All output channels of the `pixels` consecutive output pixels at `out`
 // whose windows (n bytes each) the tile `buf` holds (pair t at buf + t n; an
@@ -674,7 +848,37 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
     };
     if (blocks <= chunk) {
       UnpackQuad(f, n, blocks, wq);
-      for (int t = 0; t < pairs; ++t) {
+      int t = 0;
+#if MR_DSP_ASM
+      if constexpr (kKind == dsp::kRight || kKind == dsp::kPre) {
+        if (pixels >= 2) {  // the whole pairs in one loop of assembly; an odd pixel's pair below
+          const bool unroll4 = blocks >= kUnroll4Blocks;
+          PairRun run;
+          run.buf = buf;
+          run.wq = wq;
+          run.span = static_cast<uint32_t>(16 * blocks);
+          run.rest = static_cast<uint32_t>(16 * (blocks & (unroll4 ? 3 : 1)));
+          run.out = o;
+          run.out_ch = out_ch;
+          run.pairs = pixels >> 1;
+          run.lo4 = lo4;
+          run.hi4 = hi4;
+          for (int k = 0; k < 4; ++k) {
+            run.bias[k] = b[k];
+            run.m[k] = r[k].m;
+            run.rb[k] = r[k].rb;
+            run.shift[k] = r[k].right | r[k].pre << 8;
+          }
+          if (unroll4) {
+            PairsInAsm<true, kKind == dsp::kPre>(&run);
+          } else {
+            PairsInAsm<false, kKind == dsp::kPre>(&run);
+          }
+          t = pixels >> 1;
+        }
+      }
+#endif
+      for (; t < pairs; ++t) {
         int32_t acc[8] = {b[0], b[1], b[2], b[3], b[0], b[1], b[2], b[3]};
         if (blocks >= kUnroll4Blocks) {
           Dot4x2<true>(buf + t * n, wq, blocks, acc);

@@ -263,6 +263,13 @@ inline bool MakeChannelRequant(const Int8ChannelQuant& q, int c, ChannelRequant*
 template <RequantKind kKind>
 inline ChannelRequant LayerChannelRequant(const Int8ChannelQuant& q, int c) {
   ChannelRequant r;
+  if (q.constant(c)) {  // prepare's constant channel: 0 * acc, then + its value (every kind's formula)
+    r.m = 0;
+    r.rb = q.constant_values[c];
+    r.right = r.pre = r.fix = r.left = 0;
+    r.general = false;
+    return r;
+  }
   if (kKind == kAny) {
     MakeChannelRequant(q, c, &r);
     return r;
@@ -288,13 +295,19 @@ inline ChannelRequant LayerChannelRequant(const Int8ChannelQuant& q, int c) {
 // filter value (|f| <= 128), per output. With `q`, channels whose multiplier
 // is 0 are left out: their product is 0 whatever the accumulator (VWW's dead
 // channels: a scale ratio below 2^-32 has no multiplier, and their integer
-// bias is about 2^30).
+// bias is about 2^30), and so are prepare's constant channels; where prepare
+// knew the weights it is its exact reach (Int8ChannelQuant::reach: the
+// partial sums of any window lie inside each channel's range too, every
+// tap's share of it including 0).
 inline int64_t AccumulatorBound(const int32_t* bias, int channels, int32_t taps,
                                 const Int8ChannelQuant* q = nullptr) {
+#if MICRO_RUNTIME_CONSTANT_CHANNELS
+  if (q != nullptr && q->reach >= 0) return q->reach;  // prepare's exact figure
+#endif
   int64_t most = 0;
   if (bias != nullptr) {
     for (int c = 0; c < channels; ++c) {
-      if (q != nullptr && q->multiplier_of(c) == 0) continue;
+      if (q != nullptr && (q->multiplier_of(c) == 0 || q->constant(c))) continue;
       const int64_t b = bias[c] < 0 ? -static_cast<int64_t>(bias[c]) : bias[c];
       if (b > most) most = b;
     }
@@ -312,6 +325,7 @@ inline RequantKind LayerRequantKind(const Int8ChannelQuant& q, int channels, int
   RequantKind kind = kRight;
   ChannelRequant r;
   for (int c = 0; c < channels; ++c) {
+    if (q.constant(c)) continue;  // LayerChannelRequant's constant: any kind's formula
     // A shift of 0 or more (fix 0: no rounding right shift) only kAny does,
     // unless the multiplier is 0 (x = 0: the fix changes nothing).
     if (!MakeChannelRequant(q, c, &r) || r.left > 0 || (r.fix == 0 && r.m != 0)) return kAny;
