@@ -104,6 +104,7 @@ struct ConvShape {
   int32_t in_zp;
   bool valid;
   int bias_mode;  // BiasOf's
+  int32_t out_zp = 5;
 };
 
 // Output channel c's bias for `taps` products per output: mode 0 small (3
@@ -134,7 +135,7 @@ int32_t BiasOf(int c, int taps, int mode, TestRandom& random) {
 // Mismatches of CONV_2D against the per-tap definition.
 int ConvMismatches(const ConvShape& s) {
   const int32_t in_zp = s.in_zp;
-  const int32_t out_zp = 5;
+  const int32_t out_zp = s.out_zp;
   const float in_scale = 0.05f;
   const float out_scale = 0.4f;
   const int h = s.h, w = s.w, in_ch = s.in_ch, out_ch = s.out_ch;
@@ -323,7 +324,7 @@ TF_LITE_MICRO_TEST(Int8PointwiseAndRequantizationFormsMatchTheDefinition) {
   // four channels per pass, then a pair and a lone channel) with input channels that leave 1-3
   // bytes after the blocks of 4, an odd pixel count, and every requantization form: ordinary right
   // shifts, right shifts beyond 22, left shifts. {h, w, in_ch, out_ch, k, stride, scales}
-  const int shapes[][7] = {{3, 3, 8, 7, 1, 1, 0}, {5, 3, 3, 6, 1, 1, 0}, {2, 3, 7, 5, 1, 1, 1},
+  static const int shapes[][7] = {{3, 3, 8, 7, 1, 1, 0}, {5, 3, 3, 6, 1, 1, 0}, {2, 3, 7, 5, 1, 1, 1},
                            {3, 3, 8, 7, 1, 1, 2}, {5, 5, 4, 5, 3, 1, 1}, {6, 6, 8, 7, 3, 2, 2},
                            {4, 5, 5, 4, 1, 1, 2}, {1, 1, 8, 4, 1, 1, 1}};
   for (const auto& s : shapes) {
@@ -342,7 +343,7 @@ TF_LITE_MICRO_TEST(Int8FewInputChannelsMatchTheDefinition) {
   // stride 2 over 1 channel) in small, SAME padding on every side, VALID, odd sizes and pixel
   // counts (a lone last pixel), odd output channels, every requantization form and the input
   // zero point's int8 extremes. {h, w, in_ch, out_ch, kh, kw, sh, sw, scales, in_zp, valid}
-  const ConvShape shapes[] = {
+  static const ConvShape shapes[] = {
       {9, 8, 3, 8, 3, 3, 2, 2, 0, -7, false, 0},    {7, 7, 3, 5, 3, 3, 2, 2, 1, -128, false, 0},
       {12, 6, 1, 8, 10, 4, 2, 2, 0, 3, false, 0},   {11, 5, 1, 7, 10, 4, 2, 2, 2, 127, false, 0},
       {6, 5, 2, 6, 3, 3, 1, 1, 0, -128, false, 0},  {5, 7, 3, 3, 2, 2, 1, 2, 2, 127, false, 0},
@@ -365,7 +366,7 @@ TF_LITE_MICRO_TEST(Int8PointwiseTilesMatchTheDefinition) {
   // tiles, the lone last pixel, tiles limited by the pair buffer (96 channels: 6 pairs), inputs
   // longer than one chunk (72, 96), every requantization form and the zero point's extremes.
   // {h, w, in_ch, out_ch, kh, kw, sh, sw, scales, in_zp, valid}
-  const ConvShape shapes[] = {
+  static const ConvShape shapes[] = {
       {3, 5, 96, 8, 1, 1, 1, 1, 0, -7, false, 0},  {5, 7, 8, 4, 1, 1, 1, 1, 1, -128, false, 0},
       {4, 5, 72, 4, 1, 1, 1, 1, 2, 127, false, 0}, {2, 9, 16, 8, 1, 1, 1, 1, 0, 127, false, 0},
       {1, 2, 4, 4, 1, 1, 1, 1, 2, -128, false, 0},
@@ -382,6 +383,12 @@ TF_LITE_MICRO_TEST(Int8PointwiseTilesMatchTheDefinition) {
       // Dead channels (multiplier 0) with biases of about 2^30 beside ordinary ones: still the fast
       // requantization, whose SMMULR gives 0 for them however large the accumulator.
       {3, 5, 16, 8, 1, 1, 1, 1, 3, -7, false, 4},   {5, 5, 8, 8, 3, 3, 1, 1, 3, 127, false, 4},
+      // Output zero point -128 (the DSP kernel's requantization without the rounding fix, whose
+      // outputs it changes only below the zero point): right shifts of a few bits and beyond 22, small
+      // and edge-of-2^30 biases, dead and nearly dead channels, 4 and 16 blocks, odd pixel counts.
+      {3, 5, 16, 8, 1, 1, 1, 1, 0, -7, false, 0, -128},   {3, 3, 64, 8, 1, 1, 1, 1, 1, 127, false, 1, -128},
+      {5, 5, 8, 8, 3, 3, 1, 1, 0, -128, false, 1, -128},  {3, 5, 16, 8, 1, 1, 1, 1, 3, -7, false, 4, -128},
+      {2, 5, 64, 12, 1, 1, 1, 1, 4, 127, false, 5, -128}, {3, 3, 8, 8, 1, 1, 1, 1, 1, -128, false, 3, -128},
   };
   for (const ConvShape& s : shapes) {
     const int mismatches = ConvMismatches(s);
@@ -404,7 +411,7 @@ TF_LITE_MICRO_TEST(Int8TilesWithAndWithoutTheOptionalScratchBufferMatchTheDefini
   // channels, 3x3 over 16, 32 and 64 channels, odd pixel counts; once with the optional scratch buffer
   // (on DSP cores, a pool the test runner hands out) and once without it.
   // {h, w, in_ch, out_ch, kh, kw, sh, sw, scales, in_zp, valid, bias_mode}
-  const ConvShape shapes[] = {
+  static const ConvShape shapes[] = {
       {3, 5, 96, 8, 1, 1, 1, 1, 0, -7, false, 0},   {3, 3, 128, 4, 1, 1, 1, 1, 1, 127, false, 0},
       {5, 7, 16, 8, 3, 3, 1, 1, 2, -128, false, 0}, {5, 5, 32, 8, 3, 3, 1, 1, 0, 3, false, 1},
       {3, 3, 64, 4, 3, 3, 1, 1, 1, -128, false, 2}, {4, 5, 32, 8, 3, 3, 2, 2, 2, 5, true, 3},
@@ -443,7 +450,7 @@ TF_LITE_MICRO_TEST(Int8AccumulatorsNearAndBeyondTwoToThe30MatchTheDefinition) {
   // pointwise tiles of 4 and 16 blocks with odd pixel counts, 3x3 window tiles, pixel pairs (7
   // channels), few input channels.
   // {h, w, in_ch, out_ch, kh, kw, sh, sw, scales, in_zp, valid, bias_mode}
-  const ConvShape shapes[] = {
+  static const ConvShape shapes[] = {
       {3, 5, 16, 8, 1, 1, 1, 1, 1, -128, false, 1}, {3, 5, 16, 8, 1, 1, 1, 1, 1, 127, false, 2},
       {3, 3, 8, 7, 1, 1, 1, 1, 0, -128, false, 1},  {3, 3, 8, 7, 1, 1, 1, 1, 1, -128, false, 2},
       {7, 7, 3, 5, 3, 3, 2, 2, 1, -128, false, 1},  {7, 7, 3, 5, 3, 3, 2, 2, 1, 127, false, 2},

@@ -671,28 +671,54 @@ static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && off
                   offsetof(PairRun, shift) == 84 && offsetof(PairRun, hi4) == 32,
               "PairRun's offsets are the assembly's");
 
-// Channel C's two sums (aC: pixel A, aC4: pixel B) requantized to int8 values.
-#define MR_REQUANT(C, C4, K, PRE)                  \
-  "ldr %[xa], [%[w], #(52 + 4 * " #K ")]\n"        \
-  "ldr %[xb], [%[w], #(68 + 4 * " #K ")]\n"        \
-  "ldr %[w0], [%[w], #(84 + 4 * " #K ")]\n"        \
-  "add %[" #C "], %[" #C "]\n"                     \
-  "add %[" #C4 "], %[" #C4 "]\n"                   \
-  "smmulr %[" #C "], %[" #C "], %[xa]\n"           \
-  "smmulr %[" #C4 "], %[" #C4 "], %[xa]\n"         \
-  "sub %[" #C "], %[" #C "], %[" #C "], lsr #31\n" \
-  "sub %[" #C4 "], %[" #C4 "], %[" #C4 "], lsr #31\n" PRE(C, C4) \
-  "qadd %[" #C "], %[" #C "], %[xb]\n"             \
-  "qadd %[" #C4 "], %[" #C4 "], %[xb]\n"           \
-  "asrs %[" #C "], %[" #C "], %[w0]\n"              \
-  "asrs %[" #C4 "], %[" #C4 "], %[w0]\n"            \
-  "ssat %[" #C "], #8, %[" #C "]\n"                \
+// Channel C's two sums (aC: pixel A, aC4: pixel B) requantized to int8 values
+// in one of four forms (FORM: MR_RIGHT, MR_RIGHT_MIN, MR_PRE, MR_PRE_MIN),
+// after the channel's m (xa), rb (xb) and shift (w0: right | pre << 8) are
+// loaded and both sums doubled (|acc| < 2^30: no overflow). With x the
+// doubling high multiply, RequantizeShifted computes
+// (((x - (x < 0)) >> pre) +sat rb) >> right, then SSAT:
+//  - MR_RIGHT (kRight): SMMLAR(2 acc, m, rb - (acc < 0)) >> right, as the
+//    depthwise kernel's buffer path (proof there: m >= 0, right >= 1; the add
+//    never saturates, |x| <= 2^30 and |rb| < 2^29 + 2^21);
+//  - MR_RIGHT_MIN (kRight, output zero point -128): SMMLAR(2 acc, m, rb) >> right:
+//    the fix only changes values with x < 0, and those are at most the zero
+//    point -128 either way (rb = (zp << r) + 2^(r-1), so x + rb < (zp + 1/2) 2^r),
+//    which SSAT and the activation clamp make the same value;
+//  - MR_PRE (kPre): as RequantizeShifted;
+//  - MR_PRE_MIN (kPre, zero point -128): without the fix, by the same argument.
+// A constant channel (LayerChannelRequant: m 0, right 1, rb 2c + 1) gives c in each.
+#define MR_DOUBLE(C)  "add %[" #C "], %[" #C "]\n"
+#define MR_SAT(C, C4)                                \
+  "ssat %[" #C "], #8, %[" #C "]\n"                  \
   "ssat %[" #C4 "], #8, %[" #C4 "]\n"
-#define MR_NO_PRE(C, C4)
-#define MR_PRE(C, C4)                              \
-  "lsr %[w1], %[w0], #8\n"                         \
-  "asrs %[" #C "], %[" #C "], %[w1]\n"              \
-  "asrs %[" #C4 "], %[" #C4 "], %[w1]\n"
+#define MR_SHIFT(C, C4, BY)                          \
+  "asrs %[" #C "], %[" #C "], %[" BY "]\n"           \
+  "asrs %[" #C4 "], %[" #C4 "], %[" BY "]\n"
+#define MR_RIGHT(C, C4)                              \
+  "add %[w1], %[xb], %[" #C "], asr #31\n"           \
+  "smmlar %[" #C "], %[" #C "], %[xa], %[w1]\n"      \
+  "add %[w1], %[xb], %[" #C4 "], asr #31\n"          \
+  "smmlar %[" #C4 "], %[" #C4 "], %[xa], %[w1]\n" MR_SHIFT(C, C4, "w0")
+#define MR_RIGHT_MIN(C, C4)                          \
+  "smmlar %[" #C "], %[" #C "], %[xa], %[xb]\n"      \
+  "smmlar %[" #C4 "], %[" #C4 "], %[xa], %[xb]\n" MR_SHIFT(C, C4, "w0")
+#define MR_PRE_TAIL(C, C4)                           \
+  "lsr %[w1], %[w0], #8\n" MR_SHIFT(C, C4, "w1")     \
+  "qadd %[" #C "], %[" #C "], %[xb]\n"               \
+  "qadd %[" #C4 "], %[" #C4 "], %[xb]\n" MR_SHIFT(C, C4, "w0")
+#define MR_PRE(C, C4)                                \
+  "smmulr %[" #C "], %[" #C "], %[xa]\n"             \
+  "smmulr %[" #C4 "], %[" #C4 "], %[xa]\n"           \
+  "sub %[" #C "], %[" #C "], %[" #C "], lsr #31\n"   \
+  "sub %[" #C4 "], %[" #C4 "], %[" #C4 "], lsr #31\n" MR_PRE_TAIL(C, C4)
+#define MR_PRE_MIN(C, C4)                            \
+  "smmulr %[" #C "], %[" #C "], %[xa]\n"             \
+  "smmulr %[" #C4 "], %[" #C4 "], %[xa]\n" MR_PRE_TAIL(C, C4)
+#define MR_REQUANT(C, C4, K, FORM)                   \
+  "ldr %[xa], [%[w], #(52 + 4 * " #K ")]\n"          \
+  "ldr %[xb], [%[w], #(68 + 4 * " #K ")]\n"          \
+  "ldr %[w0], [%[w], #(84 + 4 * " #K ")]\n"          \
+  MR_DOUBLE(C) MR_DOUBLE(C4) FORM(C, C4) MR_SAT(C, C4)
 // Four int8 values (SSAT'ed, in A, B, C, D) as one word in A, clamped to [lo4, hi4] (xa, xb).
 #define MR_PACK_CLAMP(A, B, C, D)                  \
   "bfi %[" #A "], %[" #B "], #8, #8\n"             \
@@ -706,7 +732,10 @@ static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && off
 // The registers are fixed so that the loads, pointer steps and compares take
 // the 16-bit encodings (low registers r0-r5, immediate offsets below 128): the
 // loop then fits the L4R5's 1 KB instruction cache beside UnpackQuad.
-template <bool kUnroll4, bool kPre>
+// The requantization forms above, by layer kind and output zero point.
+enum PairForm { kFormRight, kFormRightMin, kFormPre, kFormPreMin };
+
+template <bool kUnroll4, PairForm kForm>
 __attribute__((noinline)) void PairsInAsm(PairRun* run) {
   register uint32_t xa asm("r0");
   register uint32_t xb asm("r1");
@@ -785,26 +814,40 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
         [xa] "=&r"(xa), [xb] "=&r"(xb), [w0] "=&r"(w0), [w1] "=&r"(w1)                       \
       :                                                                                      \
       : "cc", "memory")
-  if (kUnroll4) {
-    if (kPre) {
-      MR_PAIRS_ASM(MR_DOT4, 64, MR_PRE);
-    } else {
-      MR_PAIRS_ASM(MR_DOT4, 64, MR_NO_PRE);
-    }
-  } else {
-    if (kPre) {
-      MR_PAIRS_ASM(MR_DOT2, 32, MR_PRE);
-    } else {
-      MR_PAIRS_ASM(MR_DOT2, 32, MR_NO_PRE);
-    }
+#define MR_FORMS(DOT, BYTES)               \
+  switch (kForm) {                           \
+    case kFormRight:                         \
+      MR_PAIRS_ASM(DOT, BYTES, MR_RIGHT);     \
+      break;                                 \
+    case kFormRightMin:                      \
+      MR_PAIRS_ASM(DOT, BYTES, MR_RIGHT_MIN); \
+      break;                                 \
+    case kFormPre:                           \
+      MR_PAIRS_ASM(DOT, BYTES, MR_PRE);       \
+      break;                                 \
+    case kFormPreMin:                        \
+      MR_PAIRS_ASM(DOT, BYTES, MR_PRE_MIN);   \
+      break;                                 \
   }
+  if (kUnroll4) {
+    MR_FORMS(MR_DOT4, 64)
+  } else {
+    MR_FORMS(MR_DOT2, 32)
+  }
+#undef MR_FORMS
 #undef MR_PAIRS_ASM
 #undef MR_REQUANT_ALL
 }
 #undef MR_PACK_CLAMP
-#undef MR_PRE
-#undef MR_NO_PRE
 #undef MR_REQUANT
+#undef MR_PRE_MIN
+#undef MR_PRE
+#undef MR_PRE_TAIL
+#undef MR_RIGHT_MIN
+#undef MR_RIGHT
+#undef MR_SHIFT
+#undef MR_SAT
+#undef MR_DOUBLE
 #endif
 
 // All output channels of the `pixels` consecutive output pixels at `out`
@@ -869,10 +912,13 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
             run.rb[k] = r[k].rb;
             run.shift[k] = r[k].right | r[k].pre << 8;
           }
+          const bool min_zp = q.output_offset == -128;
+          constexpr PairForm kAnyZp = kKind == dsp::kPre ? kFormPre : kFormRight;
+          constexpr PairForm kMinZp = kKind == dsp::kPre ? kFormPreMin : kFormRightMin;
           if (unroll4) {
-            PairsInAsm<true, kKind == dsp::kPre>(&run);
+            (min_zp ? PairsInAsm<true, kMinZp> : PairsInAsm<true, kAnyZp>)(&run);
           } else {
-            PairsInAsm<false, kKind == dsp::kPre>(&run);
+            (min_zp ? PairsInAsm<false, kMinZp> : PairsInAsm<false, kAnyZp>)(&run);
           }
           t = pixels >> 1;
         }

@@ -263,10 +263,15 @@ inline bool MakeChannelRequant(const Int8ChannelQuant& q, int c, ChannelRequant*
 template <RequantKind kKind>
 inline ChannelRequant LayerChannelRequant(const Int8ChannelQuant& q, int c) {
   ChannelRequant r;
-  if (q.constant(c)) {  // prepare's constant channel: 0 * acc, then + its value (every kind's formula)
+  const bool dead = q.multiplier_of(c) == 0;
+  if (dead || q.constant(c)) {
+    // A dead channel (its output the zero point) or prepare's constant channel: 0 * acc, then
+    // (2c + 1) >> 1 = c in every kind's formula, also with the -1 of a negative accumulator's
+    // rounding fix that some kernels add to rb (which needs a right shift of at least 1).
     r.m = 0;
-    r.rb = q.constant_values[c];
-    r.right = r.pre = r.fix = r.left = 0;
+    r.rb = 2 * (dead ? q.output_offset : q.constant_values[c]) + 1;
+    r.right = 1;
+    r.pre = r.fix = r.left = 0;
     r.general = false;
     return r;
   }
