@@ -306,10 +306,12 @@ TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathValidPaddingMatchesTheDefiniti
 }
 
 TF_LITE_MICRO_TEST(Int8Multiplier1ChannelPlanesPathMatchesTheDefinition) {
-  // Stride 1 with the output zero point -128 (ReLU or none: int8's bounds) and rows of up to 6 pixels:
+  // Stride 1 with the output zero point -128 (ReLU or none: int8's bounds) and rows of up to 48 pixels:
   // the channel-plane path (two pixel columns per pass, an odd last column, an odd last row of single
-  // pixels), SAME and VALID padding, heights 1 to 44 (the buffer's most; 45 takes the pair path),
-  // both input zero point extremes, biases at the SMMULR edge, one filter scale for all channels.
+  // pixels) at each plane pitch (rows of up to 6, 12, 24 and 48 pixels), SAME and VALID padding,
+  // heights 1 to 45, images in bands of pair rows where the buffer holds fewer (a band of the lone last
+  // row alone, or with the last pairs), both input zero point extremes, biases at the SMMULR edge, one
+  // filter scale for all channels.
   // {h, w, channels, scales, input zero point, relu, bias mode, valid}
   static const int shapes[][8] = {
       {25, 5, 8, 0, -128, 1, 0, 0}, {25, 5, 4, 0, 127, 0, 1, 0},  {24, 6, 12, 0, -128, 0, 0, 0},
@@ -317,7 +319,9 @@ TF_LITE_MICRO_TEST(Int8Multiplier1ChannelPlanesPathMatchesTheDefinition) {
       {3, 2, 20, 0, -128, 1, 0, 0}, {5, 3, 8, 4, 127, 1, 0, 0},   {6, 4, 4, 0, -7, 0, 1, 0},
       {44, 5, 4, 0, 127, 1, 0, 0},  {45, 5, 4, 0, -128, 0, 0, 0}, {7, 7, 8, 0, -128, 1, 0, 0},
       {9, 8, 4, 0, 127, 0, 0, 1},   {8, 7, 8, 4, -128, 1, 1, 1},  {3, 3, 4, 0, 5, 0, 0, 1},
-      {12, 5, 16, 0, 127, 0, 0, 0},
+      {12, 5, 16, 0, 127, 0, 0, 0},  {12, 48, 4, 0, -128, 1, 0, 0}, {11, 48, 4, 0, 127, 0, 1, 0},
+      {9, 47, 4, 4, -7, 1, 0, 0},    {24, 24, 4, 0, -128, 0, 0, 0}, {25, 12, 8, 0, 127, 1, 1, 0},
+      {10, 26, 4, 0, -128, 0, 0, 1}, {13, 13, 8, 0, 127, 1, 0, 0},  {5, 7, 12, 4, -128, 0, 1, 0},
   };
   for (const auto& s : shapes) {
     const TfLiteFusedActivation act = s[5] != 0 ? kTfLiteActRelu : kTfLiteActNone;

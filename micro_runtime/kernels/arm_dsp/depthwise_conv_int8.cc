@@ -984,7 +984,7 @@ bool Padded3x3Fits(const DepthwiseOpData& d, const int32_t* bias) {
 // V(j, i) = (row 2 j, row 2 j + 1) of buffer column i (buffer rows and
 // columns: input rows and columns minus the padding, the zero point outside
 // the input), the four channels' words of a cell side by side (16 bytes per
-// cell, kPlaneWords cells per pair row). Then one channel at a time, its nine
+// cell, kPlanePitches cells per pair row). Then one channel at a time, its nine
 // taps (doubled, as halfword pairs) in six registers for the whole image:
 // pixels A (y = 2 j) and B (y = 2 j + 1) of a column x read V(j, x + kx) and
 // V(j + 1, x + kx) per filter column kx:
@@ -997,7 +997,13 @@ bool Padded3x3Fits(const DepthwiseOpData& d, const int32_t* bias) {
 // shift cannot show (a negative doubling high product gives a value at most
 // the zero point both ways, clamped to -128), so the requantization is
 // SMMLAR (rb as the addend), ASR, SSAT.
-constexpr int kPlaneWords = 8;  // cells per pair row: output rows of up to 6 pixels (KWS, VWW's 6x6, 3x3)
+// Cells per pair row (the plane pitch, the assembly's immediates): the
+// smallest of these that holds an output row and its two padding columns
+// (KWS and VWW's 6x6 and 3x3 layers: 8; VWW's 12, 24 and 48 pixel rows: 14,
+// 26, 50). An image whose planes exceed the buffer goes in bands of pair rows
+// (each band's planes refilled, its last pair row the next band's first).
+constexpr int kPlanePitches[] = {8, 14, 26, 50};
+constexpr int kPlaneBufWords = 4 * 23 * 8;  // 2,944 bytes of stack: 23 pair rows of pitch 8, 3 of 50
 
 // Layer words, then per channel: bias2, rb, m, shift, G0, G0', G1, G1', G2, G2'.
 struct PlaneLayer {
@@ -1180,12 +1186,24 @@ static_assert(sizeof(PlaneLayer) == 32 && sizeof(PlaneCtx) == 32 + 160, "the ass
   "add sp, sp, #72\n"                                       \
   "pop {r4-r11, pc}\n"
 
-// nch channels (their planes 4 bytes apart from `planes`, outputs 1 byte apart from `out`).
-__attribute__((naked, noinline)) void PlaneChannels(const PlaneCtx* /*ctx*/, const uint32_t* /*planes*/,
-                                                   int8_t* /*out*/, int /*nch*/) {
-  __asm__ volatile(MR_PLANE_BODY("128"));
-}
-static_assert(kPlaneWords * 16 == 128, "the assembly's pair row pitch");
+// nch channels (their planes 4 bytes apart from `planes`, outputs 1 byte
+// apart from `out`), one function per plane pitch (its immediates: 16 bytes
+// per cell).
+using PlaneFn = void (*)(const PlaneCtx*, const uint32_t*, int8_t*, int);
+#define MR_PLANE_FN(NAME, PB)                                                                              \
+  __attribute__((naked, noinline)) void NAME(const PlaneCtx* /*ctx*/, const uint32_t* /*planes*/,        \
+                                             int8_t* /*out*/, int /*nch*/) {                             \
+    __asm__ volatile(MR_PLANE_BODY(PB));                                                                 \
+  }
+MR_PLANE_FN(PlaneChannels8, "128")
+MR_PLANE_FN(PlaneChannels14, "224")
+MR_PLANE_FN(PlaneChannels26, "416")
+MR_PLANE_FN(PlaneChannels50, "800")
+#undef MR_PLANE_FN
+constexpr PlaneFn kPlaneFns[] = {PlaneChannels8, PlaneChannels14, PlaneChannels26, PlaneChannels50};
+static_assert(kPlanePitches[0] * 16 == 128 && kPlanePitches[1] * 16 == 224 && kPlanePitches[2] * 16 == 416 &&
+                  kPlanePitches[3] * 16 == 800,
+              "the assembly's pair row pitches");
 #else
 inline int32_t PlaneRequant(int32_t a, const int32_t* c) {
   const int64_t p = static_cast<int64_t>(a) * c[2] + (static_cast<int64_t>(c[1]) << 32) + (int64_t{1} << 31);
@@ -1193,18 +1211,19 @@ inline int32_t PlaneRequant(int32_t a, const int32_t* c) {
   return t < -128 ? -128 : (t > 127 ? 127 : t);
 }
 
-void PlaneChannels(const PlaneCtx* ctx, const uint32_t* planes, int8_t* out, int nch) {
+template <int kPitch>
+void PlaneChannelsC(const PlaneCtx* ctx, const uint32_t* planes, int8_t* out, int nch) {
   const PlaneLayer& l = ctx->layer;
   for (int k = 0; k < nch; ++k) {
     const int32_t* c = ctx->chan[k];
     const uint32_t* g = reinterpret_cast<const uint32_t*>(c + 4);
     const int rows = 2 * l.pairs + l.single;
     for (int y = 0; y < rows; ++y) {
-      const uint32_t* v = planes + k + (y / 2) * 4 * kPlaneWords;  // V(j, 0) of the pair row
+      const uint32_t* v = planes + k + (y / 2) * 4 * kPitch;  // V(j, 0) of the pair row
       for (int x = 0; x < l.width; ++x) {
         int32_t a = c[0];
         for (int kx = 0; kx < 3; ++kx) {
-          const uint32_t v0 = v[4 * (x + kx)], v1 = v[4 * (x + kx) + 4 * kPlaneWords];
+          const uint32_t v0 = v[4 * (x + kx)], v1 = v[4 * (x + kx) + 4 * kPitch];
           if (y % 2 == 0) {
             a = dsp::Smlabt(v1, g[2 * kx + 1], dsp::Smlad(v0, g[2 * kx], a));
           } else {
@@ -1216,6 +1235,9 @@ void PlaneChannels(const PlaneCtx* ctx, const uint32_t* planes, int8_t* out, int
     }
   }
 }
+using PlaneFn = void (*)(const PlaneCtx*, const uint32_t*, int8_t*, int);
+constexpr PlaneFn kPlaneFns[] = {PlaneChannelsC<kPlanePitches[0]>, PlaneChannelsC<kPlanePitches[1]>,
+                                 PlaneChannelsC<kPlanePitches[2]>, PlaneChannelsC<kPlanePitches[3]>};
 #endif
 
 // n cells (n >= 1) of a pair row: the words at s0 and s1 (rows 2 j, 2 j + 1;
@@ -1257,37 +1279,40 @@ inline void CopyPairRow(uint32_t* d, const int8_t* s0, const int8_t* s1, int32_t
 }
 
 // Whether EvalPlanes takes a layer Padded3x3Fits takes: stride 1, the output
-// zero point -128 with int8's bounds, rows of up to kPlaneWords - 2 pixels,
-// four planes of the whole image in the buffer.
-bool PlanesFit(const DepthwiseOpData& d, bool clamp) {
+// zero point -128 with int8's bounds, rows of up to 48 pixels (the widest
+// pitch's); the index of the plane pitch, or -1.
+int PlanePitch(const DepthwiseOpData& d, bool clamp) {
   const WindowGeometry& g = d.g;
-  if (g.stride_w != 1 || clamp || d.q.output_offset != -128) return false;
-  if (g.out_w + 2 > kPlaneWords) return false;
-  const int np = (g.out_h + 1) / 2 + 1;
-  return 4 * np * kPlaneWords <= kBufWords;
+  if (g.stride_w != 1 || clamp || d.q.output_offset != -128) return -1;
+  for (int i = 0; i < 4; ++i) {
+    if (g.out_w + 2 <= kPlanePitches[i]) return i;
+  }
+  return -1;
 }
 
 void EvalPlanes(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter, const int32_t* bias,
-                int8_t* output) {
+                int8_t* output, int pitch_index) {
   const WindowGeometry& g = d.g;
   const Int8ChannelQuant& qd = d.q;
+  const int pitch = kPlanePitches[pitch_index];
+  const PlaneFn channels = kPlaneFns[pitch_index];
   const int ch = g.in_ch;
   const int in_row = g.in_w * ch;
   const int32_t offset = qd.input_offset;
   const uint32_t zp4 = dsp::Bytes4(-offset);
   const uint32_t zp2 = dsp::Sxtb16(zp4);
-  const int np = (g.out_h + 1) / 2 + 1;
+  const int rows_held = kPlaneBufWords / (4 * pitch);  // pair rows the buffer holds: 3 or more
   const int cols = g.out_w + 2;
   const int col_lo = g.pad_w < cols ? g.pad_w : cols;
   const int col_hi = g.pad_w + g.in_w < cols ? g.pad_w + g.in_w : cols;
   const int ncopy = col_hi - col_lo;
-  uint32_t buf[4 * 23 * kPlaneWords];
-  static_assert(sizeof(buf) <= 4 * kBufWords, "the stack budget");
-  for (int j = 0; j < np; ++j) {
+  uint32_t buf[kPlaneBufWords];
+  // The padding columns: the zero point in every pair row the buffer holds, written once.
+  for (int j = 0; j < rows_held; ++j) {
     for (int i = 0; i < cols; ++i) {
       if (i == col_lo && ncopy > 0) i = col_hi;
       if (i >= cols) break;
-      for (int k = 0; k < 4; ++k) buf[(j * kPlaneWords + i) * 4 + k] = zp2;
+      for (int k = 0; k < 4; ++k) buf[(j * pitch + i) * 4 + k] = zp2;
     }
   }
   PlaneCtx ctx;
@@ -1295,11 +1320,11 @@ void EvalPlanes(const DepthwiseOpData& d, const int8_t* input, const int8_t* fil
   l.ostep = ch;
   l.rowb = g.out_w * ch;
   l.width = g.out_w;
-  l.row_jump = 16 * (kPlaneWords - g.out_w);
+  l.row_jump = 16 * (pitch - g.out_w);
   l.doubles = g.out_w / 2;
   l.odd = g.out_w % 2;
-  l.pairs = g.out_h / 2;
-  l.single = g.out_h % 2;
+  const int pairs = g.out_h / 2;
+  const bool single = g.out_h % 2 != 0;
   const int32_t round_base = 2 * qd.output_offset + 1;
   const int cstep = qd.per_channel() ? 1 : 0;
   const int32_t* mults = qd.per_channel() ? qd.multipliers : &qd.multiplier;
@@ -1339,17 +1364,26 @@ void EvalPlanes(const DepthwiseOpData& d, const int8_t* input, const int8_t* fil
         w[2] = mults[c * cstep];
         w[3] = right;
       }
-      // The pair rows: input rows 2 j - pad_h and the next (the zero point outside).
+      // Bands of output pair rows [j0, j0 + n) (and the lone last row where it fits): their planes are
+      // pair rows j0 .. j0 + n (+ 1), input rows 2 j - pad_h and the next (the zero point outside).
       const int8_t* src = in_b + c0 + (col_lo - g.pad_w) * ch;
-      for (int j = 0; j < np && ncopy > 0; ++j) {
-        const int r0 = 2 * j - g.pad_h, r1 = r0 + 1;
-        const bool v0 = r0 >= 0 && r0 < g.in_h, v1 = r1 >= 0 && r1 < g.in_h;
-        const int8_t* s0 = v0 ? src + r0 * in_row : reinterpret_cast<const int8_t*>(&zp4);
-        const int8_t* s1 = v1 ? src + r1 * in_row : reinterpret_cast<const int8_t*>(&zp4);
-        const int st0 = v0 ? ch : 0, st1 = v1 ? ch : 0;
-        CopyPairRow(buf + (j * kPlaneWords + col_lo) * 4, s0, s1, st0, st1, ncopy);
+      for (int j0 = 0;;) {
+        const int n = pairs - j0 < rows_held - 1 ? pairs - j0 : rows_held - 1;
+        const bool last_row = single && j0 + n == pairs && n + 2 <= rows_held;
+        for (int jj = 0; jj < n + 1 + (last_row ? 1 : 0) && ncopy > 0; ++jj) {
+          const int r0 = 2 * (j0 + jj) - g.pad_h, r1 = r0 + 1;
+          const bool v0 = r0 >= 0 && r0 < g.in_h, v1 = r1 >= 0 && r1 < g.in_h;
+          const int8_t* s0 = v0 ? src + r0 * in_row : reinterpret_cast<const int8_t*>(&zp4);
+          const int8_t* s1 = v1 ? src + r1 * in_row : reinterpret_cast<const int8_t*>(&zp4);
+          const int st0 = v0 ? ch : 0, st1 = v1 ? ch : 0;
+          CopyPairRow(buf + (jj * pitch + col_lo) * 4, s0, s1, st0, st1, ncopy);
+        }
+        l.pairs = n;
+        l.single = last_row ? 1 : 0;
+        if (n > 0 || last_row) channels(&ctx, buf, out_b + c0 + 2 * j0 * l.rowb, 4);
+        j0 += n;
+        if (j0 == pairs && (!single || last_row)) break;
       }
-      PlaneChannels(&ctx, buf, out_b + c0, 4);
     }
   }
 }
@@ -1616,8 +1650,9 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
     // the output zero point -128: KWS's and VWW's layers).
     const bool clamp = d.q.act_min > -128 || d.q.act_max < 127;
     const bool narrow = (d.g.out_w - 1) * d.g.stride_w + 3 <= kNarrowWords;
-    if (PlanesFit(d, clamp)) {
-      EvalPlanes(d, input, filter, bias, output);
+    const int pitch = PlanePitch(d, clamp);
+    if (pitch >= 0) {
+      EvalPlanes(d, input, filter, bias, output, pitch);
     } else if (d.g.stride_w == 1) {
       narrow ? EvalPadded3x3<1, kNarrowWords>(d, input, filter, bias, output, clamp)
              : EvalPadded3x3<1, kPadWords>(d, input, filter, bias, output, clamp);
