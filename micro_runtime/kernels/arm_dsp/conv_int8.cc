@@ -1071,6 +1071,23 @@ inline int PermutedBlocks(int fh, int row_len) { return fh * (row_len >> 2) + (f
 inline void PackPermuted(const int8_t* src, int32_t stride, int fh, int row_len, uint32_t off, int8_t pad, int slot,
                          uint32_t* buf) {
   buf += 2 * slot;
+  if (fh == 3 && row_len == 9) {  // 3x3 over 3 channels (VWW's first layer): 6 words, then the rows' last bytes
+    const int8_t* r1 = src + stride;
+    const int8_t* r2 = r1 + stride;
+    const uint32_t x[6] = {dsp::Load4(src), dsp::Load4(src + 4), dsp::Load4(r1),
+                           dsp::Load4(r1 + 4), dsp::Load4(r2), dsp::Load4(r2 + 4)};
+#pragma GCC unroll 6
+    for (int i = 0; i < 6; ++i) {
+      buf[4 * i] = dsp::Sxtab16(off, x[i]);
+      buf[4 * i + 1] = dsp::Sxtab16Ror8(off, x[i]);
+    }
+    const uint32_t last = static_cast<uint8_t>(src[8]) | static_cast<uint32_t>(static_cast<uint8_t>(r1[8])) << 8 |
+                          static_cast<uint32_t>(static_cast<uint8_t>(r2[8])) << 16 |
+                          static_cast<uint32_t>(static_cast<uint8_t>(pad)) << 24;
+    buf[24] = dsp::Sxtab16(off, last);
+    buf[25] = dsp::Sxtab16Ror8(off, last);
+    return;
+  }
   const int words = row_len >> 2, rest = row_len & 3;
   int8_t left[kSmallWindowMax + 4];
   int nl = 0;
