@@ -643,8 +643,11 @@ __attribute__((always_inline)) inline void Dot4x2(const uint32_t* buf, const uin
 }
 
 #if MR_DSP_ASM
-// One 4-channel group's whole pixel pairs of a tile for a kRight or kPre
-// layer, in one loop of assembly: per pair the sums start at the biases,
+// A run of 4-channel groups' whole pixel pairs of a tile for a kRight or kPre
+// layer, in one loop of assembly (the C++ around it, which makes the groups'
+// constants, then runs once per run of groups: the loop alone holds the
+// L4R5's 1 KB instruction cache). Per group the four filter rows are unpacked
+// (UnpackQuad's order) and per pair the sums start at the biases,
 // Dot4x2's blocks run (the odd blocks first, then two or four per pass), and
 // the eight sums are requantized in registers (RequantizeShifted's SMMULR
 // form: doubled, SMMULR, the rounding fix, [>> pre], +sat rb, >> right, SSAT)
@@ -666,9 +669,19 @@ struct PairRun {
   int32_t m[4];         // 52
   int32_t rb[4];        // 68
   int32_t shift[4];     // 84: right | pre << 8 (ASR takes the low byte)
+  // The groups: per group the four filter rows are unpacked into wq (as
+  // UnpackQuad) and its constants copied into the fields above from `consts`.
+  const uint32_t* buf0;  // 100: the tile's first pair
+  int8_t* out0;          // 104: the next group's first output
+  int32_t pairs0;        // 108: whole pairs in the tile
+  const int8_t* filter;  // 112: the next group's first filter row
+  int32_t n;             // 116: window bytes (filter row stride)
+  int32_t groups;        // 120: groups left (>= 1)
+  const int32_t* consts; // 124: the next group's bias, m, rb, shift (16 words)
 };
 static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && offsetof(PairRun, rb) == 68 &&
-                  offsetof(PairRun, shift) == 84 && offsetof(PairRun, hi4) == 32,
+                  offsetof(PairRun, shift) == 84 && offsetof(PairRun, hi4) == 32 &&
+                  offsetof(PairRun, buf0) == 100 && offsetof(PairRun, consts) == 124,
               "PairRun's offsets are the assembly's");
 
 // Channel C's two sums (aC: pixel A, aC4: pixel B) requantized to int8 values
@@ -751,6 +764,64 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
   register int32_t a5 asm("r11");
   register int32_t a6 asm("r12");
   register int32_t a7 asm("lr");
+// A group's setup (w: the PairRun): its constants into the fields at 36..99,
+// its four filter rows unpacked into wq a block per pass (rows f, f + n,
+// f + 2n, f + 3n, UnpackQuad's order), then the tile's first pair and output
+// and the pair count. Explicit registers: the fixed ones above (r0 xa, r1 xb,
+// r2 w0, r3 w1, r4 buf, r5 w, r6.. a0..).
+#define MR_GROUP_SETUP                                \
+  "ldr r0, [r5, #124]\n"                              \
+  "add r1, r5, #36\n"                                 \
+  "ldmia r0!, {r6, r7, r8, r9, r10, r11, r12, lr}\n"  \
+  "stmia r1!, {r6, r7, r8, r9, r10, r11, r12, lr}\n"  \
+  "ldmia r0!, {r6, r7, r8, r9, r10, r11, r12, lr}\n"  \
+  "stmia r1!, {r6, r7, r8, r9, r10, r11, r12, lr}\n"  \
+  "str r0, [r5, #124]\n"                              \
+  "ldr r6, [r5, #112]\n"                              \
+  "ldr r2, [r5, #116]\n"                              \
+  "ldr r4, [r5, #4]\n"                                \
+  "add r7, r6, r2\n"                                  \
+  "add r8, r7, r2\n"                                  \
+  "add r9, r8, r2\n"                                  \
+  "add r10, r9, r2\n"                                 \
+  "str r10, [r5, #112]\n"                             \
+  "add r11, r4, r2, lsl #3\n"                         \
+  "9:\n"                                              \
+  "ldr r0, [r6]\n"                                    \
+  "ldr r1, [r7]\n"                                    \
+  "ldr r2, [r8]\n"                                    \
+  "ldr r3, [r9]\n"                                    \
+  "sxtb16 r12, r0\n"                                  \
+  "str r12, [r4, #0]\n"                               \
+  "sxtb16 r12, r1\n"                                  \
+  "str r12, [r4, #4]\n"                               \
+  "sxtb16 r12, r2\n"                                  \
+  "str r12, [r4, #8]\n"                               \
+  "sxtb16 r12, r3\n"                                  \
+  "str r12, [r4, #12]\n"                              \
+  "sxtb16 r0, r0, ror #8\n"                           \
+  "str r0, [r4, #16]\n"                               \
+  "sxtb16 r1, r1, ror #8\n"                           \
+  "str r1, [r4, #20]\n"                               \
+  "sxtb16 r2, r2, ror #8\n"                           \
+  "str r2, [r4, #24]\n"                               \
+  "sxtb16 r3, r3, ror #8\n"                           \
+  "str r3, [r4, #28]\n"                               \
+  "adds r6, #4\n"                                     \
+  "adds r7, #4\n"                                     \
+  "add r8, r8, #4\n"                                  \
+  "add r9, r9, #4\n"                                  \
+  "adds r4, #32\n"                                    \
+  "cmp r4, r11\n"                                     \
+  "bne 9b\n"                                          \
+  "ldr r0, [r5, #100]\n"                              \
+  "str r0, [r5, #0]\n"                                \
+  "ldr r0, [r5, #104]\n"                              \
+  "str r0, [r5, #16]\n"                               \
+  "adds r0, #4\n"                                     \
+  "str r0, [r5, #104]\n"                              \
+  "ldr r0, [r5, #108]\n"                              \
+  "str r0, [r5, #24]\n"
 #define MR_REQUANT_ALL(PRE)                                                                   \
   MR_REQUANT(a0, a4, 0, PRE) MR_REQUANT(a1, a5, 1, PRE) MR_REQUANT(a2, a6, 2, PRE) \
       MR_REQUANT(a3, a7, 3, PRE)
@@ -758,6 +829,7 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
   __asm__ volatile(                                                                          \
       "sub sp, sp, #16\n"                                                                    \
       "str %[w], [sp]\n"                                                                     \
+      "8:\n" MR_GROUP_SETUP                                                                  \
       "1:\n"                                                                                 \
       "ldr %[w], [sp]\n"                                                                     \
       "ldr %[buf], [%[w], #0]\n"                                                             \
@@ -808,6 +880,10 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
       "subs %[xb], %[xb], #1\n"                                                              \
       "str %[xb], [%[w], #24]\n"                                                             \
       "bne 1b\n"                                                                             \
+      "ldr %[xb], [%[w], #120]\n"                                                            \
+      "subs %[xb], %[xb], #1\n"                                                              \
+      "str %[xb], [%[w], #120]\n"                                                            \
+      "bne 8b\n"                                                                             \
       "add sp, sp, #16\n"                                                                    \
       : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [a4] "=&r"(a4),     \
         [a5] "=&r"(a5), [a6] "=&r"(a6), [a7] "=&r"(a7), [buf] "=&r"(buf), [w] "+r"(w),       \
@@ -836,6 +912,7 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
   }
 #undef MR_FORMS
 #undef MR_PAIRS_ASM
+#undef MR_GROUP_SETUP
 #undef MR_REQUANT_ALL
 }
 #undef MR_PACK_CLAMP
@@ -870,6 +947,51 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
   uint32_t stack_wq[8 * kQuadChunkBlocks];
   const int chunk = wq != nullptr ? blocks : kQuadChunkBlocks;
   if (wq == nullptr) wq = stack_wq;
+  int t0 = 0;  // the pairs done for every group
+#if MR_DSP_ASM
+  if constexpr (kKind == dsp::kRight || kKind == dsp::kPre) {
+    if (blocks <= chunk && pixels >= 2) {
+      // The whole pairs of runs of up to kAsmGroups groups in one loop of assembly; an odd pixel's pair below.
+      constexpr int kAsmGroups = 8;
+      const bool unroll4 = blocks >= kUnroll4Blocks;
+      PairRun run;
+      run.wq = wq;
+      run.span = static_cast<uint32_t>(16 * blocks);
+      run.rest = static_cast<uint32_t>(16 * (blocks & (unroll4 ? 3 : 1)));
+      run.out_ch = out_ch;
+      run.lo4 = lo4;
+      run.hi4 = hi4;
+      run.buf0 = buf;
+      run.pairs0 = pixels >> 1;
+      run.n = n;
+      const bool min_zp = q.output_offset == -128;
+      constexpr PairForm kAnyZp = kKind == dsp::kPre ? kFormPre : kFormRight;
+      constexpr PairForm kMinZp = kKind == dsp::kPre ? kFormPreMin : kFormRightMin;
+      void (*const pairs_asm)(PairRun*) = unroll4 ? (min_zp ? PairsInAsm<true, kMinZp> : PairsInAsm<true, kAnyZp>)
+                                                  : (min_zp ? PairsInAsm<false, kMinZp> : PairsInAsm<false, kAnyZp>);
+      int32_t consts[kAsmGroups][16];
+      for (int oc0 = 0; oc0 < out_ch; oc0 += 4 * kAsmGroups) {
+        const int groups = (out_ch - oc0) / 4 < kAsmGroups ? (out_ch - oc0) / 4 : kAsmGroups;
+#pragma GCC unroll 1
+        for (int c = 0; c < 4 * groups; ++c) {
+          const dsp::ChannelRequant r = dsp::LayerChannelRequant<kKind>(q, oc0 + c);
+          int32_t* k = consts[c >> 2] + (c & 3);
+          k[0] = bias != nullptr ? bias[oc0 + c] : 0;
+          k[4] = r.m;
+          k[8] = r.rb;
+          k[12] = r.right | r.pre << 8;
+        }
+        run.out0 = out + oc0;
+        run.filter = filter + oc0 * n;
+        run.groups = groups;
+        run.consts = consts[0];
+        pairs_asm(&run);
+      }
+      t0 = pixels >> 1;
+      if (t0 == pairs) return;
+    }
+  }
+#endif
   for (int oc = 0; oc < out_ch; oc += 4) {
     int32_t b[4];
     for (int k = 0; k < 4; ++k) b[k] = bias != nullptr ? bias[oc + k] : 0;
@@ -891,40 +1013,7 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
     };
     if (blocks <= chunk) {
       UnpackQuad(f, n, blocks, wq);
-      int t = 0;
-#if MR_DSP_ASM
-      if constexpr (kKind == dsp::kRight || kKind == dsp::kPre) {
-        if (pixels >= 2) {  // the whole pairs in one loop of assembly; an odd pixel's pair below
-          const bool unroll4 = blocks >= kUnroll4Blocks;
-          PairRun run;
-          run.buf = buf;
-          run.wq = wq;
-          run.span = static_cast<uint32_t>(16 * blocks);
-          run.rest = static_cast<uint32_t>(16 * (blocks & (unroll4 ? 3 : 1)));
-          run.out = o;
-          run.out_ch = out_ch;
-          run.pairs = pixels >> 1;
-          run.lo4 = lo4;
-          run.hi4 = hi4;
-          for (int k = 0; k < 4; ++k) {
-            run.bias[k] = b[k];
-            run.m[k] = r[k].m;
-            run.rb[k] = r[k].rb;
-            run.shift[k] = r[k].right | r[k].pre << 8;
-          }
-          const bool min_zp = q.output_offset == -128;
-          constexpr PairForm kAnyZp = kKind == dsp::kPre ? kFormPre : kFormRight;
-          constexpr PairForm kMinZp = kKind == dsp::kPre ? kFormPreMin : kFormRightMin;
-          if (unroll4) {
-            (min_zp ? PairsInAsm<true, kMinZp> : PairsInAsm<true, kAnyZp>)(&run);
-          } else {
-            (min_zp ? PairsInAsm<false, kMinZp> : PairsInAsm<false, kAnyZp>)(&run);
-          }
-          t = pixels >> 1;
-        }
-      }
-#endif
-      for (; t < pairs; ++t) {
+      for (int t = t0; t < pairs; ++t) {
         int32_t acc[8] = {b[0], b[1], b[2], b[3], b[0], b[1], b[2], b[3]};
         if (blocks >= kUnroll4Blocks) {
           Dot4x2<true>(buf + t * n, wq, blocks, acc);
