@@ -678,10 +678,12 @@ struct PairRun {
   int32_t n;             // 116: window bytes (filter row stride)
   int32_t groups;        // 120: groups left (>= 1)
   const int32_t* consts; // 124: the next group's bias, m, rb, shift (16 words)
+  int32_t odd;           // 128: 1 when the tile's last pair has pixel A alone (B not stored), else 0
 };
 static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && offsetof(PairRun, rb) == 68 &&
                   offsetof(PairRun, shift) == 84 && offsetof(PairRun, hi4) == 32 &&
-                  offsetof(PairRun, buf0) == 100 && offsetof(PairRun, consts) == 124,
+                  offsetof(PairRun, buf0) == 100 && offsetof(PairRun, consts) == 124 &&
+                  offsetof(PairRun, odd) == 128,
               "PairRun's offsets are the assembly's");
 
 // Channel C's two sums (aC: pixel A, aC4: pixel B) requantized to int8 values
@@ -872,13 +874,16 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
       "ldrd %[xa], %[xb], [%[w], #28]\n" MR_PACK_CLAMP(a0, a1, a2, a3)                       \
       MR_PACK_CLAMP(a4, a5, a6, a7)                                                          \
       "ldrd %[xa], %[xb], [%[w], #16]\n"                                                     \
+      "ldr %[w0], [%[w], #24]\n"                                                             \
+      "ldr %[w1], [%[w], #128]\n"                                                            \
       "str %[a0], [%[xa]]\n"                                                                 \
-      "str %[a4], [%[xa], %[xb]]\n"                                                          \
+      "cmp %[w0], %[w1]\n"                                                                   \
+      "it ne\n"                                                                              \
+      "strne %[a4], [%[xa], %[xb]]\n"                                                        \
       "add %[xa], %[xa], %[xb], lsl #1\n"                                                    \
       "str %[xa], [%[w], #16]\n"                                                             \
-      "ldr %[xb], [%[w], #24]\n"                                                             \
-      "subs %[xb], %[xb], #1\n"                                                              \
-      "str %[xb], [%[w], #24]\n"                                                             \
+      "subs %[w0], %[w0], #1\n"                                                              \
+      "str %[w0], [%[w], #24]\n"                                                             \
       "bne 1b\n"                                                                             \
       "ldr %[xb], [%[w], #120]\n"                                                            \
       "subs %[xb], %[xb], #1\n"                                                              \
@@ -947,11 +952,10 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
   uint32_t stack_wq[8 * kQuadChunkBlocks];
   const int chunk = wq != nullptr ? blocks : kQuadChunkBlocks;
   if (wq == nullptr) wq = stack_wq;
-  int t0 = 0;  // the pairs done for every group
 #if MR_DSP_ASM
   if constexpr (kKind == dsp::kRight || kKind == dsp::kPre) {
-    if (blocks <= chunk && pixels >= 2) {
-      // The whole pairs of runs of up to kAsmGroups groups in one loop of assembly; an odd pixel's pair below.
+    if (blocks <= chunk) {
+      // The pairs of runs of up to kAsmGroups groups in one loop of assembly.
       constexpr int kAsmGroups = 8;
       const bool unroll4 = blocks >= kUnroll4Blocks;
       PairRun run;
@@ -962,7 +966,8 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
       run.lo4 = lo4;
       run.hi4 = hi4;
       run.buf0 = buf;
-      run.pairs0 = pixels >> 1;
+      run.pairs0 = pairs;
+      run.odd = pixels & 1;
       run.n = n;
       const bool min_zp = q.output_offset == -128;
       constexpr PairForm kAnyZp = kKind == dsp::kPre ? kFormPre : kFormRight;
@@ -987,8 +992,7 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
         run.consts = consts[0];
         pairs_asm(&run);
       }
-      t0 = pixels >> 1;
-      if (t0 == pairs) return;
+      return;
     }
   }
 #endif
@@ -1013,7 +1017,7 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
     };
     if (blocks <= chunk) {
       UnpackQuad(f, n, blocks, wq);
-      for (int t = t0; t < pairs; ++t) {
+      for (int t = 0; t < pairs; ++t) {
         int32_t acc[8] = {b[0], b[1], b[2], b[3], b[0], b[1], b[2], b[3]};
         if (blocks >= kUnroll4Blocks) {
           Dot4x2<true>(buf + t * n, wq, blocks, acc);
