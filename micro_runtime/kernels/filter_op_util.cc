@@ -273,25 +273,23 @@ TfLiteStatus CheckAccumulatorRange(const char* op_name, const TfLiteTensor* inpu
 }
 
 #if MICRO_RUNTIME_CONSTANT_CHANNELS
-// Int8ChannelQuant's constant channels and accumulator reach for an int8
-// layer with constant weights (and bias, if any), once q's multipliers,
-// shifts and activation range are made. A channel's accumulator range is
-// exact for any input: bias + lo * P + hi * N up to bias + hi * P + lo * N,
-// with P and N the sums of its positive and negative weights and [lo, hi] the
-// int8 range minus the input zero point (a padded tap adds 0, inside it). A
-// channel whose range reaches 2^30 in magnitude is constant when the
-// reference requantization gives the same output at both ends: with a
-// multiplier >= 0 and a right shift (rounding half away from zero), the zero
-// point and the clamp, it never decreases as the accumulator grows. No
-// overflow: CheckAccumulatorRange bounds every accumulator by 2^31 - 1.
-// Per-channel filters only (a per-tensor layer's kernels requantize every
-// channel with channel 0's constants).
+// Int8ChannelQuant's ChannelFacts for a per-channel int8 layer with constant
+// weights (and bias, if any), once q's multipliers, shifts and activation
+// range are made. A channel's accumulator range is exact for any input: bias +
+// lo * P + hi * N up to bias + hi * P + lo * N, with P and N the sums of its
+// positive and negative weights and [lo, hi] the int8 range minus the input
+// zero point (a padded tap adds 0, inside it). A channel whose range reaches
+// 2^30 in magnitude is constant when the reference requantization gives the
+// same output at both ends: with a multiplier >= 0 and a right shift (rounding
+// half away from zero), the zero point and the clamp, it never decreases as
+// the accumulator grows. No overflow: CheckAccumulatorRange bounds every
+// accumulator by 2^31 - 1. The facts are kept only where a kernel gains from
+// them: a constant channel, or an exact reach below 2^30 where the kernels'
+// own bound (the largest |bias| + taps * 255 * 128) is not.
 static TfLiteStatus FindConstantChannels(TfLiteContext* context, const TfLiteTensor* input,
                                          const TfLiteTensor* filter, const TfLiteTensor* bias, int channels,
                                          int channel_dim, Int8ChannelQuant* q) {
-  q->constant_mask = nullptr;
-  q->constant_values = nullptr;
-  q->reach = -1;
+  q->facts = nullptr;
   const bool int32_bias = bias != nullptr && bias->is_constant && bias->type == kTfLiteInt32;
   if (!filter->is_constant || filter->type != kTfLiteInt8 || (bias != nullptr && !int32_bias)) return kTfLiteOk;
   const int64_t lo = -128 - static_cast<int64_t>(input->params.zero_point);
@@ -302,13 +300,12 @@ static TfLiteStatus FindConstantChannels(TfLiteContext* context, const TfLiteTen
     if (d < channel_dim) outer *= SizeOfDimension(filter, d);
     if (d > channel_dim) inner *= SizeOfDimension(filter, d);
   }
-  const int words = (channels + 31) >> 5;
-  uint32_t* mask = nullptr;
-  int8_t* values = nullptr;
+  constexpr int64_t kBound = int64_t{1} << 30;
+  // First pass: the constant channels' count, the others' exact reach and the kernels' own bound.
   int64_t layer_reach = 0;
-  for (int c = 0; c < channels; ++c) {
-    const int32_t m = q->multiplier_of(c);
-    if (m == 0) continue;  // the output is the zero point whatever the accumulator
+  int64_t largest_bias = 0;
+  int constants = 0;
+  auto range = [&](int c, int64_t* least, int64_t* most) {
     int32_t positive = 0;
     int32_t negative = 0;
     for (int64_t o = 0; o < outer; ++o) {
@@ -316,34 +313,59 @@ static TfLiteStatus FindConstantChannels(TfLiteContext* context, const TfLiteTen
       for (int64_t i = 0; i < inner; ++i) (w[i] < 0 ? negative : positive) += w[i];
     }
     const int64_t b = bias != nullptr ? bias->data.i32[c] : 0;
-    const int64_t least = b + lo * positive + hi * negative;
-    const int64_t most = b + hi * positive + lo * negative;
-    const int64_t reach = -least > most ? -least : most;
+    *least = b + lo * positive + hi * negative;
+    *most = b + hi * positive + lo * negative;
+  };
+  auto constant_value = [&](int c, int64_t least, int64_t most, int32_t* value) {
+    const int32_t m = q->multiplier_of(c);
     const int shift = q->shift_of(c);
-    if (q->per_channel() && reach >= (int64_t{1} << 30) && m > 0 && shift <= 0) {
-      auto out = [&](int64_t acc) {
-        const int32_t v = MultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), m, shift) + q->output_offset;
-        return v < q->act_min ? q->act_min : (v > q->act_max ? q->act_max : v);
-      };
-      const int32_t value = out(least);
-      if (out(most) == value) {
-        if (mask == nullptr) {  // the first constant channel: the table, a bit and a byte per channel
-          mask = static_cast<uint32_t*>(context->AllocatePersistentBuffer(
-              context, static_cast<size_t>(words) * sizeof(uint32_t) + static_cast<size_t>(channels)));
-          if (mask == nullptr) return kTfLiteError;
-          for (int i = 0; i < words; ++i) mask[i] = 0;
-          values = reinterpret_cast<int8_t*>(mask + words);
-        }
-        mask[c >> 5] |= 1u << (c & 31);
-        values[c] = static_cast<int8_t>(value);
-        continue;
-      }
+    if (m <= 0 || m == INT32_MIN || shift > 0 || (-least < kBound && most < kBound)) return false;
+    auto out = [&](int64_t acc) {
+      const int32_t v = MultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), m, shift) + q->output_offset;
+      return v < q->act_min ? q->act_min : (v > q->act_max ? q->act_max : v);
+    };
+    *value = out(least);
+    return out(most) == *value;
+  };
+  for (int c = 0; c < channels; ++c) {
+    if (q->multiplier_of(c) == 0) continue;  // the output is the zero point whatever the accumulator
+    int64_t least = 0;
+    int64_t most = 0;
+    int32_t value = 0;
+    range(c, &least, &most);
+    if (constant_value(c, least, most, &value)) {
+      ++constants;
+      continue;
     }
+    const int64_t reach = -least > most ? -least : most;
     if (reach > layer_reach) layer_reach = reach;
+    const int64_t b = bias != nullptr ? bias->data.i32[c] : 0;
+    if ((b < 0 ? -b : b) > largest_bias) largest_bias = b < 0 ? -b : b;
   }
-  q->constant_mask = mask;
-  q->constant_values = values;
-  q->reach = static_cast<int32_t>(layer_reach);  // <= 2^31 - 1: CheckAccumulatorRange
+  const bool bound_too_wide = largest_bias + outer * inner * 255 * 128 >= kBound && layer_reach < kBound;
+  if (constants == 0 && !bound_too_wide) return kTfLiteOk;
+  // Second pass: the facts (the table only when some channel is constant).
+  const int words = constants != 0 ? (channels + 31) >> 5 : 0;
+  const size_t bytes = sizeof(ChannelFacts) + static_cast<size_t>(words) * sizeof(uint32_t) +
+                       (constants != 0 ? static_cast<size_t>(channels) : 0);
+  ChannelFacts* facts = static_cast<ChannelFacts*>(context->AllocatePersistentBuffer(context, bytes));
+  if (facts == nullptr) return kTfLiteError;
+  facts->reach = static_cast<int32_t>(layer_reach);  // <= 2^31 - 1: CheckAccumulatorRange
+  facts->words = words;
+  uint32_t* mask = reinterpret_cast<uint32_t*>(facts + 1);
+  int8_t* values = reinterpret_cast<int8_t*>(mask + words);
+  for (int i = 0; i < words; ++i) mask[i] = 0;
+  for (int c = 0; c < channels && constants != 0; ++c) {
+    int64_t least = 0;
+    int64_t most = 0;
+    int32_t value = 0;
+    if (q->multiplier_of(c) == 0) continue;
+    range(c, &least, &most);
+    if (!constant_value(c, least, most, &value)) continue;
+    mask[c >> 5] |= 1u << (c & 31);
+    values[c] = static_cast<int8_t>(value);
+  }
+  q->facts = facts;
   return kTfLiteOk;
 }
 #endif
@@ -370,11 +392,6 @@ TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context
   }
   q->multipliers = nullptr;
   q->shifts = nullptr;
-#if MICRO_RUNTIME_CONSTANT_CHANNELS
-  q->constant_mask = nullptr;
-  q->constant_values = nullptr;
-  q->reach = -1;
-#endif
   q->multiplier = 0;
   q->shift = 0;
   q->flags = 0;
@@ -432,7 +449,7 @@ TfLiteStatus PrepareInt8ChannelQuant(const char* op_name, TfLiteContext* context
   q->act_max = static_cast<int8_t>(act_max);
   if (fast) q->flags = static_cast<uint8_t>(q->flags | Int8ChannelQuant::kFastRequantize);
 #if MICRO_RUNTIME_CONSTANT_CHANNELS
-  TF_LITE_ENSURE_OK(context, FindConstantChannels(context, input, filter, bias, channels, channel_dim, q));
+  if (per_channel) TF_LITE_ENSURE_OK(context, FindConstantChannels(context, input, filter, bias, channels, channel_dim, q));
 #endif
   return kTfLiteOk;
 }

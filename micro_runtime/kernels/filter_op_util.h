@@ -58,18 +58,44 @@ TfLiteStatus CheckFilterOpTypes(const char* op_name, const TfLiteTensor* input,
 // held here; only a per-channel filter gets arrays in the arena (an int32
 // multiplier and an int8 shift per output channel, one allocation).
 // Builds for cores with the DSP extension find the constant channels of a
-// layer (Int8ChannelQuant::constants), for the arm_dsp kernels' one-multiply
-// requantization; other builds neither compute nor store them.
+// per-channel layer and its exact accumulator reach (ChannelFacts), for the
+// arm_dsp kernels' one-multiply requantization; other builds neither compute
+// nor store them.
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 #define MICRO_RUNTIME_CONSTANT_CHANNELS 1
 #else
 #define MICRO_RUNTIME_CONSTANT_CHANNELS 0
 #endif
 
+#if MICRO_RUNTIME_CONSTANT_CHANNELS
+// What prepare proved about a per-channel layer's accumulators from its
+// weights, bias and input zero point (FindConstantChannels), in the
+// persistent arena: `reach`, the largest |accumulator| of the channels with a
+// multiplier that are not constant; then `words` words of a bit per channel,
+// set for a constant channel (an accumulator that can reach 2^30 in magnitude
+// yet one output for every input: VWW's nearly-dead channels, a bias near 2^30
+// times a scale ratio near 2^-31), then one int8 per channel: that output
+// (the reference requantization's at every accumulator the channel can reach).
+struct ChannelFacts {
+  int32_t reach;
+  int32_t words;  // 0: no constant channel
+  const uint32_t* mask() const { return reinterpret_cast<const uint32_t*>(this + 1); }
+  int8_t value(int c) const { return reinterpret_cast<const int8_t*>(mask() + words)[c]; }
+};
+#endif
+
 struct Int8ChannelQuant {
   const int32_t* multipliers;  // per output channel; nullptr for a per-tensor filter
   const int8_t* shifts;        // per output channel; nullptr for a per-tensor filter
-  int32_t multiplier;          // the per-tensor filter's multiplier
+  union {
+    int32_t multiplier;  // the per-tensor filter's multiplier
+#if MICRO_RUNTIME_CONSTANT_CHANNELS
+    // A per-channel filter's facts (its multiplier field is unused), nullptr
+    // where prepare found nothing a kernel could use. 32-bit targets: the
+    // pointer takes the multiplier's place, so the op data does not grow.
+    const ChannelFacts* facts;
+#endif
+  };
   int16_t input_offset;        // -input zero point: in [-127, 128] (int8 zero points only)
   int16_t output_offset;       // +output zero point
   int8_t act_min;              // activation range, inside int8
@@ -84,25 +110,21 @@ struct Int8ChannelQuant {
   static constexpr uint8_t kFastRequantize = 2u;
 
 #if MICRO_RUNTIME_CONSTANT_CHANNELS
-  // Output channels whose accumulator can reach 2^30 in magnitude yet whose
-  // output is one value for every input (VWW's nearly-dead channels: a bias
-  // near 2^30 times a scale ratio near 2^-32), found by prepare from the
-  // weights, the bias and the input zero point: bit c % 32 of
-  // constant_mask[c / 32], the value constant_values[c] (nullptr: none).
-  // The reference requantization of the true multiplier gives that value for
-  // every accumulator the channel can reach; kernels may use it instead
-  // (dsp::LayerChannelRequant).
-  const uint32_t* constant_mask;
-  const int8_t* constant_values;
-  // The largest |accumulator| any other channel with a multiplier can reach
-  // (the same exact ranges); -1: not known (weights or bias not constant).
-  int32_t reach;
+  const ChannelFacts* channel_facts() const { return per_channel() ? facts : nullptr; }
   bool constant(int c) const {
-    return constant_mask != nullptr && ((constant_mask[c >> 5] >> (c & 31)) & 1u) != 0;
+    const ChannelFacts* f = channel_facts();
+    return f != nullptr && f->words != 0 && ((f->mask()[c >> 5] >> (c & 31)) & 1u) != 0;
+  }
+  int8_t constant_value(int c) const { return facts->value(c); }  // for a constant(c) channel
+  // The exact reach of the non-constant channels, or -1 (not known: use a bound of your own).
+  int32_t reach() const {
+    const ChannelFacts* f = channel_facts();
+    return f != nullptr ? f->reach : -1;
   }
 #else
-  static constexpr const int8_t* constant_values = nullptr;
   bool constant(int) const { return false; }
+  int8_t constant_value(int) const { return 0; }
+  int32_t reach() const { return -1; }
 #endif
 
   bool per_channel() const { return (flags & kPerChannel) != 0; }

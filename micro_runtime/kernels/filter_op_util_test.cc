@@ -201,32 +201,47 @@ TF_LITE_MICRO_TEST(ConstantChannelsAndExactReach) {
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareInt8ChannelQuant("TEST", runner.context(), &input, &filter, &bias,
                                                              &output, kTfLiteActNone, 5, 0, 0u, &q));
   TF_LITE_MICRO_EXPECT_TRUE(q.constant(0));
-  TF_LITE_MICRO_EXPECT_EQ(6, static_cast<int>(q.constant_values[0]));
+  TF_LITE_MICRO_EXPECT_EQ(6, static_cast<int>(q.constant_value(0)));
   TF_LITE_MICRO_EXPECT_TRUE(q.constant(1));
-  TF_LITE_MICRO_EXPECT_EQ(4, static_cast<int>(q.constant_values[1]));
+  TF_LITE_MICRO_EXPECT_EQ(4, static_cast<int>(q.constant_value(1)));
   TF_LITE_MICRO_EXPECT_FALSE(q.constant(2));
   TF_LITE_MICRO_EXPECT_FALSE(q.constant(3));
   TF_LITE_MICRO_EXPECT_TRUE(q.constant(4));
-  TF_LITE_MICRO_EXPECT_EQ(6, static_cast<int>(q.constant_values[4]));
+  TF_LITE_MICRO_EXPECT_EQ(6, static_cast<int>(q.constant_value(4)));
   // Each constant value is the reference requantization at both ends of its channel's range.
   const int constant_channels[] = {0, 1, 4};
   for (int c : constant_channels) {
-    TF_LITE_MICRO_EXPECT_EQ(q.constant_values[c], RequantizeToInt8(q, b[c] - 12750, c));
-    TF_LITE_MICRO_EXPECT_EQ(q.constant_values[c], RequantizeToInt8(q, b[c] + 30600, c));
+    TF_LITE_MICRO_EXPECT_EQ(q.constant_value(c), RequantizeToInt8(q, b[c] - 12750, c));
+    TF_LITE_MICRO_EXPECT_EQ(q.constant_value(c), RequantizeToInt8(q, b[c] + 30600, c));
   }
-  TF_LITE_MICRO_EXPECT_EQ(big + 30600, q.reach);  // channel 2's: the constant ones left out
+  TF_LITE_MICRO_EXPECT_EQ(big + 30600, q.reach());  // channel 2's: the constant ones left out
   // Channel 4 a little further up: its range straddles zp + 1.5 (1.0737 * 1.397 = 1.5): no longer constant.
   b[4] = 1500000000;
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareInt8ChannelQuant("TEST", runner.context(), &input, &filter, &bias,
                                                              &output, kTfLiteActNone, 5, 0, 0u, &q));
   TF_LITE_MICRO_EXPECT_FALSE(q.constant(4));
-  TF_LITE_MICRO_EXPECT_EQ(1500000000 + 30600, q.reach);
+  TF_LITE_MICRO_EXPECT_EQ(1500000000 + 30600, q.reach());
+  // No constant channel, and the kernels' own bound (largest |bias| + 4 taps * 255 * 128) below 2^30: no
+  // facts kept (nothing to gain, no persistent bytes).
+  const int32_t small_biases[5] = {1000, -1000, 5, 0, 77};
+  for (int c = 0; c < 5; ++c) b[c] = small_biases[c];
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareInt8ChannelQuant("TEST", runner.context(), &input, &filter, &bias,
+                                                             &output, kTfLiteActNone, 5, 0, 0u, &q));
+  TF_LITE_MICRO_EXPECT_FALSE(q.constant(0));
+  TF_LITE_MICRO_EXPECT_EQ(-1, q.reach());
+  // A bias whose own bound passes 2^30 (2^30 - 100000 + 130,560) but whose exact range does not
+  // (2^30 - 100000 + 30600): the facts keep the exact reach, without a table.
+  b[3] = (int32_t{1} << 30) - 100000;
+  TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareInt8ChannelQuant("TEST", runner.context(), &input, &filter, &bias,
+                                                             &output, kTfLiteActNone, 5, 0, 0u, &q));
+  TF_LITE_MICRO_EXPECT_FALSE(q.constant(3));
+  TF_LITE_MICRO_EXPECT_EQ((int32_t{1} << 30) - 100000 + 30600, q.reach());
   // Weights not constant: nothing known.
   filter.is_constant = false;
   TF_LITE_MICRO_EXPECT_EQ(kTfLiteOk, PrepareInt8ChannelQuant("TEST", runner.context(), &input, &filter, &bias,
                                                              &output, kTfLiteActNone, 5, 0, 0u, &q));
   TF_LITE_MICRO_EXPECT_FALSE(q.constant(0));
-  TF_LITE_MICRO_EXPECT_EQ(-1, q.reach);
+  TF_LITE_MICRO_EXPECT_EQ(-1, q.reach());
 }
 #endif
 

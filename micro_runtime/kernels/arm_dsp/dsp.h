@@ -269,7 +269,7 @@ inline ChannelRequant LayerChannelRequant(const Int8ChannelQuant& q, int c) {
     // (2c + 1) >> 1 = c in every kind's formula, also with the -1 of a negative accumulator's
     // rounding fix that some kernels add to rb (which needs a right shift of at least 1).
     r.m = 0;
-    r.rb = 2 * (dead ? q.output_offset : q.constant_values[c]) + 1;
+    r.rb = 2 * (dead ? q.output_offset : q.constant_value(c)) + 1;
     r.right = 1;
     r.pre = r.fix = r.left = 0;
     r.general = false;
@@ -301,14 +301,12 @@ inline ChannelRequant LayerChannelRequant(const Int8ChannelQuant& q, int c) {
 // is 0 are left out: their product is 0 whatever the accumulator (VWW's dead
 // channels: a scale ratio below 2^-32 has no multiplier, and their integer
 // bias is about 2^30), and so are prepare's constant channels; where prepare
-// knew the weights it is its exact reach (Int8ChannelQuant::reach: the
-// partial sums of any window lie inside each channel's range too, every
-// tap's share of it including 0).
+// kept facts it is their exact reach (ChannelFacts: the partial sums of any
+// window lie inside each channel's range too, every tap's share of it
+// including 0).
 inline int64_t AccumulatorBound(const int32_t* bias, int channels, int32_t taps,
                                 const Int8ChannelQuant* q = nullptr) {
-#if MICRO_RUNTIME_CONSTANT_CHANNELS
-  if (q != nullptr && q->reach >= 0) return q->reach;  // prepare's exact figure
-#endif
+  if (q != nullptr && q->reach() >= 0) return q->reach();  // prepare's exact figure
   int64_t most = 0;
   if (bias != nullptr) {
     for (int c = 0; c < channels; ++c) {
