@@ -414,9 +414,8 @@ using PairFn = void (*)(const ConvOpData&, const uint32_t*, const int8_t*, const
                         const int32_t*, int8_t*, int8_t*);
 
 // The ChannelsOfPair instance for the layer's quantization.
-inline PairFn SelectPair(const Int8ChannelQuant& q, int out_ch, const int32_t* bias, int32_t window) {
-  return dsp::ForKind(dsp::LayerRequantKind(q, out_ch, dsp::AccumulatorBound(bias, out_ch, window, &q)),
-                      [](auto tag) -> PairFn { return ChannelsOfPair<decltype(tag)::kKind>; });
+inline PairFn SelectPair(dsp::RequantKind kind) {
+  return dsp::ForKind(kind, [](auto tag) -> PairFn { return ChannelsOfPair<decltype(tag)::kKind>; });
 }
 
 // ---- Tiles: several pixel pairs, four channels x two pixels per pass ----
@@ -1044,9 +1043,8 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
 using TileFn = void (*)(const ConvOpData&, const uint32_t*, int, int, const int8_t*, const int32_t*, int8_t*,
                        uint32_t*);
 
-inline TileFn SelectTile(const Int8ChannelQuant& q, int out_ch, const int32_t* bias, int32_t taps) {
-  return dsp::ForKind(dsp::LayerRequantKind(q, out_ch, dsp::AccumulatorBound(bias, out_ch, taps, &q)),
-                      [](auto tag) -> TileFn { return ChannelsOfTile<decltype(tag)::kKind>; });
+inline TileFn SelectTile(dsp::RequantKind kind) {
+  return dsp::ForKind(kind, [](auto tag) -> TileFn { return ChannelsOfTile<decltype(tag)::kKind>; });
 }
 
 // A tile buffer: an optional scratch buffer when prepare got one (a tile of
@@ -1097,12 +1095,12 @@ inline int TilePixels(int n, int words, int pixels) {
 // bookkeeping: in tiles (ChannelsOfTile) when the channel counts allow, else
 // in pairs (ChannelsOfPair). Each path has its own buffer (out of line, so
 // only one is on the stack).
-__attribute__((noinline)) void PointwiseTiles(const ConvOpData& data, const int8_t* input, const int8_t* filter,
-                                              const int32_t* bias, int8_t* output, const TileScratch& scratch) {
+__attribute__((noinline)) void PointwiseTiles(const ConvOpData& data, TileFn tile, const int8_t* input,
+                                              const int8_t* filter, const int32_t* bias, int8_t* output,
+                                              const TileScratch& scratch) {
   const WindowGeometry& g = data.g;
   const int n = g.in_ch;
   const int out_ch = g.out_ch;
-  const TileFn tile = SelectTile(data.q, out_ch, bias, n);
   const uint32_t off = dsp::Offset16x2(data.q.input_offset);
   WithTile(scratch, n, [&](uint32_t* buf, int words, uint32_t* wq) {
     const int most = TilePixels(n, words, g.batches * g.out_h * g.out_w);
@@ -1221,8 +1219,9 @@ inline bool SmallWindowFits(const WindowGeometry& g) {
          ((row_len & 3) == 0 || g.out_ch * 4 * PermutedBlocks(g.filter_h, row_len) <= kSmallFilterMax);
 }
 
-__attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pair, const int8_t* input,
-                                               const int8_t* filter, const int32_t* bias, int8_t* output) {
+__attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pair, TileFn tile_fn,
+                                               const int8_t* input, const int8_t* filter, const int32_t* bias,
+                                               int8_t* output) {
   const WindowGeometry& g = data.g;
   const int in_ch = g.in_ch;
   const int fh = g.filter_h;
@@ -1242,7 +1241,7 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
   }
   // Output channels a multiple of 4: tiles of up to 8 pixel pairs (ChannelsOfTile); else pairs.
   const bool tiles = (out_ch & 3) == 0;
-  const TileFn tile = tiles ? SelectTile(data.q, out_ch, bias, window) : nullptr;
+  const TileFn tile = tiles ? tile_fn : nullptr;
   const int most = tiles ? TilePixels(n4, kPairMax, g.batches * g.out_h * g.out_w) : 2;
   uint32_t buf[kPairMax];  // pair t at buf + t * n4
   int8_t column[kSmallWindowMax];
@@ -1303,13 +1302,13 @@ inline bool WindowTilesFit(const WindowGeometry& g, bool scratch) {
          g.filter_h * g.filter_w * g.in_ch <= (scratch ? kPairMax : kPairMax / 2);
 }
 
-__attribute__((noinline)) void EvalWindowTiles(const ConvOpData& data, const int8_t* input, const int8_t* filter,
-                                               const int32_t* bias, int8_t* output, const TileScratch& scratch) {
+__attribute__((noinline)) void EvalWindowTiles(const ConvOpData& data, TileFn tile, const int8_t* input,
+                                               const int8_t* filter, const int32_t* bias, int8_t* output,
+                                               const TileScratch& scratch) {
   const WindowGeometry& g = data.g;
   const int out_ch = g.out_ch;
   const int window = g.filter_h * g.filter_w * g.in_ch;
   const uint32_t off = dsp::Offset16x2(data.q.input_offset);
-  const TileFn tile = SelectTile(data.q, out_ch, bias, window);
   const int pixels = g.batches * g.out_h * g.out_w;
   WithTile(scratch, window, [&](uint32_t* buf, int words, uint32_t* wq) {
     // Without the scratch buffer (a layer at the arena's peak: IC's second
@@ -1453,15 +1452,18 @@ TfLiteStatus ConvEvalInt8(TfLiteContext* context, const ConvOpData& data, const 
   const WindowGeometry& g = data.g;
   const int out_ch = g.out_ch;
   const int window = g.filter_h * g.filter_w * g.in_ch;
-  const PairFn pair = SelectPair(data.q, out_ch, bias, window);
+  // The layer's requantization kind, once per Invoke (every path's windows have `window` taps).
+  const dsp::RequantKind kind =
+      dsp::LayerRequantKind(data.q, out_ch, dsp::AccumulatorBound(bias, out_ch, window, &data.q));
+  const PairFn pair = SelectPair(kind);
   if (PointwiseTilesFit(g)) {
-    PointwiseTiles(data, input, filter, bias, output, scratch);
+    PointwiseTiles(data, SelectTile(kind), input, filter, bias, output, scratch);
   } else if (IsPointwise(g)) {
     PointwisePairs(data, pair, input, filter, bias, output);
   } else if (SmallWindowFits(g)) {
-    EvalSmallWindow(data, pair, input, filter, bias, output);
+    EvalSmallWindow(data, pair, SelectTile(kind), input, filter, bias, output);
   } else if (WindowTilesFit(g, scratch.buffer != nullptr)) {
-    EvalWindowTiles(data, input, filter, bias, output, scratch);
+    EvalWindowTiles(data, SelectTile(kind), input, filter, bias, output, scratch);
   } else {
     EvalWindows(data, pair, input, filter, bias, output);
   }
