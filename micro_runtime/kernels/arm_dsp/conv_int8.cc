@@ -439,6 +439,10 @@ inline PairFn SelectPair(dsp::RequantKind kind) {
 // (ConvInt8ScratchBytes): measured on the L4R5 model, 8 pairs of IC's
 // 288-byte windows instead of 2 save about a third of those layers' cycles.
 constexpr int kTilePairs = 12;
+// Pointwise layers' tiles hold up to this many pairs (fewer tiles, each unpacking the filter once: VWW's 6x6
+// layers in one tile; windows keep 12: with 16, IC's 3x3 layers lost 7 % of their cycles).
+constexpr int kPointwisePairs = 16;
+constexpr int kMaxTilePairs = kPointwisePairs > kTilePairs ? kPointwisePairs : kTilePairs;
 #if defined(MICRO_RUNTIME_COVERAGE)
 // A coverage build's frames are larger (gcov's counters, the C forms): a
 // smaller unpacked-filter buffer keeps the kernel tests inside their boards'
@@ -1027,7 +1031,7 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
       }
       continue;
     }
-    int32_t acc[kTilePairs][8];
+    int32_t acc[kMaxTilePairs][8];
     for (int t = 0; t < pairs; ++t) {
       for (int k = 0; k < 4; ++k) acc[t][k] = acc[t][4 + k] = b[k];
     }
@@ -1048,13 +1052,12 @@ inline TileFn SelectTile(dsp::RequantKind kind) {
 }
 
 // A tile buffer: an optional scratch buffer when prepare got one (a tile of
-// kScratchPairs[i] pairs, then room for the unpacked filter: ScratchWords),
+// ScratchPairs(g, i) pairs, then room for the unpacked filter: ScratchWords),
 // else the stack's (out of line, so only tile paths have it on the stack)
 // and no filter room. Two sizes are requested: the larger (fewer tiles, each
 // unpacking every filter quad once) where the arena has a gap for it, else
-// the smaller (IC's 576-byte windows: 12 pairs take 32 KB, more than any gap
-// beside its 8x8 layers' tensors).
-constexpr int kScratchPairs[2] = {kTilePairs, kTilePairs * 2 / 3};
+// two thirds of it (IC's 576-byte windows: 12 pairs take 32 KB, more than any
+// gap beside its 8x8 layers' tensors).
 inline int ScratchWords(int window, int pairs) { return pairs * window + 2 * window; }
 
 // The optional scratch buffer granted (the larger first) and its pairs.
@@ -1079,12 +1082,11 @@ inline void WithTile(const TileScratch& scratch, int window, Run run) {
   }
 }
 
-// Pixels per tile for windows of n bytes in a buffer of `words` words (at least 2: n <= words / 2).
 // Pixels per tile for windows of n bytes in a buffer of `words` words (at
 // least 2: n <= words / 2), balanced over the layer's `pixels`: as few tiles
 // as the buffer allows (each unpacks every filter quad once), equally full.
-inline int TilePixels(int n, int words, int pixels) {
-  const int most = 2 * (words / n < kTilePairs ? words / n : kTilePairs);
+inline int TilePixels(int n, int words, int pixels, int cap = kTilePairs) {
+  const int most = 2 * (words / n < cap ? words / n : cap);
   const int tiles = (pixels + most - 1) / most;
   const int each = (pixels + tiles - 1) / tiles;
   return each + (each & 1) < most ? each + (each & 1) : most;
@@ -1103,7 +1105,7 @@ __attribute__((noinline)) void PointwiseTiles(const ConvOpData& data, TileFn til
   const int out_ch = g.out_ch;
   const uint32_t off = dsp::Offset16x2(data.q.input_offset);
   WithTile(scratch, n, [&](uint32_t* buf, int words, uint32_t* wq) {
-    const int most = TilePixels(n, words, g.batches * g.out_h * g.out_w);
+    const int most = TilePixels(n, words, g.batches * g.out_h * g.out_w, kPointwisePairs);
     const int8_t* in = input;
     int8_t* out = output;
     for (int pixels = g.batches * g.out_h * g.out_w; pixels > 0;) {
@@ -1431,12 +1433,18 @@ inline bool IsPointwise(const WindowGeometry& g) {
 inline bool PointwiseTilesFit(const WindowGeometry& g) {
   return IsPointwise(g) && (g.in_ch & 3) == 0 && (g.out_ch & 3) == 0;
 }
+
+// Pairs of optional scratch buffer `which` (0 the larger, 1 the alternative) for the layer.
+inline int ScratchPairs(const WindowGeometry& g, int which) {
+  const int larger = IsPointwise(g) ? kPointwisePairs : kTilePairs;
+  return which == 0 ? larger : larger * 2 / 3;
+}
 }  // namespace
 
 size_t ConvInt8ScratchBytes(const WindowGeometry& g, int which) {
   const int window = g.filter_h * g.filter_w * g.in_ch;
   const bool tiles = PointwiseTilesFit(g) || (!IsPointwise(g) && !SmallWindowFits(g) && WindowTilesFit(g, true));
-  const int pairs = kScratchPairs[which & 1];
+  const int pairs = ScratchPairs(g, which & 1);
   // Only when the stack's tile holds fewer pairs, or the window is longer
   // than the stack's room for its unpacked filter.
   if (!tiles || (kPairMax / window >= pairs && window <= 4 * kQuadChunkBlocks)) return 0;
@@ -1447,7 +1455,7 @@ TfLiteStatus ConvEvalInt8(TfLiteContext* context, const ConvOpData& data, const 
                           const int32_t* bias, int8_t* output) {
   TileScratch scratch = {nullptr, 0};
   for (int i = 0; i < 2 && scratch.buffer == nullptr; ++i) {
-    if (data.scratch[i] >= 0) scratch = {context->GetScratchBuffer(context, data.scratch[i]), kScratchPairs[i]};
+    if (data.scratch[i] >= 0) scratch = {context->GetScratchBuffer(context, data.scratch[i]), ScratchPairs(data.g, i)};
   }
   const WindowGeometry& g = data.g;
   const int out_ch = g.out_ch;
