@@ -105,6 +105,7 @@ struct ConvShape {
   bool valid;
   int bias_mode;  // BiasOf's
   int32_t out_zp = 5;
+  bool relu6 = false;  // the activation (else none)
 };
 
 // Output channel c's bias for `taps` products per output: mode 0 small (3
@@ -164,8 +165,12 @@ int ConvMismatches(const ConvShape& s) {
       CreateTensor(g_bias, IntArrayFromInts(b_dims), true),
       CreateQuantizedTensor(g_out, IntArrayFromInts(out_dims), out_scale, out_zp),
   };
-  TfLiteConvParams params = {s.valid ? kTfLitePaddingValid : kTfLitePaddingSame, s.sw, s.sh, kTfLiteActNone, 1, 1,
-                             kTfLiteFloat32};
+  TfLiteConvParams params = {s.valid ? kTfLitePaddingValid : kTfLitePaddingSame, s.sw, s.sh,
+                             s.relu6 ? kTfLiteActRelu6 : kTfLiteActNone, 1, 1, kTfLiteFloat32};
+  // ReLU6's range in the output's quantization: [zp, zp + 6 / scale], inside int8.
+  const int32_t act_min = s.relu6 ? (out_zp > -128 ? out_zp : -128) : -128;
+  const int32_t six = out_zp + static_cast<int32_t>(6.0f / out_scale + 0.5f);
+  const int32_t act_max = s.relu6 ? (six < 127 ? six : 127) : 127;
   KernelRunner runner(Register_CONV_2D(), tensors, 4, FilterOpInputs(BiasForm::kPresent), FilterOpOutputs(),
                       &params);
   if (runner.InitAndPrepare() != kTfLiteOk || runner.Invoke() != kTfLiteOk) return -1;
@@ -190,7 +195,9 @@ int ConvMismatches(const ConvShape& s) {
         }
         const double multiplier = static_cast<double>(in_scale) * static_cast<double>(g_scales[c + 1]) /
                                   static_cast<double>(out_scale);
-        if (g_out[(oy * ow + ox) * out_ch + c] != RequantizeInt8Reference(acc, multiplier, out_zp)) ++mismatches;
+        int32_t expected = RequantizeInt8Reference(acc, multiplier, out_zp);
+        expected = expected < act_min ? act_min : (expected > act_max ? act_max : expected);
+        if (g_out[(oy * ow + ox) * out_ch + c] != expected) ++mismatches;
       }
     }
   }
@@ -389,6 +396,9 @@ TF_LITE_MICRO_TEST(Int8PointwiseTilesMatchTheDefinition) {
       {3, 5, 16, 8, 1, 1, 1, 1, 0, -7, false, 0, -128},   {3, 3, 64, 8, 1, 1, 1, 1, 1, 127, false, 1, -128},
       {5, 5, 8, 8, 3, 3, 1, 1, 0, -128, false, 1, -128},  {3, 5, 16, 8, 1, 1, 1, 1, 3, -7, false, 4, -128},
       {2, 5, 64, 12, 1, 1, 1, 1, 4, 127, false, 5, -128}, {3, 3, 8, 8, 1, 1, 1, 1, 1, -128, false, 3, -128},
+      // ReLU6 (the upper bound only, beside SSAT's -128) with zero points -128 and 5.
+      {3, 5, 16, 8, 1, 1, 1, 1, 0, -7, false, 0, -128, true},  {3, 3, 64, 8, 1, 1, 1, 1, 1, 127, false, 1, -128, true},
+      {5, 5, 8, 8, 3, 3, 1, 1, 0, -128, false, 0, -128, true}, {3, 5, 16, 8, 1, 1, 1, 1, 0, -7, false, 0, 5, true},
   };
   for (const ConvShape& s : shapes) {
     const int mismatches = ConvMismatches(s);

@@ -698,7 +698,8 @@ static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && off
 //  - MR_RIGHT (kRight): SMMLAR(2 acc, m, rb - (acc < 0)) >> right, as the
 //    depthwise kernel's buffer path (proof there: m >= 0, right >= 1; the add
 //    never saturates, |x| <= 2^30 and |rb| < 2^29 + 2^21);
-//  - MR_RIGHT_MIN (kRight, output zero point -128): SMMLAR(2 acc, m, rb) >> right:
+//  - MR_RIGHT_MIN (kRight, output zero point and activation minimum -128, so only
+//    the upper bound is applied after SSAT): SMMLAR(2 acc, m, rb) >> right:
 //    the fix only changes values with x < 0, and those are at most the zero
 //    point -128 either way (rb = (zp << r) + 2^(r-1), so x + rb < (zp + 1/2) 2^r),
 //    which SSAT and the activation clamp make the same value;
@@ -737,7 +738,14 @@ static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && off
   "ldr %[xb], [%[w], #(68 + 4 * " #K ")]\n"          \
   "ldr %[w0], [%[w], #(84 + 4 * " #K ")]\n"          \
   MR_DOUBLE(C) MR_DOUBLE(C4) FORM(C, C4) MR_SAT(C, C4)
-// Four int8 values (SSAT'ed, in A, B, C, D) as one word in A, clamped to [lo4, hi4] (xa, xb).
+// Four int8 values (SSAT'ed, in A, B, C, D) as one word in A, clamped to [lo4, hi4] (xa, xb); MR_PACK_HI
+// to hi4 only, where the lower bound is -128 (SSAT's values are never below it).
+#define MR_PACK_HI(A, B, C, D)                     \
+  "bfi %[" #A "], %[" #B "], #8, #8\n"             \
+  "bfi %[" #A "], %[" #C "], #16, #8\n"            \
+  "bfi %[" #A "], %[" #D "], #24, #8\n"            \
+  "ssub8 %[w0], %[xb], %[" #A "]\n"                \
+  "sel %[" #A "], %[" #A "], %[xb]\n"
 #define MR_PACK_CLAMP(A, B, C, D)                  \
   "bfi %[" #A "], %[" #B "], #8, #8\n"             \
   "bfi %[" #A "], %[" #C "], #16, #8\n"            \
@@ -830,7 +838,7 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
 #define MR_REQUANT_ALL(PRE)                                                                   \
   MR_REQUANT(a0, a4, 0, PRE) MR_REQUANT(a1, a5, 1, PRE) MR_REQUANT(a2, a6, 2, PRE) \
       MR_REQUANT(a3, a7, 3, PRE)
-#define MR_PAIRS_ASM(DOT, BYTES, PRE)                                                         \
+#define MR_PAIRS_ASM(DOT, BYTES, PRE, PACK)                                                         \
   __asm__ volatile(                                                                          \
       "sub sp, sp, #16\n"                                                                    \
       "str %[w], [sp]\n"                                                                     \
@@ -874,8 +882,8 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
       "5:\n"                                                                                 \
       "ldr %[w], [sp]\n"                                                                     \
       "str %[buf], [%[w], #0]\n" MR_REQUANT_ALL(PRE)                                         \
-      "ldrd %[xa], %[xb], [%[w], #28]\n" MR_PACK_CLAMP(a0, a1, a2, a3)                       \
-      MR_PACK_CLAMP(a4, a5, a6, a7)                                                          \
+      "ldrd %[xa], %[xb], [%[w], #28]\n" PACK(a0, a1, a2, a3)                                \
+      PACK(a4, a5, a6, a7)                                                                   \
       "ldrd %[xa], %[xb], [%[w], #16]\n"                                                     \
       "ldr %[w0], [%[w], #24]\n"                                                             \
       "ldr %[w1], [%[w], #128]\n"                                                            \
@@ -901,16 +909,16 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
 #define MR_FORMS(DOT, BYTES)               \
   switch (kForm) {                           \
     case kFormRight:                         \
-      MR_PAIRS_ASM(DOT, BYTES, MR_RIGHT);     \
+      MR_PAIRS_ASM(DOT, BYTES, MR_RIGHT, MR_PACK_CLAMP);       \
       break;                                 \
     case kFormRightMin:                      \
-      MR_PAIRS_ASM(DOT, BYTES, MR_RIGHT_MIN); \
+      MR_PAIRS_ASM(DOT, BYTES, MR_RIGHT_MIN, MR_PACK_HI);     \
       break;                                 \
     case kFormPre:                           \
-      MR_PAIRS_ASM(DOT, BYTES, MR_PRE);       \
+      MR_PAIRS_ASM(DOT, BYTES, MR_PRE, MR_PACK_CLAMP);         \
       break;                                 \
     case kFormPreMin:                        \
-      MR_PAIRS_ASM(DOT, BYTES, MR_PRE_MIN);   \
+      MR_PAIRS_ASM(DOT, BYTES, MR_PRE_MIN, MR_PACK_HI);       \
       break;                                 \
   }
   if (kUnroll4) {
@@ -924,6 +932,7 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
 #undef MR_REQUANT_ALL
 }
 #undef MR_PACK_CLAMP
+#undef MR_PACK_HI
 #undef MR_REQUANT
 #undef MR_PRE_MIN
 #undef MR_PRE
@@ -972,7 +981,7 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
       run.pairs0 = pairs;
       run.odd = pixels & 1;
       run.n = n;
-      const bool min_zp = q.output_offset == -128;
+      const bool min_zp = q.output_offset == -128 && q.act_min == -128;
       constexpr PairForm kAnyZp = kKind == dsp::kPre ? kFormPre : kFormRight;
       constexpr PairForm kMinZp = kKind == dsp::kPre ? kFormPreMin : kFormRightMin;
       void (*const pairs_asm)(PairRun*) = unroll4 ? (min_zp ? PairsInAsm<true, kMinZp> : PairsInAsm<true, kAnyZp>)
