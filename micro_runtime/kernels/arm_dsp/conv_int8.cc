@@ -704,7 +704,12 @@ static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && off
 //    point -128 either way (rb = (zp << r) + 2^(r-1), so x + rb < (zp + 1/2) 2^r),
 //    which SSAT and the activation clamp make the same value;
 //  - MR_PRE (kPre): as RequantizeShifted;
-//  - MR_PRE_MIN (kPre, zero point -128): without the fix, by the same argument.
+//  - MR_PRE_MIN (kPre, zero point -128): without the fix, by the same argument,
+//    and the two shifts as one: with R = pre + right and rb = -128 2^right +
+//    2^(right-1), floor((floor(x / 2^pre) + rb) / 2^right) = floor((x + 2^(R-1))
+//    / 2^R) - 128, so SMMLAR(2 acc, m, 2^(R-1)) >> R, then - 128 (x + 2^(R-1) <
+//    2^31: |x| < 2^30, R <= 31); the constants loop gives rb 2^(R-1) and the
+//    shift R for this form (a constant channel c: rb 2c + 257, R 1).
 // A constant channel (LayerChannelRequant: m 0, right 1, rb 2c + 1) gives c in each.
 #define MR_DOUBLE(C)  "add %[" #C "], %[" #C "]\n"
 #define MR_SAT(C, C4)                                \
@@ -731,8 +736,10 @@ static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && off
   "sub %[" #C "], %[" #C "], %[" #C "], lsr #31\n"   \
   "sub %[" #C4 "], %[" #C4 "], %[" #C4 "], lsr #31\n" MR_PRE_TAIL(C, C4)
 #define MR_PRE_MIN(C, C4)                            \
-  "smmulr %[" #C "], %[" #C "], %[xa]\n"             \
-  "smmulr %[" #C4 "], %[" #C4 "], %[xa]\n" MR_PRE_TAIL(C, C4)
+  "smmlar %[" #C "], %[" #C "], %[xa], %[xb]\n"      \
+  "smmlar %[" #C4 "], %[" #C4 "], %[xa], %[xb]\n" MR_SHIFT(C, C4, "w0") \
+  "sub %[" #C "], %[" #C "], #128\n"                 \
+  "sub %[" #C4 "], %[" #C4 "], #128\n"
 #define MR_REQUANT(C, C4, K, FORM)                   \
   "ldr %[xa], [%[w], #(52 + 4 * " #K ")]\n"          \
   "ldr %[xb], [%[w], #(68 + 4 * " #K ")]\n"          \
@@ -997,6 +1004,11 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
           k[4] = r.m;
           k[8] = r.rb;
           k[12] = r.right | r.pre << 8;
+          if (kKind == dsp::kPre && min_zp) {  // MR_PRE_MIN's one shift R and its rounding addend
+            const int32_t total = r.right + r.pre;
+            k[8] = r.m == 0 ? r.rb + 256 : static_cast<int32_t>(1u << (total - 1));
+            k[12] = total;
+          }
         }
         run.out0 = out + oc0;
         run.filter = filter + oc0 * n;
