@@ -211,6 +211,49 @@ int ConvMismatches(int h, int w, int in_ch, int out_ch, int k, int stride, int s
 
 }  // namespace
 
+// Rounding ties of the requantization, reached on purpose: a 1x1 layer over 4
+// channels whose filter picks input channel 0 (acc = bias + x, x the input, zero
+// point 0, one step per pixel over [-128, 127]) with scale ratio 2^-k, so the
+// multiplier is exactly 2^30 and the doubling high product acc / 2 sweeps across
+// 2^(R-1) (R = k - 1: the rounding shift's tie, and one below it) for biases
+// near 2^R (or -2^R). Per output channel the bias is 48 further on, so the four
+// channels' sweeps overlap differently. Mismatches against the definition.
+int TieMismatches(int k, int32_t bias_center, int32_t out_zp) {
+  constexpr int kPixels = 256;
+  for (int p = 0; p < kPixels; ++p) {
+    for (int i = 0; i < 4; ++i) g_in[p * 4 + i] = static_cast<int8_t>(i == 0 ? p - 128 : 77 - 30 * i);
+  }
+  for (int c = 0; c < 4; ++c) {
+    for (int i = 0; i < 4; ++i) g_filter[c * 4 + i] = static_cast<int8_t>(i == 0 ? 1 : 0);
+    g_bias[c] = bias_center + 48 * c - 24;
+  }
+  const float ratio = 1.0f / static_cast<float>(int64_t{1} << k);
+  g_scales[0] = 4.0f;
+  for (int c = 1; c <= 4; ++c) g_scales[c] = ratio;
+  const int32_t in_dims[] = {4, 1, 1, kPixels, 4};
+  const int32_t f_dims[] = {4, 4, 1, 1, 4};
+  const int32_t b_dims[] = {1, 4};
+  const int32_t out_dims[] = {4, 1, 1, kPixels, 4};
+  TfLiteTensor tensors[4] = {
+      CreateQuantizedTensor(g_in, IntArrayFromInts(in_dims), 1.0f, 0),
+      CreatePerChannelQuantizedTensor(g_filter, IntArrayFromInts(f_dims), FloatArrayFromFloats(g_scales), 0),
+      CreateTensor(g_bias, IntArrayFromInts(b_dims), true),
+      CreateQuantizedTensor(g_out, IntArrayFromInts(out_dims), 1.0f, out_zp),
+  };
+  TfLiteConvParams params = {kTfLitePaddingValid, 1, 1, kTfLiteActNone, 1, 1, kTfLiteFloat32};
+  KernelRunner runner(Register_CONV_2D(), tensors, 4, FilterOpInputs(BiasForm::kPresent), FilterOpOutputs(),
+                      &params);
+  if (runner.InitAndPrepare() != kTfLiteOk || runner.Invoke() != kTfLiteOk) return -1;
+  int mismatches = 0;
+  for (int p = 0; p < kPixels; ++p) {
+    for (int c = 0; c < 4; ++c) {
+      const int32_t acc = g_bias[c] + (p - 128);
+      if (g_out[p * 4 + c] != RequantizeInt8Reference(acc, static_cast<double>(ratio), out_zp)) ++mismatches;
+    }
+  }
+  return mismatches;
+}
+
 TF_LITE_MICRO_TESTS_BEGIN
 
 TF_LITE_MICRO_TEST(FloatSame) { RunFloat<ConvFloatSame>(); }
@@ -477,6 +520,23 @@ TF_LITE_MICRO_TEST(Int8AccumulatorsNearAndBeyondTwoToThe30MatchTheDefinition) {
       MicroPrintf("  shape %dx%dx%d -> %d, k%dx%d s%d scales %d zp %d bias mode %d", s.h, s.w, s.in_ch, s.out_ch,
                   s.kh, s.kw, s.sh, s.scales, static_cast<int>(s.in_zp), s.bias_mode);
     }
+    TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
+  }
+}
+
+TF_LITE_MICRO_TEST(Int8RequantizationTiesMatchTheDefinition) {
+  // {k (scale ratio 2^-k), bias center, output zero point}: right shifts of 9 (kRight) and of 23 and 30
+  // (kPre: beyond 22), positive and negative accumulators, output zero points -128 (the forms without
+  // the rounding fix) and 5. The outputs at the ties are off by one if any form rounds them otherwise.
+  static const int32_t cases[][3] = {
+      {10, 1 << 9, -128},  {10, 1 << 9, 5},  {10, -(1 << 9), -128},  {10, -(1 << 9), 5},
+      {24, 1 << 23, -128}, {24, 1 << 23, 5}, {24, -(1 << 23), -128}, {24, -(1 << 23), 5},
+      {31, 1 << 29, -128}, {31, 1 << 29, 5}, {31, -(1 << 29), 5},
+  };
+  for (const auto& t : cases) {
+    const int mismatches = TieMismatches(t[0], t[1], t[2]);
+    if (mismatches != 0) MicroPrintf("  ratio 2^-%d, bias %d, zero point %d", static_cast<int>(t[0]), static_cast<int>(t[1]),
+                                         static_cast<int>(t[2]));
     TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
   }
 }
