@@ -230,6 +230,17 @@ static bool FastRequantizable(int32_t multiplier, int shift) {
   return multiplier != INT32_MIN && shift <= -1 && shift >= -kMaxFastRightShift;
 }
 
+// Elements of channel c of a filter whose channels run along `channel_dim`:
+// [outer][c][inner], inner the dimensions after channel_dim, outer those before.
+static void ChannelLayout(const TfLiteTensor* filter, int channel_dim, int64_t* outer, int64_t* inner) {
+  *outer = 1;
+  *inner = 1;
+  for (int d = 0; d < NumDimensions(filter); ++d) {
+    if (d < channel_dim) *outer *= SizeOfDimension(filter, d);
+    if (d > channel_dim) *inner *= SizeOfDimension(filter, d);
+  }
+}
+
 TfLiteStatus CheckAccumulatorRange(const char* op_name, const TfLiteTensor* input,
                                    const TfLiteTensor* filter, const TfLiteTensor* bias,
                                    int channels, int channel_dim, bool bias_values) {
@@ -237,13 +248,9 @@ TfLiteStatus CheckAccumulatorRange(const char* op_name, const TfLiteTensor* inpu
   const int64_t lo = -128 + offset;
   const int64_t hi = 127 + offset;
   const int64_t max_in = lo < 0 ? (-lo > hi ? -lo : hi) : hi;
-  // Elements of channel c: [outer][c][inner] with inner the dimensions after channel_dim.
-  int64_t inner = 1;
   int64_t outer = 1;
-  for (int d = 0; d < NumDimensions(filter); ++d) {
-    if (d < channel_dim) outer *= SizeOfDimension(filter, d);
-    if (d > channel_dim) inner *= SizeOfDimension(filter, d);
-  }
+  int64_t inner = 1;
+  ChannelLayout(filter, channel_dim, &outer, &inner);
   const bool known_weights = filter->is_constant;
   const bool known_bias = bias != nullptr && (bias->is_constant || bias_values);
   for (int c = 0; c < channels; ++c) {
@@ -294,18 +301,19 @@ static TfLiteStatus FindConstantChannels(TfLiteContext* context, const TfLiteTen
   if (!filter->is_constant || filter->type != kTfLiteInt8 || (bias != nullptr && !int32_bias)) return kTfLiteOk;
   const int64_t lo = -128 - static_cast<int64_t>(input->params.zero_point);
   const int64_t hi = 127 - static_cast<int64_t>(input->params.zero_point);
-  int64_t inner = 1;
   int64_t outer = 1;
-  for (int d = 0; d < NumDimensions(filter); ++d) {
-    if (d < channel_dim) outer *= SizeOfDimension(filter, d);
-    if (d > channel_dim) inner *= SizeOfDimension(filter, d);
-  }
+  int64_t inner = 1;
+  ChannelLayout(filter, channel_dim, &outer, &inner);
   constexpr int64_t kBound = int64_t{1} << 30;
-  // First pass: the constant channels' count, the others' exact reach and the kernels' own bound.
+  // One pass: each constant channel into the table (made at the first one), the others' exact reach and the
+  // kernels' own bound; the facts without a table afterwards where only the reach gains.
+  const int words = (channels + 31) >> 5;
+  ChannelFacts* facts = nullptr;
   int64_t layer_reach = 0;
   int64_t largest_bias = 0;
-  int constants = 0;
-  auto range = [&](int c, int64_t* least, int64_t* most) {
+  for (int c = 0; c < channels; ++c) {
+    const int32_t m = q->multiplier_of(c);
+    if (m == 0) continue;  // the output is the zero point whatever the accumulator
     int32_t positive = 0;
     int32_t negative = 0;
     for (int64_t o = 0; o < outer; ++o) {
@@ -313,58 +321,43 @@ static TfLiteStatus FindConstantChannels(TfLiteContext* context, const TfLiteTen
       for (int64_t i = 0; i < inner; ++i) (w[i] < 0 ? negative : positive) += w[i];
     }
     const int64_t b = bias != nullptr ? bias->data.i32[c] : 0;
-    *least = b + lo * positive + hi * negative;
-    *most = b + hi * positive + lo * negative;
-  };
-  auto constant_value = [&](int c, int64_t least, int64_t most, int32_t* value) {
-    const int32_t m = q->multiplier_of(c);
+    const int64_t least = b + lo * positive + hi * negative;
+    const int64_t most = b + hi * positive + lo * negative;
     const int shift = q->shift_of(c);
-    if (m <= 0 || m == INT32_MIN || shift > 0 || (-least < kBound && most < kBound)) return false;
-    auto out = [&](int64_t acc) {
-      const int32_t v = MultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), m, shift) + q->output_offset;
-      return v < q->act_min ? q->act_min : (v > q->act_max ? q->act_max : v);
-    };
-    *value = out(least);
-    return out(most) == *value;
-  };
-  for (int c = 0; c < channels; ++c) {
-    if (q->multiplier_of(c) == 0) continue;  // the output is the zero point whatever the accumulator
-    int64_t least = 0;
-    int64_t most = 0;
-    int32_t value = 0;
-    range(c, &least, &most);
-    if (constant_value(c, least, most, &value)) {
-      ++constants;
-      continue;
+    if (m > 0 && m != INT32_MIN && shift <= 0 && (-least >= kBound || most >= kBound)) {
+      auto out = [&](int64_t acc) {
+        const int32_t v = MultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), m, shift) + q->output_offset;
+        return v < q->act_min ? q->act_min : (v > q->act_max ? q->act_max : v);
+      };
+      const int32_t value = out(least);
+      if (out(most) == value) {
+        if (facts == nullptr) {  // the first constant channel: the facts with a bit and a byte per channel
+          facts = static_cast<ChannelFacts*>(context->AllocatePersistentBuffer(
+              context, sizeof(ChannelFacts) + static_cast<size_t>(words) * sizeof(uint32_t) +
+                           static_cast<size_t>(channels)));
+          if (facts == nullptr) return kTfLiteError;
+          facts->words = words;
+          uint32_t* mask = reinterpret_cast<uint32_t*>(facts + 1);
+          for (int i = 0; i < words; ++i) mask[i] = 0;
+        }
+        uint32_t* mask = reinterpret_cast<uint32_t*>(facts + 1);
+        mask[c >> 5] |= 1u << (c & 31);
+        reinterpret_cast<int8_t*>(mask + words)[c] = static_cast<int8_t>(value);
+        continue;
+      }
     }
     const int64_t reach = -least > most ? -least : most;
     if (reach > layer_reach) layer_reach = reach;
-    const int64_t b = bias != nullptr ? bias->data.i32[c] : 0;
     if ((b < 0 ? -b : b) > largest_bias) largest_bias = b < 0 ? -b : b;
   }
-  const bool bound_too_wide = largest_bias + outer * inner * 255 * 128 >= kBound && layer_reach < kBound;
-  if (constants == 0 && !bound_too_wide) return kTfLiteOk;
-  // Second pass: the facts (the table only when some channel is constant).
-  const int words = constants != 0 ? (channels + 31) >> 5 : 0;
-  const size_t bytes = sizeof(ChannelFacts) + static_cast<size_t>(words) * sizeof(uint32_t) +
-                       (constants != 0 ? static_cast<size_t>(channels) : 0);
-  ChannelFacts* facts = static_cast<ChannelFacts*>(context->AllocatePersistentBuffer(context, bytes));
-  if (facts == nullptr) return kTfLiteError;
-  facts->reach = static_cast<int32_t>(layer_reach);  // <= 2^31 - 1: CheckAccumulatorRange
-  facts->words = words;
-  uint32_t* mask = reinterpret_cast<uint32_t*>(facts + 1);
-  int8_t* values = reinterpret_cast<int8_t*>(mask + words);
-  for (int i = 0; i < words; ++i) mask[i] = 0;
-  for (int c = 0; c < channels && constants != 0; ++c) {
-    int64_t least = 0;
-    int64_t most = 0;
-    int32_t value = 0;
-    if (q->multiplier_of(c) == 0) continue;
-    range(c, &least, &most);
-    if (!constant_value(c, least, most, &value)) continue;
-    mask[c >> 5] |= 1u << (c & 31);
-    values[c] = static_cast<int8_t>(value);
+  if (facts == nullptr) {
+    const bool bound_too_wide = largest_bias + outer * inner * 255 * 128 >= kBound && layer_reach < kBound;
+    if (!bound_too_wide) return kTfLiteOk;
+    facts = static_cast<ChannelFacts*>(context->AllocatePersistentBuffer(context, sizeof(ChannelFacts)));
+    if (facts == nullptr) return kTfLiteError;
+    facts->words = 0;
   }
+  facts->reach = static_cast<int32_t>(layer_reach);  // <= 2^31 - 1: CheckAccumulatorRange
   q->facts = facts;
   return kTfLiteOk;
 }

@@ -1002,12 +1002,13 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
           int32_t* k = consts[c >> 2] + (c & 3);
           k[0] = bias != nullptr ? bias[oc0 + c] : 0;
           k[4] = r.m;
-          k[8] = r.rb;
-          k[12] = r.right | r.pre << 8;
           if (kKind == dsp::kPre && min_zp) {  // MR_PRE_MIN's one shift R and its rounding addend
             const int32_t total = r.right + r.pre;
             k[8] = r.m == 0 ? r.rb + 256 : static_cast<int32_t>(1u << (total - 1));
             k[12] = total;
+          } else {
+            k[8] = r.rb;
+            k[12] = r.right | r.pre << 8;
           }
         }
         run.out0 = out + oc0;
