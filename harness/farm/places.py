@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import socket
 import time
@@ -38,6 +39,28 @@ _POLL_S = 0.2
 
 class FarmError(Exception):
     """The coordinator cannot be reached, or a place operation failed; the message names the fix."""
+
+
+class _PumpTracebackFilter(logging.Filter):
+    """labgrid's client logs the end of its coordinator stream from a background task with ``logging.exception``
+    on the root logger when the stream ends with any gRPC status but UNAVAILABLE (a killed coordinator can end it
+    with INTERNAL, "Internal error from Core"): a traceback in the night's output that reads like a harness crash.
+    The loss itself is reported by ``Farm._run`` as a ``FarmError`` naming the coordinator; this keeps labgrid's
+    line and drops its traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.funcName == "message_pump" and "labgrid" in record.pathname:
+            error = record.exc_info[1]
+            code = getattr(error, "code", None)
+            status = code().name if callable(code) else type(error).__name__
+            record.msg = f"labgrid: the coordinator's stream ended ({status}); the harness reports the loss"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+_PUMP_FILTER = _PumpTracebackFilter()
 
 
 @dataclass
@@ -142,6 +165,8 @@ class Farm:
             def gethostname(self) -> str:
                 return host
 
+        if _PUMP_FILTER not in logging.getLogger().filters:
+            logging.getLogger().addFilter(_PUMP_FILTER)  # labgrid logs on the root logger
         self._loop = asyncio.new_event_loop()
         address = coordinator if ":" in coordinator else f"{coordinator}:20408"
 

@@ -285,3 +285,43 @@ def test_cli_places_and_clear(farm_demo) -> None:  # type: ignore[no-untyped-def
                           "nosuchplace"], capture_output=True, text=True, env=env, timeout=60, cwd=REPO_ROOT)
     assert out.returncode == 5 and "no such place" in out.stderr
     assert os.environ.get("LG_COORDINATOR") is None or True
+
+
+@pytest.mark.parametrize("status", ["INTERNAL", "UNKNOWN"])
+def test_labgrid_pump_task_ending_reads_as_one_line_not_a_traceback(status: str,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """A killed coordinator can end labgrid's client stream with INTERNAL ("Internal error from Core") rather than
+    UNAVAILABLE; labgrid's own background task then logs a traceback on the root logger, which read in a night's
+    output as a harness crash (seen in CI). Runs labgrid's real ``message_pump`` against a stream that fails so,
+    with the filter a farm session installs: one line naming the status, no traceback."""
+    import asyncio
+
+    import grpc
+    from labgrid.remote.client import ClientSession
+
+    from harness.farm import places
+
+    class _Stub:
+        def ClientStream(self, requests: object) -> object:
+            async def fail() -> object:
+                raise grpc.aio.AioRpcError(getattr(grpc.StatusCode, status), details="Internal error from Core")
+                yield  # an async generator, as labgrid iterates it
+
+            return fail()
+
+    session = object.__new__(ClientSession)
+    session.stub = _Stub()
+    session.out_queue = asyncio.Queue()
+    session.stopping = asyncio.Event()
+    session.sync_events = {}
+    root = __import__("logging").getLogger()
+    root.addFilter(places._PUMP_FILTER)
+    try:
+        with caplog.at_level("ERROR"):
+            asyncio.run(session.message_pump())
+    finally:
+        root.removeFilter(places._PUMP_FILTER)
+    pump = [r for r in caplog.records if r.funcName == "message_pump"]
+    assert len(pump) == 1, caplog.text
+    assert pump[0].exc_info is None and "Traceback" not in caplog.text, caplog.text
+    assert f"coordinator's stream ended ({status})" in pump[0].getMessage()
