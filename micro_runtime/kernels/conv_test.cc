@@ -472,12 +472,20 @@ TF_LITE_MICRO_TEST(Int8TilesWithAndWithoutTheOptionalScratchBufferMatchTheDefini
       // Without the scratch buffer the DSP kernel tiles the first pixels in the output's own tail
       // (12 pairs of 64-byte windows, 3 KB, below which 240 - 192 pixels write) and the rest in its stack.
       {16, 15, 16, 16, 2, 2, 1, 1, 0, -128, false, 0},
+      // Pointwise layers of more than 16 pairs: the whole layer in one tile where a pool has room for it
+      // (28 pairs of 64 channels, the last pixel alone: 7,680 bytes; 55 pairs of 32), else 16 pairs (the
+      // 6 KB pool) or the stack's 9 / 18; 132 pixels of 8 channels: one stack tile of 66 pairs.
+      {5, 11, 64, 8, 1, 1, 1, 1, 1, 127, false, 0}, {10, 11, 32, 8, 1, 1, 1, 1, 0, -7, false, 1},
+      {12, 11, 8, 8, 1, 1, 1, 1, 2, -128, false, 0},
   };
-  // Pool: none, room for the smaller option of 576-byte windows, room for the larger.
-  for (int with_pool = 0; with_pool < 3; ++with_pool) {
+  // Pool: none, room for the smaller option of 576-byte windows, room for the larger; 6 KB (the 16-pair
+  // option of the 64-channel pointwise layer, not its whole layer).
+  for (int with_pool = 0; with_pool < 4; ++with_pool) {
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
     KernelRunner::SetOptionalScratchPool(with_pool != 0 ? g_scratch_pool : nullptr,
-                                         with_pool == 1 ? 10 * 576 * 4 : sizeof(g_scratch_pool));
+                                         with_pool == 1   ? 10 * 576 * 4
+                                         : with_pool == 3 ? 6 * 1024
+                                                          : sizeof(g_scratch_pool));
 #endif
     for (const ConvShape& s : shapes) {
       const int mismatches = ConvMismatches(s);

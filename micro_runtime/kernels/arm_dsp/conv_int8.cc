@@ -439,9 +439,12 @@ inline PairFn SelectPair(dsp::RequantKind kind) {
 // (ConvInt8ScratchBytes): measured on the L4R5 model, 8 pairs of IC's
 // 288-byte windows instead of 2 save about a third of those layers' cycles.
 constexpr int kTilePairs = 12;
-// Pointwise layers' tiles hold up to this many pairs (fewer tiles, each unpacking the filter once: VWW's 6x6
-// layers in one tile; windows keep 12: with 16, IC's 3x3 layers lost 7 % of their cycles).
+// Pointwise layers' tiles: the whole layer in one tile where the arena has a gap for it (every filter quad
+// unpacked once per layer: on VWW's 6x6 and 12x12 layers each extra tile unpacked 8-16 K weights again),
+// up to kPointwiseLayerPairs pairs; else kPointwisePairs (windows keep 12: with 16, IC's 3x3 layers lost
+// 7 % of their cycles); the stack's tile holds as many pairs as fit.
 constexpr int kPointwisePairs = 16;
+constexpr int kPointwiseLayerPairs = 128;
 constexpr int kMaxTilePairs = kPointwisePairs > kTilePairs ? kPointwisePairs : kTilePairs;
 #if defined(MICRO_RUNTIME_COVERAGE)
 // A coverage build's frames are larger (gcov's counters, the C forms): a
@@ -1127,7 +1130,7 @@ __attribute__((noinline)) void PointwiseTiles(const ConvOpData& data, TileFn til
   const int out_ch = g.out_ch;
   const uint32_t off = dsp::Offset16x2(data.q.input_offset);
   WithTile(scratch, n, [&](uint32_t* buf, int words, uint32_t* wq) {
-    const int most = TilePixels(n, words, g.batches * g.out_h * g.out_w, kPointwisePairs);
+    const int most = TilePixels(n, words, g.batches * g.out_h * g.out_w, kPointwiseLayerPairs);
     const int8_t* in = input;
     int8_t* out = output;
     for (int pixels = g.batches * g.out_h * g.out_w; pixels > 0;) {
@@ -1456,10 +1459,18 @@ inline bool PointwiseTilesFit(const WindowGeometry& g) {
   return IsPointwise(g) && (g.in_ch & 3) == 0 && (g.out_ch & 3) == 0;
 }
 
-// Pairs of optional scratch buffer `which` (0 the larger, 1 the alternative) for the layer.
+// Pairs of optional scratch buffer `which` (0 the larger, 1 the alternative) for the layer: a pointwise
+// layer's whole output (at least kPointwisePairs, up to kPointwiseLayerPairs pairs) else kPointwisePairs (two
+// thirds of it when that was the larger); windows kTilePairs else two thirds of it.
 inline int ScratchPairs(const WindowGeometry& g, int which) {
-  const int larger = IsPointwise(g) ? kPointwisePairs : kTilePairs;
-  return which == 0 ? larger : larger * 2 / 3;
+  if (IsPointwise(g)) {
+    const int layer = (g.batches * g.out_h * g.out_w + 1) / 2;
+    const int larger = layer < kPointwisePairs ? kPointwisePairs
+                       : layer < kPointwiseLayerPairs ? layer : kPointwiseLayerPairs;
+    if (which == 0) return larger;
+    return larger > kPointwisePairs ? kPointwisePairs : kPointwisePairs * 2 / 3;
+  }
+  return which == 0 ? kTilePairs : kTilePairs * 2 / 3;
 }
 }  // namespace
 
