@@ -662,7 +662,7 @@ __attribute__((always_inline)) inline void Dot4x2(const uint32_t* buf, const uin
 // the pair's end and its odd blocks' end) on the stack, so the 14 registers
 // are the dot's.
 struct PairRun {
-  const uint32_t* buf;  // 0: the first pair's buffer, then each next pair's
+  const uint32_t* unused;  // 0: (the pair cursor stays in r4 from the group setup on)
   const uint32_t* wq;   // 4: the unpacked filter (UnpackQuad)
   uint32_t span;        // 8: bytes of one pair's buffer (16 per block)
   uint32_t rest;        // 12: bytes of the blocks before the unrolled loop
@@ -837,8 +837,7 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
   "adds r4, #32\n"                                    \
   "cmp r4, r11\n"                                     \
   "bne 9b\n"                                          \
-  "ldr r0, [r5, #100]\n"                              \
-  "str r0, [r5, #0]\n"                                \
+  "ldr r4, [r5, #100]\n"                              \
   "ldr r0, [r5, #104]\n"                              \
   "str r0, [r5, #16]\n"                               \
   "adds r0, #4\n"                                     \
@@ -852,46 +851,46 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
   __asm__ volatile(                                                                          \
       "sub sp, sp, #16\n"                                                                    \
       "str %[w], [sp]\n"                                                                     \
+      "ldr %[w0], [%[w], #4]\n"                                                              \
+      "ldr %[w1], [%[w], #8]\n"                                                              \
+      "add %[w1], %[w0], %[w1], lsl #1\n"                                                    \
+      "str %[w1], [sp, #4]\n"                                                                \
+      "ldr %[w1], [%[w], #12]\n"                                                             \
+      "add %[w1], %[w0], %[w1], lsl #1\n"                                                    \
+      "str %[w1], [sp, #8]\n"                                                                \
       "8:\n" MR_GROUP_SETUP                                                                  \
       "1:\n"                                                                                 \
       "ldr %[w], [sp]\n"                                                                     \
-      "ldr %[buf], [%[w], #0]\n"                                                             \
-      "ldr %[w0], [%[w], #8]\n"                                                              \
-      "ldr %[w1], [%[w], #12]\n"                                                             \
       "ldr %[a0], [%[w], #36]\n"                                                             \
       "ldr %[a1], [%[w], #40]\n"                                                             \
       "ldr %[a2], [%[w], #44]\n"                                                             \
       "ldr %[a3], [%[w], #48]\n"                                                             \
       "ldr %[w], [%[w], #4]\n"                                                               \
-      "adds %[w0], %[buf], %[w0]\n"                                                          \
-      "adds %[w1], %[buf], %[w1]\n"                                                          \
-      "str %[w0], [sp, #4]\n"                                                                \
-      "str %[w1], [sp, #8]\n"                                                                \
+      "ldr %[w1], [sp, #8]\n"                                                                \
       "mov %[a4], %[a0]\n"                                                                   \
       "mov %[a5], %[a1]\n"                                                                   \
       "mov %[a6], %[a2]\n"                                                                   \
       "mov %[a7], %[a3]\n"                                                                   \
-      "cmp %[buf], %[w1]\n"                                                                  \
+      "cmp %[w], %[w1]\n"                                                                    \
       "beq 3f\n"                                                                             \
       "2:\n" MR_HALF(0, 0) MR_HALF(4, 16)                                                    \
       "adds %[buf], %[buf], #16\n"                                                           \
       "adds %[w], %[w], #32\n"                                                               \
       "ldr %[w0], [sp, #8]\n"                                                                \
-      "cmp %[buf], %[w0]\n"                                                                  \
+      "cmp %[w], %[w0]\n"                                                                    \
       "bne 2b\n"                                                                             \
       "3:\n"                                                                                 \
       "ldr %[w0], [sp, #4]\n"                                                                \
-      "cmp %[buf], %[w0]\n"                                                                  \
+      "cmp %[w], %[w0]\n"                                                                    \
       "beq 5f\n"                                                                             \
       "4:\n" DOT                                                                             \
       "adds %[buf], %[buf], #" #BYTES "\n"                                                   \
       "adds %[w], %[w], #(2 * " #BYTES ")\n"                                                 \
       "ldr %[w0], [sp, #4]\n"                                                                \
-      "cmp %[buf], %[w0]\n"                                                                  \
+      "cmp %[w], %[w0]\n"                                                                    \
       "bne 4b\n"                                                                             \
       "5:\n"                                                                                 \
-      "ldr %[w], [sp]\n"                                                                     \
-      "str %[buf], [%[w], #0]\n" MR_REQUANT_ALL(PRE)                                         \
+      "ldr %[w], [sp]\n" MR_REQUANT_ALL(PRE)                                                 \
       "ldrd %[xa], %[xb], [%[w], #28]\n" PACK(a0, a1, a2, a3)                                \
       PACK(a4, a5, a6, a7)                                                                   \
       "ldrd %[xa], %[xb], [%[w], #16]\n"                                                     \
