@@ -430,6 +430,8 @@ TF_LITE_MICRO_TEST(Int8PointwiseTilesMatchTheDefinition) {
       // channel a left shift (the right-shift-only requantization must not apply its rounding fix).
       {3, 5, 8, 8, 1, 1, 1, 1, 2, -7, false, 3},    {5, 5, 8, 8, 3, 3, 1, 1, 2, 3, false, 3},
       {3, 3, 8, 7, 1, 1, 1, 1, 2, -7, false, 3},    {9, 8, 3, 8, 3, 3, 2, 2, 2, -7, false, 3},
+      // Few-channel windows in tiles of 20 pairs (the stack's tile of 28-byte permuted windows): 240 pixels.
+      {16, 15, 3, 8, 3, 3, 1, 1, 1, 5, false, 0},
       // Dead channels (multiplier 0) with biases of about 2^30 beside ordinary ones: still the fast
       // requantization, whose SMMULR gives 0 for them however large the accumulator.
       {3, 5, 16, 8, 1, 1, 1, 1, 3, -7, false, 4},   {5, 5, 8, 8, 3, 3, 1, 1, 3, 127, false, 4},

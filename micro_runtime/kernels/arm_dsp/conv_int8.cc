@@ -454,6 +454,9 @@ constexpr int kQuadChunkBlocks = 8;
 #else
 constexpr int kQuadChunkBlocks = 36;
 #endif
+// A stack tile (no unpacked-filter room: ChannelsOfTile's chunked path, whose sums are kept per pair) of windows
+// longer than one chunk holds at most kMaxTilePairs pairs.
+static_assert(kPairMax / (4 * (kQuadChunkBlocks + 1)) <= kMaxTilePairs, "the chunked path's pair sums");
 constexpr int kUnroll4Blocks = 16;  // windows of at least 128 bytes: Dot4x2's four-block loop
 
 // Blocks [0, nb) of four filter rows (f + k * n, k < 4) as halfword pairs:
@@ -1265,10 +1268,11 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
     for (int oc = 0; oc < out_ch; ++oc) PermuteFilter(filter + oc * window, fh, row_len, fcopy + oc * n4);
     f = fcopy;
   }
-  // Output channels a multiple of 4: tiles of up to 8 pixel pairs (ChannelsOfTile); else pairs.
+  // Output channels a multiple of 4: tiles of as many pixel pairs as the stack's tile holds (ChannelsOfTile);
+  // else pairs.
   const bool tiles = (out_ch & 3) == 0;
   const TileFn tile = tiles ? tile_fn : nullptr;
-  const int most = tiles ? TilePixels(n4, kPairMax, g.batches * g.out_h * g.out_w) : 2;
+  const int most = tiles ? TilePixels(n4, kPairMax, g.batches * g.out_h * g.out_w, kPointwiseLayerPairs) : 2;
   uint32_t buf[kPairMax];  // pair t at buf + t * n4
   int8_t column[kSmallWindowMax];
   int ox_lo, ox_hi;
