@@ -57,9 +57,10 @@ constexpr int kMaxFilter = 8 * 3 * 3 * 32;
 constexpr int kMaxOut = 16 * 15 * 16;
 int8_t g_in[kMaxIn];
 int8_t g_filter[kMaxFilter];
-int32_t g_bias[16];
+constexpr int kMaxOutCh = 40;
+int32_t g_bias[kMaxOutCh];
 int8_t g_out[kMaxOut];
-float g_scales[17];
+float g_scales[kMaxOutCh + 1];
 
 TestRandom g_random(2024u);
 
@@ -142,6 +143,11 @@ int ConvMismatches(const ConvShape& s) {
   const int h = s.h, w = s.w, in_ch = s.in_ch, out_ch = s.out_ch;
   const int oh = s.valid ? (h - s.kh) / s.sh + 1 : (h + s.sh - 1) / s.sh;
   const int ow = s.valid ? (w - s.kw) / s.sw + 1 : (w + s.sw - 1) / s.sw;
+  if (out_ch > kMaxOutCh || h * w * in_ch > kMaxIn || out_ch * s.kh * s.kw * in_ch > kMaxFilter ||
+      oh * ow * out_ch > kMaxOut) {
+    MicroPrintf("  shape %dx%dx%d -> %d does not fit the test's buffers", h, w, in_ch, out_ch);
+    return -1;
+  }
   // bias_mode 3: inputs within 1 of the zero point and filters within 2 of 0 (with small biases), so
   // the accumulators stay small and the outputs of every requantization form inside int8.
   const bool tiny = s.bias_mode == 3;
@@ -432,6 +438,8 @@ TF_LITE_MICRO_TEST(Int8PointwiseTilesMatchTheDefinition) {
       {3, 3, 8, 7, 1, 1, 1, 1, 2, -7, false, 3},    {9, 8, 3, 8, 3, 3, 2, 2, 2, -7, false, 3},
       // Few-channel windows in tiles of 20 pairs (the stack's tile of 28-byte permuted windows): 240 pixels.
       {16, 15, 3, 8, 3, 3, 1, 1, 1, 5, false, 0},
+      // More than 32 output channels: the pair loop's constants built per run of 8 groups (40: 32 + 8; 36).
+      {4, 5, 8, 40, 1, 1, 1, 1, 1, -7, false, 0},   {4, 4, 4, 36, 3, 3, 1, 1, 2, 3, false, 1},
       // Dead channels (multiplier 0) with biases of about 2^30 beside ordinary ones: still the fast
       // requantization, whose SMMULR gives 0 for them however large the accumulator.
       {3, 5, 16, 8, 1, 1, 1, 1, 3, -7, false, 4},   {5, 5, 8, 8, 3, 3, 1, 1, 3, 127, false, 4},

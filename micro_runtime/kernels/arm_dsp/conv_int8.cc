@@ -956,6 +956,17 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
 #undef MR_DOUBLE
 #endif
 
+// The pair loop's per-channel constants (bias, m, rb, shift: 16 words per group of four channels) of runs of up
+// to kAsmGroups groups. The caller keeps them across its tiles: a layer of at most 4 * kAsmGroups channels has
+// them built once per Invoke (VWW's first layers: 58 and 16 tiles), larger ones once per run and tile.
+constexpr int kAsmGroups = 8;
+struct TileConsts {
+#if MR_DSP_ASM
+  int32_t words[kAsmGroups][16];
+#endif
+  bool ready = false;  // words hold the layer's (all of its channels in one run)
+};
+
 // All output channels of the `pixels` consecutive output pixels at `out`
 // whose windows (n bytes each) the tile `buf` holds (pair t at buf + t n; an
 // odd count leaves the last pair's slot B out of every output). `wq`: room
@@ -966,7 +977,9 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
 // the pairs' sums kept between them.
 template <dsp::RequantKind kKind>
 __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint32_t* buf, int pixels, int n,
-                                              const int8_t* filter, const int32_t* bias, int8_t* out, uint32_t* wq) {
+                                              const int8_t* filter, const int32_t* bias, int8_t* out, uint32_t* wq,
+                                              TileConsts* keep) {
+  (void)keep;  // the assembly's (kRight and kPre layers)
   const int pairs = (pixels + 1) >> 1;
   const Int8ChannelQuant& q = data.q;
   const Int8Requantizer requantize(q);
@@ -980,7 +993,6 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
   if constexpr (kKind == dsp::kRight || kKind == dsp::kPre) {
     if (blocks <= chunk) {
       // The pairs of runs of up to kAsmGroups groups in one loop of assembly.
-      constexpr int kAsmGroups = 8;
       const bool unroll4 = blocks >= kUnroll4Blocks;
       PairRun run;
       run.wq = wq;
@@ -998,24 +1010,28 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
       constexpr PairForm kMinZp = kKind == dsp::kPre ? kFormPreMin : kFormRightMin;
       void (*const pairs_asm)(PairRun*) = unroll4 ? (min_zp ? PairsInAsm<true, kMinZp> : PairsInAsm<true, kAnyZp>)
                                                   : (min_zp ? PairsInAsm<false, kMinZp> : PairsInAsm<false, kAnyZp>);
-      int32_t consts[kAsmGroups][16];
+      int32_t (*const consts)[16] = keep->words;
       for (int oc0 = 0; oc0 < out_ch; oc0 += 4 * kAsmGroups) {
         const int groups = (out_ch - oc0) / 4 < kAsmGroups ? (out_ch - oc0) / 4 : kAsmGroups;
+        const bool one_run = out_ch <= 4 * kAsmGroups;
+        if (!keep->ready) {
 #pragma GCC unroll 1
-        for (int c = 0; c < 4 * groups; ++c) {
-          const dsp::ChannelRequant r = dsp::LayerChannelRequant<kKind>(q, oc0 + c);
-          int32_t* k = consts[c >> 2] + (c & 3);
-          k[0] = bias != nullptr ? bias[oc0 + c] : 0;
-          k[4] = r.m;
-          if (kKind == dsp::kPre && min_zp) {  // MR_PRE_MIN's one shift R and its rounding addend
-            const int32_t total = r.right + r.pre;
-            k[8] = r.m == 0 ? r.rb + 256 : static_cast<int32_t>(1u << (total - 1));
-            k[12] = total;
-          } else {
-            k[8] = r.rb;
-            k[12] = r.right | r.pre << 8;
+          for (int c = 0; c < 4 * groups; ++c) {
+            const dsp::ChannelRequant r = dsp::LayerChannelRequant<kKind>(q, oc0 + c);
+            int32_t* k = consts[c >> 2] + (c & 3);
+            k[0] = bias != nullptr ? bias[oc0 + c] : 0;
+            k[4] = r.m;
+            if (kKind == dsp::kPre && min_zp) {  // MR_PRE_MIN's one shift R and its rounding addend
+              const int32_t total = r.right + r.pre;
+              k[8] = r.m == 0 ? r.rb + 256 : static_cast<int32_t>(1u << (total - 1));
+              k[12] = total;
+            } else {
+              k[8] = r.rb;
+              k[12] = r.right | r.pre << 8;
+            }
           }
         }
+        keep->ready = one_run;
         run.out0 = out + oc0;
         run.filter = filter + oc0 * n;
         run.groups = groups;
@@ -1072,7 +1088,7 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
 }
 
 using TileFn = void (*)(const ConvOpData&, const uint32_t*, int, int, const int8_t*, const int32_t*, int8_t*,
-                       uint32_t*);
+                       uint32_t*, TileConsts*);
 
 inline TileFn SelectTile(dsp::RequantKind kind) {
   return dsp::ForKind(kind, [](auto tag) -> TileFn { return ChannelsOfTile<decltype(tag)::kKind>; });
@@ -1131,6 +1147,7 @@ __attribute__((noinline)) void PointwiseTiles(const ConvOpData& data, TileFn til
   const int n = g.in_ch;
   const int out_ch = g.out_ch;
   const uint32_t off = dsp::Offset16x2(data.q.input_offset);
+  TileConsts keep;
   WithTile(scratch, n, [&](uint32_t* buf, int words, uint32_t* wq) {
     const int most = TilePixels(n, words, g.batches * g.out_h * g.out_w, kPointwiseLayerPairs);
     const int8_t* in = input;
@@ -1138,7 +1155,7 @@ __attribute__((noinline)) void PointwiseTiles(const ConvOpData& data, TileFn til
     for (int pixels = g.batches * g.out_h * g.out_w; pixels > 0;) {
       const int count = pixels < most ? pixels : most;
       for (int i = 0; i < count; ++i) FillPairRun(buf + (i >> 1) * n, i & 1, in + i * n, n, off);
-      tile(data, buf, count, n, filter, bias, out, wq);
+      tile(data, buf, count, n, filter, bias, out, wq, &keep);
       in += count * n;
       out += count * out_ch;
       pixels -= count;
@@ -1275,6 +1292,7 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
   const int most = tiles ? TilePixels(n4, kPairMax, g.batches * g.out_h * g.out_w, kPointwiseLayerPairs) : 2;
   uint32_t buf[kPairMax];  // pair t at buf + t * n4
   int8_t column[kSmallWindowMax];
+  TileConsts keep;
   int ox_lo, ox_hi;
   dsp::FullWindowRange(g.out_w, g.stride_w, g.pad_w, g.in_w, g.filter_w, 1, &ox_lo, &ox_hi);
   int filled = 0;
@@ -1302,7 +1320,7 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
         if (filled == 0) first_out = output;
         if (++filled < most) continue;
         if (tiles) {
-          tile(data, buf, filled, n4, f, bias, first_out, nullptr);
+          tile(data, buf, filled, n4, f, bias, first_out, nullptr, &keep);
         } else {
           pair(data, buf, nullptr, nullptr, n4, f, bias, first_out, first_out + out_ch);
         }
@@ -1312,7 +1330,7 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
   }
   if (filled == 0) return;
   if (tiles) {
-    tile(data, buf, filled, n4, f, bias, first_out, nullptr);
+    tile(data, buf, filled, n4, f, bias, first_out, nullptr, &keep);
   } else {  // the last pixel alone, as both of a pair (its outputs written twice, the same)
     for (int i = 0; i < n4; i += 4) {
       buf[i + 2] = buf[i];
@@ -1340,6 +1358,7 @@ __attribute__((noinline)) void EvalWindowTiles(const ConvOpData& data, TileFn ti
   const int window = g.filter_h * g.filter_w * g.in_ch;
   const uint32_t off = dsp::Offset16x2(data.q.input_offset);
   const int pixels = g.batches * g.out_h * g.out_w;
+  TileConsts keep;
   WithTile(scratch, window, [&](uint32_t* buf, int words, uint32_t* wq) {
     // Without the scratch buffer (a layer at the arena's peak: IC's second
     // 32x32 convolution), the output's own tail is a tile of kTilePairs pairs
@@ -1367,7 +1386,7 @@ __attribute__((noinline)) void EvalWindowTiles(const ConvOpData& data, TileFn ti
     int8_t* tile_out = output;
     auto flush = [&]() {
       if (filled == 0) return;
-      tile(data, cur, filled, window, filter, bias, tile_out, wq);
+      tile(data, cur, filled, window, filter, bias, tile_out, wq, &keep);
       tile_out += filled * out_ch;
       filled = 0;
     };
