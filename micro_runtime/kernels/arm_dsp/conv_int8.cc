@@ -454,9 +454,11 @@ constexpr int kQuadChunkBlocks = 8;
 #else
 constexpr int kQuadChunkBlocks = 36;
 #endif
-// A stack tile (no unpacked-filter room: ChannelsOfTile's chunked path, whose sums are kept per pair) of windows
-// longer than one chunk holds at most kMaxTilePairs pairs.
-static_assert(kPairMax / (4 * (kQuadChunkBlocks + 1)) <= kMaxTilePairs, "the chunked path's pair sums");
+// A tile without unpacked-filter room (ChannelsOfTile's chunked path, whose sums are kept per pair) of windows
+// longer than one chunk holds at most kMaxTilePairs pairs: the stack's, or EvalWindowTiles' tile in the output's
+// tail (kTilePairs).
+static_assert(kPairMax / (4 * (kQuadChunkBlocks + 1)) <= kMaxTilePairs && kTilePairs <= kMaxTilePairs,
+              "the chunked path's pair sums");
 constexpr int kUnroll4Blocks = 16;  // windows of at least 128 bytes: Dot4x2's four-block loop
 
 // Blocks [0, nb) of four filter rows (f + k * n, k < 4) as halfword pairs:
@@ -958,7 +960,8 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
 
 // The pair loop's per-channel constants (bias, m, rb, shift: 16 words per group of four channels) of runs of up
 // to kAsmGroups groups. The caller keeps them across its tiles: a layer of at most 4 * kAsmGroups channels has
-// them built once per Invoke (VWW's first layers: 58 and 16 tiles), larger ones once per run and tile.
+// them built once per Invoke (IC's 16- and 32-channel layers, VWW's 16-channel pointwise: 16 tiles), larger
+// ones once per run and tile; a caller that keeps none (nullptr) has them built per tile.
 constexpr int kAsmGroups = 8;
 struct TileConsts {
 #if MR_DSP_ASM
@@ -975,11 +978,12 @@ struct TileConsts {
 // blocks. A window that fits is unpacked once per tile and dotted per pair
 // from the bias straight into the requantization; a longer one in chunks,
 // the pairs' sums kept between them.
+// ChannelsOfTile's C forms (the requantization kinds the assembly does not take, cores without it, windows
+// longer than the stack's unpacked-filter room): out of line, so their sums and buffer are on the stack only
+// on these paths.
 template <dsp::RequantKind kKind>
-__attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint32_t* buf, int pixels, int n,
-                                              const int8_t* filter, const int32_t* bias, int8_t* out, uint32_t* wq,
-                                              TileConsts* keep) {
-  (void)keep;  // the assembly's (kRight and kPre layers)
+__attribute__((noinline)) void ChannelsOfTileC(const ConvOpData& data, const uint32_t* buf, int pixels, int n,
+                                               const int8_t* filter, const int32_t* bias, int8_t* out, uint32_t* wq) {
   const int pairs = (pixels + 1) >> 1;
   const Int8ChannelQuant& q = data.q;
   const Int8Requantizer requantize(q);
@@ -989,59 +993,6 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
   uint32_t stack_wq[8 * kQuadChunkBlocks];
   const int chunk = wq != nullptr ? blocks : kQuadChunkBlocks;
   if (wq == nullptr) wq = stack_wq;
-#if MR_DSP_ASM
-  if constexpr (kKind == dsp::kRight || kKind == dsp::kPre) {
-    if (blocks <= chunk) {
-      // The pairs of runs of up to kAsmGroups groups in one loop of assembly.
-      const bool unroll4 = blocks >= kUnroll4Blocks;
-      PairRun run;
-      run.wq = wq;
-      run.span = static_cast<uint32_t>(16 * blocks);
-      run.rest = static_cast<uint32_t>(16 * (blocks & (unroll4 ? 3 : 1)));
-      run.out_ch = out_ch;
-      run.lo4 = lo4;
-      run.hi4 = hi4;
-      run.buf0 = buf;
-      run.pairs0 = pairs;
-      run.odd = pixels & 1;
-      run.n = n;
-      const bool min_zp = q.output_offset == -128 && q.act_min == -128;
-      constexpr PairForm kAnyZp = kKind == dsp::kPre ? kFormPre : kFormRight;
-      constexpr PairForm kMinZp = kKind == dsp::kPre ? kFormPreMin : kFormRightMin;
-      void (*const pairs_asm)(PairRun*) = unroll4 ? (min_zp ? PairsInAsm<true, kMinZp> : PairsInAsm<true, kAnyZp>)
-                                                  : (min_zp ? PairsInAsm<false, kMinZp> : PairsInAsm<false, kAnyZp>);
-      int32_t (*const consts)[16] = keep->words;
-      for (int oc0 = 0; oc0 < out_ch; oc0 += 4 * kAsmGroups) {
-        const int groups = (out_ch - oc0) / 4 < kAsmGroups ? (out_ch - oc0) / 4 : kAsmGroups;
-        const bool one_run = out_ch <= 4 * kAsmGroups;
-        if (!keep->ready) {
-#pragma GCC unroll 1
-          for (int c = 0; c < 4 * groups; ++c) {
-            const dsp::ChannelRequant r = dsp::LayerChannelRequant<kKind>(q, oc0 + c);
-            int32_t* k = consts[c >> 2] + (c & 3);
-            k[0] = bias != nullptr ? bias[oc0 + c] : 0;
-            k[4] = r.m;
-            if (kKind == dsp::kPre && min_zp) {  // MR_PRE_MIN's one shift R and its rounding addend
-              const int32_t total = r.right + r.pre;
-              k[8] = r.m == 0 ? r.rb + 256 : static_cast<int32_t>(1u << (total - 1));
-              k[12] = total;
-            } else {
-              k[8] = r.rb;
-              k[12] = r.right | r.pre << 8;
-            }
-          }
-        }
-        keep->ready = one_run;
-        run.out0 = out + oc0;
-        run.filter = filter + oc0 * n;
-        run.groups = groups;
-        run.consts = consts[0];
-        pairs_asm(&run);
-      }
-      return;
-    }
-  }
-#endif
   for (int oc = 0; oc < out_ch; oc += 4) {
     int32_t b[4];
     for (int k = 0; k < 4; ++k) b[k] = bias != nullptr ? bias[oc + k] : 0;
@@ -1085,6 +1036,75 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
     }
     for (int t = 0; t < pairs; ++t) store(t, acc[t]);
   }
+}
+
+template <dsp::RequantKind kKind>
+__attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint32_t* buf, int pixels, int n,
+                                              const int8_t* filter, const int32_t* bias, int8_t* out, uint32_t* wq,
+                                              TileConsts* keep) {
+  (void)keep;  // the assembly's (kRight and kPre layers)
+#if MR_DSP_ASM
+  const int blocks = n >> 2;
+  if constexpr (kKind == dsp::kRight || kKind == dsp::kPre) {
+    if (wq != nullptr || blocks <= kQuadChunkBlocks) {
+      // The pairs of runs of up to kAsmGroups groups in one loop of assembly.
+      const int pairs = (pixels + 1) >> 1;
+      const Int8ChannelQuant& q = data.q;
+      const int out_ch = data.g.out_ch;
+      const uint32_t lo4 = dsp::Bytes4(q.act_min), hi4 = dsp::Bytes4(q.act_max);
+      uint32_t stack_wq[8 * kQuadChunkBlocks];
+      const bool unroll4 = blocks >= kUnroll4Blocks;
+      PairRun run;
+      run.wq = wq != nullptr ? wq : stack_wq;
+      run.span = static_cast<uint32_t>(16 * blocks);
+      run.rest = static_cast<uint32_t>(16 * (blocks & (unroll4 ? 3 : 1)));
+      run.out_ch = out_ch;
+      run.lo4 = lo4;
+      run.hi4 = hi4;
+      run.buf0 = buf;
+      run.pairs0 = pairs;
+      run.odd = pixels & 1;
+      run.n = n;
+      const bool min_zp = q.output_offset == -128 && q.act_min == -128;
+      constexpr PairForm kAnyZp = kKind == dsp::kPre ? kFormPre : kFormRight;
+      constexpr PairForm kMinZp = kKind == dsp::kPre ? kFormPreMin : kFormRightMin;
+      void (*const pairs_asm)(PairRun*) = unroll4 ? (min_zp ? PairsInAsm<true, kMinZp> : PairsInAsm<true, kAnyZp>)
+                                                  : (min_zp ? PairsInAsm<false, kMinZp> : PairsInAsm<false, kAnyZp>);
+      TileConsts own;  // the caller keeps none (EvalSmallWindow: its frame is the deepest)
+      if (keep == nullptr) keep = &own;
+      int32_t (*const consts)[16] = keep->words;
+      for (int oc0 = 0; oc0 < out_ch; oc0 += 4 * kAsmGroups) {
+        const int groups = (out_ch - oc0) / 4 < kAsmGroups ? (out_ch - oc0) / 4 : kAsmGroups;
+        const bool one_run = out_ch <= 4 * kAsmGroups;
+        if (!keep->ready) {
+#pragma GCC unroll 1
+          for (int c = 0; c < 4 * groups; ++c) {
+            const dsp::ChannelRequant r = dsp::LayerChannelRequant<kKind>(q, oc0 + c);
+            int32_t* k = consts[c >> 2] + (c & 3);
+            k[0] = bias != nullptr ? bias[oc0 + c] : 0;
+            k[4] = r.m;
+            if (kKind == dsp::kPre && min_zp) {  // MR_PRE_MIN's one shift R and its rounding addend
+              const int32_t total = r.right + r.pre;
+              k[8] = r.m == 0 ? r.rb + 256 : static_cast<int32_t>(1u << (total - 1));
+              k[12] = total;
+            } else {
+              k[8] = r.rb;
+              k[12] = r.right | r.pre << 8;
+            }
+          }
+        }
+        keep->ready = one_run;
+        run.out0 = out + oc0;
+        run.filter = filter + oc0 * n;
+        run.groups = groups;
+        run.consts = consts[0];
+        pairs_asm(&run);
+      }
+      return;
+    }
+  }
+#endif
+  ChannelsOfTileC<kKind>(data, buf, pixels, n, filter, bias, out, wq);
 }
 
 using TileFn = void (*)(const ConvOpData&, const uint32_t*, int, int, const int8_t*, const int32_t*, int8_t*,
@@ -1292,7 +1312,6 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
   const int most = tiles ? TilePixels(n4, kPairMax, g.batches * g.out_h * g.out_w, kPointwiseLayerPairs) : 2;
   uint32_t buf[kPairMax];  // pair t at buf + t * n4
   int8_t column[kSmallWindowMax];
-  TileConsts keep;
   int ox_lo, ox_hi;
   dsp::FullWindowRange(g.out_w, g.stride_w, g.pad_w, g.in_w, g.filter_w, 1, &ox_lo, &ox_hi);
   int filled = 0;
@@ -1320,7 +1339,7 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
         if (filled == 0) first_out = output;
         if (++filled < most) continue;
         if (tiles) {
-          tile(data, buf, filled, n4, f, bias, first_out, nullptr, &keep);
+          tile(data, buf, filled, n4, f, bias, first_out, nullptr, nullptr);
         } else {
           pair(data, buf, nullptr, nullptr, n4, f, bias, first_out, first_out + out_ch);
         }
@@ -1330,7 +1349,7 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
   }
   if (filled == 0) return;
   if (tiles) {
-    tile(data, buf, filled, n4, f, bias, first_out, nullptr, &keep);
+    tile(data, buf, filled, n4, f, bias, first_out, nullptr, nullptr);
   } else {  // the last pixel alone, as both of a pair (its outputs written twice, the same)
     for (int i = 0; i < n4; i += 4) {
       buf[i + 2] = buf[i];
