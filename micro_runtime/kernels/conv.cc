@@ -55,11 +55,18 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     data->scratch[i] = -1;
     const size_t scratch = t.input->type == kTfLiteInt8 ? ConvInt8ScratchBytes(g, i) : 0;
     if (scratch > 0) {
-      TF_LITE_ENSURE_OK(context, context->RequestOptionalScratchBufferInArena(context, scratch, &data->scratch[i]));
+      int index = -1;
+      TF_LITE_ENSURE_OK(context, context->RequestOptionalScratchBufferInArena(context, scratch, &index));
+      data->scratch[i] = static_cast<int16_t>(index);
     }
   }
-  return PrepareConvQuantization(kOp, context, t.input, t.filter, t.bias, t.output, params->activation, g.out_ch,
-                                 &data->q);
+  TF_LITE_ENSURE_OK(context, PrepareConvQuantization(kOp, context, t.input, t.filter, t.bias, t.output,
+                                                     params->activation, g.out_ch, &data->q));
+  const bool known_bias = t.bias == nullptr || t.bias->is_constant;
+  data->int8_class = static_cast<int8_t>(t.input->type == kTfLiteInt8 && known_bias
+                                             ? ConvInt8LayerClass(*data, t.bias != nullptr ? t.bias->data.i32 : nullptr)
+                                             : -1);
+  return kTfLiteOk;
 }
 
 TfLiteStatus EvalFloat(const OpData* data, const TfLiteConvParams* params, const float* input,

@@ -13,7 +13,8 @@ namespace micro_runtime {
 struct ConvOpData {
   WindowGeometry g;
   Int8ChannelQuant q;  // int8, and the multipliers and shifts of int16 (16x8)
-  int scratch[2];      // optional scratch buffers of the int8 eval, or -1
+  int16_t scratch[2];  // optional scratch buffers of the int8 eval, or -1
+  int8_t int8_class;   // ConvInt8LayerClass's, from prepare; -1: the int8 eval finds it per Invoke
 };
 
 // Bytes of optional scratch buffer `which` (0, 1) the int8 eval can use for
@@ -22,6 +23,11 @@ struct ConvOpData {
 // kernel's stack buffer, used when the arena had room for them below its
 // high-water mark (buffer 1 a smaller alternative where 0 did not fit).
 size_t ConvInt8ScratchBytes(const WindowGeometry& g, int which);
+
+// The int8 eval's class of the layer (a kernel's own figure of its requantization and accumulator range,
+// which depends only on the prepared quantization and the bias), made once in prepare when the bias is constant
+// or absent; -1 where the eval has none to cache (its portable form).
+int ConvInt8LayerClass(const ConvOpData& data, const int32_t* bias);
 
 // output = requantized conv of (input + input offset) with filter, + bias;
 // shapes and quantization from prepare; the optional scratch buffers

@@ -21,6 +21,7 @@ inline uint32_t DotWithOffset(const int8_t* a, const int8_t* b, int n, int32_t o
 }  // namespace
 
 size_t ConvInt8ScratchBytes(const WindowGeometry&, int) { return 0; }
+int ConvInt8LayerClass(const ConvOpData&, const int32_t*) { return -1; }
 
 TfLiteStatus ConvEvalInt8(TfLiteContext*, const ConvOpData& data, const int8_t* input, const int8_t* filter,
                           const int32_t* bias, int8_t* output) {

@@ -53,10 +53,22 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteError;
   }
   // The multiplier follows from the shapes (some converters leave the option 0).
-  data->mult = g.out_ch / in_ch;
+  if (g.out_ch / in_ch > INT16_MAX) {
+    MicroPrintf("%s: depth multiplier %d is beyond the supported %d (filter [1, %d, %d, %d], %d input channels)",
+                kOp, static_cast<int>(g.out_ch / in_ch), static_cast<int>(INT16_MAX), static_cast<int>(g.filter_h),
+                static_cast<int>(g.filter_w), static_cast<int>(g.out_ch), static_cast<int>(in_ch));
+    return kTfLiteError;
+  }
+  data->mult = static_cast<int16_t>(g.out_ch / in_ch);
   TF_LITE_ENSURE_OK(context, PrepareWindowGeometry(kOp, t.input, t.output, params->padding, &g));
-  return PrepareConvQuantization(kOp, context, t.input, t.filter, t.bias, t.output, params->activation, g.out_ch,
-                                 &data->q, 3, true);
+  TF_LITE_ENSURE_OK(context, PrepareConvQuantization(kOp, context, t.input, t.filter, t.bias, t.output,
+                                                     params->activation, g.out_ch, &data->q, 3, true));
+  const bool known_bias = t.bias == nullptr || t.bias->is_constant;
+  data->int8_class = static_cast<int8_t>(
+      t.input->type == kTfLiteInt8 && known_bias
+          ? DepthwiseInt8LayerClass(*data, t.bias != nullptr ? t.bias->data.i32 : nullptr)
+          : -1);
+  return kTfLiteOk;
 }
 
 TfLiteStatus EvalFloat(const OpData* d, const TfLiteDepthwiseConvParams* params, const float* input,

@@ -20,9 +20,15 @@ namespace micro_runtime {
 
 struct DepthwiseOpData {
   WindowGeometry g;
-  int32_t mult;
+  int16_t mult;        // depth multiplier (prepare refuses one beyond int16)
+  int8_t int8_class;   // DepthwiseInt8LayerClass's, from prepare; -1: the int8 eval finds what it needs per Invoke
   Int8ChannelQuant q;  // int8, and the multipliers and shifts of int16 (16x8)
 };
+
+// The int8 eval's class of the layer (a kernel's own figure of which path and requantization it takes, which
+// depends only on the prepared op data and the bias), made once in prepare when the bias is constant or absent;
+// -1 where the eval has none to cache.
+int DepthwiseInt8LayerClass(const DepthwiseOpData& d, const int32_t* bias);
 
 // The 16x8 eval (int16 input and output, int8 filter, int64 bias):
 // depthwise_conv_int16.cc on every core (no tag replaces it).

@@ -51,6 +51,8 @@ inline void AccumulateShared(const Window& w, int32_t offset, int32_t* acc) {
 
 }  // namespace
 
+int DepthwiseInt8LayerClass(const DepthwiseOpData&, const int32_t*) { return -1; }
+
 TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter,
                                const int32_t* bias, int8_t* output) {
   return depthwise::EvalInt8Blocks(d, input, filter, bias, output, depthwise::AccumulateOwnPortable<depthwise::kLanes>,

@@ -139,6 +139,10 @@ int32_t DwBias(int c, int taps, int mode) {
   return c % 2 == 0 ? b : -b;
 }
 
+// Whether DwMismatches' bias is a constant tensor (prepare then makes the DSP kernel's layer class once) or
+// known only at eval (the class found per Invoke).
+bool g_dw_bias_constant = true;
+
 int DwMismatches(int h, int w, int ch, int k, int stride, int scales, int32_t in_zp, TfLiteFusedActivation act,
                  int bias_mode = 0, bool valid = false, int32_t out_zp = -3) {
   const float in_scale = 0.05f;
@@ -175,7 +179,7 @@ int DwMismatches(int h, int w, int ch, int k, int stride, int scales, int32_t in
   TfLiteTensor tensors[4] = {
       CreateQuantizedTensor(g_dw_in, IntArrayFromInts(in_dims), in_scale, in_zp),
       CreatePerChannelQuantizedTensor(g_dw_filter, IntArrayFromInts(f_dims), FloatArrayFromFloats(g_dw_scales), 3),
-      CreateTensor(g_dw_bias, IntArrayFromInts(b_dims), true),
+      CreateTensor(g_dw_bias, IntArrayFromInts(b_dims), g_dw_bias_constant),
       CreateQuantizedTensor(g_dw_out, IntArrayFromInts(out_dims), out_scale, out_zp),
   };
   TfLiteDepthwiseConvParams params = {valid ? kTfLitePaddingValid : kTfLitePaddingSame, stride, stride, 1, act, 1, 1};
@@ -280,15 +284,20 @@ TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathMatchesTheDefinition) {
       // channel-major path keeps the fast requantization (exact for them: the product is 0).
       {6, 7, 8, 1, 5, -128, 0, 0},   {7, 6, 12, 2, 5, 127, 1, 0},
   };
-  for (const auto& s : shapes) {
-    const TfLiteFusedActivation act = s[6] != 0 ? kTfLiteActRelu : kTfLiteActNone;
-    const int mismatches = DwMismatches(s[0], s[1], s[2], 3, s[3], s[4], s[5], act, s[7]);
-    if (mismatches != 0) {
-      MicroPrintf("  shape %dx%dx%d s%d scales %d zp %d relu %d bias mode %d", s[0], s[1], s[2], s[3], s[4], s[5],
-                  s[6], s[7]);
+  // Each shape with a constant bias, then with one known only at eval.
+  for (int constant = 1; constant >= 0; --constant) {
+    g_dw_bias_constant = constant != 0;
+    for (const auto& s : shapes) {
+      const TfLiteFusedActivation act = s[6] != 0 ? kTfLiteActRelu : kTfLiteActNone;
+      const int mismatches = DwMismatches(s[0], s[1], s[2], 3, s[3], s[4], s[5], act, s[7]);
+      if (mismatches != 0) {
+        MicroPrintf("  shape %dx%dx%d s%d scales %d zp %d relu %d bias mode %d, bias %s", s[0], s[1], s[2], s[3],
+                    s[4], s[5], s[6], s[7], constant != 0 ? "constant" : "known at eval");
+      }
+      TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
     }
-    TF_LITE_MICRO_EXPECT_EQ(0, mismatches);
   }
+  g_dw_bias_constant = true;
 }
 
 TF_LITE_MICRO_TEST(Int8Multiplier1PaddedBufferPathValidPaddingMatchesTheDefinition) {
@@ -410,6 +419,19 @@ TF_LITE_MICRO_TEST(RejectsBadTypesAndShapes) {
     KernelRunner runner(Register_DEPTHWISE_CONV_2D(), t, 3, IntArrayFromInts(inputs),
                         IntArrayFromInts(outputs), &params);
     TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());  // uint8 unsupported
+  }
+  {
+    // A depth multiplier beyond int16 (one input channel, 32,768 output channels): refused by name, not
+    // truncated (prepare reads no weights before it).
+    const int32_t one_ch_dims[] = {4, 1, 2, 2, 1};
+    const int32_t wide_f_dims[] = {4, 1, 1, 1, 32768};
+    const int32_t wide_out_dims[] = {4, 1, 2, 2, 32768};
+    TfLiteTensor t[3] = {CreateTensor(input, IntArrayFromInts(one_ch_dims)),
+                         CreateTensor(filter, IntArrayFromInts(wide_f_dims), true),
+                         CreateTensor(out, IntArrayFromInts(wide_out_dims))};
+    KernelRunner runner(Register_DEPTHWISE_CONV_2D(), t, 3, IntArrayFromInts(inputs),
+                        IntArrayFromInts(outputs), &params);
+    TF_LITE_MICRO_EXPECT_EQ(kTfLiteError, runner.InitAndPrepare());
   }
 }
 

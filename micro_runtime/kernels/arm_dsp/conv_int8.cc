@@ -1525,6 +1525,14 @@ size_t ConvInt8ScratchBytes(const WindowGeometry& g, int which) {
   return static_cast<size_t>(ScratchWords(window, pairs)) * sizeof(uint32_t);
 }
 
+// Its requantization kind (every path's windows have the window's taps).
+int ConvInt8LayerClass(const ConvOpData& data, const int32_t* bias) {
+  const WindowGeometry& g = data.g;
+  const int window = g.filter_h * g.filter_w * g.in_ch;
+  return static_cast<int>(
+      dsp::LayerRequantKind(data.q, g.out_ch, dsp::AccumulatorBound(bias, g.out_ch, window, &data.q)));
+}
+
 TfLiteStatus ConvEvalInt8(TfLiteContext* context, const ConvOpData& data, const int8_t* input, const int8_t* filter,
                           const int32_t* bias, int8_t* output) {
   TileScratch scratch = {nullptr, 0};
@@ -1532,11 +1540,9 @@ TfLiteStatus ConvEvalInt8(TfLiteContext* context, const ConvOpData& data, const 
     if (data.scratch[i] >= 0) scratch = {context->GetScratchBuffer(context, data.scratch[i]), ScratchPairs(data.g, i)};
   }
   const WindowGeometry& g = data.g;
-  const int out_ch = g.out_ch;
-  const int window = g.filter_h * g.filter_w * g.in_ch;
-  // The layer's requantization kind, once per Invoke (every path's windows have `window` taps).
-  const dsp::RequantKind kind =
-      dsp::LayerRequantKind(data.q, out_ch, dsp::AccumulatorBound(bias, out_ch, window, &data.q));
+  // The layer's requantization kind: prepare's (a constant bias), else once per Invoke.
+  const dsp::RequantKind kind = data.int8_class >= 0 ? static_cast<dsp::RequantKind>(data.int8_class)
+                                                     : static_cast<dsp::RequantKind>(ConvInt8LayerClass(data, bias));
   const PairFn pair = SelectPair(kind);
   if (PointwiseTilesFit(g)) {
     PointwiseTiles(data, SelectTile(kind), input, filter, bias, output, scratch);

@@ -955,8 +955,8 @@ inline void CopyNarrow(uint32_t* dst, const int8_t* s, int32_t ch, int32_t skip_
 // of 4, input offset in [-128, 128]: checked by the caller): 3x3, no
 // dilation, equal strides 1 or 2, rows that fit the buffer, and what
 // dsp::LayerRequantKind calls kRight, checked here in one pass over the
-// channels (every Invoke: the general check costs ~100 instructions per
-// channel): every shift a right shift in [1, 22], every multiplier >= 0 (the
+// channels (in prepare where the bias is constant, DepthwiseInt8LayerClass;
+// the general check costs ~100 instructions per channel): every shift a right shift in [1, 22], every multiplier >= 0 (the
 // sign argument above; INT32_MIN excluded), the output zero point in int8,
 // accumulators below 2^30 (dsp::AccumulatorBound).
 bool Padded3x3Fits(const DepthwiseOpData& d, const int32_t* bias) {
@@ -1635,6 +1635,20 @@ __attribute__((noinline)) void EvalSharedAdjacent(const DepthwiseOpData& d, cons
 }  // namespace
 
 
+// The layer's class for DepthwiseEvalInt8's paths with multiplier 1 and channels a multiple of 4: the padded
+// 3x3 buffers (Padded3x3Fits), else EvalMult1's requantization kind (a dsp::RequantKind).
+constexpr int kPadded3x3Class = 4;
+static_assert(dsp::kRight < kPadded3x3Class && dsp::kPre < kPadded3x3Class && dsp::kWide < kPadded3x3Class &&
+                  dsp::kAny < kPadded3x3Class,
+              "the class is a RequantKind or the padded path");
+int DepthwiseInt8LayerClass(const DepthwiseOpData& d, const int32_t* bias) {
+  if (d.mult != 1 || d.g.in_ch % 4 != 0) return -1;
+  if (Padded3x3Fits(d, bias)) return kPadded3x3Class;
+  const int ch = d.g.in_ch;
+  return static_cast<int>(
+      dsp::LayerRequantKind(d.q, ch, dsp::AccumulatorBound(bias, ch, d.g.filter_h * d.g.filter_w, &d.q)));
+}
+
 TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter,
                                const int32_t* bias, int8_t* output) {
   const int32_t offset = d.q.input_offset;
@@ -1645,7 +1659,8 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
     auto shared = [](const Window& w, int32_t o, int32_t* acc) { depthwise::AccumulateRest(w, o, true, kLanes, acc); };
     return depthwise::EvalInt8Blocks(d, input, filter, bias, output, own, shared);
   }
-  if (d.mult == 1 && d.g.in_ch % 4 == 0 && Padded3x3Fits(d, bias)) {
+  const int layer_class = d.int8_class >= 0 ? d.int8_class : DepthwiseInt8LayerClass(d, bias);
+  if (layer_class == kPadded3x3Class) {
     // Without the activation clamp where its bounds are int8's (ReLU with
     // the output zero point -128: KWS's and VWW's layers).
     const bool clamp = d.q.act_min > -128 || d.q.act_max < 127;
@@ -1663,8 +1678,7 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
     return kTfLiteOk;
   }
   if (d.mult == 1 && d.g.in_ch % 4 == 0 && d.g.filter_h * d.g.filter_w <= kMaxTaps) {
-    const int ch = d.g.in_ch;
-    dsp::ForKind(dsp::LayerRequantKind(d.q, ch, dsp::AccumulatorBound(bias, ch, d.g.filter_h * d.g.filter_w, &d.q)),
+    dsp::ForKind(static_cast<dsp::RequantKind>(layer_class),
                  [&](auto tag) { EvalMult1<decltype(tag)::kKind>(d, input, filter, bias, output); });
     return kTfLiteOk;
   }

@@ -128,6 +128,8 @@ void EvalShared(const DepthwiseOpData& d, const int8_t* input, const int8_t* fil
 
 }  // namespace
 
+int DepthwiseInt8LayerClass(const DepthwiseOpData&, const int32_t*) { return -1; }
+
 TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, const int8_t* filter,
                                const int32_t* bias, int8_t* output) {
   const int32_t offset = d.q.input_offset;
