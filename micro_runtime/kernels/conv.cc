@@ -60,6 +60,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
       data->scratch[i] = static_cast<int16_t>(index);
     }
   }
+#if MICRO_RUNTIME_LAYER_CLASS
   TF_LITE_ENSURE_OK(context, PrepareConvQuantization(kOp, context, t.input, t.filter, t.bias, t.output,
                                                      params->activation, g.out_ch, &data->q));
   const bool known_bias = t.bias == nullptr || t.bias->is_constant;
@@ -67,6 +68,10 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                                              ? ConvInt8LayerClass(*data, t.bias != nullptr ? t.bias->data.i32 : nullptr)
                                              : -1);
   return kTfLiteOk;
+#else
+  return PrepareConvQuantization(kOp, context, t.input, t.filter, t.bias, t.output, params->activation, g.out_ch,
+                                 &data->q);
+#endif
 }
 
 TfLiteStatus EvalFloat(const OpData* data, const TfLiteConvParams* params, const float* input,

@@ -13,8 +13,12 @@ namespace micro_runtime {
 struct ConvOpData {
   WindowGeometry g;
   Int8ChannelQuant q;  // int8, and the multipliers and shifts of int16 (16x8)
+#if MICRO_RUNTIME_LAYER_CLASS
   int16_t scratch[2];  // optional scratch buffers of the int8 eval, or -1
   int8_t int8_class;   // ConvInt8LayerClass's, from prepare; -1: the int8 eval finds it per Invoke
+#else
+  int scratch[2];
+#endif
 };
 
 // Bytes of optional scratch buffer `which` (0, 1) the int8 eval can use for

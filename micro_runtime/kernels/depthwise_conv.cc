@@ -34,6 +34,14 @@ void* Init(TfLiteContext* context, const char*, size_t) {
   return context->AllocatePersistentBuffer(context, sizeof(OpData));
 }
 
+// The depth multiplier's limit where the op data keeps it as int16 (MICRO_RUNTIME_LAYER_CLASS), in the
+// message (a literal: an argument would cost the Cortex-M3 builds' flash).
+#if MICRO_RUNTIME_LAYER_CLASS
+#define MR_DW_MULTIPLIER_LIMIT " <= 32767"
+#else
+#define MR_DW_MULTIPLIER_LIMIT ""
+#endif
+
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, CheckOpDataAndOptions(kOp, node));
   OpData* data = static_cast<OpData*>(node->user_data);
@@ -46,21 +54,18 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   g.filter_h = SizeOfDimension(t.filter, 1);
   g.filter_w = SizeOfDimension(t.filter, 2);
   g.out_ch = SizeOfDimension(t.filter, 3);
-  if (SizeOfDimension(t.filter, 0) != 1 || in_ch <= 0 || g.out_ch % in_ch != 0) {
-    MicroPrintf("%s: filter [%d, %d, %d, %d] must be [1, FH, FW, input channels (%d) x multiplier]",
+  if (SizeOfDimension(t.filter, 0) != 1 || in_ch <= 0 || g.out_ch % in_ch != 0 ||
+      (MICRO_RUNTIME_LAYER_CLASS && g.out_ch / in_ch > INT16_MAX)) {
+    MicroPrintf("%s: filter [%d, %d, %d, %d] must be [1, FH, FW, input channels (%d) x multiplier" MR_DW_MULTIPLIER_LIMIT
+                "]",
                 kOp, static_cast<int>(SizeOfDimension(t.filter, 0)), static_cast<int>(g.filter_h),
                 static_cast<int>(g.filter_w), static_cast<int>(g.out_ch), static_cast<int>(in_ch));
     return kTfLiteError;
   }
   // The multiplier follows from the shapes (some converters leave the option 0).
-  if (g.out_ch / in_ch > INT16_MAX) {
-    MicroPrintf("%s: depth multiplier %d is beyond the supported %d (filter [1, %d, %d, %d], %d input channels)",
-                kOp, static_cast<int>(g.out_ch / in_ch), static_cast<int>(INT16_MAX), static_cast<int>(g.filter_h),
-                static_cast<int>(g.filter_w), static_cast<int>(g.out_ch), static_cast<int>(in_ch));
-    return kTfLiteError;
-  }
-  data->mult = static_cast<int16_t>(g.out_ch / in_ch);
+  data->mult = static_cast<decltype(data->mult)>(g.out_ch / in_ch);
   TF_LITE_ENSURE_OK(context, PrepareWindowGeometry(kOp, t.input, t.output, params->padding, &g));
+#if MICRO_RUNTIME_LAYER_CLASS
   TF_LITE_ENSURE_OK(context, PrepareConvQuantization(kOp, context, t.input, t.filter, t.bias, t.output,
                                                      params->activation, g.out_ch, &data->q, 3, true));
   const bool known_bias = t.bias == nullptr || t.bias->is_constant;
@@ -69,6 +74,10 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
           ? DepthwiseInt8LayerClass(*data, t.bias != nullptr ? t.bias->data.i32 : nullptr)
           : -1);
   return kTfLiteOk;
+#else
+  return PrepareConvQuantization(kOp, context, t.input, t.filter, t.bias, t.output, params->activation, g.out_ch,
+                                 &data->q, 3, true);
+#endif
 }
 
 TfLiteStatus EvalFloat(const OpData* d, const TfLiteDepthwiseConvParams* params, const float* input,

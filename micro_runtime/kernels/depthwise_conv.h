@@ -20,8 +20,12 @@ namespace micro_runtime {
 
 struct DepthwiseOpData {
   WindowGeometry g;
+#if MICRO_RUNTIME_LAYER_CLASS
   int16_t mult;        // depth multiplier (prepare refuses one beyond int16)
   int8_t int8_class;   // DepthwiseInt8LayerClass's, from prepare; -1: the int8 eval finds what it needs per Invoke
+#else
+  int32_t mult;
+#endif
   Int8ChannelQuant q;  // int8, and the multipliers and shifts of int16 (16x8)
 };
 

@@ -66,6 +66,10 @@ TfLiteStatus CheckFilterOpTypes(const char* op_name, const TfLiteTensor* input,
 #else
 #define MICRO_RUNTIME_CONSTANT_CHANNELS 0
 #endif
+// The same builds classify a CONV_2D or DEPTHWISE_CONV_2D layer once in prepare for their int8 eval
+// (ConvInt8LayerClass, DepthwiseInt8LayerClass) and keep the class in the op data; the others' op data and
+// prepare stay as they were (bluepill's all-ops test fills its flash to a few bytes).
+#define MICRO_RUNTIME_LAYER_CLASS MICRO_RUNTIME_CONSTANT_CHANNELS
 
 #if MICRO_RUNTIME_CONSTANT_CHANNELS
 // What prepare proved about a per-channel layer's accumulators from its
