@@ -673,7 +673,7 @@ struct PairRun {
   uint32_t rest;        // 12: bytes of the blocks before the unrolled loop
   int8_t* out;          // 16: pixel A's output of the next pair (channel oc)
   int32_t out_ch;       // 20
-  int32_t pairs;        // 24: pairs left (>= 1)
+  int32_t pixels;       // 24: pixels left (>= 1; a pair's B is stored when >= 2)
   uint32_t lo4;         // 28: Bytes4 of the activation bounds
   uint32_t hi4;         // 32
   int32_t bias[4];      // 36
@@ -684,17 +684,16 @@ struct PairRun {
   // UnpackQuad) and its constants copied into the fields above from `consts`.
   const uint32_t* buf0;  // 100: the tile's first pair
   int8_t* out0;          // 104: the next group's first output
-  int32_t pairs0;        // 108: whole pairs in the tile
+  int32_t pixels0;       // 108: pixels in the tile (the pair count at 24 counts pixels down by 2)
   const int8_t* filter;  // 112: the next group's first filter row
   int32_t n;             // 116: window bytes (filter row stride)
   int32_t groups;        // 120: groups left (>= 1)
   const int32_t* consts; // 124: the next group's bias, m, rb, shift (16 words)
-  int32_t odd;           // 128: 1 when the tile's last pair has pixel A alone (B not stored), else 0
 };
 static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && offsetof(PairRun, rb) == 68 &&
                   offsetof(PairRun, shift) == 84 && offsetof(PairRun, hi4) == 32 &&
                   offsetof(PairRun, buf0) == 100 && offsetof(PairRun, consts) == 124 &&
-                  offsetof(PairRun, odd) == 128,
+                  offsetof(PairRun, pixels) == 24 && offsetof(PairRun, pixels0) == 108,
               "PairRun's offsets are the assembly's");
 
 // Channel C's two sums (aC: pixel A, aC4: pixel B) requantized to int8 values
@@ -716,8 +715,9 @@ static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && off
 //    and the two shifts as one: with R = pre + right and rb = -128 2^right +
 //    2^(right-1), floor((floor(x / 2^pre) + rb) / 2^right) = floor((x + 2^(R-1))
 //    / 2^R) - 128, so SMMLAR(2 acc, m, 2^(R-1)) >> R, then - 128 (x + 2^(R-1) <
-//    2^31: |x| < 2^30, R <= 31); the constants loop gives rb 2^(R-1) and the
-//    shift R for this form (a constant channel c: rb 2c + 257, R 1).
+//    2^31: |x| < 2^30, R <= 31), the - 128 after USAT (below); the constants
+//    loop gives rb 2^(R-1) and the shift R for this form (a constant channel c:
+//    rb 2c + 257, R 1).
 // A constant channel (LayerChannelRequant: m 0, right 1, rb 2c + 1) gives c in each.
 #define MR_DOUBLE(C)  "add %[" #C "], %[" #C "]\n"
 #define MR_SAT(C, C4)                                \
@@ -730,10 +730,10 @@ static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && off
   "add %[w1], %[xb], %[" #C "], asr #31\n"           \
   "smmlar %[" #C "], %[" #C "], %[xa], %[w1]\n"      \
   "add %[w1], %[xb], %[" #C4 "], asr #31\n"          \
-  "smmlar %[" #C4 "], %[" #C4 "], %[xa], %[w1]\n" MR_SHIFT(C, C4, "w0")
+  "smmlar %[" #C4 "], %[" #C4 "], %[xa], %[w1]\n" MR_SHIFT(C, C4, "w0") MR_SAT(C, C4)
 #define MR_RIGHT_MIN(C, C4)                          \
   "smmlar %[" #C "], %[" #C "], %[xa], %[xb]\n"      \
-  "smmlar %[" #C4 "], %[" #C4 "], %[xa], %[xb]\n" MR_SHIFT(C, C4, "w0")
+  "smmlar %[" #C4 "], %[" #C4 "], %[xa], %[xb]\n" MR_SHIFT(C, C4, "w0") MR_SAT(C, C4)
 #define MR_PRE_TAIL(C, C4)                           \
   "lsr %[w1], %[w0], #8\n" MR_SHIFT(C, C4, "w1")     \
   "qadd %[" #C "], %[" #C "], %[xb]\n"               \
@@ -742,23 +742,33 @@ static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && off
   "smmulr %[" #C "], %[" #C "], %[xa]\n"             \
   "smmulr %[" #C4 "], %[" #C4 "], %[xa]\n"           \
   "sub %[" #C "], %[" #C "], %[" #C "], lsr #31\n"   \
-  "sub %[" #C4 "], %[" #C4 "], %[" #C4 "], lsr #31\n" MR_PRE_TAIL(C, C4)
+  "sub %[" #C4 "], %[" #C4 "], %[" #C4 "], lsr #31\n" MR_PRE_TAIL(C, C4) MR_SAT(C, C4)
+// MR_PRE_MIN leaves y = floor((x + 2^(R-1)) / 2^R) saturated to [0, 255] (USAT): SSAT(y - 128) is
+// USAT(y) - 128, and the packing's EOR with 0x80 per byte (MR_PACK_HI_FLIP) makes the - 128 of four values.
 #define MR_PRE_MIN(C, C4)                            \
   "smmlar %[" #C "], %[" #C "], %[xa], %[xb]\n"      \
   "smmlar %[" #C4 "], %[" #C4 "], %[xa], %[xb]\n" MR_SHIFT(C, C4, "w0") \
-  "sub %[" #C "], %[" #C "], #128\n"                 \
-  "sub %[" #C4 "], %[" #C4 "], #128\n"
+  "usat %[" #C "], #8, %[" #C "]\n"                  \
+  "usat %[" #C4 "], #8, %[" #C4 "]\n"
 #define MR_REQUANT(C, C4, K, FORM)                   \
   "ldr %[xa], [%[w], #(52 + 4 * " #K ")]\n"          \
   "ldr %[xb], [%[w], #(68 + 4 * " #K ")]\n"          \
   "ldr %[w0], [%[w], #(84 + 4 * " #K ")]\n"          \
-  MR_DOUBLE(C) MR_DOUBLE(C4) FORM(C, C4) MR_SAT(C, C4)
+  MR_DOUBLE(C) MR_DOUBLE(C4) FORM(C, C4)
 // Four int8 values (SSAT'ed, in A, B, C, D) as one word in A, clamped to [lo4, hi4] (xa, xb); MR_PACK_HI
-// to hi4 only, where the lower bound is -128 (SSAT's values are never below it).
+// to hi4 only, where the lower bound is -128 (SSAT's values are never below it); MR_PACK_HI_FLIP from
+// four USAT'ed values v (the int8 value plus 128), each byte's v - 128 by an EOR with 0x80.
 #define MR_PACK_HI(A, B, C, D)                     \
   "bfi %[" #A "], %[" #B "], #8, #8\n"             \
   "bfi %[" #A "], %[" #C "], #16, #8\n"            \
   "bfi %[" #A "], %[" #D "], #24, #8\n"            \
+  "ssub8 %[w0], %[xb], %[" #A "]\n"                \
+  "sel %[" #A "], %[" #A "], %[xb]\n"
+#define MR_PACK_HI_FLIP(A, B, C, D)                \
+  "bfi %[" #A "], %[" #B "], #8, #8\n"             \
+  "bfi %[" #A "], %[" #C "], #16, #8\n"            \
+  "bfi %[" #A "], %[" #D "], #24, #8\n"            \
+  "eor %[" #A "], %[" #A "], #0x80808080\n"        \
   "ssub8 %[w0], %[xb], %[" #A "]\n"                \
   "sel %[" #A "], %[" #A "], %[xb]\n"
 #define MR_PACK_CLAMP(A, B, C, D)                  \
@@ -877,43 +887,40 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
       "mov %[a6], %[a2]\n"                                                                   \
       "mov %[a7], %[a3]\n"                                                                   \
       "cmp %[w], %[w1]\n"                                                                    \
-      "beq 3f\n"                                                                             \
-      "2:\n" MR_HALF(0, 0) MR_HALF(4, 16)                                                    \
-      "adds %[buf], %[buf], #16\n"                                                           \
-      "adds %[w], %[w], #32\n"                                                               \
-      "ldr %[w0], [sp, #8]\n"                                                                \
-      "cmp %[w], %[w0]\n"                                                                    \
-      "bne 2b\n"                                                                             \
-      "3:\n"                                                                                 \
-      "ldr %[w0], [sp, #4]\n"                                                                \
-      "cmp %[w], %[w0]\n"                                                                    \
-      "beq 5f\n"                                                                             \
+      "bne 2f\n"                                                                             \
       "4:\n" DOT                                                                             \
       "adds %[buf], %[buf], #" #BYTES "\n"                                                   \
       "adds %[w], %[w], #(2 * " #BYTES ")\n"                                                 \
       "ldr %[w0], [sp, #4]\n"                                                                \
       "cmp %[w], %[w0]\n"                                                                    \
       "bne 4b\n"                                                                             \
-      "5:\n"                                                                                 \
       "ldr %[w], [sp]\n" MR_REQUANT_ALL(PRE)                                                 \
       "ldrd %[xa], %[xb], [%[w], #28]\n" PACK(a0, a1, a2, a3)                                \
       PACK(a4, a5, a6, a7)                                                                   \
       "ldrd %[xa], %[xb], [%[w], #16]\n"                                                     \
       "ldr %[w0], [%[w], #24]\n"                                                             \
-      "ldr %[w1], [%[w], #128]\n"                                                            \
       "str %[a0], [%[xa]]\n"                                                                 \
-      "cmp %[w0], %[w1]\n"                                                                   \
-      "it ne\n"                                                                              \
-      "strne %[a4], [%[xa], %[xb]]\n"                                                        \
+      "cmp %[w0], #2\n"                                                                      \
+      "it ge\n"                                                                              \
+      "strge %[a4], [%[xa], %[xb]]\n"                                                        \
       "add %[xa], %[xa], %[xb], lsl #1\n"                                                    \
       "str %[xa], [%[w], #16]\n"                                                             \
-      "subs %[w0], %[w0], #1\n"                                                              \
+      "subs %[w0], %[w0], #2\n"                                                              \
       "str %[w0], [%[w], #24]\n"                                                             \
-      "bne 1b\n"                                                                             \
+      "bgt 1b\n"                                                                             \
       "ldr %[xb], [%[w], #120]\n"                                                            \
       "subs %[xb], %[xb], #1\n"                                                              \
       "str %[xb], [%[w], #120]\n"                                                            \
       "bne 8b\n"                                                                             \
+      "b 9f\n"                                                                               \
+      "2:\n" MR_HALF(0, 0) MR_HALF(4, 16)                                                    \
+      "adds %[buf], %[buf], #16\n"                                                           \
+      "adds %[w], %[w], #32\n"                                                               \
+      "ldr %[w0], [sp, #8]\n"                                                                \
+      "cmp %[w], %[w0]\n"                                                                    \
+      "bne 2b\n"                                                                             \
+      "b 4b\n"                                                                               \
+      "9:\n"                                                                                 \
       "add sp, sp, #16\n"                                                                    \
       : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [a4] "=&r"(a4),     \
         [a5] "=&r"(a5), [a6] "=&r"(a6), [a7] "=&r"(a7), [buf] "=&r"(buf), [w] "+r"(w),       \
@@ -932,7 +939,7 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
       MR_PAIRS_ASM(DOT, BYTES, MR_PRE, MR_PACK_CLAMP);         \
       break;                                 \
     case kFormPreMin:                        \
-      MR_PAIRS_ASM(DOT, BYTES, MR_PRE_MIN, MR_PACK_HI);       \
+      MR_PAIRS_ASM(DOT, BYTES, MR_PRE_MIN, MR_PACK_HI_FLIP);  \
       break;                                 \
   }
   if (kUnroll4) {
@@ -947,6 +954,7 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
 }
 #undef MR_PACK_CLAMP
 #undef MR_PACK_HI
+#undef MR_PACK_HI_FLIP
 #undef MR_REQUANT
 #undef MR_PRE_MIN
 #undef MR_PRE
@@ -1046,9 +1054,9 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
 #if MR_DSP_ASM
   const int blocks = n >> 2;
   if constexpr (kKind == dsp::kRight || kKind == dsp::kPre) {
-    if (wq != nullptr || blocks <= kQuadChunkBlocks) {
+    // At least one pass of the unrolled dot loop (2 or 4 blocks) per pair: windows of 8 bytes or more.
+    if ((wq != nullptr || blocks <= kQuadChunkBlocks) && blocks >= 2) {
       // The pairs of runs of up to kAsmGroups groups in one loop of assembly.
-      const int pairs = (pixels + 1) >> 1;
       const Int8ChannelQuant& q = data.q;
       const int out_ch = data.g.out_ch;
       const uint32_t lo4 = dsp::Bytes4(q.act_min), hi4 = dsp::Bytes4(q.act_max);
@@ -1062,8 +1070,7 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
       run.lo4 = lo4;
       run.hi4 = hi4;
       run.buf0 = buf;
-      run.pairs0 = pairs;
-      run.odd = pixels & 1;
+      run.pixels0 = pixels;
       run.n = n;
       const bool min_zp = q.output_offset == -128 && q.act_min == -128;
       constexpr PairForm kAnyZp = kKind == dsp::kPre ? kFormPre : kFormRight;
