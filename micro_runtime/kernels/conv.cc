@@ -63,10 +63,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
 #if MICRO_RUNTIME_LAYER_CLASS
   TF_LITE_ENSURE_OK(context, PrepareConvQuantization(kOp, context, t.input, t.filter, t.bias, t.output,
                                                      params->activation, g.out_ch, &data->q));
-  const bool known_bias = t.bias == nullptr || t.bias->is_constant;
-  data->int8_class = static_cast<int8_t>(t.input->type == kTfLiteInt8 && known_bias
-                                             ? ConvInt8LayerClass(*data, t.bias != nullptr ? t.bias->data.i32 : nullptr)
-                                             : -1);
+  data->int8_class = PreparedInt8Class(t, [data](const int32_t* bias) { return ConvInt8LayerClass(*data, bias); });
   return kTfLiteOk;
 #else
   return PrepareConvQuantization(kOp, context, t.input, t.filter, t.bias, t.output, params->activation, g.out_ch,

@@ -24,6 +24,16 @@ struct FilterOpTensors {
   const TfLiteTensor* output;
 };
 
+#if MICRO_RUNTIME_LAYER_CLASS
+// A layer's int8 class made in prepare by `layer_class` (from the bias values, nullptr without a bias) where
+// the input is int8 and the bias is constant or absent; else -1: the eval finds it per Invoke.
+template <typename LayerClass>
+inline int8_t PreparedInt8Class(const FilterOpTensors& t, LayerClass layer_class) {
+  if (t.input->type != kTfLiteInt8 || (t.bias != nullptr && !t.bias->is_constant)) return -1;
+  return static_cast<int8_t>(layer_class(t.bias != nullptr ? t.bias->data.i32 : nullptr));
+}
+#endif
+
 // The window options of TfLiteConvParams and TfLiteDepthwiseConvParams.
 struct ConvWindowOptions {
   int32_t stride_h, stride_w, dilation_h, dilation_w;

@@ -248,6 +248,17 @@ inline void DotPair2(const uint32_t* buf, int blocks, const int8_t* f, int n, in
 
 // One pixel's window into slot `slot` (0: A, 1: B) of the pair buffer: the n
 // contiguous bytes at `a` (only whole blocks of 4; ChannelsOfPair does the rest).
+#if MR_DSP_ASM
+// Input word X (four bytes) plus the offset as the pair buffer's two halfword-pair words at PTR + OFF
+// ((0, 2)) and PTR + OFF + 4 ((1, 3)), through %[t]: the window fills' step (FillPairRun, FillPairTile,
+// PackPairs3x3x3).
+#define MR_WIDEN_WORD(X, PTR, OFF)                        \
+  "sxtab16 %[t], %[off], %[" X "], ror #8\n"              \
+  "sxtab16 %[" X "], %[off], %[" X "]\n"                  \
+  "str %[" X "], [%[" PTR "], #(" #OFF ")]\n"             \
+  "str %[t], [%[" PTR "], #(" #OFF " + 4)]\n"
+#endif
+
 inline void FillPairRun(uint32_t* buf, int slot, const int8_t* a, int n, uint32_t off) {
   buf += 2 * slot;
   const int blocks = n >> 2;
@@ -258,18 +269,14 @@ inline void FillPairRun(uint32_t* buf, int slot, const int8_t* a, int n, uint32_
   if (blocks >= 4) {
     const int8_t* end4 = a + 16 * (blocks >> 2);
     uint32_t x0, x1, x2, x3, t;
-#define MR_FILL_WORD(X, OFF)                              \
-  "sxtab16 %[t], %[off], %[" X "], ror #8\n"              \
-  "sxtab16 %[" X "], %[off], %[" X "]\n"                  \
-  "str %[" X "], [%[buf], #" #OFF "]\n"                   \
-  "str %[t], [%[buf], #(" #OFF " + 4)]\n"
     __asm__ volatile(
         "1:\n"
         "ldr %[x0], [%[a]]\n"
         "ldr %[x1], [%[a], #4]\n"
         "ldr %[x2], [%[a], #8]\n"
         "ldr %[x3], [%[a], #12]\n"
-        MR_FILL_WORD("x0", 0) MR_FILL_WORD("x1", 16) MR_FILL_WORD("x2", 32) MR_FILL_WORD("x3", 48)
+        MR_WIDEN_WORD("x0", "buf", 0) MR_WIDEN_WORD("x1", "buf", 16) MR_WIDEN_WORD("x2", "buf", 32)
+        MR_WIDEN_WORD("x3", "buf", 48)
         "add %[a], %[a], #16\n"
         "add %[buf], %[buf], #64\n"
         "cmp %[a], %[end]\n"
@@ -278,7 +285,6 @@ inline void FillPairRun(uint32_t* buf, int slot, const int8_t* a, int n, uint32_
           [t] "=&r"(t)
         : [off] "r"(off), [end] "r"(end4)
         : "cc", "memory");
-#undef MR_FILL_WORD
   }
   for (int i = 0; i < (blocks & 3); ++i, a += 4, buf += 4) {
     const uint32_t w = dsp::Load4(a);
@@ -759,27 +765,20 @@ static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && off
 // Four int8 values (SSAT'ed, in A, B, C, D) as one word in A, clamped to [lo4, hi4] (xa, xb); MR_PACK_HI
 // to hi4 only, where the lower bound is -128 (SSAT's values are never below it); MR_PACK_HI_FLIP from
 // four USAT'ed values v (the int8 value plus 128), each byte's v - 128 by an EOR with 0x80.
-#define MR_PACK_HI(A, B, C, D)                     \
+#define MR_BYTES4(A, B, C, D)                      \
   "bfi %[" #A "], %[" #B "], #8, #8\n"             \
   "bfi %[" #A "], %[" #C "], #16, #8\n"            \
-  "bfi %[" #A "], %[" #D "], #24, #8\n"            \
+  "bfi %[" #A "], %[" #D "], #24, #8\n"
+#define MR_CLAMP_HI(A)                             \
   "ssub8 %[w0], %[xb], %[" #A "]\n"                \
   "sel %[" #A "], %[" #A "], %[xb]\n"
-#define MR_PACK_HI_FLIP(A, B, C, D)                \
-  "bfi %[" #A "], %[" #B "], #8, #8\n"             \
-  "bfi %[" #A "], %[" #C "], #16, #8\n"            \
-  "bfi %[" #A "], %[" #D "], #24, #8\n"            \
-  "eor %[" #A "], %[" #A "], #0x80808080\n"        \
-  "ssub8 %[w0], %[xb], %[" #A "]\n"                \
-  "sel %[" #A "], %[" #A "], %[xb]\n"
+#define MR_PACK_HI(A, B, C, D) MR_BYTES4(A, B, C, D) MR_CLAMP_HI(A)
+#define MR_PACK_HI_FLIP(A, B, C, D) \
+  MR_BYTES4(A, B, C, D) "eor %[" #A "], %[" #A "], #0x80808080\n" MR_CLAMP_HI(A)
 #define MR_PACK_CLAMP(A, B, C, D)                  \
-  "bfi %[" #A "], %[" #B "], #8, #8\n"             \
-  "bfi %[" #A "], %[" #C "], #16, #8\n"            \
-  "bfi %[" #A "], %[" #D "], #24, #8\n"            \
+  MR_BYTES4(A, B, C, D)                            \
   "ssub8 %[w0], %[" #A "], %[xa]\n"                \
-  "sel %[" #A "], %[" #A "], %[xa]\n"              \
-  "ssub8 %[w0], %[xb], %[" #A "]\n"                \
-  "sel %[" #A "], %[" #A "], %[xb]\n"
+  "sel %[" #A "], %[" #A "], %[xa]\n" MR_CLAMP_HI(A)
 
 // The registers are fixed so that the loads, pointer steps and compares take
 // the 16-bit encodings (low registers r0-r5, immediate offsets below 128): the
@@ -956,6 +955,8 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
 #undef MR_PACK_CLAMP
 #undef MR_PACK_HI
 #undef MR_PACK_HI_FLIP
+#undef MR_CLAMP_HI
+#undef MR_BYTES4
 #undef MR_REQUANT
 #undef MR_PRE_MIN
 #undef MR_PRE
@@ -1177,18 +1178,14 @@ inline void FillPairTile(uint32_t* buf, const int8_t* in, int count, int n, uint
     uint32_t* d = buf;
     int32_t pairs = count >> 1;
     uint32_t x0, x1, x2, x3, t;
-#define MR_FILL_HALF(X, OFF)                              \
-  "sxtab16 %[t], %[off], %[" X "]\n"                      \
-  "str %[t], [%[d], #" #OFF "]\n"                         \
-  "sxtab16 %[" X "], %[off], %[" X "], ror #8\n"          \
-  "str %[" X "], [%[d], #(" #OFF " + 4)]\n"
     __asm__ volatile(
         "1:\n"
         "ldr %[x0], [%[a]]\n"
         "ldr %[x1], [%[a], #4]\n"
         "ldr %[x2], [%[b]]\n"
         "ldr %[x3], [%[b], #4]\n"
-        MR_FILL_HALF("x0", 0) MR_FILL_HALF("x2", 8) MR_FILL_HALF("x1", 16) MR_FILL_HALF("x3", 24)
+        MR_WIDEN_WORD("x0", "d", 0) MR_WIDEN_WORD("x2", "d", 8) MR_WIDEN_WORD("x1", "d", 16)
+        MR_WIDEN_WORD("x3", "d", 24)
         "adds %[a], %[a], #8\n"
         "adds %[b], %[b], #8\n"
         "adds %[d], %[d], #32\n"
@@ -1203,7 +1200,6 @@ inline void FillPairTile(uint32_t* buf, const int8_t* in, int count, int n, uint
           [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [t] "=&r"(t)
         : [off] "r"(off), [n] "r"(n)
         : "cc", "memory");
-#undef MR_FILL_HALF
     done = count & ~1;
   }
 #endif
@@ -1311,25 +1307,20 @@ __attribute__((always_inline)) inline void PackPermuted3x3x3(const int8_t* src, 
   "ldr %[x1], [%[s], #4]\n"                               \
   "ldr %[x2], [%[s1]]\n"                                  \
   "ldr %[x3], [%[s1], #4]\n"                              \
-  MR_P333W("x0", SLOT + 0) MR_P333W("x1", SLOT + 16)        \
-  MR_P333W("x2", SLOT + 32) MR_P333W("x3", SLOT + 48)       \
+  MR_WIDEN_WORD("x0", "d", SLOT + 0) MR_WIDEN_WORD("x1", "d", SLOT + 16)        \
+  MR_WIDEN_WORD("x2", "d", SLOT + 32) MR_WIDEN_WORD("x3", "d", SLOT + 48)       \
   "add %[x3], %[s1], %[sy]\n"                             \
   "ldr %[x0], [%[x3]]\n"                                  \
   "ldr %[x1], [%[x3], #4]\n"                              \
   "ldrb %[x2], [%[x3], #8]\n"                             \
-  MR_P333W("x0", SLOT + 64) MR_P333W("x1", SLOT + 80)       \
+  MR_WIDEN_WORD("x0", "d", SLOT + 64) MR_WIDEN_WORD("x1", "d", SLOT + 80)       \
   "ldrb %[x0], [%[s], #8]\n"                              \
   "ldrb %[x1], [%[s1], #8]\n"                             \
   "orr %[x0], %[pw], %[x0]\n"                             \
   "orr %[x0], %[x0], %[x1], lsl #8\n"                     \
   "orr %[x0], %[x0], %[x2], lsl #16\n"                    \
-  MR_P333W("x0", SLOT + 96)                                \
+  MR_WIDEN_WORD("x0", "d", SLOT + 96)                                \
   "add %[s], %[s], %[step]\n"
-#define MR_P333W(X, OFF)                                  \
-  "sxtab16 %[t], %[off], %[" X "]\n"                      \
-  "str %[t], [%[d], #(" #OFF ")]\n"                       \
-  "sxtab16 %[" X "], %[off], %[" X "], ror #8\n"          \
-  "str %[" X "], [%[d], #(" #OFF " + 4)]\n"
 __attribute__((noinline)) void PackPairs3x3x3(const int8_t* s, int32_t sy, int32_t step, uint32_t off, int8_t pad,
                                              int32_t pairs, uint32_t* d) {
   const uint32_t pw = static_cast<uint32_t>(static_cast<uint8_t>(pad)) << 24;
@@ -1345,8 +1336,8 @@ __attribute__((noinline)) void PackPairs3x3x3(const int8_t* s, int32_t sy, int32
       : [sy] "r"(sy), [step] "r"(step), [off] "r"(off), [pw] "r"(pw)
       : "cc", "memory");
 }
-#undef MR_P333W
 #undef MR_PACK333
+#undef MR_WIDEN_WORD
 #endif
 
 inline void PackPermuted(const int8_t* src, int32_t stride, int fh, int row_len, uint32_t off, int8_t pad, int slot,
@@ -1425,8 +1416,9 @@ __attribute__((noinline)) void EvalSmallWindow(const ConvOpData& data, PairFn pa
   int8_t column[kSmallWindowMax];
   int ox_lo, ox_hi;
   dsp::FullWindowRange(g.out_w, g.stride_w, g.pad_w, g.in_w, g.filter_w, 1, &ox_lo, &ox_hi);
+#if MR_DSP_ASM
   const bool fast333 = fh == 3 && row_len == 9 && n4 == 28;  // PackPairs3x3x3's windows (VWW's first layer)
-  (void)fast333;
+#endif
   int filled = 0;
   int8_t* first_out = output;
   WindowPos p;

@@ -956,9 +956,10 @@ inline void CopyNarrow(uint32_t* dst, const int8_t* s, int32_t ch, int32_t skip_
 // dilation, equal strides 1 or 2, rows that fit the buffer, and what
 // dsp::LayerRequantKind calls kRight, checked here in one pass over the
 // channels (in prepare where the bias is constant, DepthwiseInt8LayerClass;
-// the general check costs ~100 instructions per channel): every shift a right shift in [1, 22], every multiplier >= 0 (the
-// sign argument above; INT32_MIN excluded), the output zero point in int8,
-// accumulators below 2^30 (dsp::AccumulatorBound).
+// the general check costs ~100 instructions per channel): every shift a
+// right shift in [1, 22], every multiplier >= 0 (the sign argument above;
+// INT32_MIN excluded), the output zero point in int8, accumulators below 2^30
+// (dsp::AccumulatorBound).
 bool Padded3x3Fits(const DepthwiseOpData& d, const int32_t* bias) {
   const WindowGeometry& g = d.g;
   const Int8ChannelQuant& q = d.q;
