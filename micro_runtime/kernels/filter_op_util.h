@@ -71,6 +71,18 @@ TfLiteStatus CheckFilterOpTypes(const char* op_name, const TfLiteTensor* input,
 // prepare stay as they were (bluepill's all-ops test fills its flash to a few bytes).
 #define MICRO_RUNTIME_LAYER_CLASS MICRO_RUNTIME_CONSTANT_CHANNELS
 
+// The int8 class prepare kept in op data `d` (ConvOpData, DepthwiseOpData), or -1 in builds that keep none (the
+// arm_dsp kernels built for the host, make TARGET=host TAGS=arm_dsp): their eval then finds it per Invoke.
+template <typename OpData>
+inline int PreparedInt8ClassOf(const OpData& d) {
+#if MICRO_RUNTIME_LAYER_CLASS
+  return d.int8_class;
+#else
+  (void)d;
+  return -1;
+#endif
+}
+
 #if MICRO_RUNTIME_CONSTANT_CHANNELS
 // What prepare proved about a per-channel layer's accumulators from its
 // weights, bias and input zero point (FindConstantChannels), in the

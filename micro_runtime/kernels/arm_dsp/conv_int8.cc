@@ -1662,8 +1662,8 @@ TfLiteStatus ConvEvalInt8(TfLiteContext* context, const ConvOpData& data, const 
   }
   const WindowGeometry& g = data.g;
   // The layer's requantization kind: prepare's (a constant bias), else once per Invoke.
-  const dsp::RequantKind kind = data.int8_class >= 0 ? static_cast<dsp::RequantKind>(data.int8_class)
-                                                     : static_cast<dsp::RequantKind>(ConvInt8LayerClass(data, bias));
+  const int prepared = PreparedInt8ClassOf(data);
+  const dsp::RequantKind kind = static_cast<dsp::RequantKind>(prepared >= 0 ? prepared : ConvInt8LayerClass(data, bias));
   const PairFn pair = SelectPair(kind);
   if (PointwiseTilesFit(g)) {
     PointwiseTiles(data, SelectTile(kind), input, filter, bias, output, scratch);

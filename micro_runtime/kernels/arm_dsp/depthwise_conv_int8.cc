@@ -1344,30 +1344,40 @@ void EvalPlanes(const DepthwiseOpData& d, const int8_t* input, const int8_t* fil
     const int8_t* in_b = input + b * g.in_h * in_row;
     int8_t* out_b = output + b * g.out_h * g.out_w * ch;
     for (int c0 = 0; c0 < ch; c0 += 4) {
-      // Doubled taps of the four channels as halfwords (channels 0, 2: e; 1, 3: o) and their sums.
-      uint32_t e[9], o[9], se = 0, so = 0;
-#pragma GCC unroll 9
-      for (int t = 0; t < 9; ++t) {
-        const uint32_t w = dsp::Load4(filter + t * ch + c0);
-        const uint32_t e1 = dsp::Sxtb16(w), o1 = dsp::Sxtb16Ror8(w);
-        e[t] = dsp::Sadd16(e1, e1);
-        o[t] = dsp::Sadd16(o1, o1);
-        se = dsp::Sadd16(se, e[t]);
-        so = dsp::Sadd16(so, o[t]);
+      // Per filter column kx, in a loop (this set-up runs per group and shares the instruction cache with
+      // the copy and the plane loop; unrolled it took 1 KB): the doubled taps of rows 0-2 of the four
+      // channels as halfwords (channels 0, 2 by SXTB16: e; 1, 3 by SXTB16 ROR #8: o), each channel's
+      // (row 0, row 1) and (row 1, row 2) pairs, and the taps' sums.
+      uint32_t se = 0, so = 0;
+      const int8_t* fk = filter + c0;
+#pragma GCC unroll 1
+      for (int kx = 0; kx < 3; ++kx, fk += ch) {
+        const uint32_t w0 = dsp::Load4(fk), w1 = dsp::Load4(fk + 3 * ch), w2 = dsp::Load4(fk + 6 * ch);
+        uint32_t e0 = dsp::Sxtb16(w0), e1 = dsp::Sxtb16(w1), e2 = dsp::Sxtb16(w2);
+        uint32_t o0 = dsp::Sxtb16Ror8(w0), o1 = dsp::Sxtb16Ror8(w1), o2 = dsp::Sxtb16Ror8(w2);
+        e0 = dsp::Sadd16(e0, e0);
+        e1 = dsp::Sadd16(e1, e1);
+        e2 = dsp::Sadd16(e2, e2);
+        o0 = dsp::Sadd16(o0, o0);
+        o1 = dsp::Sadd16(o1, o1);
+        o2 = dsp::Sadd16(o2, o2);
+        se = dsp::Sadd16(se, dsp::Sadd16(e0, dsp::Sadd16(e1, e2)));
+        so = dsp::Sadd16(so, dsp::Sadd16(o0, dsp::Sadd16(o1, o2)));
+        const int t = 4 + 2 * kx;
+        ctx.chan[0][t] = static_cast<int32_t>(dsp::PackLo(e0, e1));
+        ctx.chan[0][t + 1] = static_cast<int32_t>(dsp::PackLo(e1, e2));
+        ctx.chan[1][t] = static_cast<int32_t>(dsp::PackLo(o0, o1));
+        ctx.chan[1][t + 1] = static_cast<int32_t>(dsp::PackLo(o1, o2));
+        ctx.chan[2][t] = static_cast<int32_t>(dsp::PackHi(e0, e1));
+        ctx.chan[2][t + 1] = static_cast<int32_t>(dsp::PackHi(e1, e2));
+        ctx.chan[3][t] = static_cast<int32_t>(dsp::PackHi(o0, o1));
+        ctx.chan[3][t + 1] = static_cast<int32_t>(dsp::PackHi(o1, o2));
       }
       const int32_t sum2[4] = {Lo16s(se), Lo16s(so), Hi16s(se), Hi16s(so)};
-#pragma GCC unroll 4
+#pragma GCC unroll 1
       for (int k = 0; k < 4; ++k) {
         const int c = c0 + k;
         int32_t* w = ctx.chan[k];
-        const uint32_t* h = (k & 1) != 0 ? o : e;
-#pragma GCC unroll 3
-        for (int kx = 0; kx < 3; ++kx) {
-          // Channel k's halfword of taps kx, 3 + kx, 6 + kx: (row 0, row 1) and (row 1, row 2).
-          const uint32_t r0 = h[kx], r1 = h[3 + kx], r2 = h[6 + kx];
-          w[4 + 2 * kx] = static_cast<int32_t>(k < 2 ? (r0 & 0xFFFFu) | (r1 << 16) : (r0 >> 16) | (r1 & 0xFFFF0000u));
-          w[5 + 2 * kx] = static_cast<int32_t>(k < 2 ? (r1 & 0xFFFFu) | (r2 << 16) : (r1 >> 16) | (r2 & 0xFFFF0000u));
-        }
         const uint32_t b0 = bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u;
         w[0] = static_cast<int32_t>((b0 << 1) + static_cast<uint32_t>(offset) * static_cast<uint32_t>(sum2[k]));
         const int right = -shifts[c * cstep];
@@ -1670,7 +1680,8 @@ TfLiteStatus DepthwiseEvalInt8(const DepthwiseOpData& d, const int8_t* input, co
     auto shared = [](const Window& w, int32_t o, int32_t* acc) { depthwise::AccumulateRest(w, o, true, kLanes, acc); };
     return depthwise::EvalInt8Blocks(d, input, filter, bias, output, own, shared);
   }
-  const int layer_class = d.int8_class >= 0 ? d.int8_class : DepthwiseInt8LayerClass(d, bias);
+  const int prepared = PreparedInt8ClassOf(d);
+  const int layer_class = prepared >= 0 ? prepared : DepthwiseInt8LayerClass(d, bias);
   if (layer_class == kPadded3x3Class) {
     // Without the activation clamp where its bounds are int8's (ReLU with
     // the output zero point -128: KWS's and VWW's layers).

@@ -10,6 +10,7 @@
 //                     sum wraps modulo 2^32; only the Q flag notes overflow)
 //   SMLABB/SMLATB/SMLABT/SMLATT a, b, acc: acc + a.{lo,hi,lo,hi} * b.{lo,lo,hi,hi}
 //   SADD16 a, b     : halfword-wise a + b (wrapping)
+//   PackLo a, b     : halfwords (a.lo, b.lo) (PKHBT);  PackHi a, b: (a.hi, b.hi) (PKHTB)
 #ifndef MICRO_RUNTIME_KERNELS_ARM_DSP_DSP_H_
 #define MICRO_RUNTIME_KERNELS_ARM_DSP_DSP_H_
 
@@ -77,6 +78,17 @@ inline int32_t Smlatt(uint32_t a, uint32_t b, int32_t acc) {
 inline uint32_t Sadd16(uint32_t a, uint32_t b) {
   return static_cast<uint32_t>(__sadd16(static_cast<int32_t>(a), static_cast<int32_t>(b)));
 }
+// PKHBT a, b, LSL #16: halfwords (a.lo, b.lo); PKHTB b, a, ASR #16: (a.hi, b.hi) (GCC 12 makes neither from C).
+inline uint32_t PackLo(uint32_t a, uint32_t b) {
+  uint32_t r;
+  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+inline uint32_t PackHi(uint32_t a, uint32_t b) {
+  uint32_t r;
+  __asm__("pkhtb %0, %2, %1, asr #16" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
 #else
 inline int32_t Lo16(uint32_t a) { return static_cast<int16_t>(a & 0xFFFF); }
 inline int32_t Hi16(uint32_t a) { return static_cast<int16_t>(a >> 16); }
@@ -98,6 +110,8 @@ inline uint32_t Sxtb16(uint32_t x) {
 inline uint32_t Sxtb16Ror8(uint32_t x) { return Sxtb16((x >> 8) | (x << 24)); }
 inline uint32_t Sxtab16(uint32_t a, uint32_t x) { return Sadd16(a, Sxtb16(x)); }
 inline uint32_t Sxtab16Ror8(uint32_t a, uint32_t x) { return Sadd16(a, Sxtb16Ror8(x)); }
+inline uint32_t PackLo(uint32_t a, uint32_t b) { return (a & 0xFFFFu) | (b << 16); }
+inline uint32_t PackHi(uint32_t a, uint32_t b) { return (a >> 16) | (b & 0xFFFF0000u); }
 inline int32_t Smlad(uint32_t a, uint32_t b, int32_t acc) {
   const int32_t p0 = static_cast<int16_t>(a & 0xFFFF) * static_cast<int16_t>(b & 0xFFFF);
   const int32_t p1 = static_cast<int16_t>(a >> 16) * static_cast<int16_t>(b >> 16);
