@@ -6,13 +6,19 @@ Builds the model runner like benchmarks/target_bench.py, runs it with the per-ad
 inlined into their op's Eval, so the table reads per op. The whole run is counted (setup and every case);
 the "per Invoke" column divides by the number of cases.
 
+With --per-op it instead prints each operator's instructions and estimated cycles per Invoke() on a timing
+board (a runner built with make OP_MARKERS=1, whose interpreter calls marker functions around each operator;
+the plugin counts from each begin to its end), beside the operator's multiply-accumulates.
+
 Usage: python benchmarks/profile_target.py MODEL [--board netduinoplus2] [--top 25] [--make VAR=VALUE]
+       python benchmarks/profile_target.py MODEL --per-op [--timing-board nucleo_l4r5zi_timing]
 """
 
 from __future__ import annotations
 
 import argparse
 import bisect
+import json
 import subprocess
 import sys
 import tempfile
@@ -28,6 +34,7 @@ from harness.build.model_runner import build_runner  # noqa: E402
 from harness.cli.run_model import parse_runner_log  # noqa: E402
 from harness.runners.qemu import qemu_command  # noqa: E402
 
+OP_BEGIN, OP_END = "micro_runtime_op_begin", "micro_runtime_op_end"  # micro_interpreter.cc, OP_MARKERS=1
 PROFILE_SRC = REPO / "benchmarks" / "insn_counter" / "insn_profile.c"
 PROFILE_SO = REPO / "micro_runtime" / "gen" / "tools" / "insn_profile.so"
 
@@ -68,11 +75,15 @@ def main(argv: list[str] | None = None) -> int:
                              "--timing-board: the Invoke's estimated cycles minus those with the function left out "
                              "(one run per function)")
     parser.add_argument("--timing-board", default="nucleo_l4r5zi_timing",
-                        help="board or timing variant for --cycles (default: nucleo_l4r5zi_timing)")
+                        help="board or timing variant for --cycles and --per-op (default: nucleo_l4r5zi_timing)")
+    parser.add_argument("--per-op", action="store_true",
+                        help="instead: instructions and estimated cycles per operator of Invoke() on --timing-board")
     parser.add_argument("--annotate", metavar="TEXT",
                         help="also print the disassembly of the hottest function whose name contains TEXT, "
                              "each instruction with its executions per Invoke")
     args = parser.parse_args(argv)
+    if args.per_op:
+        return per_op(args.model, args.timing_board)
     board = load_board(args.board)
     model = MODELS[args.model]
     elf = build_runner(model, board, cases_file(model), make_vars=dict(m.split("=", 1) for m in args.make) or None)
@@ -106,6 +117,54 @@ def main(argv: list[str] | None = None) -> int:
             print(f"no executed function's name contains {args.annotate!r}", file=sys.stderr)
             return 1
         annotate(elf, board.tool("objdump"), chosen[0], dict(counts), max(cases, 1))
+    return 0
+
+
+def per_op(model_name: str, timing_board: str) -> int:
+    """Prints instructions and estimated cycles per Invoke() of each operator (the average over the cases)."""
+    from benchmarks.target_bench import BenchError, bench_board, check_outputs, counted_run, marker_addresses, op_table
+
+    model = MODELS[model_name]
+    cases = cases_file(model)
+    board, timed = bench_board(timing_board)
+    what = f"{model_name} on {timing_board}"
+    try:
+        elf = build_runner(model, board, cases, make_vars={"OP_MARKERS": "1"})
+        markers = marker_addresses(elf, board.tool("nm"), (OP_BEGIN, OP_END))
+        _, parsed, figures = counted_run(what, elf, board, timed, markers)
+    except BenchError as error:
+        print(f"profile_target: {error}", file=sys.stderr)
+        return 1
+    ops = op_table(model)
+    runs = len(parsed["cases"])
+    if not runs or len(figures.instructions) != len(ops) * runs:
+        print(f"profile_target: {what}: {len(figures.instructions)} operator counts for {len(ops)} operators and "
+              f"{runs} cases (an operator without an invoke, or a failed run)", file=sys.stderr)
+        return 1
+    mismatches = check_outputs(parsed, json.loads(cases.read_text()))
+    cycles = figures.cycles or [0] * len(figures.instructions)
+
+    def mean(values: list[int], op: int) -> float:
+        return sum(values[c * len(ops) + op] for c in range(runs)) / runs
+
+    total_cycles = sum(mean(cycles, i) for i in range(len(ops)))
+    print(f"{what}: per operator and Invoke() (mean of {runs} cases; each figure includes its marker calls, "
+          "a few instructions)")
+    print("| # | operator | output | MACs | instructions | est. cycles | cycles/MAC | share |")
+    print("|---:|---|---|---:|---:|---:|---:|---:|")
+    for i, (name, shape, macs) in enumerate(ops):
+        insns, cyc = mean(figures.instructions, i), mean(cycles, i)
+        per_mac = f"{cyc / macs:.2f}" if macs and cyc else "-"
+        share = f"{100 * cyc / total_cycles:.1f} %" if total_cycles else "-"
+        print(f"| {i} | {name} | {'x'.join(map(str, shape))} | {macs:,} | {insns:,.0f} | {cyc:,.0f} | {per_mac} | "
+              f"{share} |")
+    total_insns = sum(mean(figures.instructions, i) for i in range(len(ops)))
+    macs = sum(m for _, _, m in ops)
+    print(f"| | all | | {macs:,} | {total_insns:,.0f} | {total_cycles:,.0f} | "
+          f"{total_cycles / macs if macs else 0:.2f} | |")
+    if mismatches:
+        print(f"profile_target: {what}: outputs not bit-exact ({mismatches[0]})", file=sys.stderr)
+        return 1
     return 0
 
 

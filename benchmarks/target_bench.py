@@ -200,34 +200,41 @@ def activation_floor(model: Path) -> tuple[int, int]:
     return peak, per_op.index(peak)
 
 
-def model_macs(model: Path) -> int:
-    """Multiply-accumulates per Invoke() of the model's CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
-    TRANSPOSE_CONV ops (one per filter tap per output element; the rest of the ops adds no MACs)."""
+def op_table(model: Path) -> list[tuple[str, list[int], int]]:
+    """Per operator in execution order: its builtin name, its first output's shape and its multiply-accumulates
+    per Invoke() (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and TRANSPOSE_CONV: one per filter tap per output
+    element; 0 for the other ops)."""
     import tflite
 
+    names = {v: k for k, v in vars(tflite.BuiltinOperator).items() if not k.startswith("_") and isinstance(v, int)}
     conv, depthwise = tflite.BuiltinOperator.CONV_2D, tflite.BuiltinOperator.DEPTHWISE_CONV_2D
     fully_connected, transpose = tflite.BuiltinOperator.FULLY_CONNECTED, tflite.BuiltinOperator.TRANSPOSE_CONV
     root, graph = _graph(model)
-    total = 0
+    table = []
     for i in range(graph.OperatorsLength()):
         op = graph.Operators(i)
         code = _builtin(root, op)
-        if code not in (conv, depthwise, fully_connected, transpose):
-            continue
-        out = int(np.prod(_shape(graph.Tensors(op.Outputs(0))), dtype=np.int64))
+        shape = _shape(graph.Tensors(op.Outputs(0))) if op.OutputsLength() else []
+        out = int(np.prod(shape, dtype=np.int64))
+        macs = 0
         if code == transpose:  # inputs: output shape, filter [O, H, W, I], input
             filt = _shape(graph.Tensors(op.Inputs(1)))
-            inputs = int(np.prod(_shape(graph.Tensors(op.Inputs(2))), dtype=np.int64))
-            total += inputs * filt[0] * filt[1] * filt[2]
-            continue
-        filt = _shape(graph.Tensors(op.Inputs(1)))
-        if code == conv:  # filter [O, H, W, I]: H*W*I taps per output
-            total += out * filt[1] * filt[2] * filt[3]
+            macs = int(np.prod(_shape(graph.Tensors(op.Inputs(2))), dtype=np.int64)) * filt[0] * filt[1] * filt[2]
+        elif code == conv:  # filter [O, H, W, I]: H*W*I taps per output
+            filt = _shape(graph.Tensors(op.Inputs(1)))
+            macs = out * filt[1] * filt[2] * filt[3]
         elif code == depthwise:  # filter [1, H, W, C*M]: H*W taps per output
-            total += out * filt[1] * filt[2]
-        else:  # weights [units, depth]
-            total += out * filt[-1]
-    return total
+            filt = _shape(graph.Tensors(op.Inputs(1)))
+            macs = out * filt[1] * filt[2]
+        elif code == fully_connected:  # weights [units, depth]
+            macs = out * _shape(graph.Tensors(op.Inputs(1)))[-1]
+        table.append((names.get(code, str(code)), shape, macs))
+    return table
+
+
+def model_macs(model: Path) -> int:
+    """Multiply-accumulates per Invoke() of the model (op_table's sum)."""
+    return sum(macs for _, _, macs in op_table(model))
 
 
 def build_counter() -> Path:
@@ -241,16 +248,17 @@ def build_counter() -> Path:
     return library
 
 
-def marker_addresses(elf: Path, board_tool: str) -> tuple[int, int]:
+def marker_addresses(elf: Path, board_tool: str, names: tuple[str, str] = (BEGIN, END)) -> tuple[int, int]:
+    begin, end = names
     proc = subprocess.run([board_tool, str(elf)], capture_output=True, text=True, check=True)
     found = {}
     for line in proc.stdout.splitlines():
         parts = line.split()
-        if len(parts) == 3 and parts[2] in (BEGIN, END):
+        if len(parts) == 3 and parts[2] in (begin, end):
             found[parts[2]] = int(parts[0], 16) & ~1  # Thumb: bit 0 marks the instruction set, not the address
     if len(found) != 2:
-        raise BenchError(f"{elf} has no {BEGIN}/{END} markers; rebuild the model runner")
-    return found[BEGIN], found[END]
+        raise BenchError(f"{elf} has no {begin}/{end} markers; rebuild the model runner")
+    return found[begin], found[end]
 
 
 def _as_array(value: object, dtype: str) -> np.ndarray:
@@ -296,27 +304,9 @@ def measure(name: str, board_name: str, timeout_s: float = 600, make_vars: dict[
     result.flash, result.ram = elf_sizes(elf, board)
     result.core = board.core
     begin, end = marker_addresses(elf, board.tool("nm"))
-    plugin = build_counter()
     timing = timed.timing()
-    with tempfile.TemporaryDirectory() as tmp:
-        counts_file = Path(tmp) / "counts.txt"
-        argv = qemu_command(elf, board, icount=0)
-        # per_insn=1: exact under -icount (its I/O recompilation leaves translation blocks part-way)
-        argv[1:1] = ["-plugin", f"{plugin},begin=0x{begin:x},end=0x{end:x},out={counts_file},per_insn=1"
-                                f"{timing_args(timing)}"
-                                + "".join(f",skip=0x{low:x}-0x{high:x}" for low, high in skips or [])]
-        try:
-            proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            raise BenchError(f"{name} on {board_name}: QEMU did not finish in {timeout_s:g} s") from None
-        text = proc.stdout.decode("utf-8", errors="replace")
-        try:
-            parsed = parse_runner_log(text)
-        except (RunModelError, BuildError) as error:
-            stderr = proc.stderr.decode(errors="replace").strip()
-            raise BenchError(f"{name} on {board_name}: {error}\n{stderr[-1000:]}") from None
-        figures = read_counts(counts_file)
-        counts = figures.instructions
+    text, parsed, figures = counted_run(f"{name} on {board_name}", elf, board, timed, (begin, end), skips, timeout_s)
+    counts = figures.instructions
     if len(counts) != len(parsed["cases"]) + 1:
         raise BenchError(f"{name} on {board_name}: {len(counts)} marker counts for {len(parsed['cases'])} cases "
                          "(expected one calibration pair plus one per case)")
@@ -333,6 +323,32 @@ def measure(name: str, board_name: str, timeout_s: float = 600, make_vars: dict[
     result.mismatches = check_outputs(parsed, json.loads(cases.read_text()))
     result.bit_exact = not result.mismatches
     return result
+
+
+def counted_run(what: str, elf: Path, board: Board, timed: Board, markers: tuple[int, int],
+                skips: list[tuple[int, int]] | None = None, timeout_s: float = 600) -> tuple[str, dict, Any]:
+    """Runs a model runner under QEMU with the counting plugin between the marker addresses (and the cycle
+    estimate of `timed`'s [timing]); returns the firmware's output, its parsed log and the plugin's figures."""
+    begin, end = markers
+    plugin = build_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        counts_file = Path(tmp) / "counts.txt"
+        argv = qemu_command(elf, board, icount=0)
+        # per_insn=1: exact under -icount (its I/O recompilation leaves translation blocks part-way)
+        argv[1:1] = ["-plugin", f"{plugin},begin=0x{begin:x},end=0x{end:x},out={counts_file},per_insn=1"
+                                f"{timing_args(timed.timing())}"
+                                + "".join(f",skip=0x{low:x}-0x{high:x}" for low, high in skips or [])]
+        try:
+            proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            raise BenchError(f"{what}: QEMU did not finish in {timeout_s:g} s") from None
+        text = proc.stdout.decode("utf-8", errors="replace")
+        try:
+            parsed = parse_runner_log(text)
+        except (RunModelError, BuildError) as error:
+            stderr = proc.stderr.decode(errors="replace").strip()
+            raise BenchError(f"{what}: {error}\n{stderr[-1000:]}") from None
+        return text, parsed, read_counts(counts_file)
 
 
 def _fmt(value: int | None) -> str:

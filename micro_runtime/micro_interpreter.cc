@@ -325,6 +325,19 @@ TfLiteStatus MicroInterpreter::AllocateTensors() {
   return kTfLiteOk;
 }
 
+#if MICRO_RUNTIME_OP_MARKERS
+// Markers around each operator's invoke (make OP_MARKERS=1 only): benchmarks/profile_target.py --per-op has
+// the QEMU counting plugin note the instructions and estimated cycles from each _begin to its _end. noipa
+// keeps them out of line, apart (no identical-code folding) and their calls in place under LTO.
+extern "C" __attribute__((noipa)) void micro_runtime_op_begin(void) { __asm__ volatile("" ::: "memory"); }
+extern "C" __attribute__((noipa)) void micro_runtime_op_end(void) { __asm__ volatile("" ::: "memory"); }
+#define MR_OP_BEGIN() micro_runtime_op_begin()
+#define MR_OP_END() micro_runtime_op_end()
+#else
+#define MR_OP_BEGIN()
+#define MR_OP_END()
+#endif
+
 TfLiteStatus MicroInterpreter::Invoke() {
   if (state_ != State::kReady) {
     MicroPrintf("Invoke() called without a successful AllocateTensors(); call AllocateTensors() first and check "
@@ -344,7 +357,10 @@ TfLiteStatus MicroInterpreter::Invoke() {
       has_output = t < 0 || context_.tensors[t].bytes > 0;
     }
     if (!has_output) continue;
-    if (entry.registration->invoke(&context_, &entry.node) != kTfLiteOk) {
+    MR_OP_BEGIN();
+    const TfLiteStatus status = entry.registration->invoke(&context_, &entry.node);
+    MR_OP_END();
+    if (status != kTfLiteOk) {
       MicroPrintf("operator %d (%s) failed to invoke", static_cast<int>(i),
                   OpName(static_cast<int>(i), name, sizeof(name)));
       return kTfLiteError;

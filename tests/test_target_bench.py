@@ -86,3 +86,23 @@ def test_activation_floor_and_macs_read_from_the_models() -> None:
     assert floors == {"kws": 16_000, "vww": 55_296, "ic": 49_152, "ad": 768}
     for name, published in target_bench.MACS.items():
         assert abs(target_bench.model_macs(target_bench.MODELS[name]) / published - 1) < 0.02, name
+
+
+def test_per_operator_profile_adds_up_to_the_invoke(capsys: pytest.CaptureFixture[str]) -> None:
+    """profile_target.py --per-op (a runner built with OP_MARKERS=1): one row per operator of the AD model with
+    its MACs from the .tflite, instructions and estimated cycles that add up to the Invoke()'s own figures from
+    target_bench (the per-operator counts include their marker calls and leave out the interpreter's loop)."""
+    import profile_target
+
+    assert profile_target.main(["ad", "--per-op"]) == 0
+    rows = [line.split("|")[1:-1] for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
+    ops = target_bench.op_table(target_bench.MODELS["ad"])
+    body, total = rows[1:-1], rows[-1]
+    assert len(body) == len(ops) and [r[1].strip() for r in body] == [name for name, _, _ in ops]
+    number = lambda cell: float(cell.strip().replace(",", ""))  # noqa: E731
+    assert [number(r[3]) for r in body] == [macs for _, _, macs in ops]
+    whole = target_bench.measure("ad", "nucleo_l4r5zi_timing", timeout_s=300)
+    instructions, cycles = number(total[4]), number(total[5])
+    assert sum(number(r[4]) for r in body) == pytest.approx(instructions, abs=len(ops))
+    assert whole.instructions[0] - 40 * len(ops) < instructions <= whole.instructions[0] + 10 * len(ops)
+    assert whole.cycles[0] * 0.97 < cycles < whole.cycles[0] * 1.03
