@@ -94,7 +94,7 @@ MACS = {"kws": 2_660_000, "vww": 7_490_000, "ic": 12_500_000, "ad": 260_000}
 # The best published engines, MLPerf Tiny results v1.2/v1.3 (mlcommons/tiny_results): median latency x clock,
 # in cycles per inference. Cortex-M4 (NUCLEO-L4R5ZI, 120 MHz): X-CUBE-AI 9.0, X-CUBE-AI 10.2, Plumerai
 # 2023.05. Cortex-M33 (STM32U575, 160 MHz): X-CUBE-AI 10.2, Plumerai.
-PUBLISHED = {
+PUBLISHED: dict[str, dict[str, tuple[int | None, int | None, int | None]]] = {
     "cortex-m4": {"kws": (5_180_000, 5_210_000, 5_730_000), "vww": (10_670_000, 10_730_000, 11_850_000),
                   "ic": (19_820_000, 19_880_000, 20_130_000), "ad": (630_000, 580_000, 490_000)},
     "cortex-m33": {"kws": (None, 4_640_000, 4_810_000), "vww": (None, 9_480_000, 9_520_000),
@@ -265,7 +265,7 @@ def _as_array(value: object, dtype: str) -> np.ndarray:
     return np.asarray(value, dtype=dtype)
 
 
-def check_outputs(parsed: dict, reference: dict) -> list[str]:
+def check_outputs(parsed: dict[str, Any], reference: dict[str, Any]) -> list[str]:
     """Mismatches between the firmware's outputs and the cases file's expected outputs (empty: bit-exact)."""
     problems = []
     ref_cases = reference["cases"]
@@ -326,7 +326,7 @@ def measure(name: str, board_name: str, timeout_s: float = 600, make_vars: dict[
 
 
 def counted_run(what: str, elf: Path, board: Board, timed: Board, markers: tuple[int, int],
-                skips: list[tuple[int, int]] | None = None, timeout_s: float = 600) -> tuple[str, dict, Any]:
+                skips: list[tuple[int, int]] | None = None, timeout_s: float = 600) -> tuple[str, dict[str, Any], Any]:
     """Runs a model runner under QEMU with the counting plugin between the marker addresses (and the cycle
     estimate of `timed`'s [timing]); returns the firmware's output, its parsed log and the plugin's figures."""
     begin, end = markers
