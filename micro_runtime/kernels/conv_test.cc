@@ -455,6 +455,18 @@ TF_LITE_MICRO_TEST(Int8PointwiseTilesMatchTheDefinition) {
       // ReLU6 (the upper bound only, beside SSAT's -128) with zero points -128 and 5.
       {3, 5, 16, 8, 1, 1, 1, 1, 0, -7, false, 0, -128, true},  {3, 3, 64, 8, 1, 1, 1, 1, 1, 127, false, 1, -128, true},
       {5, 5, 8, 8, 3, 3, 1, 1, 0, -128, false, 0, -128, true}, {3, 5, 16, 8, 1, 1, 1, 1, 0, -7, false, 0, 5, true},
+      // Pointwise tiles filled doubled on DSP cores (input and output zero points -128, windows of a multiple
+      // of 8 bytes, more output channels than half the window): odd and even pixel counts (the lone last
+      // pixel's words doubled apart), 2, 4, 6, 8 and 12 blocks, sums at the 2^30 edge, ReLU6, dead and nearly
+      // dead channels with biases of about 2^30 (doubled, they wrap; their outputs do not depend on the sum).
+      {3, 3, 8, 8, 1, 1, 1, 1, 0, -128, false, 0, -128},      {5, 7, 16, 12, 1, 1, 1, 1, 1, -128, false, 1, -128},
+      {4, 5, 32, 24, 1, 1, 1, 1, 2, -128, false, 0, -128, true}, {3, 5, 48, 32, 1, 1, 1, 1, 3, -128, false, 4, -128},
+      {2, 3, 24, 16, 1, 1, 1, 1, 4, -128, false, 5, -128},    {1, 3, 16, 16, 1, 1, 1, 1, 1, -128, false, 1, -128, true},
+      // The same shapes where one condition fails: input zero points -7 and 127, windows of 12 bytes,
+      // output zero point 5.
+      {5, 7, 16, 12, 1, 1, 1, 1, 1, -7, false, 1, -128},      {3, 3, 8, 8, 1, 1, 1, 1, 0, 127, false, 0, -128},
+      {3, 3, 12, 8, 1, 1, 1, 1, 0, -128, false, 0, -128},
+      {5, 7, 16, 12, 1, 1, 1, 1, 2, -128, false, 0},         {4, 5, 8, 8, 1, 1, 1, 1, 1, -128, false, 3, 5, true},
   };
   // Each shape with a constant bias, then with one known only at eval.
   for (int constant = 1; constant >= 0; --constant) {

@@ -757,11 +757,13 @@ static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && off
   "smmlar %[" #C4 "], %[" #C4 "], %[xa], %[xb]\n" MR_SHIFT(C, C4, "w0") \
   "usat %[" #C "], #8, %[" #C "]\n"                  \
   "usat %[" #C4 "], #8, %[" #C4 "]\n"
-#define MR_REQUANT(C, C4, K, FORM)                   \
+// DBL: MR_DOUBLE, or MR_DOUBLED where the tile holds doubled values (the sums are 2 acc already).
+#define MR_DOUBLED(C)
+#define MR_REQUANT(C, C4, K, FORM, DBL)              \
   "ldr %[xa], [%[w], #(52 + 4 * " #K ")]\n"          \
   "ldr %[xb], [%[w], #(68 + 4 * " #K ")]\n"          \
   "ldr %[w0], [%[w], #(84 + 4 * " #K ")]\n"          \
-  MR_DOUBLE(C) MR_DOUBLE(C4) FORM(C, C4)
+  DBL(C) DBL(C4) FORM(C, C4)
 // Four int8 values (SSAT'ed, in A, B, C, D) as one word in A, clamped to [lo4, hi4] (xa, xb); MR_PACK_HI
 // to hi4 only, where the lower bound is -128 (SSAT's values are never below it); MR_PACK_HI_FLIP from
 // four USAT'ed values v (the int8 value plus 128), each byte's v - 128 by an EOR with 0x80.
@@ -786,7 +788,9 @@ static_assert(offsetof(PairRun, bias) == 36 && offsetof(PairRun, m) == 52 && off
 // The requantization forms above, by layer kind and output zero point.
 enum PairForm { kFormRight, kFormRightMin, kFormPre, kFormPreMin };
 
-template <bool kUnroll4, PairForm kForm>
+// kDoubled: the tile holds 2 (x + offset) (FillPairTile's doubled fill) and the bias is doubled, so the sums
+// are already the doubled ones the requantization takes.
+template <bool kUnroll4, PairForm kForm, bool kDoubled = false>
 __attribute__((noinline)) void PairsInAsm(PairRun* run) {
   register uint32_t xa asm("r0");
   register uint32_t xb asm("r1");
@@ -859,10 +863,10 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
   "str r0, [r5, #104]\n"                              \
   "ldr r0, [r5, #108]\n"                              \
   "str r0, [r5, #24]\n"
-#define MR_REQUANT_ALL(PRE)                                                                   \
-  MR_REQUANT(a0, a4, 0, PRE) MR_REQUANT(a1, a5, 1, PRE) MR_REQUANT(a2, a6, 2, PRE) \
-      MR_REQUANT(a3, a7, 3, PRE)
-#define MR_PAIRS_ASM(DOT, BYTES, PRE, PACK)                                                         \
+#define MR_REQUANT_ALL(PRE, DBL)                                                              \
+  MR_REQUANT(a0, a4, 0, PRE, DBL) MR_REQUANT(a1, a5, 1, PRE, DBL) MR_REQUANT(a2, a6, 2, PRE, DBL) \
+      MR_REQUANT(a3, a7, 3, PRE, DBL)
+#define MR_PAIRS_ASM(DOT, BYTES, PRE, PACK, DBL)                                                    \
   __asm__ volatile(                                                                          \
       "sub sp, sp, #16\n"                                                                    \
       "str %[w], [sp]\n"                                                                     \
@@ -894,7 +898,7 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
       "ldr %[w0], [sp, #4]\n"                                                                \
       "cmp %[w], %[w0]\n"                                                                    \
       "bne 4b\n"                                                                             \
-      "ldr %[w], [sp]\n" MR_REQUANT_ALL(PRE)                                                 \
+      "ldr %[w], [sp]\n" MR_REQUANT_ALL(PRE, DBL)                                            \
       "ldrd %[xa], %[xb], [%[w], #28]\n" PACK(a0, a1, a2, a3)                                \
       PACK(a4, a5, a6, a7)                                                                   \
       "ldrd %[xa], %[xb], [%[w], #16]\n"                                                     \
@@ -927,25 +931,31 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
         [xa] "=&r"(xa), [xb] "=&r"(xb), [w0] "=&r"(w0), [w1] "=&r"(w1)                       \
       :                                                                                      \
       : "cc", "memory")
-#define MR_FORMS(DOT, BYTES)               \
+#define MR_FORMS(DOT, BYTES, DBL)          \
   switch (kForm) {                           \
     case kFormRight:                         \
-      MR_PAIRS_ASM(DOT, BYTES, MR_RIGHT, MR_PACK_CLAMP);       \
+      MR_PAIRS_ASM(DOT, BYTES, MR_RIGHT, MR_PACK_CLAMP, DBL);       \
       break;                                 \
     case kFormRightMin:                      \
-      MR_PAIRS_ASM(DOT, BYTES, MR_RIGHT_MIN, MR_PACK_HI);     \
+      MR_PAIRS_ASM(DOT, BYTES, MR_RIGHT_MIN, MR_PACK_HI, DBL);     \
       break;                                 \
     case kFormPre:                           \
-      MR_PAIRS_ASM(DOT, BYTES, MR_PRE, MR_PACK_CLAMP);         \
+      MR_PAIRS_ASM(DOT, BYTES, MR_PRE, MR_PACK_CLAMP, DBL);         \
       break;                                 \
     case kFormPreMin:                        \
-      MR_PAIRS_ASM(DOT, BYTES, MR_PRE_MIN, MR_PACK_HI_FLIP);  \
+      MR_PAIRS_ASM(DOT, BYTES, MR_PRE_MIN, MR_PACK_HI_FLIP, DBL);  \
       break;                                 \
   }
-  if (kUnroll4) {
-    MR_FORMS(MR_DOT4, 64)
+  if constexpr (kDoubled) {
+    if (kUnroll4) {
+      MR_FORMS(MR_DOT4, 64, MR_DOUBLED)
+    } else {
+      MR_FORMS(MR_DOT2, 32, MR_DOUBLED)
+    }
+  } else if (kUnroll4) {
+    MR_FORMS(MR_DOT4, 64, MR_DOUBLE)
   } else {
-    MR_FORMS(MR_DOT2, 32)
+    MR_FORMS(MR_DOT2, 32, MR_DOUBLE)
   }
 #undef MR_FORMS
 #undef MR_PAIRS_ASM
@@ -966,6 +976,7 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
 #undef MR_SHIFT
 #undef MR_SAT
 #undef MR_DOUBLE
+#undef MR_DOUBLED
 #endif
 
 // The pair loop's per-channel constants (bias, m, rb, shift: 16 words per group of four channels) of runs of up
@@ -978,7 +989,29 @@ struct TileConsts {
   int32_t words[kAsmGroups][16];
 #endif
   bool ready = false;  // words hold the layer's (all of its channels in one run)
+  bool doubled = false;  // the caller's tiles hold doubled values (PointwiseTiles: PairAsmDoubles)
 };
+
+// Whether ChannelsOfTile's assembly takes a tile of windows of `blocks` blocks of a layer of this kind (`wq`:
+// the caller's room for the unpacked filter, or nullptr): the pair loop's requantization kinds, at least one
+// pass of its unrolled dot loop (2 or 4 blocks) per pair, the whole window's filter in the room there is.
+// The pair loop's forms for an output zero point and activation minimum of -128 (kFormRightMin, kFormPreMin).
+inline bool PairMinZp(const Int8ChannelQuant& q) { return q.output_offset == -128 && q.act_min == -128; }
+
+inline bool PairAsmTakes(dsp::RequantKind kind, int blocks, const uint32_t* wq) {
+  return MR_DSP_ASM && (kind == dsp::kRight || kind == dsp::kPre) && (wq != nullptr || blocks <= kQuadChunkBlocks) &&
+         blocks >= 2;
+}
+
+// Whether a pointwise layer's tiles are filled doubled (FillPairTile): the assembly takes them, the input zero
+// point is -128 (the doubled fill's masks: 2 (x + 128) from the byte x ^ 0x80), windows of whole double blocks,
+// output zero point and activation minimum -128 (the forms with doubled variants), and more outputs than half
+// the window (a doubled tile costs one instruction per input word, and saves two per pixel and output channel).
+inline bool PairAsmDoubles(const ConvOpData& data, dsp::RequantKind kind, const uint32_t* wq) {
+  const int n = data.g.in_ch;
+  return PairAsmTakes(kind, n >> 2, wq) && data.q.input_offset == 128 && (n & 7) == 0 && PairMinZp(data.q) &&
+         2 * data.g.out_ch > n;
+}
 
 // All output channels of the `pixels` consecutive output pixels at `out`
 // whose windows (n bytes each) the tile `buf` holds (pair t at buf + t n; an
@@ -1056,8 +1089,7 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
 #if MR_DSP_ASM
   const int blocks = n >> 2;
   if constexpr (kKind == dsp::kRight || kKind == dsp::kPre) {
-    // At least one pass of the unrolled dot loop (2 or 4 blocks) per pair: windows of 8 bytes or more.
-    if ((wq != nullptr || blocks <= kQuadChunkBlocks) && blocks >= 2) {
+    if (PairAsmTakes(kKind, blocks, wq)) {
       // The pairs of runs of up to kAsmGroups groups in one loop of assembly.
       const Int8ChannelQuant& q = data.q;
       const int out_ch = data.g.out_ch;
@@ -1074,13 +1106,16 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
       run.buf0 = buf;
       run.pixels0 = pixels;
       run.n = n;
-      const bool min_zp = q.output_offset == -128 && q.act_min == -128;
+      const bool min_zp = PairMinZp(q);
       constexpr PairForm kAnyZp = kKind == dsp::kPre ? kFormPre : kFormRight;
       constexpr PairForm kMinZp = kKind == dsp::kPre ? kFormPreMin : kFormRightMin;
-      void (*const pairs_asm)(PairRun*) = unroll4 ? (min_zp ? PairsInAsm<true, kMinZp> : PairsInAsm<true, kAnyZp>)
-                                                  : (min_zp ? PairsInAsm<false, kMinZp> : PairsInAsm<false, kAnyZp>);
       TileConsts own;  // the caller keeps none (EvalSmallWindow: its frame is the deepest)
       if (keep == nullptr) keep = &own;
+      const bool doubled = keep->doubled;  // only with min_zp (PairAsmDoubles)
+      void (*const pairs_asm)(PairRun*) =
+          doubled ? (unroll4 ? PairsInAsm<true, kMinZp, true> : PairsInAsm<false, kMinZp, true>)
+                  : unroll4 ? (min_zp ? PairsInAsm<true, kMinZp> : PairsInAsm<true, kAnyZp>)
+                            : (min_zp ? PairsInAsm<false, kMinZp> : PairsInAsm<false, kAnyZp>);
       int32_t (*const consts)[16] = keep->words;
       for (int oc0 = 0; oc0 < out_ch; oc0 += 4 * kAsmGroups) {
         const int groups = (out_ch - oc0) / 4 < kAsmGroups ? (out_ch - oc0) / 4 : kAsmGroups;
@@ -1090,7 +1125,10 @@ __attribute__((noinline)) void ChannelsOfTile(const ConvOpData& data, const uint
           for (int c = 0; c < 4 * groups; ++c) {
             const dsp::ChannelRequant r = dsp::LayerChannelRequant<kKind>(q, oc0 + c);
             int32_t* k = consts[c >> 2] + (c & 3);
-            k[0] = bias != nullptr ? bias[oc0 + c] : 0;
+            // Doubled tiles: the doubled bias (modulo 2^32 like the sums: what the kinds bound by 2^30 is the
+            // whole sum, so 2 acc is exact; a constant channel's output does not depend on it).
+            const int32_t b = bias != nullptr ? bias[oc0 + c] : 0;
+            k[0] = doubled ? static_cast<int32_t>(static_cast<uint32_t>(b) << 1) : b;
             k[4] = r.m;
             if (kKind == dsp::kPre && min_zp) {  // MR_PRE_MIN's one shift R and its rounding addend
               const int32_t total = r.right + r.pre;
@@ -1168,42 +1206,68 @@ inline int TilePixels(int n, int words, int pixels, int cap = kTilePairs) {
 // A and B are two consecutive pixels, so per two blocks of each four loads, eight SXTAB16 and eight
 // single-cycle STRs in one loop over the whole tile (per pixel, FillPairRun's call cost about a third of
 // VWW's 8- and 16-channel fills). Windows of an odd block count and a lone last pixel: FillPairRun.
-inline void FillPairTile(uint32_t* buf, const int8_t* in, int count, int n, uint32_t off) {
+// `doubled` (PairAsmDoubles: input offset 128, n a multiple of 8): each value 2 (x + 128) instead, from the byte
+// x ^ 0x80 = x + 128 by two ANDs with shifted operands per word (halfwords 2 u0, 2 u2 and 2 u1, 2 u3: the
+// values fit nine bits, so no carry crosses a halfword), one instruction per word more than the plain fill.
+inline void FillPairTile(uint32_t* buf, const int8_t* in, int count, int n, uint32_t off, bool doubled) {
   int done = 0;
 #if MR_DSP_ASM
-  if ((n & 7) == 0 && count >= 2) {
+  if ((n & 7) == 0 && count >= 2) {  // (doubled: always, PairAsmDoubles)
     const int8_t* a = in;
     const int8_t* b = in + n;
     const int8_t* end = b;
     uint32_t* d = buf;
     int32_t pairs = count >> 1;
+    const uint32_t mask = 0x01FE01FEu;
     uint32_t x0, x1, x2, x3, t;
-    __asm__ volatile(
-        "1:\n"
-        "ldr %[x0], [%[a]]\n"
-        "ldr %[x1], [%[a], #4]\n"
-        "ldr %[x2], [%[b]]\n"
-        "ldr %[x3], [%[b], #4]\n"
-        MR_WIDEN_WORD("x0", "d", 0) MR_WIDEN_WORD("x2", "d", 8) MR_WIDEN_WORD("x1", "d", 16)
-        MR_WIDEN_WORD("x3", "d", 24)
-        "adds %[a], %[a], #8\n"
-        "adds %[b], %[b], #8\n"
-        "adds %[d], %[d], #32\n"
-        "cmp %[a], %[end]\n"
-        "bne 1b\n"
-        "mov %[a], %[b]\n"
-        "add %[b], %[b], %[n]\n"
-        "add %[end], %[a], %[n]\n"
-        "subs %[pairs], %[pairs], #1\n"
-        "bne 1b\n"
-        : [a] "+r"(a), [b] "+r"(b), [end] "+r"(end), [d] "+r"(d), [pairs] "+r"(pairs), [x0] "=&r"(x0),
-          [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [t] "=&r"(t)
-        : [off] "r"(off), [n] "r"(n)
-        : "cc", "memory");
+#define MR_DOUBLE_WORD(X, PTR, OFF)                       \
+  "eor %[" X "], %[" X "], #0x80808080\n"                 \
+  "and %[t], %[mask], %[" X "], lsr #7\n"                 \
+  "and %[" X "], %[mask], %[" X "], lsl #1\n"             \
+  "str %[" X "], [%[" PTR "], #(" #OFF ")]\n"             \
+  "str %[t], [%[" PTR "], #(" #OFF " + 4)]\n"
+#define MR_FILL_TILE(WORD)                                                                                   \
+  __asm__ volatile(                                                                                          \
+      "1:\n"                                                                                                 \
+      "ldr %[x0], [%[a]]\n"                                                                                  \
+      "ldr %[x1], [%[a], #4]\n"                                                                              \
+      "ldr %[x2], [%[b]]\n"                                                                                  \
+      "ldr %[x3], [%[b], #4]\n"                                                                              \
+      WORD("x0", "d", 0) WORD("x2", "d", 8) WORD("x1", "d", 16) WORD("x3", "d", 24)                         \
+      "adds %[a], %[a], #8\n"                                                                                \
+      "adds %[b], %[b], #8\n"                                                                                \
+      "adds %[d], %[d], #32\n"                                                                               \
+      "cmp %[a], %[end]\n"                                                                                   \
+      "bne 1b\n"                                                                                             \
+      "mov %[a], %[b]\n"                                                                                     \
+      "add %[b], %[b], %[n]\n"                                                                               \
+      "add %[end], %[a], %[n]\n"                                                                             \
+      "subs %[pairs], %[pairs], #1\n"                                                                        \
+      "bne 1b\n"                                                                                             \
+      : [a] "+r"(a), [b] "+r"(b), [end] "+r"(end), [d] "+r"(d), [pairs] "+r"(pairs), [x0] "=&r"(x0),       \
+        [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [t] "=&r"(t)                                       \
+      : [off] "r"(off), [mask] "r"(mask), [n] "r"(n)                                                        \
+      : "cc", "memory")
+    if (doubled) {
+      MR_FILL_TILE(MR_DOUBLE_WORD);
+    } else {
+      MR_FILL_TILE(MR_WIDEN_WORD);
+    }
+#undef MR_FILL_TILE
+#undef MR_DOUBLE_WORD
     done = count & ~1;
   }
 #endif
-  for (int i = done; i < count; ++i) FillPairRun(buf + (i >> 1) * n, i & 1, in + i * n, n, off);
+  for (int i = done; i < count; ++i) {
+    uint32_t* pair = buf + (i >> 1) * n;
+    FillPairRun(pair, i & 1, in + i * n, n, off);
+    if (doubled) {  // the lone last pixel's words (slot i & 1 of each block)
+      for (int j = 2 * (i & 1); j < n; j += 4) {
+        pair[j] = dsp::Sadd16(pair[j], pair[j]);
+        pair[j + 1] = dsp::Sadd16(pair[j + 1], pair[j + 1]);
+      }
+    }
+  }
 }
 
 // 1x1 convolutions with stride 1: output pixel i reads input pixel i (no
@@ -1211,9 +1275,10 @@ inline void FillPairTile(uint32_t* buf, const int8_t* in, int count, int n, uint
 // bookkeeping: in tiles (ChannelsOfTile) when the channel counts allow, else
 // in pairs (ChannelsOfPair). Each path has its own buffer (out of line, so
 // only one is on the stack).
-__attribute__((noinline)) void PointwiseTiles(const ConvOpData& data, TileFn tile, const int8_t* input,
+__attribute__((noinline)) void PointwiseTiles(const ConvOpData& data, dsp::RequantKind kind, const int8_t* input,
                                               const int8_t* filter, const int32_t* bias, int8_t* output,
                                               const TileScratch& scratch) {
+  const TileFn tile = SelectTile(kind);
   const WindowGeometry& g = data.g;
   const int n = g.in_ch;
   const int out_ch = g.out_ch;
@@ -1221,11 +1286,12 @@ __attribute__((noinline)) void PointwiseTiles(const ConvOpData& data, TileFn til
   TileConsts keep;
   WithTile(scratch, n, [&](uint32_t* buf, int words, uint32_t* wq) {
     const int most = TilePixels(n, words, g.batches * g.out_h * g.out_w, kPointwiseLayerPairs);
+    keep.doubled = PairAsmDoubles(data, kind, wq);
     const int8_t* in = input;
     int8_t* out = output;
     for (int pixels = g.batches * g.out_h * g.out_w; pixels > 0;) {
       const int count = pixels < most ? pixels : most;
-      FillPairTile(buf, in, count, n, off);
+      FillPairTile(buf, in, count, n, off, keep.doubled);
       tile(data, buf, count, n, filter, bias, out, wq, &keep);
       in += count * n;
       out += count * out_ch;
@@ -1666,7 +1732,7 @@ TfLiteStatus ConvEvalInt8(TfLiteContext* context, const ConvOpData& data, const 
   const dsp::RequantKind kind = static_cast<dsp::RequantKind>(prepared >= 0 ? prepared : ConvInt8LayerClass(data, bias));
   const PairFn pair = SelectPair(kind);
   if (PointwiseTilesFit(g)) {
-    PointwiseTiles(data, SelectTile(kind), input, filter, bias, output, scratch);
+    PointwiseTiles(data, kind, input, filter, bias, output, scratch);
   } else if (IsPointwise(g)) {
     PointwisePairs(data, pair, input, filter, bias, output);
   } else if (SmallWindowFits(g)) {
