@@ -992,12 +992,12 @@ struct TileConsts {
   bool doubled = false;  // the caller's tiles hold doubled values (PointwiseTiles: PairAsmDoubles)
 };
 
-// Whether ChannelsOfTile's assembly takes a tile of windows of `blocks` blocks of a layer of this kind (`wq`:
-// the caller's room for the unpacked filter, or nullptr): the pair loop's requantization kinds, at least one
-// pass of its unrolled dot loop (2 or 4 blocks) per pair, the whole window's filter in the room there is.
 // The pair loop's forms for an output zero point and activation minimum of -128 (kFormRightMin, kFormPreMin).
 inline bool PairMinZp(const Int8ChannelQuant& q) { return q.output_offset == -128 && q.act_min == -128; }
 
+// Whether ChannelsOfTile's assembly takes a tile of windows of `blocks` blocks of a layer of this kind (`wq`:
+// the caller's room for the unpacked filter, or nullptr): the pair loop's requantization kinds, at least one
+// pass of its unrolled dot loop (2 or 4 blocks) per pair, the whole window's filter in the room there is.
 inline bool PairAsmTakes(dsp::RequantKind kind, int blocks, const uint32_t* wq) {
   return MR_DSP_ASM && (kind == dsp::kRight || kind == dsp::kPre) && (wq != nullptr || blocks <= kQuadChunkBlocks) &&
          blocks >= 2;
