@@ -811,10 +811,12 @@ __attribute__((noinline)) void PairsInAsm(PairRun* run) {
 // its four filter rows unpacked into wq (rows f, f + n, f + 2n, f + 3n,
 // UnpackQuad's order): windows of 8 blocks or more two blocks per pass, an
 // odd first block alone (IC's windows, unpacked per tile, -0.9 %; VWW's
-// -0.3 %); shorter ones a block per pass (the first layers' tiles: the two-block
-// loop's code beside the dot loop cost VWW's first layer 2 % in the 1 KB instruction
-// cache); then the tile's first pair and output and the pair count. Explicit registers: the fixed ones above (r0 xa, r1 xb,
-// r2 w0, r3 w1, r4 buf, r5 w, r6.. a0..).
+// -0.3 %); shorter ones a block per pass (the first layers' tiles: the
+// two-block loop's code beside the dot loop cost VWW's first layer 2 % in the
+// 1 KB instruction cache); then the tile's first pair and output and the pair
+// count. Explicit registers: the fixed ones above (r0 xa, r1 xb, r2 w0, r3 w1,
+// r4 buf, r5 w, r6.. a0..; the sums' r10-r12 are free here: r10 the one-block
+// loop's end, r11 the window's, r12 the unpacking's temporary).
 #define MR_GROUP_SETUP                                \
   "ldr r0, [r5, #124]\n"                              \
   "add r1, r5, #36\n"                                 \
